@@ -1,0 +1,327 @@
+//! The analyses over the game graph: outcome, Grundy value, remoteness, winning moves and the
+//! optimal line, each a recurrence solved bottom-up by one iterative depth-first search.
+//!
+//! Compounds are analysed by the theorems where they hold and the graph is not forced
+//! explicit: Grundy values XOR over a disjunctive sum (Sprague–Grundy), remoteness is the
+//! minimum over a conjunctive compound and the selective rule over a selective one (Smith; 003
+//! Thm 16 and 19). Everywhere else (misère play, draws, `--explicit`) the compound's explicit
+//! product moves are used. Property tests check that both ways agree.
+
+mod solve;
+
+use std::rc::Rc;
+
+pub use solve::Slot;
+use solve::{solve, Analysis};
+
+use crate::diag::{Diag, DiagResult};
+use crate::eval::builtins::{self, Builtin};
+use crate::eval::value::{CompoundKind, Outcome, Position, Value};
+use crate::eval::World;
+use crate::graph::{GameGraph, Term, TermId};
+use crate::syntax::ast::Convention;
+
+/// Remoteness: `Some(r)` (even iff P), or `None` for a draw.
+pub type Rem = Option<u64>;
+
+fn conv_index(c: Convention) -> usize {
+    match c {
+        Convention::Normal => 0,
+        Convention::Misere => 1,
+    }
+}
+
+/// Runs an analysis built-in on a position value.
+pub fn run(g: &mut GameGraph, w: &mut World<'_>, builtin: Builtin, position: &Position) -> DiagResult<Value> {
+    let t = g.intern(w, &position.term)?;
+    let conv = position.convention;
+    let to_value = |g: &GameGraph, id: TermId| {
+        Value::Pos(Rc::new(Position { term: g.pos_term(id), convention: conv }))
+    };
+    Ok(match builtin {
+        Builtin::Outcome => Value::Outcome(outcome(g, w, t, conv)?),
+        Builtin::Grundy => {
+            if conv == Convention::Misere {
+                return Err(Box::new(
+                    Diag::error("cgl::analysis::grundy_misere", "Grundy values describe normal play, not misère play")
+                        .help("use `outcome(p)` or `remoteness(p)` for a misère position"),
+                ));
+            }
+            Value::Int(grundy(g, w, t)? as i64)
+        }
+        Builtin::Remoteness => match remoteness(g, w, t, conv)? {
+            Some(r) => Value::Int(r as i64),
+            None => {
+                return Err(Box::new(
+                    Diag::error("cgl::analysis::remoteness_draw", "the position is a draw, so it has no remoteness")
+                        .help("remoteness counts the moves to the end of a won or lost game; check `outcome(p) != D` first"),
+                ))
+            }
+        },
+        Builtin::Moves => {
+            let succ = g.successors(w, t)?;
+            Value::list(succ.into_iter().map(|s| to_value(g, s)).collect())
+        }
+        Builtin::WinningMoves => {
+            let succ = g.successors(w, t)?;
+            let mut out = Vec::new();
+            for s in succ {
+                if outcome(g, w, s, conv)? == Outcome::P {
+                    out.push(to_value(g, s));
+                }
+            }
+            Value::list(out)
+        }
+        Builtin::Line => Value::list(line(g, w, t, conv)?.into_iter().map(|s| to_value(g, s)).collect()),
+        other => return Err(Box::new(Diag::internal(format!("`{}` is not an analysis", other.name())))),
+    })
+}
+
+/// Whether a draw is reachable from `t` (through moves, or in a compound's parts).
+#[derive(Clone, Copy)]
+struct Draws;
+
+impl Analysis for Draws {
+    type V = bool;
+    fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<bool>> {
+        &mut g.draws
+    }
+    fn deps(self, g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<TermId>> {
+        match g.term(t) {
+            Term::Atom(..) => g.successors(w, t),
+            Term::Compound(_, parts) => Ok(parts.to_vec()),
+        }
+    }
+    fn combine(self, g: &mut GameGraph, _: &mut World<'_>, t: TermId, _: &[TermId], values: &[bool]) -> DiagResult<bool> {
+        Ok(g.info(t).draw || values.iter().any(|v| *v))
+    }
+}
+
+/// Whether the theorem for a compound may be used: normal play, no draws below, not forced
+/// explicit.
+fn theorem_applies(g: &mut GameGraph, w: &mut World<'_>, t: TermId, conv: Convention) -> DiagResult<bool> {
+    Ok(!g.config.explicit && conv == Convention::Normal && !solve(g, w, Draws, t)?)
+}
+
+fn compound_kind(g: &GameGraph, t: TermId) -> Option<(CompoundKind, Vec<TermId>)> {
+    match g.term(t) {
+        Term::Compound(kind, parts) if !parts.is_empty() => Some((*kind, parts.to_vec())),
+        _ => None,
+    }
+}
+
+/// Grundy values: `g(p) = mex { g(q) : p -> q }`; `g(x + y) = g(x) XOR g(y)` (000 Thm 1.21).
+#[derive(Clone, Copy)]
+struct Grundy;
+
+impl Analysis for Grundy {
+    type V = u64;
+    fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<u64>> {
+        &mut g.grundy
+    }
+    fn deps(self, g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<TermId>> {
+        match compound_kind(g, t) {
+            Some((CompoundKind::Disjunctive, parts)) if !g.config.explicit => Ok(parts),
+            _ => g.successors(w, t),
+        }
+    }
+    fn combine(self, g: &mut GameGraph, _: &mut World<'_>, t: TermId, _: &[TermId], values: &[u64]) -> DiagResult<u64> {
+        Ok(match compound_kind(g, t) {
+            Some((CompoundKind::Disjunctive, _)) if !g.config.explicit => values.iter().fold(0, |a, b| a ^ b),
+            _ => builtins::mex(values.iter().copied()),
+        })
+    }
+}
+
+/// The Grundy value of a term (normal play; an error where a draw is reachable).
+pub fn grundy(g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<u64> {
+    if solve(g, w, Draws, t)? {
+        return Err(Box::new(
+            Diag::error("cgl::analysis::grundy_draw", "a draw is reachable, so there is no Grundy value")
+                .help("Grundy values exist for games without draws; use `outcome(p)` instead"),
+        ));
+    }
+    solve(g, w, Grundy, t)
+}
+
+/// Outcome classes by backward induction (000 Thm 1.4): a terminal position is P (normal
+/// play), N (misère) or D (a declared draw); otherwise N if some move reaches P, else D if
+/// some move reaches D, else P.
+#[derive(Clone, Copy)]
+struct OutcomeOf(Convention);
+
+impl Analysis for OutcomeOf {
+    type V = Outcome;
+    fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<Outcome>> {
+        &mut g.outcome[conv_index(self.0)]
+    }
+    fn deps(self, g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<TermId>> {
+        if let Some((kind, parts)) = compound_kind(g, t) {
+            if theorem_applies(g, w, t, self.0)? {
+                return Ok(match kind {
+                    CompoundKind::Selective => parts,
+                    _ => Vec::new(),
+                });
+            }
+        }
+        g.successors(w, t)
+    }
+    fn combine(self, g: &mut GameGraph, w: &mut World<'_>, t: TermId, _: &[TermId], values: &[Outcome]) -> DiagResult<Outcome> {
+        if let Some((kind, _)) = compound_kind(g, t) {
+            if theorem_applies(g, w, t, self.0)? {
+                return Ok(match kind {
+                    CompoundKind::Disjunctive => {
+                        if solve(g, w, Grundy, t)? == 0 { Outcome::P } else { Outcome::N }
+                    }
+                    CompoundKind::Conjunctive => match solve(g, w, Remoteness(self.0), t)? {
+                        Some(r) if r % 2 == 0 => Outcome::P,
+                        Some(_) => Outcome::N,
+                        None => Outcome::D,
+                    },
+                    CompoundKind::Selective => {
+                        if values.iter().all(|o| *o == Outcome::P) { Outcome::P } else { Outcome::N }
+                    }
+                });
+            }
+        }
+        Ok(induction(g.info(t), self.0, values))
+    }
+}
+
+fn induction(info: crate::graph::TermInfo, conv: Convention, values: &[Outcome]) -> Outcome {
+    if values.is_empty() {
+        return if info.draw {
+            Outcome::D
+        } else if conv == Convention::Normal {
+            Outcome::P
+        } else {
+            Outcome::N
+        };
+    }
+    if values.contains(&Outcome::P) {
+        Outcome::N
+    } else if values.contains(&Outcome::D) {
+        Outcome::D
+    } else {
+        Outcome::P
+    }
+}
+
+/// The outcome of a term under a convention.
+pub fn outcome(g: &mut GameGraph, w: &mut World<'_>, t: TermId, conv: Convention) -> DiagResult<Outcome> {
+    solve(g, w, OutcomeOf(conv), t)
+}
+
+/// The Kalmár–Steinhaus function (remoteness), 003: `κ(terminal) = 0`,
+/// `κ(p) = 1 + lego { κ(q) : p -> q }`. Draws have none. Under misère play a terminal position
+/// counts 1 (the player to move has won, as if by one last move), so κ stays even iff P.
+#[derive(Clone, Copy)]
+struct Remoteness(Convention);
+
+impl Analysis for Remoteness {
+    type V = Rem;
+    fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<Rem>> {
+        &mut g.remoteness[conv_index(self.0)]
+    }
+    fn deps(self, g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<TermId>> {
+        if let Some((kind, parts)) = compound_kind(g, t) {
+            if kind != CompoundKind::Disjunctive && theorem_applies(g, w, t, self.0)? {
+                return Ok(parts);
+            }
+        }
+        g.successors(w, t)
+    }
+    fn combine(self, g: &mut GameGraph, w: &mut World<'_>, t: TermId, _: &[TermId], values: &[Rem]) -> DiagResult<Rem> {
+        if let Some((kind, _)) = compound_kind(g, t) {
+            if kind != CompoundKind::Disjunctive && theorem_applies(g, w, t, self.0)? {
+                let parts: Vec<u64> = values.iter().map(|v| v.unwrap_or(0)).collect();
+                return Ok(Some(match kind {
+                    // 003 Thm 16: the conjunctive compound ends with its quickest part.
+                    CompoundKind::Conjunctive => parts.iter().copied().min().unwrap_or(0),
+                    // 003 Def 17, Thm 19: add, minus one for each pair of odd values.
+                    _ => parts.iter().copied().fold(0, selective_rule),
+                }));
+            }
+        }
+        Ok(lego_rule(g.info(t), self.0, values))
+    }
+}
+
+/// The selective rule for two remoteness values: `a + b`, minus 1 when both are odd.
+pub fn selective_rule(a: u64, b: u64) -> u64 {
+    if a % 2 == 1 && b % 2 == 1 {
+        a + b - 1
+    } else {
+        a + b
+    }
+}
+
+fn lego_rule(info: crate::graph::TermInfo, conv: Convention, values: &[Rem]) -> Rem {
+    if values.is_empty() {
+        return if info.draw {
+            None
+        } else if conv == Convention::Normal {
+            Some(0)
+        } else {
+            Some(1)
+        };
+    }
+    let least_even = values.iter().flatten().filter(|v| *v % 2 == 0).min();
+    if let Some(e) = least_even {
+        return Some(e + 1);
+    }
+    if values.iter().any(Option::is_none) {
+        return None;
+    }
+    values.iter().flatten().max().map(|m| m + 1)
+}
+
+/// The remoteness of a term under a convention (`None` for a draw).
+pub fn remoteness(g: &mut GameGraph, w: &mut World<'_>, t: TermId, conv: Convention) -> DiagResult<Rem> {
+    solve(g, w, Remoteness(conv), t)
+}
+
+/// The optimal line from `t`: the winner hurries (the P option of least remoteness), the loser
+/// delays (the option of greatest remoteness), a drawn position keeps the draw; ties go to the
+/// first option in rule order.
+pub fn line(g: &mut GameGraph, w: &mut World<'_>, t: TermId, conv: Convention) -> DiagResult<Vec<TermId>> {
+    let mut out = vec![t];
+    let mut current = t;
+    loop {
+        let succ = g.successors(w, current)?;
+        if succ.is_empty() {
+            return Ok(out);
+        }
+        let here = outcome(g, w, current, conv)?;
+        let mut best: Option<(TermId, u64)> = None;
+        for s in succ {
+            let o = outcome(g, w, s, conv)?;
+            let wanted = match here {
+                Outcome::N => o == Outcome::P,
+                Outcome::P => true,
+                Outcome::D => o == Outcome::D,
+            };
+            if !wanted {
+                continue;
+            }
+            if here == Outcome::D {
+                best = Some((s, 0));
+                break;
+            }
+            let r = remoteness(g, w, s, conv)?.unwrap_or(0);
+            let better = match (best, here) {
+                (None, _) => true,
+                (Some((_, br)), Outcome::N) => r < br,
+                (Some((_, br)), _) => r > br,
+            };
+            if better {
+                best = Some((s, r));
+            }
+        }
+        let Some((next, _)) = best else {
+            return Err(Box::new(Diag::internal("no move continues the optimal line")));
+        };
+        out.push(next);
+        current = next;
+    }
+}

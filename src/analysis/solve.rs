@@ -1,0 +1,148 @@
+//! One iterative depth-first search that solves any bottom-up recurrence over the graph.
+//! Its stack lives on the heap, so a game a million moves deep does not overflow; a term met
+//! again while it is still on the stack closes a cycle, which becomes a diagnostic.
+
+use crate::diag::{Diag, DiagResult};
+use crate::eval::World;
+use crate::graph::{GameGraph, Term, TermId};
+
+/// A memo entry of an analysis.
+#[derive(Clone, Copy, Debug, Default)]
+pub enum Slot<V> {
+    /// Not computed.
+    #[default]
+    Unknown,
+    /// On the search stack now.
+    Active,
+    /// Computed.
+    Done(V),
+}
+
+/// A recurrence: a term's value from the values of the terms it depends on.
+pub(crate) trait Analysis: Copy {
+    /// The value computed per term.
+    type V: Copy;
+    /// The memo table in the graph.
+    fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<Self::V>>;
+    /// The terms whose values this term's value needs.
+    fn deps(self, g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<TermId>>;
+    /// The term's value from theirs (in the order of `deps`).
+    fn combine(
+        self,
+        g: &mut GameGraph,
+        w: &mut World<'_>,
+        t: TermId,
+        deps: &[TermId],
+        values: &[Self::V],
+    ) -> DiagResult<Self::V>;
+}
+
+fn get<A: Analysis>(a: A, g: &mut GameGraph, t: TermId) -> Slot<A::V> {
+    let memo = a.memo(g);
+    memo.get(t.0 as usize).copied().unwrap_or(Slot::Unknown)
+}
+
+fn set<A: Analysis>(a: A, g: &mut GameGraph, t: TermId, value: Slot<A::V>) {
+    let memo = a.memo(g);
+    let i = t.0 as usize;
+    if memo.len() <= i {
+        memo.resize(i + 1, Slot::Unknown);
+    }
+    memo[i] = value;
+}
+
+struct Frame {
+    term: TermId,
+    deps: Vec<TermId>,
+    next: usize,
+}
+
+/// Solves `a` at `root`, and at every term below it that it needs.
+pub(crate) fn solve<A: Analysis>(g: &mut GameGraph, w: &mut World<'_>, a: A, root: TermId) -> DiagResult<A::V> {
+    if let Slot::Done(v) = get(a, g, root) {
+        return Ok(v);
+    }
+    let mut stack: Vec<Frame> = Vec::new();
+    let result = run(g, w, a, root, &mut stack);
+    if result.is_err() {
+        // Leave the memo as if this search never ran, so the session can go on.
+        for frame in &stack {
+            set(a, g, frame.term, Slot::Unknown);
+        }
+    }
+    result
+}
+
+fn run<A: Analysis>(g: &mut GameGraph, w: &mut World<'_>, a: A, root: TermId, stack: &mut Vec<Frame>) -> DiagResult<A::V> {
+    push(g, w, a, root, stack)?;
+    let mut values = Vec::new();
+    while let Some(top) = stack.last_mut() {
+        if top.next < top.deps.len() {
+            let dep = top.deps[top.next];
+            top.next += 1;
+            match get(a, g, dep) {
+                Slot::Done(_) => {}
+                Slot::Active => return Err(cycle(g, w, stack, dep)),
+                Slot::Unknown => push(g, w, a, dep, stack)?,
+            }
+            continue;
+        }
+        let Some(frame) = stack.pop() else { break };
+        values.clear();
+        for dep in &frame.deps {
+            match get(a, g, *dep) {
+                Slot::Done(v) => values.push(v),
+                _ => return Err(Box::new(Diag::internal("a dependency was not solved before its user"))),
+            }
+        }
+        match a.combine(g, w, frame.term, &frame.deps, &values) {
+            Ok(v) => set(a, g, frame.term, Slot::Done(v)),
+            Err(e) => {
+                stack.push(frame);
+                return Err(e);
+            }
+        }
+    }
+    match get(a, g, root) {
+        Slot::Done(v) => Ok(v),
+        _ => Err(Box::new(Diag::internal("the search ended without a value for its root"))),
+    }
+}
+
+fn push<A: Analysis>(g: &mut GameGraph, w: &mut World<'_>, a: A, t: TermId, stack: &mut Vec<Frame>) -> DiagResult<()> {
+    set(a, g, t, Slot::Active);
+    stack.push(Frame { term: t, deps: Vec::new(), next: 0 });
+    let deps = a.deps(g, w, t)?;
+    if let Some(top) = stack.last_mut() {
+        top.deps = deps;
+    }
+    Ok(())
+}
+
+/// The diagnostic for a cycle that closes at `back_to`: the positions on it and the rules
+/// that make its moves.
+#[cold]
+fn cycle(g: &GameGraph, w: &World<'_>, stack: &[Frame], back_to: TermId) -> Box<Diag> {
+    let start = stack.iter().position(|f| f.term == back_to).unwrap_or(0);
+    let mut path: Vec<TermId> = stack[start..].iter().map(|f| f.term).collect();
+    path.push(back_to);
+    let names: Vec<String> = path.iter().map(|t| g.show(&*w.games, *t)).collect();
+    let mut diag = Diag::error("cgl::graph::cycle", format!("the moves form a cycle: {}", names.join(" → ")))
+        .help("play must end: make every move decrease something (a heap, a count of empty cells, ...)");
+    let mut labelled = Vec::new();
+    for pair in path.windows(2) {
+        let (from, to) = (pair[0], pair[1]);
+        let Term::Atom(inst, _) = g.term(from) else { continue };
+        let Some(rule) = g.rule_of_move(from, to) else { continue };
+        let game_id = w.games.info(*inst).game;
+        let game = &w.program.games[game_id.0 as usize];
+        if let Some(r) = game.rules.get(rule as usize) {
+            if !labelled.contains(&(game_id, rule)) {
+                labelled.push((game_id, rule));
+                let (a, b) = (g.show(&*w.games, from), g.show(&*w.games, to));
+                diag = diag.label(r.span, format!("this rule moves {a} to {b}"));
+            }
+        }
+    }
+    Box::new(diag)
+}

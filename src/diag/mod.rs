@@ -1,0 +1,174 @@
+//! Diagnostics: source spans, the map of loaded sources, and the one diagnostic type that
+//! every phase reports with. Only [`render`] knows how miette draws them.
+
+mod render;
+mod suggest;
+
+use std::fmt;
+use std::sync::Arc;
+
+pub use render::{render, render_all, RenderStyle};
+pub use suggest::did_you_mean;
+
+/// Identifies one loaded source text (a file, an `eval` expression, a REPL line).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FileId(pub u32);
+
+/// A byte range in one source text. `Copy`, so the AST and IR carry it freely.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Span {
+    /// The source the range is in.
+    pub file: FileId,
+    /// First byte.
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+}
+
+impl Span {
+    /// A span from byte offsets.
+    pub fn new(file: FileId, start: usize, end: usize) -> Span {
+        Span { file, start: start as u32, end: end as u32 }
+    }
+
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
+    }
+}
+
+/// One loaded source: its display name and text.
+#[derive(Clone, Debug)]
+pub struct Source {
+    /// Path or pseudo-name shown in diagnostics.
+    pub name: String,
+    /// The whole text.
+    pub text: Arc<str>,
+}
+
+/// Every source loaded into a session, indexed by [`FileId`].
+#[derive(Clone, Debug, Default)]
+pub struct SourceMap {
+    sources: Vec<Source>,
+}
+
+impl SourceMap {
+    /// Adds a source and returns its id.
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
+        self.sources.push(Source { name: name.into(), text: text.into() });
+        FileId((self.sources.len() - 1) as u32)
+    }
+
+    /// The source behind an id.
+    pub fn get(&self, id: FileId) -> Option<&Source> {
+        self.sources.get(id.0 as usize)
+    }
+
+    /// The text a span covers (empty if the span is out of range).
+    pub fn snippet(&self, span: Span) -> &str {
+        self.get(span.file)
+            .and_then(|s| s.text.get(span.start as usize..span.end as usize))
+            .unwrap_or("")
+    }
+
+    /// 1-based line and column of a span's start.
+    pub fn line_col(&self, span: Span) -> (usize, usize) {
+        let Some(source) = self.get(span.file) else { return (0, 0) };
+        let before = source.text.get(..span.start as usize).unwrap_or("");
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        (line, col)
+    }
+}
+
+/// How serious a diagnostic is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Severity {
+    /// The file cannot be checked, or an expectation failed.
+    Error,
+    /// Worth knowing; nothing failed.
+    Warning,
+}
+
+/// A labelled place in the source.
+#[derive(Clone, Debug)]
+pub struct Label {
+    /// Where.
+    pub span: Span,
+    /// What to say there.
+    pub message: String,
+}
+
+/// One diagnostic of any phase: a stable code, a message, labelled spans, notes and a help line.
+///
+/// Built with the `#[cold]` constructors and the chaining methods, so reporting code reads as
+/// `Diag::error("cgl::resolve::unknown_name", "...").label(span, "...").help("...")`.
+#[derive(Clone, Debug)]
+pub struct Diag {
+    /// Stable code, `cgl::<phase>::<what>`; tests and users can match on it.
+    pub code: &'static str,
+    /// Error or warning.
+    pub severity: Severity,
+    /// The headline.
+    pub message: String,
+    /// Labelled spans; the first is the primary one.
+    pub labels: Vec<Label>,
+    /// Extra lines of context (shown under the snippet).
+    pub notes: Vec<String>,
+    /// How to fix it.
+    pub help: Option<String>,
+}
+
+impl Diag {
+    /// A new error.
+    #[cold]
+    pub fn error(code: &'static str, message: impl Into<String>) -> Diag {
+        Diag {
+            code,
+            severity: Severity::Error,
+            message: message.into(),
+            labels: Vec::new(),
+            notes: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// A bug in cgl rather than in the user's file.
+    #[cold]
+    pub fn internal(message: impl Into<String>) -> Diag {
+        Diag::error("cgl::internal", format!("internal error: {}", message.into()))
+            .help("this is a bug in cgl; please report it with the file that caused it")
+    }
+
+    /// Adds a labelled span.
+    pub fn label(mut self, span: Span, message: impl Into<String>) -> Diag {
+        self.labels.push(Label { span, message: message.into() });
+        self
+    }
+
+    /// Adds a note line.
+    pub fn note(mut self, note: impl Into<String>) -> Diag {
+        self.notes.push(note.into());
+        self
+    }
+
+    /// Sets the help line.
+    pub fn help(mut self, help: impl Into<String>) -> Diag {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// The primary span, if any.
+    pub fn primary_span(&self) -> Option<Span> {
+        self.labels.first().map(|l| l.span)
+    }
+}
+
+impl fmt::Display for Diag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// A result whose error is one diagnostic.
+pub type DiagResult<T> = Result<T, Box<Diag>>;

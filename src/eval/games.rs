@@ -1,0 +1,75 @@
+//! Game instances: a game together with its parameter values, interned once each.
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use super::value::{CompoundKind, InstanceId, InstanceNames, Value};
+use crate::lower::ir::GameId;
+use crate::syntax::ast::Convention;
+
+/// What the engine needs to know of one game instance, computed once when it is created.
+#[derive(Debug)]
+pub struct InstanceInfo {
+    /// The game.
+    pub game: GameId,
+    /// Its parameter values (defaults filled in), in the game's parameter order.
+    pub params: Rc<[Value]>,
+    /// How `split` parts are played together.
+    pub mode: CompoundKind,
+    /// Normal or misère play.
+    pub convention: Convention,
+    /// Display name: the game's name, plus `[p = v]` for parameters that differ from the
+    /// defaults.
+    pub label: String,
+    /// Default values of the position fields (for `position (a, b, h = limit)`).
+    pub field_defaults: Vec<Option<Value>>,
+}
+
+/// All game instances created in a session.
+#[derive(Debug, Default)]
+pub struct GameTable {
+    index: HashMap<(GameId, Rc<[Value]>), InstanceId>,
+    infos: Vec<InstanceInfo>,
+    /// The instance with all-default parameters, per game.
+    pub(crate) default_instances: HashMap<GameId, InstanceId>,
+}
+
+impl GameTable {
+    /// The instance with these parameters, if it was created already.
+    pub fn find(&self, game: GameId, params: &Rc<[Value]>) -> Option<InstanceId> {
+        self.index.get(&(game, params.clone())).copied()
+    }
+
+    /// Registers a new instance.
+    pub fn insert(&mut self, info: InstanceInfo) -> InstanceId {
+        let id = InstanceId(self.infos.len() as u32);
+        self.index.insert((info.game, info.params.clone()), id);
+        self.infos.push(info);
+        id
+    }
+
+    /// The information of an instance.
+    pub fn info(&self, id: InstanceId) -> &InstanceInfo {
+        &self.infos[id.0 as usize]
+    }
+
+    /// Number of instances.
+    pub fn len(&self) -> usize {
+        self.infos.len()
+    }
+
+    /// True when no instance exists yet.
+    pub fn is_empty(&self) -> bool {
+        self.infos.is_empty()
+    }
+}
+
+impl InstanceNames for GameTable {
+    fn instance_label(&self, id: InstanceId) -> &str {
+        self.infos.get(id.0 as usize).map_or("?", |i| i.label.as_str())
+    }
+
+    fn instance_convention(&self, id: InstanceId) -> Convention {
+        self.infos.get(id.0 as usize).map_or(Convention::Normal, |i| i.convention)
+    }
+}

@@ -1,0 +1,1171 @@
+//! The tree-walking interpreter over the IR.
+
+use std::ops::ControlFlow;
+use std::rc::Rc;
+
+use super::builtins::{self, Builtin};
+use super::games::{GameTable, InstanceInfo};
+use super::value::{display, CompoundKind, InstanceId, PosTerm, Value};
+use crate::analysis;
+use crate::diag::{Diag, DiagResult, Span};
+use crate::graph::GameGraph;
+use crate::lower::ir::{Clause, ConstId, ExprKind, GameId, Pattern, PositionShape, Program};
+use crate::lower::ir::{Expr, MoveRule};
+use crate::syntax::ast::{BinaryOp, Convention, Quantifier, UnaryOp};
+
+/// Limits that keep evaluation finite and within memory.
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Most nested user-function calls.
+    pub max_call_depth: u32,
+    /// Longest list, set or range that may be built or iterated.
+    pub max_collection: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { max_call_depth: 2_000, max_collection: 50_000_000 }
+    }
+}
+
+/// The evaluation state of a constant (constants are evaluated on first use, once).
+#[derive(Clone, Debug)]
+pub enum ConstState {
+    /// Not evaluated yet.
+    Pending,
+    /// Being evaluated (seeing this again means the constant depends on itself).
+    InProgress,
+    /// Evaluated.
+    Done(Value),
+}
+
+/// Everything game rules may touch: the program, the game instances, the constants.
+pub struct World<'a> {
+    /// The lowered program.
+    pub program: &'a Program,
+    /// Game instances.
+    pub games: &'a mut GameTable,
+    /// Constant values.
+    pub consts: &'a mut Vec<ConstState>,
+    /// Limits.
+    pub limits: Limits,
+}
+
+impl World<'_> {
+    /// A shorter-lived borrow of the same world.
+    pub fn reborrow(&mut self) -> World<'_> {
+        World { program: self.program, games: self.games, consts: self.consts, limits: self.limits }
+    }
+}
+
+/// The interpreter: a world plus, outside game rules, the game graph for the analyses.
+pub struct Interp<'a> {
+    /// What evaluation reads and extends.
+    pub world: World<'a>,
+    /// The game graph; `None` while evaluating a game's rules (analyses are not allowed there).
+    pub graph: Option<&'a mut GameGraph>,
+    depth: u32,
+}
+
+#[cold]
+fn type_error(span: Span, message: String, help: &str) -> Box<Diag> {
+    Box::new(Diag::error("cgl::eval::type", message).label(span, "here").help(help.to_string()))
+}
+
+#[cold]
+fn overflow(span: Span) -> Box<Diag> {
+    Box::new(
+        Diag::error("cgl::eval::overflow", "integer overflow")
+            .label(span, "the result does not fit in 64 bits")
+            .help("cgl integers are 64-bit and never wrap; keep the numbers smaller"),
+    )
+}
+
+fn int(v: &Value, span: Span, what: &str) -> DiagResult<i64> {
+    match v {
+        Value::Int(n) => Ok(*n),
+        other => Err(type_error(
+            span,
+            format!("{what} needs an integer, but this is a {}", other.type_name()),
+            "use an integer here",
+        )),
+    }
+}
+
+fn boolean(v: &Value, span: Span, what: &str) -> DiagResult<bool> {
+    match v {
+        Value::Bool(b) => Ok(*b),
+        other => Err(type_error(
+            span,
+            format!("{what} needs a boolean, but this is a {}", other.type_name()),
+            "use a comparison or `true`/`false` here",
+        )),
+    }
+}
+
+/// Iterates the items of a collection value.
+enum Items {
+    Range(i64, i64),
+    Seq(Rc<[Value]>, usize),
+    Set(std::vec::IntoIter<Value>),
+}
+
+impl Iterator for Items {
+    type Item = Value;
+    fn next(&mut self) -> Option<Value> {
+        match self {
+            Items::Range(a, b) => {
+                if a < b {
+                    let v = *a;
+                    *a += 1;
+                    Some(Value::Int(v))
+                } else {
+                    None
+                }
+            }
+            Items::Seq(items, i) => {
+                let v = items.get(*i).cloned();
+                *i += 1;
+                v
+            }
+            Items::Set(it) => it.next(),
+        }
+    }
+}
+
+impl<'a> Interp<'a> {
+    /// An interpreter over a world, with the graph when analyses are allowed.
+    pub fn new(world: World<'a>, graph: Option<&'a mut GameGraph>) -> Interp<'a> {
+        Interp { world, graph, depth: 0 }
+    }
+
+    /// Prints a value.
+    pub fn show(&self, value: &Value) -> String {
+        display(value, &*self.world.games)
+    }
+
+    /// Evaluates a top-level body in a fresh frame.
+    pub fn eval_body(&mut self, expr: &Expr, frame_size: usize) -> DiagResult<Value> {
+        let mut frame = vec![Value::None; frame_size];
+        self.eval(expr, &mut frame)
+    }
+
+    fn items(&self, v: &Value, span: Span) -> DiagResult<Items> {
+        Ok(match v {
+            Value::Range(a, b) => {
+                let len = (*b as i128 - *a as i128).max(0) as u64;
+                if len > self.world.limits.max_collection {
+                    return Err(Box::new(
+                        Diag::error("cgl::eval::too_large", format!("range of {len} numbers is too large"))
+                            .label(span, "this range")
+                            .help(format!(
+                                "cgl iterates at most {} items; use a smaller range",
+                                self.world.limits.max_collection
+                            )),
+                    ));
+                }
+                Items::Range(*a, *b)
+            }
+            Value::List(items) | Value::Tuple(items) => Items::Seq(items.clone(), 0),
+            Value::Set(items) => Items::Set(items.iter().cloned().collect::<Vec<_>>().into_iter()),
+            other => {
+                return Err(type_error(
+                    span,
+                    format!("cannot iterate over a {}", other.type_name()),
+                    "iterate over a list, set, tuple or range",
+                ))
+            }
+        })
+    }
+
+    fn collect(&self, v: &Value, span: Span) -> DiagResult<Vec<Value>> {
+        Ok(self.items(v, span)?.collect())
+    }
+
+    fn bind(&self, pattern: &Pattern, value: Value, frame: &mut [Value]) -> DiagResult<()> {
+        match pattern {
+            Pattern::Bind(slot, _) => {
+                frame[*slot as usize] = value;
+                Ok(())
+            }
+            Pattern::Wildcard(_) => Ok(()),
+            Pattern::Tuple(parts, span) => {
+                let items = match &value {
+                    Value::Tuple(items) | Value::List(items) if items.len() == parts.len() => {
+                        items.clone()
+                    }
+                    other => {
+                        return Err(Box::new(
+                            Diag::error(
+                                "cgl::eval::pattern",
+                                format!(
+                                    "cannot unpack {} into a pattern of {} fields",
+                                    self.show(other),
+                                    parts.len()
+                                ),
+                            )
+                            .label(*span, "this pattern")
+                            .help("the value must be a tuple or list with as many items as the pattern"),
+                        ))
+                    }
+                };
+                for (p, v) in parts.iter().zip(items.iter()) {
+                    self.bind(p, v.clone(), frame)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn matches(pattern: &Pattern, value: &Value) -> bool {
+        match pattern {
+            Pattern::Bind(..) | Pattern::Wildcard(_) => true,
+            Pattern::Tuple(parts, _) => match value {
+                Value::Tuple(items) => {
+                    items.len() == parts.len()
+                        && parts.iter().zip(items.iter()).all(|(p, v)| Self::matches(p, v))
+                }
+                _ => false,
+            },
+        }
+    }
+
+    /// Runs `body` once for every binding the clauses produce, in order; stops early when the
+    /// body breaks. After a break the frame still holds the bindings that broke.
+    pub fn run_clauses(
+        &mut self,
+        clauses: &[Clause],
+        frame: &mut [Value],
+        body: &mut dyn FnMut(&mut Self, &mut [Value]) -> DiagResult<ControlFlow<()>>,
+    ) -> DiagResult<ControlFlow<()>> {
+        self.for_each(clauses, frame, body)
+    }
+
+    fn for_each(
+        &mut self,
+        clauses: &[Clause],
+        frame: &mut [Value],
+        body: &mut dyn FnMut(&mut Self, &mut [Value]) -> DiagResult<ControlFlow<()>>,
+    ) -> DiagResult<ControlFlow<()>> {
+        let Some((first, rest)) = clauses.split_first() else {
+            return body(self, frame);
+        };
+        match first {
+            Clause::If(cond) => {
+                let c = self.eval(cond, frame)?;
+                if boolean(&c, cond.span, "a guard")? {
+                    self.for_each(rest, frame, body)
+                } else {
+                    Ok(ControlFlow::Continue(()))
+                }
+            }
+            Clause::For(pattern, source) => {
+                let src = self.eval(source, frame)?;
+                for item in self.items(&src, source.span)? {
+                    self.bind(pattern, item, frame)?;
+                    if self.for_each(rest, frame, body)?.is_break() {
+                        return Ok(ControlFlow::Break(()));
+                    }
+                }
+                Ok(ControlFlow::Continue(()))
+            }
+        }
+    }
+
+    /// Evaluates an expression in a frame.
+    pub fn eval(&mut self, expr: &Expr, frame: &mut [Value]) -> DiagResult<Value> {
+        let span = expr.span;
+        Ok(match &expr.kind {
+            ExprKind::Lit(v) => v.clone(),
+            ExprKind::Local(slot) => frame[*slot as usize].clone(),
+            ExprKind::Const(id) => self.constant(*id, span)?,
+            ExprKind::Game(id) => Value::Game(self.default_instance(*id)?),
+            ExprKind::Unary(op, e) => {
+                let v = self.eval(e, frame)?;
+                match op {
+                    UnaryOp::Neg => {
+                        Value::Int(int(&v, e.span, "`-`")?.checked_neg().ok_or_else(|| overflow(span))?)
+                    }
+                    UnaryOp::Not => Value::Bool(!boolean(&v, e.span, "`not`")?),
+                }
+            }
+            ExprKind::Binary(op, l, r) => self.binary(*op, l, r, frame, span)?,
+            ExprKind::If(c, t, e) => {
+                let cond = self.eval(c, frame)?;
+                if boolean(&cond, c.span, "`if`")? {
+                    self.eval(t, frame)?
+                } else {
+                    self.eval(e, frame)?
+                }
+            }
+            ExprKind::Tuple(items) => Value::tuple(self.eval_all(items, frame)?),
+            ExprKind::List(items) => Value::list(self.eval_all(items, frame)?),
+            ExprKind::Set(items) => builtins::set_of(self.eval_all(items, frame)?),
+            ExprKind::Repeat(v, n) => {
+                let value = self.eval(v, frame)?;
+                let count = int(&self.eval(n, frame)?, n.span, "a repeat count")?;
+                if count < 0 || count as u64 > self.world.limits.max_collection {
+                    return Err(Box::new(
+                        Diag::error("cgl::eval::too_large", format!("cannot repeat {count} times"))
+                            .label(n.span, "this count")
+                            .help("the count must be between 0 and the collection limit"),
+                    ));
+                }
+                Value::list(vec![value; count as usize])
+            }
+            ExprKind::ListComp(body, clauses) => Value::list(self.comprehension(body, clauses, frame)?),
+            ExprKind::SetComp(body, clauses) => {
+                builtins::set_of(self.comprehension(body, clauses, frame)?)
+            }
+            ExprKind::Quantified(q, clauses, body) => {
+                let want = *q == Quantifier::Exists;
+                let mut found = false;
+                let _stopped = self.for_each(clauses, frame, &mut |this, frame| {
+                    let v = this.eval(body, frame)?;
+                    if boolean(&v, body.span, "a quantifier's body")? == want {
+                        found = true;
+                        return Ok(ControlFlow::Break(()));
+                    }
+                    Ok(ControlFlow::Continue(()))
+                })?;
+                Value::Bool(if want { found } else { !found })
+            }
+            ExprKind::CallFn(id, args) => {
+                let function = &self.world.program.fns[id.0 as usize];
+                let args = self.eval_all(args, frame)?;
+                if self.depth >= self.world.limits.max_call_depth {
+                    return Err(Box::new(
+                        Diag::error("cgl::eval::recursion", format!("function `{}` recurses too deeply", function.name))
+                            .label(span, "this call")
+                            .help(format!(
+                                "calls nest at most {} deep; check that the recursion reaches its base case",
+                                self.world.limits.max_call_depth
+                            )),
+                    ));
+                }
+                let mut inner = vec![Value::None; function.body.frame_size.max(function.arity)];
+                for (slot, arg) in inner.iter_mut().zip(args) {
+                    *slot = arg;
+                }
+                self.depth += 1;
+                let result = self.eval(&function.body.expr, &mut inner);
+                self.depth -= 1;
+                result?
+            }
+            ExprKind::CallBuiltin(b, args) => {
+                let values = self.eval_all(args, frame)?;
+                self.builtin(*b, values, args, span)?
+            }
+            ExprKind::CallValue(callee, args) => {
+                let callee_value = self.eval(callee, frame)?;
+                let args = self.eval_all(args, frame)?;
+                match callee_value {
+                    Value::Game(inst) => self.make_position(inst, args, span)?,
+                    other => {
+                        return Err(type_error(
+                            callee.span,
+                            format!("a {} cannot be called", other.type_name()),
+                            "only games (to make positions) and functions can be called",
+                        ))
+                    }
+                }
+            }
+            ExprKind::Bracket(base, args) => {
+                let base_value = self.eval(base, frame)?;
+                let mut values = Vec::with_capacity(args.len());
+                for (name, e) in args {
+                    values.push((name.clone(), self.eval(e, frame)?, e.span));
+                }
+                self.bracket(base_value, values, span)?
+            }
+            ExprKind::TupleField(base, i) => {
+                let v = self.eval(base, frame)?;
+                match &v {
+                    Value::Tuple(items) | Value::List(items) => items.get(*i).cloned().ok_or_else(|| {
+                        Box::new(
+                            Diag::error("cgl::eval::index", format!("no field .{i} in {}", self.show(&v)))
+                                .label(span, format!("it has {} fields", items.len()))
+                                .help("fields are numbered from 0"),
+                        )
+                    })?,
+                    other => {
+                        return Err(type_error(
+                            span,
+                            format!("a {} has no fields", other.type_name()),
+                            "`.0`, `.1`, ... take fields of tuples",
+                        ))
+                    }
+                }
+            }
+            ExprKind::NamedField(base, name) => {
+                let v = self.eval(base, frame)?;
+                match (&v, name.as_str()) {
+                    (Value::Game(inst), "start") => self.start_position(*inst, span)?,
+                    _ => {
+                        return Err(type_error(
+                            span,
+                            format!("a {} has no field `{name}`", v.type_name()),
+                            "games have `.start`; tuples have `.0`, `.1`, ...",
+                        ))
+                    }
+                }
+            }
+        })
+    }
+
+    fn eval_all(&mut self, exprs: &[Expr], frame: &mut [Value]) -> DiagResult<Vec<Value>> {
+        exprs.iter().map(|e| self.eval(e, frame)).collect()
+    }
+
+    fn comprehension(&mut self, body: &Expr, clauses: &[Clause], frame: &mut [Value]) -> DiagResult<Vec<Value>> {
+        let mut out = Vec::new();
+        let limit = self.world.limits.max_collection as usize;
+        let _complete = self.for_each(clauses, frame, &mut |this, frame| {
+            out.push(this.eval(body, frame)?);
+            if out.len() > limit {
+                return Err(Box::new(
+                    Diag::error("cgl::eval::too_large", "comprehension produces too many items")
+                        .label(body.span, "this comprehension")
+                        .help(format!("collections hold at most {limit} items")),
+                ));
+            }
+            Ok(ControlFlow::Continue(()))
+        })?;
+        Ok(out)
+    }
+
+    fn constant(&mut self, id: ConstId, span: Span) -> DiagResult<Value> {
+        let idx = id.0 as usize;
+        match &self.world.consts[idx] {
+            ConstState::Done(v) => return Ok(v.clone()),
+            ConstState::InProgress => {
+                let name = &self.world.program.consts[idx].name;
+                return Err(Box::new(
+                    Diag::error("cgl::eval::const_cycle", format!("constant `{name}` depends on itself"))
+                        .label(span, "used here while it is being defined")
+                        .help("break the cycle: a constant cannot refer to itself, directly or through others"),
+                ));
+            }
+            ConstState::Pending => {}
+        }
+        self.world.consts[idx] = ConstState::InProgress;
+        let body = &self.world.program.consts[idx].body;
+        let result = self.eval_body(&body.expr, body.frame_size);
+        match result {
+            Ok(v) => {
+                self.world.consts[idx] = ConstState::Done(v.clone());
+                Ok(v)
+            }
+            Err(e) => {
+                self.world.consts[idx] = ConstState::Pending;
+                Err(e)
+            }
+        }
+    }
+
+    fn binary(&mut self, op: BinaryOp, l: &Expr, r: &Expr, frame: &mut [Value], span: Span) -> DiagResult<Value> {
+        match op {
+            BinaryOp::And | BinaryOp::Or => {
+                let lv = boolean(&self.eval(l, frame)?, l.span, &format!("`{}`", op.symbol()))?;
+                if (op == BinaryOp::And) != lv {
+                    return Ok(Value::Bool(lv));
+                }
+                return Ok(Value::Bool(boolean(&self.eval(r, frame)?, r.span, &format!("`{}`", op.symbol()))?));
+            }
+            _ => {}
+        }
+        let a = self.eval(l, frame)?;
+        let b = self.eval(r, frame)?;
+        self.apply_binary(op, a, b, l.span, r.span, span)
+    }
+
+    /// Applies a (non short-circuit) binary operator to two values.
+    pub fn apply_binary(&mut self, op: BinaryOp, a: Value, b: Value, ls: Span, rs: Span, span: Span) -> DiagResult<Value> {
+        use Value::{Int, Pos};
+        let mismatch = |this: &Self, a: &Value, b: &Value| {
+            type_error(
+                span,
+                format!(
+                    "`{}` cannot combine a {} ({}) and a {} ({})",
+                    op.symbol(),
+                    a.type_name(),
+                    this.show(a),
+                    b.type_name(),
+                    this.show(b)
+                ),
+                "check the types of both sides",
+            )
+        };
+        Ok(match op {
+            BinaryOp::Eq => Value::Bool(a == b),
+            BinaryOp::Ne => Value::Bool(a != b),
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
+                let comparable = matches!(
+                    (&a, &b),
+                    (Int(_), Int(_))
+                        | (Value::Str(_), Value::Str(_))
+                        | (Value::List(_), Value::List(_))
+                        | (Value::Tuple(_), Value::Tuple(_))
+                );
+                if !comparable {
+                    return Err(mismatch(self, &a, &b));
+                }
+                let ord = a.cmp(&b);
+                Value::Bool(match op {
+                    BinaryOp::Lt => ord.is_lt(),
+                    BinaryOp::Le => ord.is_le(),
+                    BinaryOp::Gt => ord.is_gt(),
+                    _ => ord.is_ge(),
+                })
+            }
+            BinaryOp::In | BinaryOp::NotIn => {
+                let found = match &b {
+                    Value::List(items) | Value::Tuple(items) => items.contains(&a),
+                    Value::Set(items) => items.contains(&a),
+                    Value::Range(lo, hi) => matches!(a, Int(n) if *lo <= n && n < *hi),
+                    Value::Str(s) => match &a {
+                        Value::Str(sub) => s.contains(&**sub),
+                        _ => return Err(mismatch(self, &a, &b)),
+                    },
+                    _ => {
+                        return Err(type_error(
+                            rs,
+                            format!("`in` needs a collection on its right, but this is a {}", b.type_name()),
+                            "use a list, set, tuple, range or string",
+                        ))
+                    }
+                };
+                Value::Bool(found == (op == BinaryOp::In))
+            }
+            BinaryOp::Is => {
+                let Value::Outcome(want) = b else {
+                    return Err(type_error(
+                        rs,
+                        format!("`is` needs an outcome (N, P or D) on its right, not a {}", b.type_name()),
+                        "write `p is P`, `p is N` or `p is D`",
+                    ));
+                };
+                let got = self.analyse(Builtin::Outcome, &a, ls)?;
+                Value::Bool(got == Value::Outcome(want))
+            }
+            BinaryOp::Range | BinaryOp::RangeIncl => {
+                let lo = int(&a, ls, "a range")?;
+                let mut hi = int(&b, rs, "a range")?;
+                if op == BinaryOp::RangeIncl {
+                    hi = hi.checked_add(1).ok_or_else(|| overflow(span))?;
+                }
+                Value::Range(lo, hi.max(lo))
+            }
+            BinaryOp::Add => match (&a, &b) {
+                (Int(x), Int(y)) => Int(x.checked_add(*y).ok_or_else(|| overflow(span))?),
+                (Value::List(x), Value::List(y)) => Value::list(x.iter().chain(y.iter()).cloned().collect()),
+                (Value::Tuple(x), Value::Tuple(y)) => Value::tuple(x.iter().chain(y.iter()).cloned().collect()),
+                (Value::Str(x), Value::Str(y)) => Value::Str(format!("{x}{y}").into()),
+                (Pos(_), Pos(_)) => self.compound(CompoundKind::Disjunctive, &a, &b, span)?,
+                _ => return Err(mismatch(self, &a, &b)),
+            },
+            BinaryOp::BitAnd => match (&a, &b) {
+                (Int(x), Int(y)) => Int(x & y),
+                (Value::Set(x), Value::Set(y)) => Value::Set(Rc::new(x.intersection(y).cloned().collect())),
+                (Pos(_), Pos(_)) => self.compound(CompoundKind::Conjunctive, &a, &b, span)?,
+                _ => return Err(mismatch(self, &a, &b)),
+            },
+            BinaryOp::BitOr => match (&a, &b) {
+                (Int(x), Int(y)) => Int(x | y),
+                (Value::Set(x), Value::Set(y)) => Value::Set(Rc::new(x.union(y).cloned().collect())),
+                (Pos(_), Pos(_)) => self.compound(CompoundKind::Selective, &a, &b, span)?,
+                _ => return Err(mismatch(self, &a, &b)),
+            },
+            BinaryOp::Sub => match (&a, &b) {
+                (Int(x), Int(y)) => Int(x.checked_sub(*y).ok_or_else(|| overflow(span))?),
+                (Value::Set(x), Value::Set(y)) => Value::Set(Rc::new(x.difference(y).cloned().collect())),
+                _ => return Err(mismatch(self, &a, &b)),
+            },
+            BinaryOp::Mul => match (&a, &b) {
+                (Int(x), Int(y)) => Int(x.checked_mul(*y).ok_or_else(|| overflow(span))?),
+                _ => return Err(mismatch(self, &a, &b)),
+            },
+            BinaryOp::Div | BinaryOp::Rem => {
+                let (Int(x), Int(y)) = (&a, &b) else { return Err(mismatch(self, &a, &b)) };
+                if *y == 0 {
+                    return Err(Box::new(
+                        Diag::error("cgl::eval::division_by_zero", "division by zero")
+                            .label(rs, "this is 0")
+                            .help("guard the division, e.g. `if d != 0 then n / d else ...`"),
+                    ));
+                }
+                if op == BinaryOp::Div {
+                    Int(floor_div(*x, *y).ok_or_else(|| overflow(span))?)
+                } else {
+                    Int(floor_mod(*x, *y).ok_or_else(|| overflow(span))?)
+                }
+            }
+            BinaryOp::Xor => Int(int(&a, ls, "`^`")? ^ int(&b, rs, "`^`")?),
+            BinaryOp::Pow => {
+                let base = int(&a, ls, "`**`")?;
+                let exp = int(&b, rs, "`**`")?;
+                if exp < 0 {
+                    return Err(Box::new(
+                        Diag::error("cgl::eval::negative_power", "negative exponent")
+                            .label(rs, "this is negative")
+                            .help("cgl has only integers; use an exponent of 0 or more"),
+                    ));
+                }
+                let exp = u32::try_from(exp).map_err(|_| overflow(span))?;
+                Int(base.checked_pow(exp).ok_or_else(|| overflow(span))?)
+            }
+            BinaryOp::And | BinaryOp::Or => Value::Bool(
+                boolean(&a, ls, "a boolean operator")? && boolean(&b, rs, "a boolean operator")?,
+            ),
+        })
+    }
+
+    fn compound(&mut self, kind: CompoundKind, a: &Value, b: &Value, span: Span) -> DiagResult<Value> {
+        let (Value::Pos(x), Value::Pos(y)) = (a, b) else {
+            return Err(Box::new(Diag::internal("compound of non-positions")));
+        };
+        if x.convention != y.convention {
+            return Err(Box::new(
+                Diag::error("cgl::eval::mixed_convention", "cannot combine a misère position with a normal-play one")
+                    .label(span, format!("{} and {}", self.show(a), self.show(b)))
+                    .help("misère play applies to a whole game: write `misere(x + y)`"),
+            ));
+        }
+        Ok(Value::pos(PosTerm::compound(kind, [x.term.clone(), y.term.clone()]), x.convention))
+    }
+
+    fn bracket(&mut self, base: Value, args: Vec<(Option<String>, Value, Span)>, span: Span) -> DiagResult<Value> {
+        if let Value::Game(inst) = base {
+            return self.variant(inst, args, span);
+        }
+        let [(None, index, ispan)] = args.as_slice() else {
+            return Err(type_error(span, format!("a {} cannot take `[...]` with these arguments", base.type_name()), "index a list with one integer: `xs[i]`"));
+        };
+        let i = int(index, *ispan, "an index")?;
+        let items = match &base {
+            Value::List(items) | Value::Tuple(items) => items.clone(),
+            other => {
+                return Err(type_error(span, format!("a {} cannot be indexed", other.type_name()), "index lists and tuples"))
+            }
+        };
+        usize::try_from(i).ok().and_then(|i| items.get(i).cloned()).ok_or_else(|| {
+            Box::new(
+                Diag::error("cgl::eval::index", format!("index {i} is out of range"))
+                    .label(*ispan, format!("the list has {} items", items.len()))
+                    .help("indices run from 0 to len - 1"),
+            )
+        })
+    }
+
+    // ------------------------------------------------------------------ games and positions
+
+    fn default_instance(&mut self, game: GameId) -> DiagResult<InstanceId> {
+        if let Some(id) = self.world.games.default_instances.get(&game) {
+            return Ok(*id);
+        }
+        let n = self.world.program.games[game.0 as usize].params.len();
+        let id = self.instance(game, vec![None; n], self.world.program.games[game.0 as usize].span)?;
+        self.world.games.default_instances.insert(game, id);
+        Ok(id)
+    }
+
+    fn variant(&mut self, base: InstanceId, args: Vec<(Option<String>, Value, Span)>, span: Span) -> DiagResult<Value> {
+        let info = self.world.games.info(base);
+        let game_id = info.game;
+        let game = &self.world.program.games[game_id.0 as usize];
+        let mut params: Vec<Option<Value>> = info.params.iter().cloned().map(Some).collect();
+        let mut positional = 0;
+        for (name, value, aspan) in args {
+            let idx = match name {
+                Some(name) => game.params.iter().position(|p| p.name == name).ok_or_else(|| {
+                    Box::new(
+                        Diag::error("cgl::eval::unknown_param", format!("game `{}` has no parameter `{name}`", game.name))
+                            .label(aspan, "unknown parameter")
+                            .help("use one of the parameters the game declares"),
+                    )
+                })?,
+                None => {
+                    positional += 1;
+                    positional - 1
+                }
+            };
+            if idx >= params.len() {
+                return Err(Box::new(
+                    Diag::error("cgl::eval::arity", format!("game `{}` has only {} parameters", game.name, params.len()))
+                        .label(aspan, "one too many")
+                        .help("name the parameters: `G[p = value]`"),
+                ));
+            }
+            params[idx] = Some(value);
+        }
+        Ok(Value::Game(self.instance(game_id, params, span)?))
+    }
+
+    /// The instance of `game` with these parameters (missing ones take their defaults).
+    pub fn instance(&mut self, game_id: GameId, given: Vec<Option<Value>>, span: Span) -> DiagResult<InstanceId> {
+        let program = self.world.program;
+        let game = &program.games[game_id.0 as usize];
+        let mut frame = vec![Value::None; game.frame_size];
+        let mut params = Vec::with_capacity(game.params.len());
+        for (i, (param, value)) in game.params.iter().zip(given).enumerate() {
+            let v = match (value, &param.default) {
+                (Some(v), _) => v,
+                (None, Some(default)) => self.eval(default, &mut frame)?,
+                (None, None) => {
+                    return Err(Box::new(
+                        Diag::error("cgl::eval::missing_param", format!("game `{}` needs a value for `{}`", game.name, param.name))
+                            .label(span, "used here without it")
+                            .label(param.span, "this parameter has no default")
+                            .help(format!("give it: `{}[{} = ...]`", game.name, param.name)),
+                    ))
+                }
+            };
+            frame[i] = v.clone();
+            params.push(v);
+        }
+        let params: Rc<[Value]> = Rc::from(params);
+        if let Some(id) = self.world.games.find(game_id, &params) {
+            return Ok(id);
+        }
+        let mode = match &game.compound {
+            None => CompoundKind::Disjunctive,
+            Some(e) => match self.eval(e, &mut frame)? {
+                Value::Mode(m) => m,
+                other => {
+                    return Err(type_error(
+                        e.span,
+                        format!("`compound` needs a mode, but this is {}", self.show(&other)),
+                        "write `compound disjunctive`, `compound conjunctive` or `compound selective`",
+                    ))
+                }
+            },
+        };
+        let field_defaults = match &game.position {
+            PositionShape::Fields(fields) => {
+                let mut out = Vec::new();
+                for (_, default) in fields {
+                    out.push(match default {
+                        Some(e) => Some(self.eval(e, &mut frame)?),
+                        None => None,
+                    });
+                }
+                out
+            }
+            PositionShape::Single(_) => Vec::new(),
+        };
+        let mut label = game.name.clone();
+        let mut shown = Vec::new();
+        let mut default_frame = vec![Value::None; game.frame_size];
+        for (i, param) in game.params.iter().enumerate() {
+            let default = match &param.default {
+                Some(e) => self.eval(e, &mut default_frame).ok(),
+                None => None,
+            };
+            if default.as_ref() != Some(&params[i]) {
+                shown.push(format!("{} = {}", param.name, self.show(&params[i])));
+            }
+            default_frame[i] = params[i].clone();
+        }
+        if !shown.is_empty() {
+            label = format!("{}[{}]", label, shown.join(", "));
+        }
+        Ok(self.world.games.insert(InstanceInfo {
+            game: game_id,
+            params,
+            mode,
+            convention: game.convention,
+            label,
+            field_defaults,
+        }))
+    }
+
+    fn make_position(&mut self, inst: InstanceId, args: Vec<Value>, span: Span) -> DiagResult<Value> {
+        let info = self.world.games.info(inst);
+        let game = &self.world.program.games[info.game.0 as usize];
+        let (lo, hi) = game.position.arity();
+        if args.len() < lo || args.len() > hi {
+            return Err(Box::new(
+                Diag::error("cgl::eval::arity", format!("a position of `{}` has {} fields, but {} were given", game.name, if lo == hi { lo.to_string() } else { format!("{lo} to {hi}") }, args.len()))
+                    .label(span, "here")
+                    .help("give one value per field of the game's `position` pattern"),
+            ));
+        }
+        let data = match &game.position {
+            PositionShape::Single(Pattern::Tuple(..)) => Value::tuple(args),
+            PositionShape::Single(_) => args.into_iter().next().unwrap_or(Value::None),
+            PositionShape::Fields(_) => {
+                let mut fields = args;
+                for default in info.field_defaults.iter().skip(fields.len()) {
+                    fields.push(default.clone().unwrap_or(Value::None));
+                }
+                Value::tuple(fields)
+            }
+        };
+        let pattern = game.position.pattern();
+        if !Self::matches(&pattern, &data) {
+            return Err(Box::new(
+                Diag::error("cgl::eval::position_shape", format!("{} does not fit the position pattern of `{}`", self.show(&data), game.name))
+                    .label(span, "this position")
+                    .label(pattern.span(), "the pattern")
+                    .help("nested tuples in the pattern need tuples of the same size"),
+            ));
+        }
+        Ok(Value::pos(PosTerm::Atom(inst, data), info.convention))
+    }
+
+    fn start_position(&mut self, inst: InstanceId, span: Span) -> DiagResult<Value> {
+        let info = self.world.games.info(inst);
+        let game = &self.world.program.games[info.game.0 as usize];
+        let Some(start) = &game.start else {
+            return Err(Box::new(
+                Diag::error("cgl::eval::no_start", format!("game `{}` has no `start` clause", game.name))
+                    .label(span, "`.start` used here")
+                    .label(game.span, "this game")
+                    .help("add `start <position>` to the game, or give a position: `G(...)`"),
+            ));
+        };
+        let mut frame = vec![Value::None; game.frame_size];
+        for (slot, p) in frame.iter_mut().zip(info.params.iter()) {
+            *slot = p.clone();
+        }
+        let start_span = start.span;
+        let value = self.eval(start, &mut frame)?;
+        self.target_term(inst, value, start_span).map(|t| Value::pos(t, self.world.games.info(inst).convention))
+    }
+
+    /// Turns the value of a move target (or `start`) into a position term of `inst`'s game:
+    /// position data, a position of any game, or a `split(...)` of either.
+    fn target_term(&mut self, inst: InstanceId, value: Value, span: Span) -> DiagResult<PosTerm> {
+        match value {
+            Value::Pos(p) => Ok(p.term.clone()),
+            Value::Split(parts) => {
+                let mode = self.world.games.info(inst).mode;
+                let mut terms = Vec::with_capacity(parts.len());
+                for part in parts.iter() {
+                    terms.push(self.target_term(inst, part.clone(), span)?);
+                }
+                Ok(PosTerm::compound(mode, terms))
+            }
+            data => {
+                let info = self.world.games.info(inst);
+                let game = &self.world.program.games[info.game.0 as usize];
+                let pattern = game.position.pattern();
+                if !Self::matches(&pattern, &data) {
+                    return Err(Box::new(
+                        Diag::error("cgl::eval::position_shape", format!("move target {} does not fit the position pattern of `{}`", self.show(&data), game.name))
+                            .label(span, "this target")
+                            .label(pattern.span(), "the pattern")
+                            .help("a target must have the shape of the `position` pattern (a tuple with the same number of fields)"),
+                    ));
+                }
+                Ok(PosTerm::Atom(inst, data))
+            }
+        }
+    }
+
+    /// The frame in which a game's clauses run for one position: parameters and position
+    /// fields bound.
+    fn position_frame(&mut self, inst: InstanceId, data: &Value) -> DiagResult<Vec<Value>> {
+        let info = self.world.games.info(inst);
+        let game = &self.world.program.games[info.game.0 as usize];
+        let mut frame = vec![Value::None; game.frame_size];
+        for (slot, p) in frame.iter_mut().zip(info.params.iter()) {
+            *slot = p.clone();
+        }
+        let pattern = game.position.pattern();
+        self.bind(&pattern, data.clone(), &mut frame)?;
+        Ok(frame)
+    }
+
+    fn any_true(&mut self, conds: &[Expr], frame: &mut [Value], what: &str) -> DiagResult<bool> {
+        for cond in conds {
+            let v = self.eval(cond, frame)?;
+            if boolean(&v, cond.span, what)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    /// Generates the options of a position of `inst` in rule order, each with the index of the
+    /// rule that made it. With `first_only`, stops after the first (used to learn whether a
+    /// position is terminal). Returns whether a `terminal if` clause holds.
+    pub fn options(
+        &mut self,
+        inst: InstanceId,
+        data: &Value,
+        first_only: bool,
+        out: &mut Vec<(PosTerm, u32)>,
+    ) -> DiagResult<bool> {
+        let program = self.world.program;
+        let game = &program.games[self.world.games.info(inst).game.0 as usize];
+        let mut frame = self.position_frame(inst, data)?;
+        if self.any_true(&game.terminal, &mut frame, "`terminal if`")? {
+            return Ok(true);
+        }
+        for (rule_idx, rule) in game.rules.iter().enumerate() {
+            let flow = self.rule_options(inst, rule, rule_idx as u32, &mut frame, first_only, out)?;
+            if flow.is_break() {
+                break;
+            }
+        }
+        Ok(false)
+    }
+
+    fn rule_options(
+        &mut self,
+        inst: InstanceId,
+        rule: &MoveRule,
+        rule_idx: u32,
+        frame: &mut [Value],
+        first_only: bool,
+        out: &mut Vec<(PosTerm, u32)>,
+    ) -> DiagResult<ControlFlow<()>> {
+        self.for_each(&rule.clauses, frame, &mut |this, frame| {
+            let value = this.eval(&rule.target, frame)?;
+            let term = this.target_term(inst, value, rule.target.span)?;
+            out.push((term, rule_idx));
+            Ok(if first_only { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
+        })
+    }
+
+    /// Whether a terminal position of `inst` is a draw (`draw if`).
+    pub fn is_draw(&mut self, inst: InstanceId, data: &Value) -> DiagResult<bool> {
+        let program = self.world.program;
+        let game = &program.games[self.world.games.info(inst).game.0 as usize];
+        if game.draw.is_empty() {
+            return Ok(false);
+        }
+        let mut frame = self.position_frame(inst, data)?;
+        self.any_true(&game.draw, &mut frame, "`draw if`")
+    }
+
+    // ------------------------------------------------------------------ built-ins
+
+    fn analyse(&mut self, builtin: Builtin, arg: &Value, span: Span) -> DiagResult<Value> {
+        let Value::Pos(position) = arg else {
+            return Err(type_error(
+                span,
+                format!("`{}` needs a position, but this is a {} ({})", builtin.name(), arg.type_name(), self.show(arg)),
+                "make a position by calling a game: `Kayles(5)`",
+            ));
+        };
+        let Some(graph) = self.graph.as_deref_mut() else {
+            return Err(Box::new(
+                Diag::error("cgl::eval::analysis_in_rules", format!("`{}` cannot be used inside a game's rules", builtin.name()))
+                    .label(span, "called while generating moves")
+                    .help("rules must say what the moves are, not analyse positions; compute such values outside the game"),
+            ));
+        };
+        let position = position.clone();
+        analysis::run(graph, &mut self.world, builtin, &position).map_err(|mut d| {
+            if d.labels.is_empty() {
+                d.labels.push(crate::diag::Label { span, message: "while analysing this".into() });
+            }
+            d
+        })
+    }
+
+    fn builtin(&mut self, b: Builtin, mut args: Vec<Value>, exprs: &[Expr], span: Span) -> DiagResult<Value> {
+        let arg_span = |i: usize| exprs.get(i).map_or(span, |e| e.span);
+        if b.is_analysis() {
+            return self.analyse(b, &args[0], arg_span(0));
+        }
+        let ints = |this: &Self, v: &Value, s: Span| -> DiagResult<Vec<u64>> {
+            let mut out = Vec::new();
+            for item in this.items(v, s)? {
+                let n = int(&item, s, &format!("`{}`", b.name()))?;
+                out.push(u64::try_from(n).map_err(|_| {
+                    type_error(s, format!("`{}` needs non-negative integers, but got {n}", b.name()), "remove the negative numbers")
+                })?);
+            }
+            Ok(out)
+        };
+        Ok(match b {
+            Builtin::Mex => Value::Int(builtins::mex(ints(self, &args[0], arg_span(0))?) as i64),
+            Builtin::Lego => match builtins::lego(ints(self, &args[0], arg_span(0))?) {
+                Some(v) => Value::Int(v as i64),
+                None => {
+                    return Err(Box::new(
+                        Diag::error("cgl::eval::empty", "`lego` of an empty collection")
+                            .label(arg_span(0), "this is empty")
+                            .help("lego picks from the remoteness values of the options; a terminal position has none"),
+                    ))
+                }
+            },
+            Builtin::Len | Builtin::Count => {
+                let v = &args[0];
+                match v {
+                    Value::Str(s) => Value::Int(s.chars().count() as i64),
+                    Value::Range(a, c) => Value::Int((*c - *a).max(0)),
+                    _ => {
+                        let items = self.collect(v, arg_span(0))?;
+                        if b == Builtin::Count && items.iter().all(|i| matches!(i, Value::Bool(_))) && !items.is_empty() {
+                            Value::Int(items.iter().filter(|i| **i == Value::Bool(true)).count() as i64)
+                        } else {
+                            Value::Int(items.len() as i64)
+                        }
+                    }
+                }
+            }
+            Builtin::Popcount => Value::Int(nonneg(&args[0], arg_span(0), "popcount")?.count_ones() as i64),
+            Builtin::Bits => Value::Int(64 - nonneg(&args[0], arg_span(0), "bits")?.leading_zeros() as i64),
+            Builtin::V2 => {
+                let n = nonneg(&args[0], arg_span(0), "v2")?;
+                if n == 0 {
+                    return Err(Box::new(
+                        Diag::error("cgl::eval::domain", "`v2(0)` is undefined")
+                            .label(arg_span(0), "this is 0")
+                            .help("every power of two divides 0; v2 needs a positive number"),
+                    ));
+                }
+                Value::Int(n.trailing_zeros() as i64)
+            }
+            Builtin::Gcd => {
+                let (mut x, mut y) = (int(&args[0], arg_span(0), "gcd")?.unsigned_abs(), int(&args[1], arg_span(1), "gcd")?.unsigned_abs());
+                while y != 0 {
+                    (x, y) = (y, x % y);
+                }
+                Value::Int(i64::try_from(x).map_err(|_| overflow(span))?)
+            }
+            Builtin::Abs => Value::Int(int(&args[0], arg_span(0), "abs")?.checked_abs().ok_or_else(|| overflow(span))?),
+            Builtin::Sorted => builtins::sorted(self.collect(&args[0], arg_span(0))?),
+            Builtin::Reversed => {
+                let mut items = self.collect(&args[0], arg_span(0))?;
+                items.reverse();
+                Value::list(items)
+            }
+            Builtin::List => Value::list(self.collect(&args[0], arg_span(0))?),
+            Builtin::Enumerate => Value::list(
+                self.items(&args[0], arg_span(0))?
+                    .enumerate()
+                    .map(|(i, v)| Value::tuple(vec![Value::Int(i as i64), v]))
+                    .collect(),
+            ),
+            Builtin::Zip => {
+                let xs = self.collect(&args[0], arg_span(0))?;
+                let ys = self.collect(&args[1], arg_span(1))?;
+                Value::list(xs.into_iter().zip(ys).map(|(x, y)| Value::tuple(vec![x, y])).collect())
+            }
+            Builtin::SetAt => {
+                let i = int(&args[1], arg_span(1), "set")?;
+                let value = args.pop().unwrap_or(Value::None);
+                match &args[0] {
+                    Value::List(items) | Value::Tuple(items) => {
+                        let idx = usize::try_from(i).ok().filter(|i| *i < items.len()).ok_or_else(|| {
+                            Box::new(
+                                Diag::error("cgl::eval::index", format!("index {i} is out of range"))
+                                    .label(arg_span(1), format!("the list has {} items", items.len()))
+                                    .help("indices run from 0 to len - 1"),
+                            )
+                        })?;
+                        let mut new: Vec<Value> = items.to_vec();
+                        new[idx] = value;
+                        if matches!(args[0], Value::Tuple(_)) { Value::tuple(new) } else { Value::list(new) }
+                    }
+                    other => return Err(type_error(arg_span(0), format!("`set` needs a list, not a {}", other.type_name()), "write `set(list, index, value)`")),
+                }
+            }
+            Builtin::Min | Builtin::Max => {
+                let items = if args.len() == 1 { self.collect(&args[0], arg_span(0))? } else { args };
+                let first_type = items.first().map(|v| std::mem::discriminant(v));
+                if items.iter().any(|v| Some(std::mem::discriminant(v)) != first_type) {
+                    return Err(type_error(span, format!("`{}` needs items of one type", b.name()), "compare numbers with numbers"));
+                }
+                let pick = if b == Builtin::Min { items.into_iter().min() } else { items.into_iter().max() };
+                pick.ok_or_else(|| {
+                    Box::new(
+                        Diag::error("cgl::eval::empty", format!("`{}` of an empty collection", b.name()))
+                            .label(span, "nothing to choose from")
+                            .help("check that the collection has items, e.g. with `len(xs) > 0`"),
+                    )
+                })?
+            }
+            Builtin::Sum => {
+                let mut total: i64 = 0;
+                for item in self.items(&args[0], arg_span(0))? {
+                    total = total.checked_add(int(&item, arg_span(0), "sum")?).ok_or_else(|| overflow(span))?;
+                }
+                Value::Int(total)
+            }
+            Builtin::Any | Builtin::All => {
+                let want = b == Builtin::Any;
+                let mut result = !want;
+                for item in self.items(&args[0], arg_span(0))? {
+                    if boolean(&item, arg_span(0), b.name())? == want {
+                        result = want;
+                        break;
+                    }
+                }
+                Value::Bool(result)
+            }
+            Builtin::Str => Value::Str(match &args[0] {
+                Value::Str(s) => s.clone(),
+                other => self.show(other).into(),
+            }),
+            Builtin::Split => {
+                let parts: Vec<Value> = match args.as_slice() {
+                    [Value::List(items)] => items.to_vec(),
+                    _ => args,
+                };
+                if parts.iter().all(|p| matches!(p, Value::Pos(_))) {
+                    let mut convention = None;
+                    let mut terms = Vec::new();
+                    for p in &parts {
+                        if let Value::Pos(pos) = p {
+                            if convention.is_some_and(|c| c != pos.convention) {
+                                return Err(Box::new(
+                                    Diag::error("cgl::eval::mixed_convention", "cannot combine a misère position with a normal-play one")
+                                        .label(span, "in this split")
+                                        .help("misère play applies to a whole game: write `misere(split(...))`"),
+                                ));
+                            }
+                            convention = Some(pos.convention);
+                            terms.push(pos.term.clone());
+                        }
+                    }
+                    Value::pos(PosTerm::compound(CompoundKind::Disjunctive, terms), convention.unwrap_or(Convention::Normal))
+                } else {
+                    Value::Split(Rc::from(parts))
+                }
+            }
+            Builtin::Period => {
+                let items = self.collect(&args[0], arg_span(0))?;
+                match builtins::period(&items) {
+                    Some((pre, per)) => Value::tuple(vec![Value::Int(pre as i64), Value::Int(per as i64)]),
+                    None => {
+                        return Err(Box::new(
+                            Diag::error("cgl::eval::no_period", format!("no period found in {} values", items.len()))
+                                .label(arg_span(0), "this sequence")
+                                .help("a period counts only when it repeats at least twice after the preperiod; compute more values"),
+                        ))
+                    }
+                }
+            }
+            Builtin::Misere | Builtin::Normal => match &args[0] {
+                Value::Pos(p) => Value::pos(p.term.clone(), if b == Builtin::Misere { Convention::Misere } else { Convention::Normal }),
+                other => return Err(type_error(arg_span(0), format!("`{}` needs a position, not a {}", b.name(), other.type_name()), "make a position by calling a game: `Nim(3)`")),
+            },
+            Builtin::Outcome | Builtin::Grundy | Builtin::Remoteness | Builtin::Moves | Builtin::WinningMoves | Builtin::Line => {
+                return Err(Box::new(Diag::internal("analysis dispatched as a pure built-in")))
+            }
+        })
+    }
+}
+
+fn nonneg(v: &Value, span: Span, what: &str) -> DiagResult<u64> {
+    let n = int(v, span, &format!("`{what}`"))?;
+    u64::try_from(n).map_err(|_| type_error(span, format!("`{what}` needs a non-negative integer, but got {n}"), "use 0 or a positive number"))
+}
+
+/// Floor modulo: the result has the sign of the divisor (Python's `%`).
+fn floor_mod(x: i64, y: i64) -> Option<i64> {
+    let r = x.checked_rem(y)?;
+    Some(if r != 0 && ((r < 0) != (y < 0)) { r + y } else { r })
+}
+
+/// Floor division (rounds toward negative infinity, as Python's `//`).
+fn floor_div(x: i64, y: i64) -> Option<i64> {
+    let q = x.checked_div(y)?;
+    Some(if x % y != 0 && ((x < 0) != (y < 0)) { q - 1 } else { q })
+}

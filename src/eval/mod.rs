@@ -1,0 +1,10 @@
+//! Evaluation: values, built-ins, game instances, and the interpreter over the IR.
+//! No IO here; every integer operation is checked.
+
+pub mod builtins;
+mod games;
+mod interp;
+pub mod value;
+
+pub use games::{GameTable, InstanceInfo};
+pub use interp::{ConstState, Interp, Limits, World};

@@ -1,0 +1,398 @@
+//! The game graph: every position and compound reached so far, interned once, with its moves.
+//!
+//! A *term* is either an atom (a position of one game instance) or a canonical compound of
+//! terms. Terms are hash-consed, so equal positions and equal compounds share one [`TermId`];
+//! the moves between terms are the edges of a petgraph `DiGraph` whose node `i` is term `i`.
+//! Atoms' moves come from the game's rules; compounds' moves (the explicit product) are built
+//! from their parts' moves, only when an analysis asks for them.
+
+use std::hash::{Hash, Hasher};
+
+use indexmap::IndexSet;
+use petgraph::graph::{DiGraph, NodeIndex};
+use rustc_hash::{FxBuildHasher, FxHashSet, FxHasher};
+
+use crate::analysis::{Rem, Slot};
+use crate::diag::{Diag, DiagResult};
+use crate::eval::value::{display, CompoundKind, InstanceId, InstanceNames, Outcome, PosTerm, Value};
+use crate::eval::{Interp, World};
+
+/// Index of a term in the graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct TermId(pub u32);
+
+impl TermId {
+    fn idx(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// A position (atom) or a canonical compound of terms.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Term {
+    /// A position of a game instance.
+    Atom(InstanceId, Value),
+    /// A compound in canonical form: parts sorted by id; no part of the same kind; in
+    /// disjunctive and selective compounds no part that is over (terminal and not a draw); at
+    /// least two parts, except the empty game (a disjunctive compound of none).
+    Compound(CompoundKind, Box<[TermId]>),
+}
+
+/// Facts about a term known as soon as it is interned.
+#[derive(Clone, Copy, Debug)]
+pub struct TermInfo {
+    /// No moves.
+    pub terminal: bool,
+    /// Terminal and declared a draw.
+    pub draw: bool,
+}
+
+/// Settings of the graph.
+#[derive(Clone, Copy, Debug)]
+pub struct GraphConfig {
+    /// Most terms (positions and compounds) the graph may hold.
+    pub max_positions: usize,
+    /// Analyse every compound through its explicit product graph, never by the theorems.
+    pub explicit: bool,
+}
+
+impl Default for GraphConfig {
+    fn default() -> GraphConfig {
+        GraphConfig { max_positions: 5_000_000, explicit: false }
+    }
+}
+
+/// Rule tag on edges that are compound moves rather than a game rule's.
+const PRODUCT_MOVE: u32 = u32::MAX;
+
+/// The game graph of a session, shared by every query so later ones reuse earlier work.
+#[derive(Debug, Default)]
+pub struct GameGraph {
+    terms: IndexSet<Term, FxBuildHasher>,
+    info: Vec<TermInfo>,
+    moves: DiGraph<(), u32, u32>,
+    explored: Vec<bool>,
+    /// Settings.
+    pub config: GraphConfig,
+    /// Memo: does a draw lie below the term?
+    pub(crate) draws: Vec<Slot<bool>>,
+    /// Memo: Grundy values.
+    pub(crate) grundy: Vec<Slot<u64>>,
+    /// Memo: outcomes, per convention (normal, misère).
+    pub(crate) outcome: [Vec<Slot<Outcome>>; 2],
+    /// Memo: remoteness, per convention.
+    pub(crate) remoteness: [Vec<Slot<Rem>>; 2],
+}
+
+impl GameGraph {
+    /// An empty graph with these settings.
+    pub fn new(config: GraphConfig) -> GameGraph {
+        GameGraph { config, ..GameGraph::default() }
+    }
+
+    /// Number of terms interned.
+    pub fn len(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// True when nothing is interned yet.
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// Number of moves stored.
+    pub fn edge_count(&self) -> usize {
+        self.moves.edge_count()
+    }
+
+    /// The term behind an id.
+    pub fn term(&self, t: TermId) -> &Term {
+        &self.terms[t.idx()]
+    }
+
+    /// Whether the term is terminal, and a draw.
+    pub fn info(&self, t: TermId) -> TermInfo {
+        self.info[t.idx()]
+    }
+
+    /// The position a term stands for, as a value-level term.
+    pub fn pos_term(&self, t: TermId) -> PosTerm {
+        match self.term(t) {
+            Term::Atom(inst, data) => PosTerm::Atom(*inst, data.clone()),
+            Term::Compound(kind, parts) => {
+                PosTerm::compound(*kind, parts.iter().map(|p| self.pos_term(*p)))
+            }
+        }
+    }
+
+    /// How a term prints.
+    pub fn show(&self, names: &dyn InstanceNames, t: TermId) -> String {
+        let position = crate::eval::value::Position {
+            term: self.pos_term(t),
+            convention: first_convention(&self.pos_term(t), names),
+        };
+        display(&Value::Pos(std::rc::Rc::new(position)), names)
+    }
+
+    fn insert(&mut self, term: Term, info: TermInfo) -> DiagResult<TermId> {
+        if self.terms.len() >= self.config.max_positions {
+            return Err(Box::new(
+                Diag::error(
+                    "cgl::graph::too_many_positions",
+                    format!("more than {} positions", self.config.max_positions),
+                )
+                .help(
+                    "the game is larger than the position limit; analyse a smaller position, \
+                     or raise the limit with --max-positions",
+                ),
+            ));
+        }
+        let (idx, _) = self.terms.insert_full(term);
+        self.info.push(info);
+        self.explored.push(false);
+        self.moves.add_node(());
+        Ok(TermId(idx as u32))
+    }
+
+    fn lookup(&self, term: &Term) -> Option<TermId> {
+        self.terms.get_index_of(term).map(|i| TermId(i as u32))
+    }
+
+    /// Interns a value-level position term.
+    pub fn intern(&mut self, w: &mut World<'_>, term: &PosTerm) -> DiagResult<TermId> {
+        match term {
+            PosTerm::Atom(inst, data) => self.intern_atom(w, *inst, data),
+            PosTerm::Compound(kind, parts) => {
+                let mut ids = Vec::with_capacity(parts.len());
+                for part in parts.iter() {
+                    ids.push(self.intern(w, part)?);
+                }
+                self.compound(*kind, ids)
+            }
+        }
+    }
+
+    fn intern_atom(&mut self, w: &mut World<'_>, inst: InstanceId, data: &Value) -> DiagResult<TermId> {
+        let key = Term::Atom(inst, data.clone());
+        if let Some(id) = self.lookup(&key) {
+            return Ok(id);
+        }
+        // Learn whether the position is terminal from its first option only: its options'
+        // own options are not needed, so interning never recurses into the game.
+        let mut first = Vec::new();
+        let mut interp = Interp::new(w.reborrow(), None);
+        let forced = interp
+            .options(inst, data, true, &mut first)
+            .map_err(|d| self.while_generating(w, inst, data, d))?;
+        let terminal = forced || first.is_empty();
+        let draw = terminal && {
+            let mut interp = Interp::new(w.reborrow(), None);
+            interp.is_draw(inst, data).map_err(|d| self.while_generating(w, inst, data, d))?
+        };
+        self.insert(key, TermInfo { terminal, draw })
+    }
+
+    #[cold]
+    fn while_generating(&self, w: &World<'_>, inst: InstanceId, data: &Value, mut d: Box<Diag>) -> Box<Diag> {
+        let position = PosTerm::Atom(inst, data.clone());
+        let shown = display(
+            &Value::pos(position.clone(), first_convention(&position, &*w.games)),
+            &*w.games,
+        );
+        d.notes.push(format!("while generating the moves of {shown}"));
+        d
+    }
+
+    /// Interns the canonical form of a compound of `parts`.
+    pub fn compound(&mut self, kind: CompoundKind, parts: Vec<TermId>) -> DiagResult<TermId> {
+        let mut flat = Vec::with_capacity(parts.len());
+        for part in parts {
+            match self.term(part) {
+                Term::Compound(k, inner) if *k == kind => flat.extend(inner.iter().copied()),
+                _ => {
+                    let info = self.info(part);
+                    let over = info.terminal && !info.draw;
+                    if kind != CompoundKind::Conjunctive && over {
+                        continue;
+                    }
+                    flat.push(part);
+                }
+            }
+        }
+        flat.sort_unstable();
+        if flat.len() == 1 {
+            return Ok(flat[0]);
+        }
+        let (kind, flat) = if flat.is_empty() { (CompoundKind::Disjunctive, flat) } else { (kind, flat) };
+        let infos: Vec<TermInfo> = flat.iter().map(|p| self.info(*p)).collect();
+        let terminal = match kind {
+            _ if infos.is_empty() => true,
+            CompoundKind::Conjunctive => infos.iter().any(|i| i.terminal),
+            _ => infos.iter().all(|i| i.terminal),
+        };
+        let draw = terminal && infos.iter().any(|i| i.terminal && i.draw);
+        let key = Term::Compound(kind, flat.into_boxed_slice());
+        if let Some(id) = self.lookup(&key) {
+            return Ok(id);
+        }
+        self.insert(key, TermInfo { terminal, draw })
+    }
+
+    /// The moves of a term: the rules' options for a position, the explicit product moves for
+    /// a compound. Distinct, in the order the rules (or parts) produce them.
+    pub fn successors(&mut self, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<TermId>> {
+        if !self.explored[t.idx()] {
+            self.explore(w, t)?;
+        }
+        Ok(self.moves.neighbors(NodeIndex::new(t.idx())).map(|n| TermId(n.index() as u32)).collect())
+    }
+
+    /// The rule (index in its game) that makes the move `from -> to`, if it is a rule's move.
+    pub fn rule_of_move(&self, from: TermId, to: TermId) -> Option<u32> {
+        let edge = self.moves.find_edge(NodeIndex::new(from.idx()), NodeIndex::new(to.idx()))?;
+        let rule = *self.moves.edge_weight(edge)?;
+        (rule != PRODUCT_MOVE).then_some(rule)
+    }
+
+    fn explore(&mut self, w: &mut World<'_>, t: TermId) -> DiagResult<()> {
+        let mut found: Vec<(TermId, u32)> = Vec::new();
+        match self.term(t).clone() {
+            Term::Atom(inst, data) => {
+                let mut options = Vec::new();
+                let mut interp = Interp::new(w.reborrow(), None);
+                interp
+                    .options(inst, &data, false, &mut options)
+                    .map_err(|d| self.while_generating(w, inst, &data, d))?;
+                for (option, rule) in options {
+                    let id = self.intern(w, &option)?;
+                    found.push((id, rule));
+                }
+            }
+            Term::Compound(kind, parts) => {
+                for id in self.product_moves(w, kind, &parts)? {
+                    found.push((id, PRODUCT_MOVE));
+                }
+            }
+        }
+        let mut seen = FxHashSet::default();
+        found.retain(|(id, _)| seen.insert(*id));
+        // petgraph lists a node's neighbours newest first: add them in reverse.
+        let from = NodeIndex::new(t.idx());
+        for (to, rule) in found.into_iter().rev() {
+            self.moves.add_edge(from, NodeIndex::new(to.idx()), rule);
+        }
+        self.explored[t.idx()] = true;
+        Ok(())
+    }
+
+    fn product_moves(&mut self, w: &mut World<'_>, kind: CompoundKind, parts: &[TermId]) -> DiagResult<Vec<TermId>> {
+        let mut out = Vec::new();
+        let mut options: Vec<Vec<TermId>> = Vec::with_capacity(parts.len());
+        for part in parts {
+            options.push(self.successors(w, *part)?);
+        }
+        match kind {
+            CompoundKind::Disjunctive => {
+                for (i, part) in parts.iter().enumerate() {
+                    if i > 0 && parts[i - 1] == *part {
+                        continue;
+                    }
+                    for option in &options[i] {
+                        let mut next: Vec<TermId> = parts.to_vec();
+                        next[i] = *option;
+                        out.push(self.compound(kind, next)?);
+                    }
+                }
+            }
+            CompoundKind::Conjunctive => {
+                if options.iter().any(Vec::is_empty) {
+                    return Ok(out);
+                }
+                self.check_product_size(options.iter().map(Vec::len))?;
+                let chosen: Vec<Option<&[TermId]>> = options.iter().map(|o| Some(o.as_slice())).collect();
+                self.cartesian(kind, parts, &chosen, &mut out)?;
+            }
+            CompoundKind::Selective => {
+                if parts.len() > 16 {
+                    return Err(Box::new(
+                        Diag::error("cgl::graph::too_many_parts", format!("a selective compound of {} parts is too large to expand", parts.len()))
+                            .help("the explicit product of a selective compound grows as 2^parts; use fewer parts"),
+                    ));
+                }
+                for mask in 1u32..(1 << parts.len()) {
+                    let chosen: Vec<Option<&[TermId]>> = options
+                        .iter()
+                        .enumerate()
+                        .map(|(i, o)| (mask & (1 << i) != 0).then_some(o.as_slice()))
+                        .collect();
+                    if chosen.iter().any(|c| c.is_some_and(<[TermId]>::is_empty)) {
+                        continue;
+                    }
+                    self.check_product_size(chosen.iter().map(|c| c.map_or(1, <[TermId]>::len)))?;
+                    self.cartesian(kind, parts, &chosen, &mut out)?;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn check_product_size(&self, sizes: impl Iterator<Item = usize>) -> DiagResult<()> {
+        let mut total: usize = 1;
+        for s in sizes {
+            total = total.saturating_mul(s);
+        }
+        if total > self.config.max_positions {
+            return Err(Box::new(
+                Diag::error("cgl::graph::too_many_positions", format!("a compound has {total} moves from one position"))
+                    .help("the explicit product is larger than the position limit; use smaller parts or raise --max-positions"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Every combination that moves each chosen part (`Some`) to one of its options and
+    /// leaves the others (`None`) as they are.
+    fn cartesian(&mut self, kind: CompoundKind, parts: &[TermId], chosen: &[Option<&[TermId]>], out: &mut Vec<TermId>) -> DiagResult<()> {
+        let mut counters = vec![0usize; parts.len()];
+        loop {
+            let next: Vec<TermId> = parts
+                .iter()
+                .zip(chosen)
+                .zip(&counters)
+                .map(|((p, c), i)| c.map_or(*p, |opts| opts[*i]))
+                .collect();
+            out.push(self.compound(kind, next)?);
+            // Advance the mixed-radix counter.
+            let mut k = 0;
+            loop {
+                if k == parts.len() {
+                    return Ok(());
+                }
+                if let Some(opts) = chosen[k] {
+                    counters[k] += 1;
+                    if counters[k] < opts.len() {
+                        break;
+                    }
+                    counters[k] = 0;
+                }
+                k += 1;
+            }
+        }
+    }
+}
+
+/// The convention a term is naturally played under: that of its first game.
+fn first_convention(term: &PosTerm, names: &dyn InstanceNames) -> crate::syntax::ast::Convention {
+    let mut instances = Vec::new();
+    term.instances(&mut instances);
+    instances
+        .first()
+        .map_or(crate::syntax::ast::Convention::Normal, |i| names.instance_convention(*i))
+}
+
+/// A stable hash of a term (for tests that compare graphs).
+pub fn term_hash(term: &Term) -> u64 {
+    let mut h = FxHasher::default();
+    term.hash(&mut h);
+    h.finish()
+}

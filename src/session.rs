@@ -1,0 +1,298 @@
+//! A session: loaded files, the lowered program, game instances and the game graph, shared by
+//! `check`, `run`, `eval` (and later the REPL). Reading files is the only IO here.
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Diag, FileId, SourceMap, Span};
+use crate::eval::value::Value;
+use crate::eval::{ConstState, GameTable, Interp, Limits, World};
+use crate::graph::{GameGraph, GraphConfig};
+use crate::lower::ir::{Body, Clause, ExprKind, Pattern, Program, Statement};
+use crate::lower::{lower_expr, lower_file, Global, LoweredFile};
+use crate::syntax::ast::{self, Quantifier};
+use crate::syntax::{parse_expr, parse_file};
+
+/// Settings of a session.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SessionConfig {
+    /// Graph settings (position limit, explicit products).
+    pub graph: GraphConfig,
+    /// Evaluation limits.
+    pub limits: Limits,
+}
+
+/// A file loaded into a session.
+#[derive(Debug)]
+pub struct LoadedFile {
+    /// Its source id.
+    pub file: FileId,
+    /// Its lowered form.
+    pub lowered: LoweredFile,
+}
+
+/// The result of one `expect`.
+#[derive(Debug)]
+pub enum ExpectResult {
+    /// It held.
+    Passed,
+    /// It did not hold, or its evaluation failed: the diagnostic says why.
+    Failed(Box<Diag>),
+}
+
+/// Loaded files and everything computed from them.
+pub struct Session {
+    /// Every source text loaded (files, expressions).
+    pub sources: SourceMap,
+    program: Program,
+    files: Vec<LoadedFile>,
+    by_path: HashMap<PathBuf, usize>,
+    games: GameTable,
+    consts: Vec<ConstState>,
+    graph: GameGraph,
+    limits: Limits,
+}
+
+impl Session {
+    /// An empty session.
+    pub fn new(config: SessionConfig) -> Session {
+        Session {
+            sources: SourceMap::default(),
+            program: Program::default(),
+            files: Vec::new(),
+            by_path: HashMap::new(),
+            games: GameTable::default(),
+            consts: Vec::new(),
+            graph: GameGraph::new(config.graph),
+            limits: config.limits,
+        }
+    }
+
+    /// The game graph (for statistics and tests).
+    pub fn graph(&self) -> &GameGraph {
+        &self.graph
+    }
+
+    /// Loads a file from disk, with the files it imports. Returns the index of the file.
+    pub fn load_path(&mut self, path: &Path) -> Result<usize, Vec<Diag>> {
+        self.load_path_from(path, None, &mut Vec::new())
+    }
+
+    /// Loads source text given directly (tests, the REPL), with imports resolved against the
+    /// current directory.
+    pub fn load_source(&mut self, name: &str, text: &str) -> Result<usize, Vec<Diag>> {
+        let file = self.sources.add(name, text);
+        self.load_parsed(file, Path::new("."), &mut Vec::new())
+    }
+
+    /// The loaded file at an index.
+    pub fn file(&self, index: usize) -> &LoadedFile {
+        &self.files[index]
+    }
+
+    fn load_path_from(&mut self, path: &Path, import: Option<Span>, stack: &mut Vec<PathBuf>) -> Result<usize, Vec<Diag>> {
+        let unreadable = |message: String, help: &str| {
+            let mut d = Diag::error("cgl::load::unreadable", message).help(help.to_string());
+            if let Some(span) = import {
+                d = d.label(span, "imported here");
+            }
+            vec![d]
+        };
+        let canonical = std::fs::canonicalize(path).map_err(|e| {
+            unreadable(format!("cannot read `{}`: {e}", path.display()), "check the path; imports are relative to the importing file")
+        })?;
+        if let Some(i) = self.by_path.get(&canonical) {
+            return Ok(*i);
+        }
+        if stack.contains(&canonical) {
+            let chain: Vec<String> = stack.iter().chain([&canonical]).map(|p| p.display().to_string()).collect();
+            let mut d = Diag::error("cgl::load::import_cycle", "files import each other in a cycle")
+                .note(format!("import chain: {}", chain.join(" → ")))
+                .help("move what both files need into a third file that both import");
+            if let Some(span) = import {
+                d = d.label(span, "this import closes the cycle");
+            }
+            return Err(vec![d]);
+        }
+        let bytes = std::fs::read(&canonical).map_err(|e| {
+            unreadable(format!("cannot read `{}`: {e}", path.display()), "check that the file exists and is readable")
+        })?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            unreadable(
+                format!("`{}` is not UTF-8 text (invalid byte at offset {})", path.display(), e.utf8_error().valid_up_to()),
+                "cgl reads .game files as UTF-8 text",
+            )
+        })?;
+        let file = self.sources.add(path.display().to_string(), text);
+        let dir = canonical.parent().map(Path::to_path_buf).unwrap_or_default();
+        stack.push(canonical.clone());
+        let result = self.load_parsed(file, &dir, stack);
+        stack.pop();
+        let index = result?;
+        self.by_path.insert(canonical, index);
+        Ok(index)
+    }
+
+    fn load_parsed(&mut self, file: FileId, dir: &Path, stack: &mut Vec<PathBuf>) -> Result<usize, Vec<Diag>> {
+        let text = self.sources.get(file).map(|s| s.text.clone()).unwrap_or_default();
+        let parsed = parse_file(file, &text).map_err(|d| vec![*d])?;
+        let mut imported = Vec::new();
+        for item in &parsed.items {
+            if let ast::Item::Import { path, span } = item {
+                let target = dir.join(path);
+                let display = if dir == Path::new(".") { PathBuf::from(path) } else { target.clone() };
+                let index = self.load_path_from(&display, Some(*span), stack)?;
+                imported.push((index, *span));
+            }
+        }
+        let imports: Vec<(&crate::lower::Exports, Span)> =
+            imported.iter().map(|(i, span)| (&self.files[*i].lowered.exports, *span)).collect();
+        let lowered = lower_file(&mut self.program, &parsed, &imports)?;
+        self.consts.resize(self.program.consts.len(), ConstState::Pending);
+        self.files.push(LoadedFile { file, lowered });
+        Ok(self.files.len() - 1)
+    }
+
+    fn interp(&mut self) -> Interp<'_> {
+        let world = World { program: &self.program, games: &mut self.games, consts: &mut self.consts, limits: self.limits };
+        Interp::new(world, Some(&mut self.graph))
+    }
+
+    /// Prints a value.
+    pub fn show(&self, value: &Value) -> String {
+        crate::eval::value::display(value, &self.games)
+    }
+
+    /// The statements of a loaded file, in source order.
+    pub fn statements(&self, index: usize) -> Vec<Statement> {
+        self.files[index].lowered.statements.clone()
+    }
+
+    /// Evaluates a statement's expression.
+    pub fn eval_body(&mut self, body: &Body) -> Result<Value, Box<Diag>> {
+        self.interp().eval_body(&body.expr, body.frame_size)
+    }
+
+    /// Parses, lowers and evaluates one expression in the scope of the given loaded files.
+    pub fn eval_text(&mut self, text: &str, scope_files: &[usize]) -> Result<Value, Vec<Diag>> {
+        let file = self.sources.add("<expression>", text);
+        let expr = parse_expr(file, text).map_err(|d| vec![*d])?;
+        let mut scope: HashMap<String, Global> = HashMap::new();
+        for i in scope_files {
+            for (name, global) in &self.files[*i].lowered.scope {
+                scope.insert(name.clone(), *global);
+            }
+        }
+        let body = lower_expr(&self.program, &scope, &expr)?;
+        self.eval_body(&body).map_err(|d| vec![*d])
+    }
+
+    /// Checks one `expect`: it must evaluate to `true`. A failure reports what the expression
+    /// evaluated to, both sides of a comparison, and a `forall`'s first counterexample.
+    pub fn check_expect(&mut self, body: &Body) -> ExpectResult {
+        let value = match self.eval_body(body) {
+            Ok(v) => v,
+            Err(d) => return ExpectResult::Failed(d),
+        };
+        match value {
+            Value::Bool(true) => ExpectResult::Passed,
+            Value::Bool(false) => ExpectResult::Failed(Box::new(self.explain_failure(body))),
+            other => ExpectResult::Failed(Box::new(
+                Diag::error("cgl::check::not_boolean", "an expectation must be true or false")
+                    .label(body.expr.span, format!("this is {}", self.show(&other)))
+                    .help("write a comparison, e.g. `expect grundy(Nim(3)) == 3`"),
+            )),
+        }
+    }
+
+    #[cold]
+    fn explain_failure(&mut self, body: &Body) -> Diag {
+        let expr = &body.expr;
+        let mut diag = Diag::error("cgl::check::failed", "expectation failed");
+        match &expr.kind {
+            ExprKind::Binary(op, l, r) if op.is_comparison() => {
+                let mut frame = vec![Value::None; body.frame_size];
+                let left = self.interp().eval(l, &mut frame).map(|v| self.show(&v));
+                let right = self.interp().eval(r, &mut frame).map(|v| self.show(&v));
+                if let (Ok(left), Ok(right)) = (left, right) {
+                    diag = diag
+                        .label(l.span, format!("this is {left}"))
+                        .label(r.span, format!("this is {right}"))
+                        .note(format!("`{}` is false for {left} and {right}", op.symbol()));
+                } else {
+                    diag = diag.label(expr.span, "this is false");
+                }
+            }
+            ExprKind::Quantified(Quantifier::Forall, clauses, inner) => {
+                let mut frame = vec![Value::None; body.frame_size];
+                let mut failed = false;
+                let found = self.interp().run_clauses(clauses, &mut frame, &mut |this, frame| {
+                    let v = this.eval(inner, frame)?;
+                    if v == Value::Bool(false) {
+                        failed = true;
+                        return Ok(ControlFlow::Break(()));
+                    }
+                    Ok(ControlFlow::Continue(()))
+                });
+                let mut bindings = Vec::new();
+                if found.is_ok() && failed {
+                    for clause in clauses {
+                        if let Clause::For(pattern, _) = clause {
+                            collect_binds(pattern, &mut |slot, span| {
+                                let name = self.sources.snippet(span).to_string();
+                                bindings.push(format!("{name} = {}", self.show(&frame[slot as usize])));
+                            });
+                        }
+                    }
+                }
+                if bindings.is_empty() {
+                    diag = diag.label(expr.span, "this is false");
+                } else {
+                    let counter = bindings.join(", ");
+                    diag = diag.label(inner.span, format!("false for {counter}")).note(format!("first counterexample: {counter}"));
+                    if let ExprKind::Binary(op, l, r) = &inner.kind {
+                        if op.is_comparison() {
+                            let left = self.interp().eval(l, &mut frame).map(|v| self.show(&v));
+                            let right = self.interp().eval(r, &mut frame).map(|v| self.show(&v));
+                            if let (Ok(left), Ok(right)) = (left, right) {
+                                diag = diag.note(format!("there `{}` is false for {left} and {right}", op.symbol()));
+                            }
+                        }
+                    }
+                }
+            }
+            _ => diag = diag.label(expr.span, "this is false"),
+        }
+        diag.help("the expected fact does not hold: fix the expectation or the game")
+    }
+
+    /// Runs a file's statements in order: `print` values go to `out`, failed `expect`s to the
+    /// returned list.
+    pub fn run_file(&mut self, index: usize, out: &mut dyn FnMut(String)) -> Vec<Diag> {
+        let mut failures = Vec::new();
+        for statement in self.statements(index) {
+            match statement {
+                Statement::Print(body) => match self.eval_body(&body) {
+                    Ok(Value::Str(s)) => out(s.to_string()),
+                    Ok(v) => out(self.show(&v)),
+                    Err(d) => failures.push(*d),
+                },
+                Statement::Expect(body) => {
+                    if let ExpectResult::Failed(d) = self.check_expect(&body) {
+                        failures.push(*d);
+                    }
+                }
+            }
+        }
+        failures
+    }
+}
+
+fn collect_binds(pattern: &Pattern, f: &mut dyn FnMut(u32, Span)) {
+    match pattern {
+        Pattern::Bind(slot, span) => f(*slot, *span),
+        Pattern::Wildcard(_) => {}
+        Pattern::Tuple(items, _) => items.iter().for_each(|p| collect_binds(p, f)),
+    }
+}

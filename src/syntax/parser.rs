@@ -1,0 +1,673 @@
+//! The pest parser and the conversion of its pairs into the AST.
+//!
+//! Each `*_node` function takes a pair of one known rule; the grammar guarantees the shape of
+//! its children, so a mismatch is a bug in cgl and becomes an internal diagnostic, never a panic.
+
+use std::sync::LazyLock;
+
+use pest::error::InputLocation;
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest::Parser as _;
+
+use super::ast::*;
+use crate::diag::{Diag, DiagResult, FileId, Span};
+
+#[derive(pest_derive::Parser)]
+#[grammar = "grammar/cgl.pest"]
+struct CglParser;
+
+/// Brackets nested deeper than this are refused before pest sees the text, so that deeply
+/// nested input is a diagnostic and never a stack overflow.
+const MAX_NESTING: usize = 200;
+
+static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
+    PrattParser::new()
+        .op(Op::infix(Rule::or_op, Assoc::Left))
+        .op(Op::infix(Rule::and_op, Assoc::Left))
+        .op(Op::prefix(Rule::not_op))
+        .op(Op::infix(Rule::in_op, Assoc::Left)
+            | Op::infix(Rule::not_in_op, Assoc::Left)
+            | Op::infix(Rule::is_op, Assoc::Left)
+            | Op::infix(Rule::eq_op, Assoc::Left)
+            | Op::infix(Rule::ne_op, Assoc::Left)
+            | Op::infix(Rule::lt_op, Assoc::Left)
+            | Op::infix(Rule::le_op, Assoc::Left)
+            | Op::infix(Rule::gt_op, Assoc::Left)
+            | Op::infix(Rule::ge_op, Assoc::Left))
+        .op(Op::infix(Rule::range_op, Assoc::Left) | Op::infix(Rule::range_incl_op, Assoc::Left))
+        .op(Op::infix(Rule::bitor_op, Assoc::Left))
+        .op(Op::infix(Rule::xor_op, Assoc::Left))
+        .op(Op::infix(Rule::bitand_op, Assoc::Left))
+        .op(Op::infix(Rule::add_op, Assoc::Left) | Op::infix(Rule::sub_op, Assoc::Left))
+        .op(Op::infix(Rule::mul_op, Assoc::Left)
+            | Op::infix(Rule::div_op, Assoc::Left)
+            | Op::infix(Rule::rem_op, Assoc::Left))
+        .op(Op::prefix(Rule::neg))
+        .op(Op::infix(Rule::pow_op, Assoc::Right))
+        .op(Op::postfix(Rule::call_args)
+            | Op::postfix(Rule::bracket_args)
+            | Op::postfix(Rule::field))
+});
+
+/// Parses a whole `.game` file.
+pub fn parse_file(file: FileId, text: &str) -> DiagResult<File> {
+    check_nesting(file, text)?;
+    let mut pairs = CglParser::parse(Rule::file, text).map_err(|e| syntax_error(file, text, e))?;
+    let ctx = Ctx { file };
+    let file_pair = next(&mut pairs)?;
+    let mut items = Vec::new();
+    for pair in file_pair.into_inner() {
+        if pair.as_rule() == Rule::EOI {
+            break;
+        }
+        items.push(ctx.item(pair)?);
+    }
+    Ok(File { items })
+}
+
+/// Parses one expression (the argument of `cgl eval`, a REPL line).
+pub fn parse_expr(file: FileId, text: &str) -> DiagResult<Expr> {
+    check_nesting(file, text)?;
+    let mut pairs = CglParser::parse(Rule::expr_input, text).map_err(|e| syntax_error(file, text, e))?;
+    let ctx = Ctx { file };
+    let input = next(&mut pairs)?;
+    let mut inner = input.into_inner();
+    ctx.expr(next(&mut inner)?)
+}
+
+fn check_nesting(file: FileId, text: &str) -> DiagResult<()> {
+    let mut depth = 0usize;
+    for (offset, byte) in text.bytes().enumerate() {
+        match byte {
+            b'(' | b'[' | b'{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Err(Box::new(
+                        Diag::error("cgl::syntax::too_deep", "brackets are nested too deeply")
+                            .label(Span::new(file, offset, offset + 1), "nesting limit reached here")
+                            .help(format!(
+                                "cgl accepts at most {MAX_NESTING} nested brackets; \
+                                 name the inner parts with `const` or `fn`"
+                            )),
+                    ));
+                }
+            }
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+#[cold]
+fn syntax_error(file: FileId, text: &str, error: pest::error::Error<Rule>) -> Box<Diag> {
+    let text_len = text.len();
+    let (start, end) = match error.location {
+        InputLocation::Pos(p) => (p, p),
+        InputLocation::Span((s, e)) => (s, e),
+    };
+    let expected = match &error.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<&str> = positives.iter().filter_map(|r| describe(*r)).collect();
+            // Everything that can start an expression reads better as one word.
+            const STARTS_EXPRESSION: &[&str] = &[
+                "`if`", "`none`", "`not`", "a boolean", "a name", "a number", "a string",
+                "`forall`", "`exists`",
+            ];
+            if names.contains(&"an expression") || names.contains(&"a number") {
+                names.retain(|n| !STARTS_EXPRESSION.contains(n));
+                names.push("an expression");
+            }
+            names.sort_unstable();
+            names.dedup();
+            names
+        }
+        pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
+    };
+    let message = if expected.is_empty() {
+        "syntax error".to_string()
+    } else {
+        format!("syntax error: expected {}", join_or(&expected))
+    };
+    let line = error.line().trim();
+    // Give the label a width, so it is drawn: the character at the error, or the last one
+    // when the error is at the end of the input.
+    let (start, end, what) = if end > start {
+        (start, end, "unexpected here")
+    } else if start < text_len {
+        let width = text.get(start..).and_then(|t| t.chars().next()).map_or(1, char::len_utf8);
+        (start, start + width, "unexpected here")
+    } else {
+        let last = text.char_indices().last().map_or(0, |(i, _)| i);
+        (last, text_len, "the input ends here")
+    };
+    Box::new(
+        Diag::error("cgl::syntax::unexpected", message)
+            .label(Span::new(file, start, end), what)
+            .help(syntax_help(line, &expected)),
+    )
+}
+
+fn syntax_help(line: &str, expected: &[&str]) -> String {
+    if line.starts_with("game") && expected.iter().any(|e| e.contains("clause")) {
+        return "a game body holds `position`, `move`, `start`, `terminal if`, `draw if`, \
+                `compound` and `play` clauses"
+            .to_string();
+    }
+    if expected.contains(&"`)`") || expected.contains(&"`]`") || expected.contains(&"`}`") {
+        return "check that every bracket is closed and that list items are separated by commas"
+            .to_string();
+    }
+    "see spec/language.md for the syntax of each statement".to_string()
+}
+
+fn join_or(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [init @ .., last] => format!("{} or {}", init.join(", "), last),
+    }
+}
+
+/// A readable name for each rule that can appear in "expected ..." (None: not worth naming).
+/// Exhaustive on purpose: a new grammar rule does not compile until it is named here.
+fn describe(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::EOI => "end of input",
+        Rule::WHITESPACE | Rule::COMMENT | Rule::ident_char | Rule::keyword => return None,
+        Rule::game_clause => "a game clause",
+        Rule::prefix_op | Rule::primary | Rule::literal => "an expression",
+        Rule::infix_op => "an operator",
+        Rule::postfix_op => "`(`, `[` or `.`",
+        Rule::ident | Rule::field_name => "a name",
+        Rule::int => "a number",
+        Rule::string | Rule::string_inner => "a string",
+        Rule::kw_game => "`game`",
+        Rule::kw_fn => "`fn`",
+        Rule::kw_const => "`const`",
+        Rule::kw_import => "`import`",
+        Rule::kw_expect => "`expect`",
+        Rule::kw_print => "`print`",
+        Rule::kw_if => "`if`",
+        Rule::kw_then => "`then`",
+        Rule::kw_else => "`else`",
+        Rule::kw_for => "`for`",
+        Rule::kw_in => "`in`",
+        Rule::kw_not => "`not`",
+        Rule::kw_and | Rule::and_op => "`and`",
+        Rule::kw_or | Rule::or_op => "`or`",
+        Rule::kw_is | Rule::is_op => "`is`",
+        Rule::kw_forall => "`forall`",
+        Rule::kw_exists => "`exists`",
+        Rule::kw_true | Rule::kw_false => "a boolean",
+        Rule::kw_none => "`none`",
+        Rule::kw_position | Rule::position_clause => "a game clause",
+        Rule::kw_move | Rule::move_clause => "a game clause",
+        Rule::kw_start | Rule::start_clause => "a game clause",
+        Rule::kw_terminal | Rule::terminal_clause => "a game clause",
+        Rule::kw_draw | Rule::draw_clause => "a game clause",
+        Rule::kw_play | Rule::play_clause => "a game clause",
+        Rule::kw_compound | Rule::compound_clause => "a game clause",
+        Rule::kw_left | Rule::kw_right | Rule::side => "a game clause",
+        Rule::kw_misere | Rule::kw_normal | Rule::convention => "`misere` or `normal`",
+        Rule::file | Rule::item => "an item",
+        Rule::import_item
+        | Rule::const_item
+        | Rule::fn_item
+        | Rule::expect_item
+        | Rule::print_item
+        | Rule::game_item => "an item (`game`, `fn`, `const`, `expect`, `print`, `import`)",
+        Rule::expr_input | Rule::expr | Rule::paren_expr | Rule::if_expr | Rule::quantifier => {
+            "an expression"
+        }
+        Rule::list_expr | Rule::set_expr => "an expression",
+        Rule::fn_params | Rule::game_params | Rule::game_param => "a parameter",
+        Rule::position_pattern | Rule::position_fields | Rule::position_field => "a pattern",
+        Rule::pattern | Rule::tuple_pattern | Rule::wildcard => "a pattern",
+        Rule::neg | Rule::not_op => "an expression",
+        Rule::not_in_op | Rule::in_op => "an operator",
+        Rule::eq_op | Rule::ne_op | Rule::le_op | Rule::ge_op | Rule::lt_op | Rule::gt_op => {
+            "an operator"
+        }
+        Rule::range_incl_op | Rule::range_op | Rule::pow_op | Rule::bitor_op | Rule::xor_op => {
+            "an operator"
+        }
+        Rule::bitand_op | Rule::add_op | Rule::sub_op | Rule::mul_op | Rule::div_op => {
+            "an operator"
+        }
+        Rule::rem_op => "an operator",
+        Rule::call_args | Rule::generator_arg => "`(`",
+        Rule::bracket_args | Rule::bracket_arg | Rule::named_arg => "`[`",
+        Rule::field => "`.`",
+        Rule::tuple_comma => "`,`",
+        Rule::list_repeat | Rule::list_comp | Rule::set_comp => "an expression",
+        Rule::comp_for => "`for`",
+        Rule::comp_if => "`if`",
+        Rule::generator => "a generator (`x in xs`)",
+    })
+}
+
+fn next<'i>(pairs: &mut Pairs<'i, Rule>) -> DiagResult<Pair<'i, Rule>> {
+    pairs.next().ok_or_else(|| Box::new(Diag::internal("the parser produced fewer nodes than the grammar promises")))
+}
+
+fn unexpected(pair: &Pair<'_, Rule>) -> Box<Diag> {
+    Box::new(Diag::internal(format!("unexpected grammar node {:?}", pair.as_rule())))
+}
+
+struct Ctx {
+    file: FileId,
+}
+
+impl Ctx {
+    fn span(&self, pair: &Pair<'_, Rule>) -> Span {
+        let s = pair.as_span();
+        Span::new(self.file, s.start(), s.end())
+    }
+
+    fn ident(&self, pair: Pair<'_, Rule>) -> Ident {
+        Ident { name: pair.as_str().to_string(), span: self.span(&pair) }
+    }
+
+    fn item(&self, pair: Pair<'_, Rule>) -> DiagResult<Item> {
+        let span = self.span(&pair);
+        let rule = pair.as_rule();
+        let mut inner = pair.into_inner();
+        let _keyword = next(&mut inner)?;
+        Ok(match rule {
+            Rule::import_item => {
+                let string = next(&mut inner)?;
+                Item::Import { path: self.string_value(string)?, span }
+            }
+            Rule::const_item => {
+                let name = self.ident(next(&mut inner)?);
+                Item::Const { name, value: self.expr(next(&mut inner)?)? }
+            }
+            Rule::fn_item => {
+                let name = self.ident(next(&mut inner)?);
+                let params = next(&mut inner)?.into_inner().map(|p| self.ident(p)).collect();
+                Item::Fn { name, params, body: self.expr(next(&mut inner)?)? }
+            }
+            Rule::expect_item => Item::Expect { expr: self.expr(next(&mut inner)?)?, span },
+            Rule::print_item => Item::Print { expr: self.expr(next(&mut inner)?)?, span },
+            Rule::game_item => Item::Game(self.game(inner, span)?),
+            _ => return Err(Box::new(Diag::internal(format!("unexpected item {rule:?}")))),
+        })
+    }
+
+    fn game(&self, mut inner: Pairs<'_, Rule>, span: Span) -> DiagResult<GameDef> {
+        let name = self.ident(next(&mut inner)?);
+        let mut params = Vec::new();
+        let mut clauses = Vec::new();
+        for pair in inner {
+            match pair.as_rule() {
+                Rule::game_params => {
+                    for param in pair.into_inner() {
+                        let mut p = param.into_inner();
+                        let pname = self.ident(next(&mut p)?);
+                        let default = p.next().map(|e| self.expr(e)).transpose()?;
+                        params.push((pname, default));
+                    }
+                }
+                _ => clauses.push(self.clause(pair)?),
+            }
+        }
+        Ok(GameDef { name, params, clauses, span })
+    }
+
+    fn clause(&self, pair: Pair<'_, Rule>) -> DiagResult<GameClause> {
+        let span = self.span(&pair);
+        let rule = pair.as_rule();
+        let mut inner = pair.into_inner();
+        Ok(match rule {
+            Rule::position_clause => {
+                let _kw = next(&mut inner)?;
+                let pattern = next(&mut next(&mut inner)?.into_inner())?;
+                GameClause::Position(match pattern.as_rule() {
+                    Rule::position_fields => {
+                        let pspan = self.span(&pattern);
+                        let mut fields = Vec::new();
+                        for field in pattern.into_inner() {
+                            let mut f = field.into_inner();
+                            let pat = self.pattern(next(&mut f)?)?;
+                            let default = f.next().map(|e| self.expr(e)).transpose()?;
+                            fields.push((pat, default));
+                        }
+                        PositionPattern::Fields(fields, pspan)
+                    }
+                    _ => PositionPattern::Single(self.pattern(pattern)?),
+                })
+            }
+            Rule::start_clause => {
+                let _kw = next(&mut inner)?;
+                GameClause::Start(self.expr(next(&mut inner)?)?)
+            }
+            Rule::compound_clause => {
+                let _kw = next(&mut inner)?;
+                GameClause::Compound(self.expr(next(&mut inner)?)?)
+            }
+            Rule::play_clause => {
+                let _kw = next(&mut inner)?;
+                let conv = next(&mut next(&mut inner)?.into_inner())?;
+                let convention = match conv.as_rule() {
+                    Rule::kw_misere => Convention::Misere,
+                    _ => Convention::Normal,
+                };
+                GameClause::Play(convention, span)
+            }
+            Rule::terminal_clause | Rule::draw_clause => {
+                let _kw = next(&mut inner)?;
+                let _if = next(&mut inner)?;
+                let cond = self.expr(next(&mut inner)?)?;
+                if rule == Rule::terminal_clause {
+                    GameClause::Terminal(cond)
+                } else {
+                    GameClause::Draw(cond)
+                }
+            }
+            Rule::move_clause => {
+                let mut side = Side::Both;
+                let mut first = next(&mut inner)?;
+                if first.as_rule() == Rule::side {
+                    side = match next(&mut first.into_inner())?.as_rule() {
+                        Rule::kw_left => Side::Left,
+                        _ => Side::Right,
+                    };
+                    first = next(&mut inner)?;
+                }
+                debug_assert_eq!(first.as_rule(), Rule::kw_move);
+                let target = self.expr(next(&mut inner)?)?;
+                let clauses = self.comp_clauses(inner)?;
+                GameClause::Move(MoveRule { side, target, clauses, span })
+            }
+            _ => return Err(Box::new(Diag::internal(format!("unexpected clause {rule:?}")))),
+        })
+    }
+
+    fn pattern(&self, pair: Pair<'_, Rule>) -> DiagResult<Pattern> {
+        let pair = if pair.as_rule() == Rule::pattern { next(&mut pair.into_inner())? } else { pair };
+        Ok(match pair.as_rule() {
+            Rule::ident => Pattern::Bind(self.ident(pair)),
+            Rule::wildcard => Pattern::Wildcard(self.span(&pair)),
+            Rule::tuple_pattern => {
+                let span = self.span(&pair);
+                let parts = pair.into_inner().map(|p| self.pattern(p)).collect::<DiagResult<_>>()?;
+                Pattern::Tuple(parts, span)
+            }
+            _ => return Err(unexpected(&pair)),
+        })
+    }
+
+    fn comp_clauses(&self, pairs: Pairs<'_, Rule>) -> DiagResult<Vec<CompClause>> {
+        let mut clauses = Vec::new();
+        for pair in pairs {
+            clauses.push(self.comp_clause(pair)?);
+        }
+        Ok(clauses)
+    }
+
+    fn comp_clause(&self, pair: Pair<'_, Rule>) -> DiagResult<CompClause> {
+        match pair.as_rule() {
+            Rule::comp_for => {
+                let mut gens = Vec::new();
+                for generator in pair.into_inner().skip(1) {
+                    gens.push(self.generator(generator)?);
+                }
+                Ok(CompClause::For(gens))
+            }
+            Rule::comp_if => {
+                let mut inner = pair.into_inner();
+                let _kw = next(&mut inner)?;
+                Ok(CompClause::If(self.expr(next(&mut inner)?)?))
+            }
+            _ => Err(unexpected(&pair)),
+        }
+    }
+
+    fn generator(&self, pair: Pair<'_, Rule>) -> DiagResult<(Pattern, Expr)> {
+        let mut inner = pair.into_inner();
+        let pattern = self.pattern(next(&mut inner)?)?;
+        let _in = next(&mut inner)?;
+        Ok((pattern, self.expr(next(&mut inner)?)?))
+    }
+
+    fn string_value(&self, pair: Pair<'_, Rule>) -> DiagResult<String> {
+        let span = self.span(&pair);
+        let raw = next(&mut pair.into_inner())?.as_str();
+        let mut out = String::with_capacity(raw.len());
+        let mut chars = raw.chars();
+        while let Some(c) = chars.next() {
+            if c != '\\' {
+                out.push(c);
+                continue;
+            }
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some('\\') => out.push('\\'),
+                Some('"') => out.push('"'),
+                other => {
+                    return Err(Box::new(
+                        Diag::error("cgl::syntax::bad_escape", "unknown escape in string")
+                            .label(span, format!("`\\{}` is not an escape", other.unwrap_or(' ')))
+                            .help("the escapes are \\n, \\t, \\\\ and \\\""),
+                    ))
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn expr(&self, pair: Pair<'_, Rule>) -> DiagResult<Expr> {
+        debug_assert_eq!(pair.as_rule(), Rule::expr);
+        PRATT
+            .map_primary(|p| self.primary(p))
+            .map_prefix(|op, rhs| {
+                let rhs = rhs?;
+                let span = self.span(&op).to(rhs.span);
+                let op = if op.as_rule() == Rule::neg { UnaryOp::Neg } else { UnaryOp::Not };
+                // Fold `-<literal>` so that i64::MIN is writable.
+                if let (UnaryOp::Neg, ExprKind::Int(n)) = (op, &rhs.kind) {
+                    return Ok(Expr { kind: ExprKind::Int(-n), span });
+                }
+                Ok(Expr { kind: ExprKind::Unary(op, Box::new(rhs)), span })
+            })
+            .map_postfix(|lhs, op| {
+                let lhs = lhs?;
+                let span = lhs.span.to(self.span(&op));
+                self.postfix(lhs, op, span)
+            })
+            .map_infix(|lhs, op, rhs| {
+                let (lhs, rhs) = (lhs?, rhs?);
+                let span = lhs.span.to(rhs.span);
+                let op = binary_op(op.as_rule()).ok_or_else(|| unexpected(&op))?;
+                Ok(Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span })
+            })
+            .parse(pair.into_inner())
+    }
+
+    fn postfix(&self, lhs: Expr, op: Pair<'_, Rule>, span: Span) -> DiagResult<Expr> {
+        let kind = match op.as_rule() {
+            Rule::call_args => {
+                let mut inner = op.into_inner();
+                if inner.peek().map(|p| p.as_rule()) == Some(Rule::generator_arg) {
+                    let (body, clauses) = self.comprehension(next(&mut inner)?)?;
+                    ExprKind::CallGen(Box::new(lhs), Box::new(body), clauses)
+                } else {
+                    let args = inner.map(|p| self.expr(p)).collect::<DiagResult<Vec<_>>>()?;
+                    ExprKind::Call(Box::new(lhs), args)
+                }
+            }
+            Rule::bracket_args => {
+                let mut args = Vec::new();
+                for arg in op.into_inner() {
+                    let inner = next(&mut arg.into_inner())?;
+                    if inner.as_rule() == Rule::named_arg {
+                        let mut n = inner.into_inner();
+                        let name = self.ident(next(&mut n)?);
+                        args.push(BracketArg { name: Some(name), value: self.expr(next(&mut n)?)? });
+                    } else {
+                        args.push(BracketArg { name: None, value: self.expr(inner)? });
+                    }
+                }
+                ExprKind::Bracket(Box::new(lhs), args)
+            }
+            Rule::field => {
+                let fspan = self.span(&op);
+                let name = next(&mut op.into_inner())?;
+                let field = if name.as_rule() == Rule::int {
+                    FieldName::Index(name.as_str().replace('_', "").parse().map_err(|_| {
+                        Box::new(
+                            Diag::error("cgl::syntax::bad_field", "tuple field index is too large")
+                                .label(fspan, "here")
+                                .help("tuple fields are numbered from 0"),
+                        )
+                    })?)
+                } else {
+                    FieldName::Name(name.as_str().to_string())
+                };
+                ExprKind::Field(Box::new(lhs), field, fspan)
+            }
+            _ => return Err(unexpected(&op)),
+        };
+        Ok(Expr { kind, span })
+    }
+
+    fn primary(&self, pair: Pair<'_, Rule>) -> DiagResult<Expr> {
+        let span = self.span(&pair);
+        let kind = match pair.as_rule() {
+            Rule::int => {
+                let digits = pair.as_str().replace('_', "");
+                match digits.parse::<i64>() {
+                    Ok(n) => ExprKind::Int(n),
+                    Err(_) => {
+                        return Err(Box::new(
+                            Diag::error("cgl::syntax::int_overflow", "integer literal is too large")
+                                .label(span, "does not fit in 64 bits")
+                                .help(format!("integers range from {} to {}", i64::MIN, i64::MAX)),
+                        ))
+                    }
+                }
+            }
+            Rule::string => ExprKind::Str(self.string_value(pair)?),
+            Rule::kw_true => ExprKind::Bool(true),
+            Rule::kw_false => ExprKind::Bool(false),
+            Rule::kw_none => ExprKind::None,
+            Rule::ident => ExprKind::Name(pair.as_str().to_string()),
+            Rule::if_expr => {
+                let mut inner = pair.into_inner();
+                let _if = next(&mut inner)?;
+                let cond = self.expr(next(&mut inner)?)?;
+                let _then = next(&mut inner)?;
+                let then = self.expr(next(&mut inner)?)?;
+                let _else = next(&mut inner)?;
+                let otherwise = self.expr(next(&mut inner)?)?;
+                ExprKind::If(Box::new(cond), Box::new(then), Box::new(otherwise))
+            }
+            Rule::quantifier => {
+                let mut inner = pair.into_inner();
+                let kw = next(&mut inner)?;
+                let quantifier =
+                    if kw.as_rule() == Rule::kw_forall { Quantifier::Forall } else { Quantifier::Exists };
+                let mut gens = Vec::new();
+                let mut clauses = Vec::new();
+                let mut body = None;
+                for p in inner {
+                    match p.as_rule() {
+                        Rule::generator => gens.push(self.generator(p)?),
+                        Rule::comp_if => {
+                            clauses.push(CompClause::For(std::mem::take(&mut gens)));
+                            clauses.push(self.comp_clause(p)?);
+                        }
+                        _ => body = Some(self.expr(p)?),
+                    }
+                }
+                if !gens.is_empty() {
+                    clauses.push(CompClause::For(gens));
+                }
+                let body = body.ok_or_else(|| Box::new(Diag::internal("quantifier without body")))?;
+                ExprKind::Quantified(quantifier, clauses, Box::new(body))
+            }
+            Rule::paren_expr => {
+                let mut exprs = Vec::new();
+                let mut commas = 0;
+                for p in pair.into_inner() {
+                    if p.as_rule() == Rule::tuple_comma {
+                        commas += 1;
+                    } else {
+                        exprs.push(self.expr(p)?);
+                    }
+                }
+                if exprs.len() == 1 && commas == 0 {
+                    let mut inner = exprs.pop().ok_or_else(|| Box::new(Diag::internal("empty paren")))?;
+                    inner.span = span;
+                    return Ok(inner);
+                }
+                ExprKind::Tuple(exprs)
+            }
+            Rule::list_expr => {
+                let mut inner = pair.into_inner();
+                match inner.peek().map(|p| p.as_rule()) {
+                    Some(Rule::list_repeat) => {
+                        let mut r = next(&mut inner)?.into_inner();
+                        let value = self.expr(next(&mut r)?)?;
+                        let count = self.expr(next(&mut r)?)?;
+                        ExprKind::Repeat(Box::new(value), Box::new(count))
+                    }
+                    Some(Rule::list_comp) => {
+                        let (body, clauses) = self.comprehension(next(&mut inner)?)?;
+                        ExprKind::ListComp(Box::new(body), clauses)
+                    }
+                    _ => ExprKind::List(inner.map(|p| self.expr(p)).collect::<DiagResult<_>>()?),
+                }
+            }
+            Rule::set_expr => {
+                let mut inner = pair.into_inner();
+                match inner.peek().map(|p| p.as_rule()) {
+                    Some(Rule::set_comp) => {
+                        let (body, clauses) = self.comprehension(next(&mut inner)?)?;
+                        ExprKind::SetComp(Box::new(body), clauses)
+                    }
+                    _ => ExprKind::Set(inner.map(|p| self.expr(p)).collect::<DiagResult<_>>()?),
+                }
+            }
+            _ => return Err(unexpected(&pair)),
+        };
+        Ok(Expr { kind, span })
+    }
+
+    fn comprehension(&self, pair: Pair<'_, Rule>) -> DiagResult<(Expr, Vec<CompClause>)> {
+        let mut inner = pair.into_inner();
+        let body = self.expr(next(&mut inner)?)?;
+        Ok((body, self.comp_clauses(inner)?))
+    }
+}
+
+fn binary_op(rule: Rule) -> Option<BinaryOp> {
+    Some(match rule {
+        Rule::or_op => BinaryOp::Or,
+        Rule::and_op => BinaryOp::And,
+        Rule::in_op => BinaryOp::In,
+        Rule::not_in_op => BinaryOp::NotIn,
+        Rule::is_op => BinaryOp::Is,
+        Rule::eq_op => BinaryOp::Eq,
+        Rule::ne_op => BinaryOp::Ne,
+        Rule::lt_op => BinaryOp::Lt,
+        Rule::le_op => BinaryOp::Le,
+        Rule::gt_op => BinaryOp::Gt,
+        Rule::ge_op => BinaryOp::Ge,
+        Rule::range_op => BinaryOp::Range,
+        Rule::range_incl_op => BinaryOp::RangeIncl,
+        Rule::bitor_op => BinaryOp::BitOr,
+        Rule::xor_op => BinaryOp::Xor,
+        Rule::bitand_op => BinaryOp::BitAnd,
+        Rule::add_op => BinaryOp::Add,
+        Rule::sub_op => BinaryOp::Sub,
+        Rule::mul_op => BinaryOp::Mul,
+        Rule::div_op => BinaryOp::Div,
+        Rule::rem_op => BinaryOp::Rem,
+        Rule::pow_op => BinaryOp::Pow,
+        _ => return None,
+    })
+}

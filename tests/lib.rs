@@ -1,0 +1,3 @@
+//! The integration tests, linked into one binary (`autotests = false` in Cargo.toml).
+
+mod common;
