@@ -11,11 +11,11 @@
 //! [`session::Session`] ties them together for the CLI (and later the REPL). See
 //! ARCHITECTURE.md for the invariants of each stage.
 
+pub mod analysis;
+pub mod cli;
 pub mod diag;
-pub mod syntax;
-pub mod lower;
 pub mod eval;
 pub mod graph;
-pub mod analysis;
+pub mod lower;
 pub mod session;
-pub mod cli;
+pub mod syntax;

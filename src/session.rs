@@ -10,7 +10,7 @@ use crate::eval::value::Value;
 use crate::eval::{ConstState, GameTable, Interp, Limits, World};
 use crate::graph::{GameGraph, GraphConfig};
 use crate::lower::ir::{Body, Clause, ExprKind, Pattern, Program, Statement};
-use crate::lower::{lower_expr, lower_file, Global, LoweredFile};
+use crate::lower::{lower_expr, lower_file, LoweredFile, Scope};
 use crate::syntax::ast::{self, Quantifier};
 use crate::syntax::{parse_expr, parse_file};
 
@@ -91,7 +91,12 @@ impl Session {
         &self.files[index]
     }
 
-    fn load_path_from(&mut self, path: &Path, import: Option<Span>, stack: &mut Vec<PathBuf>) -> Result<usize, Vec<Diag>> {
+    fn load_path_from(
+        &mut self,
+        path: &Path,
+        import: Option<Span>,
+        stack: &mut Vec<PathBuf>,
+    ) -> Result<usize, Vec<Diag>> {
         let unreadable = |message: String, help: &str| {
             let mut d = Diag::error("cgl::load::unreadable", message).help(help.to_string());
             if let Some(span) = import {
@@ -100,32 +105,52 @@ impl Session {
             vec![d]
         };
         let canonical = std::fs::canonicalize(path).map_err(|e| {
-            unreadable(format!("cannot read `{}`: {e}", path.display()), "check the path; imports are relative to the importing file")
+            unreadable(
+                format!("cannot read `{}`: {e}", path.display()),
+                "check the path; imports are relative to the importing file",
+            )
         })?;
         if let Some(i) = self.by_path.get(&canonical) {
             return Ok(*i);
         }
         if stack.contains(&canonical) {
-            let chain: Vec<String> = stack.iter().chain([&canonical]).map(|p| p.display().to_string()).collect();
-            let mut d = Diag::error("cgl::load::import_cycle", "files import each other in a cycle")
-                .note(format!("import chain: {}", chain.join(" → ")))
-                .help("move what both files need into a third file that both import");
+            let chain: Vec<String> = stack
+                .iter()
+                .chain([&canonical])
+                .map(|p| p.display().to_string())
+                .collect();
+            let mut d = Diag::error(
+                "cgl::load::import_cycle",
+                "files import each other in a cycle",
+            )
+            .note(format!("import chain: {}", chain.join(" → ")))
+            .help("move what both files need into a third file that both import");
             if let Some(span) = import {
                 d = d.label(span, "this import closes the cycle");
             }
             return Err(vec![d]);
         }
         let bytes = std::fs::read(&canonical).map_err(|e| {
-            unreadable(format!("cannot read `{}`: {e}", path.display()), "check that the file exists and is readable")
+            unreadable(
+                format!("cannot read `{}`: {e}", path.display()),
+                "check that the file exists and is readable",
+            )
         })?;
         let text = String::from_utf8(bytes).map_err(|e| {
             unreadable(
-                format!("`{}` is not UTF-8 text (invalid byte at offset {})", path.display(), e.utf8_error().valid_up_to()),
+                format!(
+                    "`{}` is not UTF-8 text (invalid byte at offset {})",
+                    path.display(),
+                    e.utf8_error().valid_up_to()
+                ),
                 "cgl reads .game files as UTF-8 text",
             )
         })?;
         let file = self.sources.add(path.display().to_string(), text);
-        let dir = canonical.parent().map(Path::to_path_buf).unwrap_or_default();
+        let dir = canonical
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
         stack.push(canonical.clone());
         let result = self.load_parsed(file, &dir, stack);
         stack.pop();
@@ -134,28 +159,49 @@ impl Session {
         Ok(index)
     }
 
-    fn load_parsed(&mut self, file: FileId, dir: &Path, stack: &mut Vec<PathBuf>) -> Result<usize, Vec<Diag>> {
-        let text = self.sources.get(file).map(|s| s.text.clone()).unwrap_or_default();
+    fn load_parsed(
+        &mut self,
+        file: FileId,
+        dir: &Path,
+        stack: &mut Vec<PathBuf>,
+    ) -> Result<usize, Vec<Diag>> {
+        let text = self
+            .sources
+            .get(file)
+            .map(|s| s.text.clone())
+            .unwrap_or_default();
         let parsed = parse_file(file, &text).map_err(|d| vec![*d])?;
         let mut imported = Vec::new();
         for item in &parsed.items {
             if let ast::Item::Import { path, span } = item {
                 let target = dir.join(path);
-                let display = if dir == Path::new(".") { PathBuf::from(path) } else { target.clone() };
+                let display = if dir == Path::new(".") {
+                    PathBuf::from(path)
+                } else {
+                    target.clone()
+                };
                 let index = self.load_path_from(&display, Some(*span), stack)?;
                 imported.push((index, *span));
             }
         }
-        let imports: Vec<(&crate::lower::Exports, Span)> =
-            imported.iter().map(|(i, span)| (&self.files[*i].lowered.exports, *span)).collect();
+        let imports: Vec<(&crate::lower::Exports, Span)> = imported
+            .iter()
+            .map(|(i, span)| (&self.files[*i].lowered.exports, *span))
+            .collect();
         let lowered = lower_file(&mut self.program, &parsed, &imports)?;
-        self.consts.resize(self.program.consts.len(), ConstState::Pending);
+        self.consts
+            .resize(self.program.consts.len(), ConstState::Pending);
         self.files.push(LoadedFile { file, lowered });
         Ok(self.files.len() - 1)
     }
 
     fn interp(&mut self) -> Interp<'_> {
-        let world = World { program: &self.program, games: &mut self.games, consts: &mut self.consts, limits: self.limits };
+        let world = World {
+            program: &self.program,
+            games: &mut self.games,
+            consts: &mut self.consts,
+            limits: self.limits,
+        };
         Interp::new(world, Some(&mut self.graph))
     }
 
@@ -178,7 +224,7 @@ impl Session {
     pub fn eval_text(&mut self, text: &str, scope_files: &[usize]) -> Result<Value, Vec<Diag>> {
         let file = self.sources.add("<expression>", text);
         let expr = parse_expr(file, text).map_err(|d| vec![*d])?;
-        let mut scope: HashMap<String, Global> = HashMap::new();
+        let mut scope = Scope::new();
         for i in scope_files {
             for (name, global) in &self.files[*i].lowered.scope {
                 scope.insert(name.clone(), *global);
@@ -199,9 +245,12 @@ impl Session {
             Value::Bool(true) => ExpectResult::Passed,
             Value::Bool(false) => ExpectResult::Failed(Box::new(self.explain_failure(body))),
             other => ExpectResult::Failed(Box::new(
-                Diag::error("cgl::check::not_boolean", "an expectation must be true or false")
-                    .label(body.expr.span, format!("this is {}", self.show(&other)))
-                    .help("write a comparison, e.g. `expect grundy(Nim(3)) == 3`"),
+                Diag::error(
+                    "cgl::check::not_boolean",
+                    "an expectation must be true or false",
+                )
+                .label(body.expr.span, format!("this is {}", self.show(&other)))
+                .help("write a comparison, e.g. `expect grundy(Nim(3)) == 3`"),
             )),
         }
     }
@@ -227,21 +276,24 @@ impl Session {
             ExprKind::Quantified(Quantifier::Forall, clauses, inner) => {
                 let mut frame = vec![Value::None; body.frame_size];
                 let mut failed = false;
-                let found = self.interp().run_clauses(clauses, &mut frame, &mut |this, frame| {
-                    let v = this.eval(inner, frame)?;
-                    if v == Value::Bool(false) {
-                        failed = true;
-                        return Ok(ControlFlow::Break(()));
-                    }
-                    Ok(ControlFlow::Continue(()))
-                });
+                let found = self
+                    .interp()
+                    .run_clauses(clauses, &mut frame, &mut |this, frame| {
+                        let v = this.eval(inner, frame)?;
+                        if v == Value::Bool(false) {
+                            failed = true;
+                            return Ok(ControlFlow::Break(()));
+                        }
+                        Ok(ControlFlow::Continue(()))
+                    });
                 let mut bindings = Vec::new();
                 if found.is_ok() && failed {
                     for clause in clauses {
                         if let Clause::For(pattern, _) = clause {
                             collect_binds(pattern, &mut |slot, span| {
                                 let name = self.sources.snippet(span).to_string();
-                                bindings.push(format!("{name} = {}", self.show(&frame[slot as usize])));
+                                bindings
+                                    .push(format!("{name} = {}", self.show(&frame[slot as usize])));
                             });
                         }
                     }
@@ -250,13 +302,18 @@ impl Session {
                     diag = diag.label(expr.span, "this is false");
                 } else {
                     let counter = bindings.join(", ");
-                    diag = diag.label(inner.span, format!("false for {counter}")).note(format!("first counterexample: {counter}"));
+                    diag = diag
+                        .label(inner.span, format!("false for {counter}"))
+                        .note(format!("first counterexample: {counter}"));
                     if let ExprKind::Binary(op, l, r) = &inner.kind {
                         if op.is_comparison() {
                             let left = self.interp().eval(l, &mut frame).map(|v| self.show(&v));
                             let right = self.interp().eval(r, &mut frame).map(|v| self.show(&v));
                             if let (Ok(left), Ok(right)) = (left, right) {
-                                diag = diag.note(format!("there `{}` is false for {left} and {right}", op.symbol()));
+                                diag = diag.note(format!(
+                                    "there `{}` is false for {left} and {right}",
+                                    op.symbol()
+                                ));
                             }
                         }
                     }

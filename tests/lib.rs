@@ -1,3 +1,6 @@
 //! The integration tests, linked into one binary (`autotests = false` in Cargo.toml).
 
+// Tests may unwrap and panic: a panic is how a test fails.
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
+
 mod common;

@@ -32,11 +32,19 @@ fn conv_index(c: Convention) -> usize {
 }
 
 /// Runs an analysis built-in on a position value.
-pub fn run(g: &mut GameGraph, w: &mut World<'_>, builtin: Builtin, position: &Position) -> DiagResult<Value> {
+pub fn run(
+    g: &mut GameGraph,
+    w: &mut World<'_>,
+    builtin: Builtin,
+    position: &Position,
+) -> DiagResult<Value> {
     let t = g.intern(w, &position.term)?;
     let conv = position.convention;
     let to_value = |g: &GameGraph, id: TermId| {
-        Value::Pos(Rc::new(Position { term: g.pos_term(id), convention: conv }))
+        Value::Pos(Rc::new(Position {
+            term: g.pos_term(id),
+            convention: conv,
+        }))
     };
     Ok(match builtin {
         Builtin::Outcome => Value::Outcome(outcome(g, w, t, conv)?),
@@ -92,14 +100,26 @@ impl Analysis for Draws {
             Term::Compound(_, parts) => Ok(parts.to_vec()),
         }
     }
-    fn combine(self, g: &mut GameGraph, _: &mut World<'_>, t: TermId, _: &[TermId], values: &[bool]) -> DiagResult<bool> {
+    fn combine(
+        self,
+        g: &mut GameGraph,
+        _: &mut World<'_>,
+        t: TermId,
+        _: &[TermId],
+        values: &[bool],
+    ) -> DiagResult<bool> {
         Ok(g.info(t).draw || values.iter().any(|v| *v))
     }
 }
 
 /// Whether the theorem for a compound may be used: normal play, no draws below, not forced
 /// explicit.
-fn theorem_applies(g: &mut GameGraph, w: &mut World<'_>, t: TermId, conv: Convention) -> DiagResult<bool> {
+fn theorem_applies(
+    g: &mut GameGraph,
+    w: &mut World<'_>,
+    t: TermId,
+    conv: Convention,
+) -> DiagResult<bool> {
     Ok(!g.config.explicit && conv == Convention::Normal && !solve(g, w, Draws, t)?)
 }
 
@@ -125,9 +145,18 @@ impl Analysis for Grundy {
             _ => g.successors(w, t),
         }
     }
-    fn combine(self, g: &mut GameGraph, _: &mut World<'_>, t: TermId, _: &[TermId], values: &[u64]) -> DiagResult<u64> {
+    fn combine(
+        self,
+        g: &mut GameGraph,
+        _: &mut World<'_>,
+        t: TermId,
+        _: &[TermId],
+        values: &[u64],
+    ) -> DiagResult<u64> {
         Ok(match compound_kind(g, t) {
-            Some((CompoundKind::Disjunctive, _)) if !g.config.explicit => values.iter().fold(0, |a, b| a ^ b),
+            Some((CompoundKind::Disjunctive, _)) if !g.config.explicit => {
+                values.iter().fold(0, |a, b| a ^ b)
+            }
             _ => builtins::mex(values.iter().copied()),
         })
     }
@@ -137,8 +166,11 @@ impl Analysis for Grundy {
 pub fn grundy(g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<u64> {
     if solve(g, w, Draws, t)? {
         return Err(Box::new(
-            Diag::error("cgl::analysis::grundy_draw", "a draw is reachable, so there is no Grundy value")
-                .help("Grundy values exist for games without draws; use `outcome(p)` instead"),
+            Diag::error(
+                "cgl::analysis::grundy_draw",
+                "a draw is reachable, so there is no Grundy value",
+            )
+            .help("Grundy values exist for games without draws; use `outcome(p)` instead"),
         ));
     }
     solve(g, w, Grundy, t)
@@ -166,12 +198,23 @@ impl Analysis for OutcomeOf {
         }
         g.successors(w, t)
     }
-    fn combine(self, g: &mut GameGraph, w: &mut World<'_>, t: TermId, _: &[TermId], values: &[Outcome]) -> DiagResult<Outcome> {
+    fn combine(
+        self,
+        g: &mut GameGraph,
+        w: &mut World<'_>,
+        t: TermId,
+        _: &[TermId],
+        values: &[Outcome],
+    ) -> DiagResult<Outcome> {
         if let Some((kind, _)) = compound_kind(g, t) {
             if theorem_applies(g, w, t, self.0)? {
                 return Ok(match kind {
                     CompoundKind::Disjunctive => {
-                        if solve(g, w, Grundy, t)? == 0 { Outcome::P } else { Outcome::N }
+                        if solve(g, w, Grundy, t)? == 0 {
+                            Outcome::P
+                        } else {
+                            Outcome::N
+                        }
                     }
                     CompoundKind::Conjunctive => match solve(g, w, Remoteness(self.0), t)? {
                         Some(r) if r % 2 == 0 => Outcome::P,
@@ -179,7 +222,11 @@ impl Analysis for OutcomeOf {
                         None => Outcome::D,
                     },
                     CompoundKind::Selective => {
-                        if values.iter().all(|o| *o == Outcome::P) { Outcome::P } else { Outcome::N }
+                        if values.iter().all(|o| *o == Outcome::P) {
+                            Outcome::P
+                        } else {
+                            Outcome::N
+                        }
                     }
                 });
             }
@@ -208,7 +255,12 @@ fn induction(info: crate::graph::TermInfo, conv: Convention, values: &[Outcome])
 }
 
 /// The outcome of a term under a convention.
-pub fn outcome(g: &mut GameGraph, w: &mut World<'_>, t: TermId, conv: Convention) -> DiagResult<Outcome> {
+pub fn outcome(
+    g: &mut GameGraph,
+    w: &mut World<'_>,
+    t: TermId,
+    conv: Convention,
+) -> DiagResult<Outcome> {
     solve(g, w, OutcomeOf(conv), t)
 }
 
@@ -231,7 +283,14 @@ impl Analysis for Remoteness {
         }
         g.successors(w, t)
     }
-    fn combine(self, g: &mut GameGraph, w: &mut World<'_>, t: TermId, _: &[TermId], values: &[Rem]) -> DiagResult<Rem> {
+    fn combine(
+        self,
+        g: &mut GameGraph,
+        w: &mut World<'_>,
+        t: TermId,
+        _: &[TermId],
+        values: &[Rem],
+    ) -> DiagResult<Rem> {
         if let Some((kind, _)) = compound_kind(g, t) {
             if kind != CompoundKind::Disjunctive && theorem_applies(g, w, t, self.0)? {
                 let parts: Vec<u64> = values.iter().map(|v| v.unwrap_or(0)).collect();
@@ -277,14 +336,24 @@ fn lego_rule(info: crate::graph::TermInfo, conv: Convention, values: &[Rem]) -> 
 }
 
 /// The remoteness of a term under a convention (`None` for a draw).
-pub fn remoteness(g: &mut GameGraph, w: &mut World<'_>, t: TermId, conv: Convention) -> DiagResult<Rem> {
+pub fn remoteness(
+    g: &mut GameGraph,
+    w: &mut World<'_>,
+    t: TermId,
+    conv: Convention,
+) -> DiagResult<Rem> {
     solve(g, w, Remoteness(conv), t)
 }
 
 /// The optimal line from `t`: the winner hurries (the P option of least remoteness), the loser
 /// delays (the option of greatest remoteness), a drawn position keeps the draw; ties go to the
 /// first option in rule order.
-pub fn line(g: &mut GameGraph, w: &mut World<'_>, t: TermId, conv: Convention) -> DiagResult<Vec<TermId>> {
+pub fn line(
+    g: &mut GameGraph,
+    w: &mut World<'_>,
+    t: TermId,
+    conv: Convention,
+) -> DiagResult<Vec<TermId>> {
     let mut out = vec![t];
     let mut current = t;
     loop {
@@ -319,7 +388,9 @@ pub fn line(g: &mut GameGraph, w: &mut World<'_>, t: TermId, conv: Convention) -
             }
         }
         let Some((next, _)) = best else {
-            return Err(Box::new(Diag::internal("no move continues the optimal line")));
+            return Err(Box::new(Diag::internal(
+                "no move continues the optimal line",
+            )));
         };
         out.push(next);
         current = next;

@@ -58,7 +58,12 @@ struct Frame {
 }
 
 /// Solves `a` at `root`, and at every term below it that it needs.
-pub(crate) fn solve<A: Analysis>(g: &mut GameGraph, w: &mut World<'_>, a: A, root: TermId) -> DiagResult<A::V> {
+pub(crate) fn solve<A: Analysis>(
+    g: &mut GameGraph,
+    w: &mut World<'_>,
+    a: A,
+    root: TermId,
+) -> DiagResult<A::V> {
     if let Slot::Done(v) = get(a, g, root) {
         return Ok(v);
     }
@@ -73,7 +78,13 @@ pub(crate) fn solve<A: Analysis>(g: &mut GameGraph, w: &mut World<'_>, a: A, roo
     result
 }
 
-fn run<A: Analysis>(g: &mut GameGraph, w: &mut World<'_>, a: A, root: TermId, stack: &mut Vec<Frame>) -> DiagResult<A::V> {
+fn run<A: Analysis>(
+    g: &mut GameGraph,
+    w: &mut World<'_>,
+    a: A,
+    root: TermId,
+    stack: &mut Vec<Frame>,
+) -> DiagResult<A::V> {
     push(g, w, a, root, stack)?;
     let mut values = Vec::new();
     while let Some(top) = stack.last_mut() {
@@ -92,7 +103,11 @@ fn run<A: Analysis>(g: &mut GameGraph, w: &mut World<'_>, a: A, root: TermId, st
         for dep in &frame.deps {
             match get(a, g, *dep) {
                 Slot::Done(v) => values.push(v),
-                _ => return Err(Box::new(Diag::internal("a dependency was not solved before its user"))),
+                _ => {
+                    return Err(Box::new(Diag::internal(
+                        "a dependency was not solved before its user",
+                    )))
+                }
             }
         }
         match a.combine(g, w, frame.term, &frame.deps, &values) {
@@ -105,13 +120,25 @@ fn run<A: Analysis>(g: &mut GameGraph, w: &mut World<'_>, a: A, root: TermId, st
     }
     match get(a, g, root) {
         Slot::Done(v) => Ok(v),
-        _ => Err(Box::new(Diag::internal("the search ended without a value for its root"))),
+        _ => Err(Box::new(Diag::internal(
+            "the search ended without a value for its root",
+        ))),
     }
 }
 
-fn push<A: Analysis>(g: &mut GameGraph, w: &mut World<'_>, a: A, t: TermId, stack: &mut Vec<Frame>) -> DiagResult<()> {
+fn push<A: Analysis>(
+    g: &mut GameGraph,
+    w: &mut World<'_>,
+    a: A,
+    t: TermId,
+    stack: &mut Vec<Frame>,
+) -> DiagResult<()> {
     set(a, g, t, Slot::Active);
-    stack.push(Frame { term: t, deps: Vec::new(), next: 0 });
+    stack.push(Frame {
+        term: t,
+        deps: Vec::new(),
+        next: 0,
+    });
     let deps = a.deps(g, w, t)?;
     if let Some(top) = stack.last_mut() {
         top.deps = deps;
@@ -127,13 +154,22 @@ fn cycle(g: &GameGraph, w: &World<'_>, stack: &[Frame], back_to: TermId) -> Box<
     let mut path: Vec<TermId> = stack[start..].iter().map(|f| f.term).collect();
     path.push(back_to);
     let names: Vec<String> = path.iter().map(|t| g.show(&*w.games, *t)).collect();
-    let mut diag = Diag::error("cgl::graph::cycle", format!("the moves form a cycle: {}", names.join(" → ")))
-        .help("play must end: make every move decrease something (a heap, a count of empty cells, ...)");
+    let mut diag = Diag::error(
+        "cgl::graph::cycle",
+        format!("the moves form a cycle: {}", names.join(" → ")),
+    )
+    .help(
+        "play must end: make every move decrease something (a heap, a count of empty cells, ...)",
+    );
     let mut labelled = Vec::new();
     for pair in path.windows(2) {
         let (from, to) = (pair[0], pair[1]);
-        let Term::Atom(inst, _) = g.term(from) else { continue };
-        let Some(rule) = g.rule_of_move(from, to) else { continue };
+        let Term::Atom(inst, _) = g.term(from) else {
+            continue;
+        };
+        let Some(rule) = g.rule_of_move(from, to) else {
+            continue;
+        };
         let game_id = w.games.info(*inst).game;
         let game = &w.program.games[game_id.0 as usize];
         if let Some(r) = game.rules.get(rule as usize) {

@@ -9,8 +9,8 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::diag::{render, Diag, RenderStyle, SourceMap};
 use crate::graph::GraphConfig;
-use crate::session::{ExpectResult, Session, SessionConfig};
 use crate::lower::ir::Statement;
+use crate::session::{ExpectResult, Session, SessionConfig};
 
 /// cgl: describe combinatorial games in .game files and analyse them.
 #[derive(Debug, Parser)]
@@ -62,7 +62,10 @@ struct EngineOptions {
 impl EngineOptions {
     fn config(self) -> SessionConfig {
         SessionConfig {
-            graph: GraphConfig { max_positions: self.max_positions, explicit: self.explicit },
+            graph: GraphConfig {
+                max_positions: self.max_positions,
+                explicit: self.explicit,
+            },
             ..SessionConfig::default()
         }
     }
@@ -71,7 +74,11 @@ impl EngineOptions {
 /// Parses the command line, runs it, and returns the exit code.
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
-    let style = if std::io::stderr().is_terminal() { RenderStyle::Fancy } else { RenderStyle::Plain };
+    let style = if std::io::stderr().is_terminal() {
+        RenderStyle::Fancy
+    } else {
+        RenderStyle::Plain
+    };
     let mut out = std::io::stdout().lock();
     let mut err = std::io::stderr().lock();
     let code = run(cli, style, &mut out, &mut err);
@@ -85,7 +92,11 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
     match cli.command {
         Command::Check { paths, options } => check(&paths, options.config(), style, out, err),
         Command::Run { file, options } => run_file(&file, options.config(), style, out, err),
-        Command::Eval { files, expr, options } => eval(&files, &expr, options.config(), style, out, err),
+        Command::Eval {
+            files,
+            expr,
+            options,
+        } => eval(&files, &expr, options.config(), style, out, err),
     }
 }
 
@@ -105,7 +116,9 @@ fn game_files(paths: &[PathBuf], err: &mut dyn Write) -> (Vec<PathBuf>, usize) {
             let mut stack = vec![path.clone()];
             let mut found = Vec::new();
             while let Some(dir) = stack.pop() {
-                let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+                let Ok(entries) = std::fs::read_dir(&dir) else {
+                    continue;
+                };
                 for entry in entries.flatten() {
                     let p = entry.path();
                     if p.is_dir() {
@@ -127,7 +140,13 @@ fn game_files(paths: &[PathBuf], err: &mut dyn Write) -> (Vec<PathBuf>, usize) {
     (files, missing)
 }
 
-fn check(paths: &[PathBuf], config: SessionConfig, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+fn check(
+    paths: &[PathBuf],
+    config: SessionConfig,
+    style: RenderStyle,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
     let (files, missing) = game_files(paths, err);
     let (mut passed, mut failed) = (0usize, missing);
     for file in &files {
@@ -140,7 +159,13 @@ fn check(paths: &[PathBuf], config: SessionConfig, style: RenderStyle, out: &mut
 }
 
 /// Checks one file in a session of its own. A file that cannot be loaded counts as one failure.
-fn check_file(path: &Path, config: SessionConfig, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Write) -> (usize, usize) {
+fn check_file(
+    path: &Path,
+    config: SessionConfig,
+    style: RenderStyle,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> (usize, usize) {
     let mut session = Session::new(config);
     let index = match session.load_path(path) {
         Ok(i) => i,
@@ -163,11 +188,21 @@ fn check_file(path: &Path, config: SessionConfig, style: RenderStyle, out: &mut 
         }
     }
     let status = if failed == 0 { "ok   " } else { "FAIL " };
-    let _ = writeln!(out, "{status} {} ({passed} passed, {failed} failed)", path.display());
+    let _ = writeln!(
+        out,
+        "{status} {} ({passed} passed, {failed} failed)",
+        path.display()
+    );
     (passed, failed)
 }
 
-fn run_file(path: &Path, config: SessionConfig, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+fn run_file(
+    path: &Path,
+    config: SessionConfig,
+    style: RenderStyle,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
     let mut session = Session::new(config);
     let index = match session.load_path(path) {
         Ok(i) => i,
@@ -183,7 +218,14 @@ fn run_file(path: &Path, config: SessionConfig, style: RenderStyle, out: &mut dy
     u8::from(!failures.is_empty())
 }
 
-fn eval(files: &[PathBuf], expr: &str, config: SessionConfig, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+fn eval(
+    files: &[PathBuf],
+    expr: &str,
+    config: SessionConfig,
+    style: RenderStyle,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
     let mut session = Session::new(config);
     let mut loaded = Vec::new();
     for file in files {

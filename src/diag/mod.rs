@@ -28,12 +28,20 @@ pub struct Span {
 impl Span {
     /// A span from byte offsets.
     pub fn new(file: FileId, start: usize, end: usize) -> Span {
-        Span { file, start: start as u32, end: end as u32 }
+        Span {
+            file,
+            start: start as u32,
+            end: end as u32,
+        }
     }
 
     /// The smallest span covering both.
     pub fn to(self, other: Span) -> Span {
-        Span { file: self.file, start: self.start.min(other.start), end: self.end.max(other.end) }
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
     }
 }
 
@@ -55,7 +63,10 @@ pub struct SourceMap {
 impl SourceMap {
     /// Adds a source and returns its id.
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
-        self.sources.push(Source { name: name.into(), text: text.into() });
+        self.sources.push(Source {
+            name: name.into(),
+            text: text.into(),
+        });
         FileId((self.sources.len() - 1) as u32)
     }
 
@@ -73,7 +84,9 @@ impl SourceMap {
 
     /// 1-based line and column of a span's start.
     pub fn line_col(&self, span: Span) -> (usize, usize) {
-        let Some(source) = self.get(span.file) else { return (0, 0) };
+        let Some(source) = self.get(span.file) else {
+            return (0, 0);
+        };
         let before = source.text.get(..span.start as usize).unwrap_or("");
         let line = before.matches('\n').count() + 1;
         let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
@@ -136,13 +149,19 @@ impl Diag {
     /// A bug in cgl rather than in the user's file.
     #[cold]
     pub fn internal(message: impl Into<String>) -> Diag {
-        Diag::error("cgl::internal", format!("internal error: {}", message.into()))
-            .help("this is a bug in cgl; please report it with the file that caused it")
+        Diag::error(
+            "cgl::internal",
+            format!("internal error: {}", message.into()),
+        )
+        .help("this is a bug in cgl; please report it with the file that caused it")
     }
 
     /// Adds a labelled span.
     pub fn label(mut self, span: Span, message: impl Into<String>) -> Diag {
-        self.labels.push(Label { span, message: message.into() });
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+        });
         self
     }
 

@@ -63,14 +63,21 @@ impl<'a> Report<'a> {
         let mut extra: Vec<String> = Vec::new();
         for label in &diag.labels {
             if Some(label.span.file) != primary_file {
-                let name = sources.get(label.span.file).map_or("?", |s| s.name.as_str());
+                let name = sources
+                    .get(label.span.file)
+                    .map_or("?", |s| s.name.as_str());
                 let (line, col) = sources.line_col(label.span);
                 extra.push(format!("{}:{}:{}: {}", name, line, col, label.message));
             }
         }
         let mut notes: Vec<String> = diag.notes.clone();
         notes.extend(extra);
-        Report { diag, source, help: diag.help.clone(), notes }
+        Report {
+            diag,
+            source,
+            help: diag.help.clone(),
+            notes,
+        }
     }
 }
 
@@ -101,7 +108,9 @@ impl miette::Diagnostic for Report<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.help.as_ref().map(|h| Box::new(h.clone()) as Box<dyn fmt::Display>)
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h.clone()) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn SourceCode> {
@@ -110,19 +119,28 @@ impl miette::Diagnostic for Report<'_> {
 
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let primary_file = self.diag.primary_span()?.file;
-        let labels = self.diag.labels.iter().enumerate().filter_map(move |(i, l)| {
-            if l.span.file != primary_file {
-                return None;
-            }
-            let span = SourceSpan::from((l.span.start as usize, (l.span.end - l.span.start) as usize));
-            let text = if l.message.is_empty() { None } else { Some(l.message.clone()) };
-            Some(if i == 0 {
-                LabeledSpan::new_primary_with_span(text, span)
-            } else {
-                LabeledSpan::new_with_span(text, span)
-            })
-        });
+        let labels = self
+            .diag
+            .labels
+            .iter()
+            .enumerate()
+            .filter_map(move |(i, l)| {
+                if l.span.file != primary_file {
+                    return None;
+                }
+                let span =
+                    SourceSpan::from((l.span.start as usize, (l.span.end - l.span.start) as usize));
+                let text = if l.message.is_empty() {
+                    None
+                } else {
+                    Some(l.message.clone())
+                };
+                Some(if i == 0 {
+                    LabeledSpan::new_primary_with_span(text, span)
+                } else {
+                    LabeledSpan::new_with_span(text, span)
+                })
+            });
         Some(Box::new(labels))
     }
 }
-

@@ -1,7 +1,10 @@
 //! "Did you mean ...?" suggestions for misspelt names.
 
 /// The candidate closest to `name`, if one is close enough to be a likely typo.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let mut best: Option<(usize, &'a str)> = None;
     for candidate in candidates {
         if candidate == name {

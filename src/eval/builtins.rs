@@ -127,7 +127,10 @@ pub const CONSTANT_NAMES: &[&str] = &["N", "P", "D", "disjunctive", "conjunctive
 
 /// Looks a built-in function up by name.
 pub fn lookup(name: &str) -> Option<(Builtin, usize, usize)> {
-    BUILTINS.iter().find(|(n, ..)| *n == name).map(|&(_, b, lo, hi)| (b, lo, hi))
+    BUILTINS
+        .iter()
+        .find(|(n, ..)| *n == name)
+        .map(|&(_, b, lo, hi)| (b, lo, hi))
 }
 
 impl Builtin {
@@ -146,7 +149,10 @@ impl Builtin {
 
     /// The name it is called by.
     pub fn name(self) -> &'static str {
-        BUILTINS.iter().find(|(_, b, ..)| *b == self).map_or("?", |(n, ..)| n)
+        BUILTINS
+            .iter()
+            .find(|(_, b, ..)| *b == self)
+            .map_or("?", |(n, ..)| n)
     }
 }
 

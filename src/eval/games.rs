@@ -66,10 +66,14 @@ impl GameTable {
 
 impl InstanceNames for GameTable {
     fn instance_label(&self, id: InstanceId) -> &str {
-        self.infos.get(id.0 as usize).map_or("?", |i| i.label.as_str())
+        self.infos
+            .get(id.0 as usize)
+            .map_or("?", |i| i.label.as_str())
     }
 
     fn instance_convention(&self, id: InstanceId) -> Convention {
-        self.infos.get(id.0 as usize).map_or(Convention::Normal, |i| i.convention)
+        self.infos
+            .get(id.0 as usize)
+            .map_or(Convention::Normal, |i| i.convention)
     }
 }

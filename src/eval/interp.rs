@@ -24,7 +24,10 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { max_call_depth: 2_000, max_collection: 50_000_000 }
+        Limits {
+            max_call_depth: 2_000,
+            max_collection: 50_000_000,
+        }
     }
 }
 
@@ -54,7 +57,12 @@ pub struct World<'a> {
 impl World<'_> {
     /// A shorter-lived borrow of the same world.
     pub fn reborrow(&mut self) -> World<'_> {
-        World { program: self.program, games: self.games, consts: self.consts, limits: self.limits }
+        World {
+            program: self.program,
+            games: self.games,
+            consts: self.consts,
+            limits: self.limits,
+        }
     }
 }
 
@@ -69,7 +77,11 @@ pub struct Interp<'a> {
 
 #[cold]
 fn type_error(span: Span, message: String, help: &str) -> Box<Diag> {
-    Box::new(Diag::error("cgl::eval::type", message).label(span, "here").help(help.to_string()))
+    Box::new(
+        Diag::error("cgl::eval::type", message)
+            .label(span, "here")
+            .help(help.to_string()),
+    )
 }
 
 #[cold]
@@ -86,7 +98,10 @@ fn int(v: &Value, span: Span, what: &str) -> DiagResult<i64> {
         Value::Int(n) => Ok(*n),
         other => Err(type_error(
             span,
-            format!("{what} needs an integer, but this is a {}", other.type_name()),
+            format!(
+                "{what} needs an integer, but this is a {}",
+                other.type_name()
+            ),
             "use an integer here",
         )),
     }
@@ -97,11 +112,18 @@ fn boolean(v: &Value, span: Span, what: &str) -> DiagResult<bool> {
         Value::Bool(b) => Ok(*b),
         other => Err(type_error(
             span,
-            format!("{what} needs a boolean, but this is a {}", other.type_name()),
+            format!(
+                "{what} needs a boolean, but this is a {}",
+                other.type_name()
+            ),
             "use a comparison or `true`/`false` here",
         )),
     }
 }
+
+/// What runs once per binding of a comprehension's clauses.
+pub type Visit<'v, 'a> =
+    dyn FnMut(&mut Interp<'a>, &mut [Value]) -> DiagResult<ControlFlow<()>> + 'v;
 
 /// Iterates the items of a collection value.
 enum Items {
@@ -136,7 +158,11 @@ impl Iterator for Items {
 impl<'a> Interp<'a> {
     /// An interpreter over a world, with the graph when analyses are allowed.
     pub fn new(world: World<'a>, graph: Option<&'a mut GameGraph>) -> Interp<'a> {
-        Interp { world, graph, depth: 0 }
+        Interp {
+            world,
+            graph,
+            depth: 0,
+        }
     }
 
     /// Prints a value.
@@ -156,12 +182,15 @@ impl<'a> Interp<'a> {
                 let len = (*b as i128 - *a as i128).max(0) as u64;
                 if len > self.world.limits.max_collection {
                     return Err(Box::new(
-                        Diag::error("cgl::eval::too_large", format!("range of {len} numbers is too large"))
-                            .label(span, "this range")
-                            .help(format!(
-                                "cgl iterates at most {} items; use a smaller range",
-                                self.world.limits.max_collection
-                            )),
+                        Diag::error(
+                            "cgl::eval::too_large",
+                            format!("range of {len} numbers is too large"),
+                        )
+                        .label(span, "this range")
+                        .help(format!(
+                            "cgl iterates at most {} items; use a smaller range",
+                            self.world.limits.max_collection
+                        )),
                     ));
                 }
                 Items::Range(*a, *b)
@@ -194,20 +223,20 @@ impl<'a> Interp<'a> {
                     Value::Tuple(items) | Value::List(items) if items.len() == parts.len() => {
                         items.clone()
                     }
-                    other => {
-                        return Err(Box::new(
-                            Diag::error(
-                                "cgl::eval::pattern",
-                                format!(
-                                    "cannot unpack {} into a pattern of {} fields",
-                                    self.show(other),
-                                    parts.len()
-                                ),
-                            )
-                            .label(*span, "this pattern")
-                            .help("the value must be a tuple or list with as many items as the pattern"),
-                        ))
-                    }
+                    other => return Err(Box::new(
+                        Diag::error(
+                            "cgl::eval::pattern",
+                            format!(
+                                "cannot unpack {} into a pattern of {} fields",
+                                self.show(other),
+                                parts.len()
+                            ),
+                        )
+                        .label(*span, "this pattern")
+                        .help(
+                            "the value must be a tuple or list with as many items as the pattern",
+                        ),
+                    )),
                 };
                 for (p, v) in parts.iter().zip(items.iter()) {
                     self.bind(p, v.clone(), frame)?;
@@ -223,7 +252,10 @@ impl<'a> Interp<'a> {
             Pattern::Tuple(parts, _) => match value {
                 Value::Tuple(items) => {
                     items.len() == parts.len()
-                        && parts.iter().zip(items.iter()).all(|(p, v)| Self::matches(p, v))
+                        && parts
+                            .iter()
+                            .zip(items.iter())
+                            .all(|(p, v)| Self::matches(p, v))
                 }
                 _ => false,
             },
@@ -236,7 +268,7 @@ impl<'a> Interp<'a> {
         &mut self,
         clauses: &[Clause],
         frame: &mut [Value],
-        body: &mut dyn FnMut(&mut Self, &mut [Value]) -> DiagResult<ControlFlow<()>>,
+        body: &mut Visit<'_, 'a>,
     ) -> DiagResult<ControlFlow<()>> {
         self.for_each(clauses, frame, body)
     }
@@ -245,7 +277,7 @@ impl<'a> Interp<'a> {
         &mut self,
         clauses: &[Clause],
         frame: &mut [Value],
-        body: &mut dyn FnMut(&mut Self, &mut [Value]) -> DiagResult<ControlFlow<()>>,
+        body: &mut Visit<'_, 'a>,
     ) -> DiagResult<ControlFlow<()>> {
         let Some((first, rest)) = clauses.split_first() else {
             return body(self, frame);
@@ -283,9 +315,11 @@ impl<'a> Interp<'a> {
             ExprKind::Unary(op, e) => {
                 let v = self.eval(e, frame)?;
                 match op {
-                    UnaryOp::Neg => {
-                        Value::Int(int(&v, e.span, "`-`")?.checked_neg().ok_or_else(|| overflow(span))?)
-                    }
+                    UnaryOp::Neg => Value::Int(
+                        int(&v, e.span, "`-`")?
+                            .checked_neg()
+                            .ok_or_else(|| overflow(span))?,
+                    ),
                     UnaryOp::Not => Value::Bool(!boolean(&v, e.span, "`not`")?),
                 }
             }
@@ -306,14 +340,19 @@ impl<'a> Interp<'a> {
                 let count = int(&self.eval(n, frame)?, n.span, "a repeat count")?;
                 if count < 0 || count as u64 > self.world.limits.max_collection {
                     return Err(Box::new(
-                        Diag::error("cgl::eval::too_large", format!("cannot repeat {count} times"))
-                            .label(n.span, "this count")
-                            .help("the count must be between 0 and the collection limit"),
+                        Diag::error(
+                            "cgl::eval::too_large",
+                            format!("cannot repeat {count} times"),
+                        )
+                        .label(n.span, "this count")
+                        .help("the count must be between 0 and the collection limit"),
                     ));
                 }
                 Value::list(vec![value; count as usize])
             }
-            ExprKind::ListComp(body, clauses) => Value::list(self.comprehension(body, clauses, frame)?),
+            ExprKind::ListComp(body, clauses) => {
+                Value::list(self.comprehension(body, clauses, frame)?)
+            }
             ExprKind::SetComp(body, clauses) => {
                 builtins::set_of(self.comprehension(body, clauses, frame)?)
             }
@@ -381,13 +420,18 @@ impl<'a> Interp<'a> {
             ExprKind::TupleField(base, i) => {
                 let v = self.eval(base, frame)?;
                 match &v {
-                    Value::Tuple(items) | Value::List(items) => items.get(*i).cloned().ok_or_else(|| {
-                        Box::new(
-                            Diag::error("cgl::eval::index", format!("no field .{i} in {}", self.show(&v)))
+                    Value::Tuple(items) | Value::List(items) => {
+                        items.get(*i).cloned().ok_or_else(|| {
+                            Box::new(
+                                Diag::error(
+                                    "cgl::eval::index",
+                                    format!("no field .{i} in {}", self.show(&v)),
+                                )
                                 .label(span, format!("it has {} fields", items.len()))
                                 .help("fields are numbered from 0"),
-                        )
-                    })?,
+                            )
+                        })?
+                    }
                     other => {
                         return Err(type_error(
                             span,
@@ -417,16 +461,24 @@ impl<'a> Interp<'a> {
         exprs.iter().map(|e| self.eval(e, frame)).collect()
     }
 
-    fn comprehension(&mut self, body: &Expr, clauses: &[Clause], frame: &mut [Value]) -> DiagResult<Vec<Value>> {
+    fn comprehension(
+        &mut self,
+        body: &Expr,
+        clauses: &[Clause],
+        frame: &mut [Value],
+    ) -> DiagResult<Vec<Value>> {
         let mut out = Vec::new();
         let limit = self.world.limits.max_collection as usize;
         let _complete = self.for_each(clauses, frame, &mut |this, frame| {
             out.push(this.eval(body, frame)?);
             if out.len() > limit {
                 return Err(Box::new(
-                    Diag::error("cgl::eval::too_large", "comprehension produces too many items")
-                        .label(body.span, "this comprehension")
-                        .help(format!("collections hold at most {limit} items")),
+                    Diag::error(
+                        "cgl::eval::too_large",
+                        "comprehension produces too many items",
+                    )
+                    .label(body.span, "this comprehension")
+                    .help(format!("collections hold at most {limit} items")),
                 ));
             }
             Ok(ControlFlow::Continue(()))
@@ -463,14 +515,25 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn binary(&mut self, op: BinaryOp, l: &Expr, r: &Expr, frame: &mut [Value], span: Span) -> DiagResult<Value> {
+    fn binary(
+        &mut self,
+        op: BinaryOp,
+        l: &Expr,
+        r: &Expr,
+        frame: &mut [Value],
+        span: Span,
+    ) -> DiagResult<Value> {
         match op {
             BinaryOp::And | BinaryOp::Or => {
                 let lv = boolean(&self.eval(l, frame)?, l.span, &format!("`{}`", op.symbol()))?;
                 if (op == BinaryOp::And) != lv {
                     return Ok(Value::Bool(lv));
                 }
-                return Ok(Value::Bool(boolean(&self.eval(r, frame)?, r.span, &format!("`{}`", op.symbol()))?));
+                return Ok(Value::Bool(boolean(
+                    &self.eval(r, frame)?,
+                    r.span,
+                    &format!("`{}`", op.symbol()),
+                )?));
             }
             _ => {}
         }
@@ -480,7 +543,15 @@ impl<'a> Interp<'a> {
     }
 
     /// Applies a (non short-circuit) binary operator to two values.
-    pub fn apply_binary(&mut self, op: BinaryOp, a: Value, b: Value, ls: Span, rs: Span, span: Span) -> DiagResult<Value> {
+    pub fn apply_binary(
+        &mut self,
+        op: BinaryOp,
+        a: Value,
+        b: Value,
+        ls: Span,
+        rs: Span,
+        span: Span,
+    ) -> DiagResult<Value> {
         use Value::{Int, Pos};
         let mismatch = |this: &Self, a: &Value, b: &Value| {
             type_error(
@@ -530,7 +601,10 @@ impl<'a> Interp<'a> {
                     _ => {
                         return Err(type_error(
                             rs,
-                            format!("`in` needs a collection on its right, but this is a {}", b.type_name()),
+                            format!(
+                                "`in` needs a collection on its right, but this is a {}",
+                                b.type_name()
+                            ),
                             "use a list, set, tuple, range or string",
                         ))
                     }
@@ -541,7 +615,10 @@ impl<'a> Interp<'a> {
                 let Value::Outcome(want) = b else {
                     return Err(type_error(
                         rs,
-                        format!("`is` needs an outcome (N, P or D) on its right, not a {}", b.type_name()),
+                        format!(
+                            "`is` needs an outcome (N, P or D) on its right, not a {}",
+                            b.type_name()
+                        ),
                         "write `p is P`, `p is N` or `p is D`",
                     ));
                 };
@@ -558,27 +635,37 @@ impl<'a> Interp<'a> {
             }
             BinaryOp::Add => match (&a, &b) {
                 (Int(x), Int(y)) => Int(x.checked_add(*y).ok_or_else(|| overflow(span))?),
-                (Value::List(x), Value::List(y)) => Value::list(x.iter().chain(y.iter()).cloned().collect()),
-                (Value::Tuple(x), Value::Tuple(y)) => Value::tuple(x.iter().chain(y.iter()).cloned().collect()),
+                (Value::List(x), Value::List(y)) => {
+                    Value::list(x.iter().chain(y.iter()).cloned().collect())
+                }
+                (Value::Tuple(x), Value::Tuple(y)) => {
+                    Value::tuple(x.iter().chain(y.iter()).cloned().collect())
+                }
                 (Value::Str(x), Value::Str(y)) => Value::Str(format!("{x}{y}").into()),
                 (Pos(_), Pos(_)) => self.compound(CompoundKind::Disjunctive, &a, &b, span)?,
                 _ => return Err(mismatch(self, &a, &b)),
             },
             BinaryOp::BitAnd => match (&a, &b) {
                 (Int(x), Int(y)) => Int(x & y),
-                (Value::Set(x), Value::Set(y)) => Value::Set(Rc::new(x.intersection(y).cloned().collect())),
+                (Value::Set(x), Value::Set(y)) => {
+                    Value::Set(Rc::new(x.intersection(y).cloned().collect()))
+                }
                 (Pos(_), Pos(_)) => self.compound(CompoundKind::Conjunctive, &a, &b, span)?,
                 _ => return Err(mismatch(self, &a, &b)),
             },
             BinaryOp::BitOr => match (&a, &b) {
                 (Int(x), Int(y)) => Int(x | y),
-                (Value::Set(x), Value::Set(y)) => Value::Set(Rc::new(x.union(y).cloned().collect())),
+                (Value::Set(x), Value::Set(y)) => {
+                    Value::Set(Rc::new(x.union(y).cloned().collect()))
+                }
                 (Pos(_), Pos(_)) => self.compound(CompoundKind::Selective, &a, &b, span)?,
                 _ => return Err(mismatch(self, &a, &b)),
             },
             BinaryOp::Sub => match (&a, &b) {
                 (Int(x), Int(y)) => Int(x.checked_sub(*y).ok_or_else(|| overflow(span))?),
-                (Value::Set(x), Value::Set(y)) => Value::Set(Rc::new(x.difference(y).cloned().collect())),
+                (Value::Set(x), Value::Set(y)) => {
+                    Value::Set(Rc::new(x.difference(y).cloned().collect()))
+                }
                 _ => return Err(mismatch(self, &a, &b)),
             },
             BinaryOp::Mul => match (&a, &b) {
@@ -586,7 +673,9 @@ impl<'a> Interp<'a> {
                 _ => return Err(mismatch(self, &a, &b)),
             },
             BinaryOp::Div | BinaryOp::Rem => {
-                let (Int(x), Int(y)) = (&a, &b) else { return Err(mismatch(self, &a, &b)) };
+                let (Int(x), Int(y)) = (&a, &b) else {
+                    return Err(mismatch(self, &a, &b));
+                };
                 if *y == 0 {
                     return Err(Box::new(
                         Diag::error("cgl::eval::division_by_zero", "division by zero")
@@ -620,41 +709,72 @@ impl<'a> Interp<'a> {
         })
     }
 
-    fn compound(&mut self, kind: CompoundKind, a: &Value, b: &Value, span: Span) -> DiagResult<Value> {
+    fn compound(
+        &mut self,
+        kind: CompoundKind,
+        a: &Value,
+        b: &Value,
+        span: Span,
+    ) -> DiagResult<Value> {
         let (Value::Pos(x), Value::Pos(y)) = (a, b) else {
             return Err(Box::new(Diag::internal("compound of non-positions")));
         };
         if x.convention != y.convention {
             return Err(Box::new(
-                Diag::error("cgl::eval::mixed_convention", "cannot combine a misère position with a normal-play one")
-                    .label(span, format!("{} and {}", self.show(a), self.show(b)))
-                    .help("misère play applies to a whole game: write `misere(x + y)`"),
+                Diag::error(
+                    "cgl::eval::mixed_convention",
+                    "cannot combine a misère position with a normal-play one",
+                )
+                .label(span, format!("{} and {}", self.show(a), self.show(b)))
+                .help("misère play applies to a whole game: write `misere(x + y)`"),
             ));
         }
-        Ok(Value::pos(PosTerm::compound(kind, [x.term.clone(), y.term.clone()]), x.convention))
+        Ok(Value::pos(
+            PosTerm::compound(kind, [x.term.clone(), y.term.clone()]),
+            x.convention,
+        ))
     }
 
-    fn bracket(&mut self, base: Value, args: Vec<(Option<String>, Value, Span)>, span: Span) -> DiagResult<Value> {
+    fn bracket(
+        &mut self,
+        base: Value,
+        args: Vec<(Option<String>, Value, Span)>,
+        span: Span,
+    ) -> DiagResult<Value> {
         if let Value::Game(inst) = base {
             return self.variant(inst, args, span);
         }
         let [(None, index, ispan)] = args.as_slice() else {
-            return Err(type_error(span, format!("a {} cannot take `[...]` with these arguments", base.type_name()), "index a list with one integer: `xs[i]`"));
+            return Err(type_error(
+                span,
+                format!(
+                    "a {} cannot take `[...]` with these arguments",
+                    base.type_name()
+                ),
+                "index a list with one integer: `xs[i]`",
+            ));
         };
         let i = int(index, *ispan, "an index")?;
         let items = match &base {
             Value::List(items) | Value::Tuple(items) => items.clone(),
             other => {
-                return Err(type_error(span, format!("a {} cannot be indexed", other.type_name()), "index lists and tuples"))
+                return Err(type_error(
+                    span,
+                    format!("a {} cannot be indexed", other.type_name()),
+                    "index lists and tuples",
+                ))
             }
         };
-        usize::try_from(i).ok().and_then(|i| items.get(i).cloned()).ok_or_else(|| {
-            Box::new(
-                Diag::error("cgl::eval::index", format!("index {i} is out of range"))
-                    .label(*ispan, format!("the list has {} items", items.len()))
-                    .help("indices run from 0 to len - 1"),
-            )
-        })
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| items.get(i).cloned())
+            .ok_or_else(|| {
+                Box::new(
+                    Diag::error("cgl::eval::index", format!("index {i} is out of range"))
+                        .label(*ispan, format!("the list has {} items", items.len()))
+                        .help("indices run from 0 to len - 1"),
+                )
+            })
     }
 
     // ------------------------------------------------------------------ games and positions
@@ -664,12 +784,21 @@ impl<'a> Interp<'a> {
             return Ok(*id);
         }
         let n = self.world.program.games[game.0 as usize].params.len();
-        let id = self.instance(game, vec![None; n], self.world.program.games[game.0 as usize].span)?;
+        let id = self.instance(
+            game,
+            vec![None; n],
+            self.world.program.games[game.0 as usize].span,
+        )?;
         self.world.games.default_instances.insert(game, id);
         Ok(id)
     }
 
-    fn variant(&mut self, base: InstanceId, args: Vec<(Option<String>, Value, Span)>, span: Span) -> DiagResult<Value> {
+    fn variant(
+        &mut self,
+        base: InstanceId,
+        args: Vec<(Option<String>, Value, Span)>,
+        span: Span,
+    ) -> DiagResult<Value> {
         let info = self.world.games.info(base);
         let game_id = info.game;
         let game = &self.world.program.games[game_id.0 as usize];
@@ -677,13 +806,20 @@ impl<'a> Interp<'a> {
         let mut positional = 0;
         for (name, value, aspan) in args {
             let idx = match name {
-                Some(name) => game.params.iter().position(|p| p.name == name).ok_or_else(|| {
-                    Box::new(
-                        Diag::error("cgl::eval::unknown_param", format!("game `{}` has no parameter `{name}`", game.name))
+                Some(name) => game
+                    .params
+                    .iter()
+                    .position(|p| p.name == name)
+                    .ok_or_else(|| {
+                        Box::new(
+                            Diag::error(
+                                "cgl::eval::unknown_param",
+                                format!("game `{}` has no parameter `{name}`", game.name),
+                            )
                             .label(aspan, "unknown parameter")
                             .help("use one of the parameters the game declares"),
-                    )
-                })?,
+                        )
+                    })?,
                 None => {
                     positional += 1;
                     positional - 1
@@ -691,9 +827,12 @@ impl<'a> Interp<'a> {
             };
             if idx >= params.len() {
                 return Err(Box::new(
-                    Diag::error("cgl::eval::arity", format!("game `{}` has only {} parameters", game.name, params.len()))
-                        .label(aspan, "one too many")
-                        .help("name the parameters: `G[p = value]`"),
+                    Diag::error(
+                        "cgl::eval::arity",
+                        format!("game `{}` has only {} parameters", game.name, params.len()),
+                    )
+                    .label(aspan, "one too many")
+                    .help("name the parameters: `G[p = value]`"),
                 ));
             }
             params[idx] = Some(value);
@@ -702,7 +841,12 @@ impl<'a> Interp<'a> {
     }
 
     /// The instance of `game` with these parameters (missing ones take their defaults).
-    pub fn instance(&mut self, game_id: GameId, given: Vec<Option<Value>>, span: Span) -> DiagResult<InstanceId> {
+    pub fn instance(
+        &mut self,
+        game_id: GameId,
+        given: Vec<Option<Value>>,
+        span: Span,
+    ) -> DiagResult<InstanceId> {
         let program = self.world.program;
         let game = &program.games[game_id.0 as usize];
         let mut frame = vec![Value::None; game.frame_size];
@@ -713,10 +857,13 @@ impl<'a> Interp<'a> {
                 (None, Some(default)) => self.eval(default, &mut frame)?,
                 (None, None) => {
                     return Err(Box::new(
-                        Diag::error("cgl::eval::missing_param", format!("game `{}` needs a value for `{}`", game.name, param.name))
-                            .label(span, "used here without it")
-                            .label(param.span, "this parameter has no default")
-                            .help(format!("give it: `{}[{} = ...]`", game.name, param.name)),
+                        Diag::error(
+                            "cgl::eval::missing_param",
+                            format!("game `{}` needs a value for `{}`", game.name, param.name),
+                        )
+                        .label(span, "used here without it")
+                        .label(param.span, "this parameter has no default")
+                        .help(format!("give it: `{}[{} = ...]`", game.name, param.name)),
                     ))
                 }
             };
@@ -731,13 +878,11 @@ impl<'a> Interp<'a> {
             None => CompoundKind::Disjunctive,
             Some(e) => match self.eval(e, &mut frame)? {
                 Value::Mode(m) => m,
-                other => {
-                    return Err(type_error(
-                        e.span,
-                        format!("`compound` needs a mode, but this is {}", self.show(&other)),
-                        "write `compound disjunctive`, `compound conjunctive` or `compound selective`",
-                    ))
-                }
+                other => return Err(type_error(
+                    e.span,
+                    format!("`compound` needs a mode, but this is {}", self.show(&other)),
+                    "write `compound disjunctive`, `compound conjunctive` or `compound selective`",
+                )),
             },
         };
         let field_defaults = match &game.position {
@@ -779,15 +924,32 @@ impl<'a> Interp<'a> {
         }))
     }
 
-    fn make_position(&mut self, inst: InstanceId, args: Vec<Value>, span: Span) -> DiagResult<Value> {
+    fn make_position(
+        &mut self,
+        inst: InstanceId,
+        args: Vec<Value>,
+        span: Span,
+    ) -> DiagResult<Value> {
         let info = self.world.games.info(inst);
         let game = &self.world.program.games[info.game.0 as usize];
         let (lo, hi) = game.position.arity();
         if args.len() < lo || args.len() > hi {
             return Err(Box::new(
-                Diag::error("cgl::eval::arity", format!("a position of `{}` has {} fields, but {} were given", game.name, if lo == hi { lo.to_string() } else { format!("{lo} to {hi}") }, args.len()))
-                    .label(span, "here")
-                    .help("give one value per field of the game's `position` pattern"),
+                Diag::error(
+                    "cgl::eval::arity",
+                    format!(
+                        "a position of `{}` has {} fields, but {} were given",
+                        game.name,
+                        if lo == hi {
+                            lo.to_string()
+                        } else {
+                            format!("{lo} to {hi}")
+                        },
+                        args.len()
+                    ),
+                )
+                .label(span, "here")
+                .help("give one value per field of the game's `position` pattern"),
             ));
         }
         let data = match &game.position {
@@ -804,10 +966,17 @@ impl<'a> Interp<'a> {
         let pattern = game.position.pattern();
         if !Self::matches(&pattern, &data) {
             return Err(Box::new(
-                Diag::error("cgl::eval::position_shape", format!("{} does not fit the position pattern of `{}`", self.show(&data), game.name))
-                    .label(span, "this position")
-                    .label(pattern.span(), "the pattern")
-                    .help("nested tuples in the pattern need tuples of the same size"),
+                Diag::error(
+                    "cgl::eval::position_shape",
+                    format!(
+                        "{} does not fit the position pattern of `{}`",
+                        self.show(&data),
+                        game.name
+                    ),
+                )
+                .label(span, "this position")
+                .label(pattern.span(), "the pattern")
+                .help("nested tuples in the pattern need tuples of the same size"),
             ));
         }
         Ok(Value::pos(PosTerm::Atom(inst, data), info.convention))
@@ -818,10 +987,13 @@ impl<'a> Interp<'a> {
         let game = &self.world.program.games[info.game.0 as usize];
         let Some(start) = &game.start else {
             return Err(Box::new(
-                Diag::error("cgl::eval::no_start", format!("game `{}` has no `start` clause", game.name))
-                    .label(span, "`.start` used here")
-                    .label(game.span, "this game")
-                    .help("add `start <position>` to the game, or give a position: `G(...)`"),
+                Diag::error(
+                    "cgl::eval::no_start",
+                    format!("game `{}` has no `start` clause", game.name),
+                )
+                .label(span, "`.start` used here")
+                .label(game.span, "this game")
+                .help("add `start <position>` to the game, or give a position: `G(...)`"),
             ));
         };
         let mut frame = vec![Value::None; game.frame_size];
@@ -830,7 +1002,8 @@ impl<'a> Interp<'a> {
         }
         let start_span = start.span;
         let value = self.eval(start, &mut frame)?;
-        self.target_term(inst, value, start_span).map(|t| Value::pos(t, self.world.games.info(inst).convention))
+        self.target_term(inst, value, start_span)
+            .map(|t| Value::pos(t, self.world.games.info(inst).convention))
     }
 
     /// Turns the value of a move target (or `start`) into a position term of `inst`'s game:
@@ -904,7 +1077,8 @@ impl<'a> Interp<'a> {
             return Ok(true);
         }
         for (rule_idx, rule) in game.rules.iter().enumerate() {
-            let flow = self.rule_options(inst, rule, rule_idx as u32, &mut frame, first_only, out)?;
+            let flow =
+                self.rule_options(inst, rule, rule_idx as u32, &mut frame, first_only, out)?;
             if flow.is_break() {
                 break;
             }
@@ -925,7 +1099,11 @@ impl<'a> Interp<'a> {
             let value = this.eval(&rule.target, frame)?;
             let term = this.target_term(inst, value, rule.target.span)?;
             out.push((term, rule_idx));
-            Ok(if first_only { ControlFlow::Break(()) } else { ControlFlow::Continue(()) })
+            Ok(if first_only {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            })
         })
     }
 
@@ -946,7 +1124,12 @@ impl<'a> Interp<'a> {
         let Value::Pos(position) = arg else {
             return Err(type_error(
                 span,
-                format!("`{}` needs a position, but this is a {} ({})", builtin.name(), arg.type_name(), self.show(arg)),
+                format!(
+                    "`{}` needs a position, but this is a {} ({})",
+                    builtin.name(),
+                    arg.type_name(),
+                    self.show(arg)
+                ),
                 "make a position by calling a game: `Kayles(5)`",
             ));
         };
@@ -960,13 +1143,22 @@ impl<'a> Interp<'a> {
         let position = position.clone();
         analysis::run(graph, &mut self.world, builtin, &position).map_err(|mut d| {
             if d.labels.is_empty() {
-                d.labels.push(crate::diag::Label { span, message: "while analysing this".into() });
+                d.labels.push(crate::diag::Label {
+                    span,
+                    message: "while analysing this".into(),
+                });
             }
             d
         })
     }
 
-    fn builtin(&mut self, b: Builtin, mut args: Vec<Value>, exprs: &[Expr], span: Span) -> DiagResult<Value> {
+    fn builtin(
+        &mut self,
+        b: Builtin,
+        mut args: Vec<Value>,
+        exprs: &[Expr],
+        span: Span,
+    ) -> DiagResult<Value> {
         let arg_span = |i: usize| exprs.get(i).map_or(span, |e| e.span);
         if b.is_analysis() {
             return self.analyse(b, &args[0], arg_span(0));
@@ -976,7 +1168,11 @@ impl<'a> Interp<'a> {
             for item in this.items(v, s)? {
                 let n = int(&item, s, &format!("`{}`", b.name()))?;
                 out.push(u64::try_from(n).map_err(|_| {
-                    type_error(s, format!("`{}` needs non-negative integers, but got {n}", b.name()), "remove the negative numbers")
+                    type_error(
+                        s,
+                        format!("`{}` needs non-negative integers, but got {n}", b.name()),
+                        "remove the negative numbers",
+                    )
                 })?);
             }
             Ok(out)
@@ -1068,7 +1264,7 @@ impl<'a> Interp<'a> {
             }
             Builtin::Min | Builtin::Max => {
                 let items = if args.len() == 1 { self.collect(&args[0], arg_span(0))? } else { args };
-                let first_type = items.first().map(|v| std::mem::discriminant(v));
+                let first_type = items.first().map(std::mem::discriminant);
                 if items.iter().any(|v| Some(std::mem::discriminant(v)) != first_type) {
                     return Err(type_error(span, format!("`{}` needs items of one type", b.name()), "compare numbers with numbers"));
                 }
@@ -1155,17 +1351,31 @@ impl<'a> Interp<'a> {
 
 fn nonneg(v: &Value, span: Span, what: &str) -> DiagResult<u64> {
     let n = int(v, span, &format!("`{what}`"))?;
-    u64::try_from(n).map_err(|_| type_error(span, format!("`{what}` needs a non-negative integer, but got {n}"), "use 0 or a positive number"))
+    u64::try_from(n).map_err(|_| {
+        type_error(
+            span,
+            format!("`{what}` needs a non-negative integer, but got {n}"),
+            "use 0 or a positive number",
+        )
+    })
 }
 
 /// Floor modulo: the result has the sign of the divisor (Python's `%`).
 fn floor_mod(x: i64, y: i64) -> Option<i64> {
     let r = x.checked_rem(y)?;
-    Some(if r != 0 && ((r < 0) != (y < 0)) { r + y } else { r })
+    Some(if r != 0 && ((r < 0) != (y < 0)) {
+        r + y
+    } else {
+        r
+    })
 }
 
 /// Floor division (rounds toward negative infinity, as Python's `//`).
 fn floor_div(x: i64, y: i64) -> Option<i64> {
     let q = x.checked_div(y)?;
-    Some(if x % y != 0 && ((x < 0) != (y < 0)) { q - 1 } else { q })
+    Some(if x % y != 0 && ((x < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
+    })
 }

@@ -230,9 +230,13 @@ fn write_value(out: &mut String, value: &Value, names: &dyn InstanceNames) {
         Value::Str(s) => {
             let _ = write!(out, "{s:?}");
         }
-        Value::Tuple(items) => {
-            write_seq(out, "(", items.iter(), if items.len() == 1 { ",)" } else { ")" }, names)
-        }
+        Value::Tuple(items) => write_seq(
+            out,
+            "(",
+            items.iter(),
+            if items.len() == 1 { ",)" } else { ")" },
+            names,
+        ),
         Value::List(items) => write_seq(out, "[", items.iter(), "]", names),
         Value::Set(items) => write_seq(out, "{", items.iter(), "}", names),
         Value::Range(a, b) => {
@@ -251,7 +255,9 @@ fn write_value(out: &mut String, value: &Value, names: &dyn InstanceNames) {
 fn write_position(out: &mut String, position: &Position, names: &dyn InstanceNames) {
     let mut instances = Vec::new();
     position.term.instances(&mut instances);
-    let natural = instances.iter().all(|i| names.instance_convention(*i) == position.convention);
+    let natural = instances
+        .iter()
+        .all(|i| names.instance_convention(*i) == position.convention);
     if natural && !instances.is_empty() {
         write_term(out, &position.term, names, false);
         return;

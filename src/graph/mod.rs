@@ -6,15 +6,15 @@
 //! Atoms' moves come from the game's rules; compounds' moves (the explicit product) are built
 //! from their parts' moves, only when an analysis asks for them.
 
-use std::hash::{Hash, Hasher};
-
 use indexmap::IndexSet;
 use petgraph::graph::{DiGraph, NodeIndex};
-use rustc_hash::{FxBuildHasher, FxHashSet, FxHasher};
+use rustc_hash::{FxBuildHasher, FxHashSet};
 
 use crate::analysis::{Rem, Slot};
 use crate::diag::{Diag, DiagResult};
-use crate::eval::value::{display, CompoundKind, InstanceId, InstanceNames, Outcome, PosTerm, Value};
+use crate::eval::value::{
+    display, CompoundKind, InstanceId, InstanceNames, Outcome, PosTerm, Value,
+};
 use crate::eval::{Interp, World};
 
 /// Index of a term in the graph.
@@ -58,7 +58,10 @@ pub struct GraphConfig {
 
 impl Default for GraphConfig {
     fn default() -> GraphConfig {
-        GraphConfig { max_positions: 5_000_000, explicit: false }
+        GraphConfig {
+            max_positions: 5_000_000,
+            explicit: false,
+        }
     }
 }
 
@@ -87,7 +90,10 @@ pub struct GameGraph {
 impl GameGraph {
     /// An empty graph with these settings.
     pub fn new(config: GraphConfig) -> GameGraph {
-        GameGraph { config, ..GameGraph::default() }
+        GameGraph {
+            config,
+            ..GameGraph::default()
+        }
     }
 
     /// Number of terms interned.
@@ -172,7 +178,12 @@ impl GameGraph {
         }
     }
 
-    fn intern_atom(&mut self, w: &mut World<'_>, inst: InstanceId, data: &Value) -> DiagResult<TermId> {
+    fn intern_atom(
+        &mut self,
+        w: &mut World<'_>,
+        inst: InstanceId,
+        data: &Value,
+    ) -> DiagResult<TermId> {
         let key = Term::Atom(inst, data.clone());
         if let Some(id) = self.lookup(&key) {
             return Ok(id);
@@ -187,19 +198,28 @@ impl GameGraph {
         let terminal = forced || first.is_empty();
         let draw = terminal && {
             let mut interp = Interp::new(w.reborrow(), None);
-            interp.is_draw(inst, data).map_err(|d| self.while_generating(w, inst, data, d))?
+            interp
+                .is_draw(inst, data)
+                .map_err(|d| self.while_generating(w, inst, data, d))?
         };
         self.insert(key, TermInfo { terminal, draw })
     }
 
     #[cold]
-    fn while_generating(&self, w: &World<'_>, inst: InstanceId, data: &Value, mut d: Box<Diag>) -> Box<Diag> {
+    fn while_generating(
+        &self,
+        w: &World<'_>,
+        inst: InstanceId,
+        data: &Value,
+        mut d: Box<Diag>,
+    ) -> Box<Diag> {
         let position = PosTerm::Atom(inst, data.clone());
         let shown = display(
             &Value::pos(position.clone(), first_convention(&position, &*w.games)),
             &*w.games,
         );
-        d.notes.push(format!("while generating the moves of {shown}"));
+        d.notes
+            .push(format!("while generating the moves of {shown}"));
         d
     }
 
@@ -223,7 +243,11 @@ impl GameGraph {
         if flat.len() == 1 {
             return Ok(flat[0]);
         }
-        let (kind, flat) = if flat.is_empty() { (CompoundKind::Disjunctive, flat) } else { (kind, flat) };
+        let (kind, flat) = if flat.is_empty() {
+            (CompoundKind::Disjunctive, flat)
+        } else {
+            (kind, flat)
+        };
         let infos: Vec<TermInfo> = flat.iter().map(|p| self.info(*p)).collect();
         let terminal = match kind {
             _ if infos.is_empty() => true,
@@ -244,12 +268,18 @@ impl GameGraph {
         if !self.explored[t.idx()] {
             self.explore(w, t)?;
         }
-        Ok(self.moves.neighbors(NodeIndex::new(t.idx())).map(|n| TermId(n.index() as u32)).collect())
+        Ok(self
+            .moves
+            .neighbors(NodeIndex::new(t.idx()))
+            .map(|n| TermId(n.index() as u32))
+            .collect())
     }
 
     /// The rule (index in its game) that makes the move `from -> to`, if it is a rule's move.
     pub fn rule_of_move(&self, from: TermId, to: TermId) -> Option<u32> {
-        let edge = self.moves.find_edge(NodeIndex::new(from.idx()), NodeIndex::new(to.idx()))?;
+        let edge = self
+            .moves
+            .find_edge(NodeIndex::new(from.idx()), NodeIndex::new(to.idx()))?;
         let rule = *self.moves.edge_weight(edge)?;
         (rule != PRODUCT_MOVE).then_some(rule)
     }
@@ -285,7 +315,12 @@ impl GameGraph {
         Ok(())
     }
 
-    fn product_moves(&mut self, w: &mut World<'_>, kind: CompoundKind, parts: &[TermId]) -> DiagResult<Vec<TermId>> {
+    fn product_moves(
+        &mut self,
+        w: &mut World<'_>,
+        kind: CompoundKind,
+        parts: &[TermId],
+    ) -> DiagResult<Vec<TermId>> {
         let mut out = Vec::new();
         let mut options: Vec<Vec<TermId>> = Vec::with_capacity(parts.len());
         for part in parts {
@@ -309,7 +344,8 @@ impl GameGraph {
                     return Ok(out);
                 }
                 self.check_product_size(options.iter().map(Vec::len))?;
-                let chosen: Vec<Option<&[TermId]>> = options.iter().map(|o| Some(o.as_slice())).collect();
+                let chosen: Vec<Option<&[TermId]>> =
+                    options.iter().map(|o| Some(o.as_slice())).collect();
                 self.cartesian(kind, parts, &chosen, &mut out)?;
             }
             CompoundKind::Selective => {
@@ -352,7 +388,13 @@ impl GameGraph {
 
     /// Every combination that moves each chosen part (`Some`) to one of its options and
     /// leaves the others (`None`) as they are.
-    fn cartesian(&mut self, kind: CompoundKind, parts: &[TermId], chosen: &[Option<&[TermId]>], out: &mut Vec<TermId>) -> DiagResult<()> {
+    fn cartesian(
+        &mut self,
+        kind: CompoundKind,
+        parts: &[TermId],
+        chosen: &[Option<&[TermId]>],
+        out: &mut Vec<TermId>,
+    ) -> DiagResult<()> {
         let mut counters = vec![0usize; parts.len()];
         loop {
             let next: Vec<TermId> = parts
@@ -387,12 +429,7 @@ fn first_convention(term: &PosTerm, names: &dyn InstanceNames) -> crate::syntax:
     term.instances(&mut instances);
     instances
         .first()
-        .map_or(crate::syntax::ast::Convention::Normal, |i| names.instance_convention(*i))
-}
-
-/// A stable hash of a term (for tests that compare graphs).
-pub fn term_hash(term: &Term) -> u64 {
-    let mut h = FxHasher::default();
-    term.hash(&mut h);
-    h.finish()
+        .map_or(crate::syntax::ast::Convention::Normal, |i| {
+            names.instance_convention(*i)
+        })
 }

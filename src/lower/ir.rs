@@ -109,7 +109,9 @@ impl PositionShape {
             PositionShape::Single(p) => p.clone(),
             PositionShape::Fields(fields) => Pattern::Tuple(
                 fields.iter().map(|(p, _)| p.clone()).collect(),
-                fields.first().map_or(Span::new(crate::diag::FileId(0), 0, 0), |(p, _)| p.span()),
+                fields
+                    .first()
+                    .map_or(Span::new(crate::diag::FileId(0), 0, 0), |(p, _)| p.span()),
             ),
         }
     }

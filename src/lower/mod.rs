@@ -4,4 +4,4 @@
 pub mod ir;
 mod resolve;
 
-pub use resolve::{lower_expr, lower_file, Exports, Global, LoweredFile};
+pub use resolve::{lower_expr, lower_file, Exports, Global, LoweredFile, Scope};

@@ -1,6 +1,6 @@
 //! Name resolution and lowering of one file.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 use indexmap::IndexMap;
 
@@ -21,6 +21,9 @@ pub enum Global {
     Const(ConstId),
 }
 
+/// Names in scope, ordered so that nothing depends on hash order.
+pub type Scope = BTreeMap<String, Global>;
+
 /// The names a file defines, which an `import` of it brings into scope.
 pub type Exports = IndexMap<String, (Global, Span)>;
 
@@ -30,7 +33,7 @@ pub struct LoweredFile {
     /// Games, functions and constants it defines.
     pub exports: Exports,
     /// All names in scope in the file (its own and imported ones).
-    pub scope: HashMap<String, Global>,
+    pub scope: Scope,
     /// `expect` and `print` statements in source order.
     pub statements: Vec<Statement>,
 }
@@ -49,9 +52,12 @@ pub fn lower_file(
             if let Some((other, _)) = scope.get(name) {
                 if other != global {
                     errors.push(
-                        Diag::error("cgl::resolve::import_conflict", format!("`{name}` is imported twice"))
-                            .label(*import_span, format!("this import brings another `{name}`"))
-                            .help("two imported files define the same name; rename one of them"),
+                        Diag::error(
+                            "cgl::resolve::import_conflict",
+                            format!("`{name}` is imported twice"),
+                        )
+                        .label(*import_span, format!("this import brings another `{name}`"))
+                        .help("two imported files define the same name; rename one of them"),
                     );
                 }
                 continue;
@@ -69,8 +75,12 @@ pub fn lower_file(
     for (i, game) in program.games.iter().enumerate() {
         sigs.insert(GameId(i as u32), GameSig::from_ir(game));
     }
-    let mut fn_arities: HashMap<FnId, usize> =
-        program.fns.iter().enumerate().map(|(i, f)| (FnId(i as u32), f.arity)).collect();
+    let mut fn_arities: HashMap<FnId, usize> = program
+        .fns
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (FnId(i as u32), f.arity))
+        .collect();
     for item in &file.items {
         let (name, global) = match item {
             Item::Game(g) => {
@@ -94,10 +104,13 @@ pub fn lower_file(
         };
         if let Some((_, previous)) = exports.get(&name.name) {
             errors.push(
-                Diag::error("cgl::resolve::duplicate", format!("`{}` is defined twice", name.name))
-                    .label(name.span, "defined again here")
-                    .label(*previous, "first defined here")
-                    .help("give one of the definitions another name"),
+                Diag::error(
+                    "cgl::resolve::duplicate",
+                    format!("`{}` is defined twice", name.name),
+                )
+                .label(name.span, "defined again here")
+                .label(*previous, "first defined here")
+                .help("give one of the definitions another name"),
             );
             continue;
         }
@@ -127,9 +140,13 @@ pub fn lower_file(
         exports.insert(name.name.clone(), (global, name.span));
         scope.insert(name.name.clone(), (global, name.span));
     }
-    let scope: HashMap<String, Global> = scope.into_iter().map(|(k, (g, _))| (k, g)).collect();
+    let scope: Scope = scope.into_iter().map(|(k, (g, _))| (k, g)).collect();
 
-    let mut lowered = LoweredFile { exports, scope, statements: Vec::new() };
+    let mut lowered = LoweredFile {
+        exports,
+        scope,
+        statements: Vec::new(),
+    };
     let mut games = Vec::new();
     let mut fns = Vec::new();
     let mut consts = Vec::new();
@@ -151,14 +168,22 @@ pub fn lower_file(
                 fns.push(ir::Function {
                     name: name.name.clone(),
                     arity: params.len(),
-                    body: Body { expr: body_expr, frame_size: r.frame_size(), span: body.span },
+                    body: Body {
+                        expr: body_expr,
+                        frame_size: r.frame_size(),
+                        span: body.span,
+                    },
                 });
             }
             Item::Const { name, value } => {
                 let expr = r.expr(value);
                 consts.push(ir::Const {
                     name: name.name.clone(),
-                    body: Body { expr, frame_size: r.frame_size(), span: value.span },
+                    body: Body {
+                        expr,
+                        frame_size: r.frame_size(),
+                        span: value.span,
+                    },
                 });
             }
             Item::Expect { expr, span } => {
@@ -190,23 +215,27 @@ pub fn lower_file(
 }
 
 /// Lowers a standalone expression (for `cgl eval` and the REPL) against a file's scope.
-pub fn lower_expr(
-    program: &Program,
-    scope: &HashMap<String, Global>,
-    expr: &ast::Expr,
-) -> Result<Body, Vec<Diag>> {
+pub fn lower_expr(program: &Program, scope: &Scope, expr: &ast::Expr) -> Result<Body, Vec<Diag>> {
     let sigs: HashMap<GameId, GameSig> = program
         .games
         .iter()
         .enumerate()
         .map(|(i, g)| (GameId(i as u32), GameSig::from_ir(g)))
         .collect();
-    let fn_arities: HashMap<FnId, usize> =
-        program.fns.iter().enumerate().map(|(i, f)| (FnId(i as u32), f.arity)).collect();
+    let fn_arities: HashMap<FnId, usize> = program
+        .fns
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (FnId(i as u32), f.arity))
+        .collect();
     let mut r = Resolver::new(scope, &sigs, &fn_arities);
     let lowered = r.expr(expr);
     if r.errors.is_empty() {
-        Ok(Body { expr: lowered, frame_size: r.frame_size(), span: expr.span })
+        Ok(Body {
+            expr: lowered,
+            frame_size: r.frame_size(),
+            span: expr.span,
+        })
     } else {
         Err(r.errors)
     }
@@ -237,9 +266,10 @@ impl GameSig {
                         (items.len(), items.len())
                     }
                     ast::PositionPattern::Single(_) => (1, 1),
-                    ast::PositionPattern::Fields(fields, _) => {
-                        (fields.iter().take_while(|(_, d)| d.is_none()).count(), fields.len())
-                    }
+                    ast::PositionPattern::Fields(fields, _) => (
+                        fields.iter().take_while(|(_, d)| d.is_none()).count(),
+                        fields.len(),
+                    ),
                 };
             }
         }
@@ -253,14 +283,17 @@ impl GameSig {
 
 #[cold]
 fn duplicate_binding(name: &str, span: Span, previous: Span) -> Diag {
-    Diag::error("cgl::resolve::duplicate_binding", format!("`{name}` is bound twice"))
-        .label(span, "bound again here")
-        .label(previous, "first bound here")
-        .help("use a different name for each variable in one pattern")
+    Diag::error(
+        "cgl::resolve::duplicate_binding",
+        format!("`{name}` is bound twice"),
+    )
+    .label(span, "bound again here")
+    .label(previous, "first bound here")
+    .help("use a different name for each variable in one pattern")
 }
 
 struct Resolver<'a> {
-    globals: &'a HashMap<String, Global>,
+    globals: &'a Scope,
     sigs: &'a HashMap<GameId, GameSig>,
     fn_arities: &'a HashMap<FnId, usize>,
     errors: Vec<Diag>,
@@ -271,7 +304,7 @@ struct Resolver<'a> {
 
 impl<'a> Resolver<'a> {
     fn new(
-        globals: &'a HashMap<String, Global>,
+        globals: &'a Scope,
         sigs: &'a HashMap<GameId, GameSig>,
         fn_arities: &'a HashMap<FnId, usize>,
     ) -> Resolver<'a> {
@@ -311,14 +344,20 @@ impl<'a> Resolver<'a> {
     }
 
     fn lookup_local(&self, name: &str) -> Option<Slot> {
-        self.scopes.iter().rev().flat_map(|s| s.iter().rev()).find(|(n, _)| n == name).map(|(_, s)| *s)
+        self.scopes
+            .iter()
+            .rev()
+            .flat_map(|s| s.iter().rev())
+            .find(|(n, _)| n == name)
+            .map(|(_, s)| *s)
     }
 
     fn pattern(&mut self, pattern: &ast::Pattern, seen: &mut HashMap<String, Span>) -> ir::Pattern {
         match pattern {
             ast::Pattern::Bind(ident) => {
                 if let Some(prev) = seen.insert(ident.name.clone(), ident.span) {
-                    self.errors.push(duplicate_binding(&ident.name, ident.span, prev));
+                    self.errors
+                        .push(duplicate_binding(&ident.name, ident.span, prev));
                 }
                 ir::Pattern::Bind(self.bind(&ident.name), ident.span)
             }
@@ -336,10 +375,15 @@ impl<'a> Resolver<'a> {
             // A default sees the parameters before it.
             let default = default.as_ref().map(|d| self.expr(d));
             if let Some(prev) = seen.insert(name.name.clone(), name.span) {
-                self.errors.push(duplicate_binding(&name.name, name.span, prev));
+                self.errors
+                    .push(duplicate_binding(&name.name, name.span, prev));
             }
             self.bind(&name.name);
-            params.push(ir::GameParam { name: name.name.clone(), default, span: name.span });
+            params.push(ir::GameParam {
+                name: name.name.clone(),
+                default,
+                span: name.span,
+            });
         }
         let mut position = None;
         let mut start = None;
@@ -352,10 +396,13 @@ impl<'a> Resolver<'a> {
         let mut once = |this: &mut Self, what: &'static str, span: Span| {
             if let Some(prev) = seen_clause.insert(what, span) {
                 this.errors.push(
-                    Diag::error("cgl::resolve::duplicate_clause", format!("two `{what}` clauses"))
-                        .label(span, "second one here")
-                        .label(prev, "first one here")
-                        .help(format!("a game has at most one `{what}` clause")),
+                    Diag::error(
+                        "cgl::resolve::duplicate_clause",
+                        format!("two `{what}` clauses"),
+                    )
+                    .label(span, "second one here")
+                    .label(prev, "first one here")
+                    .help(format!("a game has at most one `{what}` clause")),
                 );
             }
         };
@@ -458,7 +505,12 @@ impl<'a> Resolver<'a> {
             let target = self.expr(&rule.target);
             self.pop_clause_scopes(&rule.clauses);
             self.pop_scope();
-            rules.push(ir::MoveRule { side: rule.side, target, clauses, span: rule.span });
+            rules.push(ir::MoveRule {
+                side: rule.side,
+                target,
+                clauses,
+                span: rule.span,
+            });
         }
         ir::Game {
             name: game.name.name.clone(),
@@ -505,7 +557,11 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    fn comprehension(&mut self, body: &ast::Expr, clauses: &[ast::CompClause]) -> (ir::Expr, Vec<Clause>) {
+    fn comprehension(
+        &mut self,
+        body: &ast::Expr,
+        clauses: &[ast::CompClause],
+    ) -> (ir::Expr, Vec<Clause>) {
         let lowered_clauses = self.clauses(clauses);
         let body = self.expr(body);
         self.pop_clause_scopes(clauses);
@@ -518,14 +574,22 @@ impl<'a> Resolver<'a> {
         candidates.extend(builtins::BUILTINS.iter().map(|(n, ..)| *n));
         candidates.extend(CONSTANT_NAMES);
         candidates.sort_unstable();
-        let mut diag = Diag::error("cgl::resolve::unknown_name", format!("unknown name `{name}`"))
-            .label(span, "not defined");
+        let mut diag = Diag::error(
+            "cgl::resolve::unknown_name",
+            format!("unknown name `{name}`"),
+        )
+        .label(span, "not defined");
         diag = match did_you_mean(name, candidates) {
             Some(s) => diag.help(format!("did you mean `{s}`?")),
-            None => diag.help("define it with `game`, `fn` or `const`, or import the file that does"),
+            None => {
+                diag.help("define it with `game`, `fn` or `const`, or import the file that does")
+            }
         };
         self.errors.push(diag);
-        ir::Expr { kind: ir::ExprKind::Lit(Value::None), span }
+        ir::Expr {
+            kind: ir::ExprKind::Lit(Value::None),
+            span,
+        }
     }
 
     fn arity_error(&mut self, what: &str, expected: (usize, usize), got: usize, span: Span) {
@@ -540,7 +604,10 @@ impl<'a> Resolver<'a> {
                 "cgl::resolve::arity",
                 format!("{what} takes {expected_text} argument{plural}, but {got} were given"),
             )
-            .label(span, format!("{got} argument{}", if got == 1 { "" } else { "s" }))
+            .label(
+                span,
+                format!("{got} argument{}", if got == 1 { "" } else { "s" }),
+            )
             .help(format!("call it with {expected_text} argument{plural}")),
         );
     }
@@ -593,10 +660,14 @@ impl<'a> Resolver<'a> {
                 }
             }
             ExprKind::Unary(op, e) => K::Unary(*op, Box::new(self.expr(e))),
-            ExprKind::Binary(op, l, r) => K::Binary(*op, Box::new(self.expr(l)), Box::new(self.expr(r))),
-            ExprKind::If(c, t, e) => {
-                K::If(Box::new(self.expr(c)), Box::new(self.expr(t)), Box::new(self.expr(e)))
+            ExprKind::Binary(op, l, r) => {
+                K::Binary(*op, Box::new(self.expr(l)), Box::new(self.expr(r)))
             }
+            ExprKind::If(c, t, e) => K::If(
+                Box::new(self.expr(c)),
+                Box::new(self.expr(t)),
+                Box::new(self.expr(e)),
+            ),
             ExprKind::Tuple(items) => K::Tuple(self.exprs(items)),
             ExprKind::List(items) => K::List(self.exprs(items)),
             ExprKind::Set(items) => K::Set(self.exprs(items)),
@@ -619,7 +690,10 @@ impl<'a> Resolver<'a> {
             }
             ExprKind::CallGen(callee, body, clauses) => {
                 let (body, clauses) = self.comprehension(body, clauses);
-                let list = ir::Expr { kind: K::ListComp(Box::new(body), clauses), span };
+                let list = ir::Expr {
+                    kind: K::ListComp(Box::new(body), clauses),
+                    span,
+                };
                 self.call(callee, vec![list], span)
             }
             ExprKind::Bracket(base, args) => {
@@ -645,7 +719,9 @@ impl<'a> Resolver<'a> {
     }
 
     fn check_variant(&mut self, id: GameId, args: &[ast::BracketArg]) {
-        let Some(sig) = self.sigs.get(&id) else { return };
+        let Some(sig) = self.sigs.get(&id) else {
+            return;
+        };
         let mut positional = 0;
         for arg in args {
             match &arg.name {
@@ -658,8 +734,12 @@ impl<'a> Resolver<'a> {
                         .label(name.span, "unknown parameter");
                         d = match did_you_mean(&name.name, sig.params.iter().map(String::as_str)) {
                             Some(s) => d.help(format!("did you mean `{s}`?")),
-                            None if sig.params.is_empty() => d.help(format!("`{}` has no parameters", sig.name)),
-                            None => d.help(format!("its parameters are: {}", sig.params.join(", "))),
+                            None if sig.params.is_empty() => {
+                                d.help(format!("`{}` has no parameters", sig.name))
+                            }
+                            None => {
+                                d.help(format!("its parameters are: {}", sig.params.join(", ")))
+                            }
                         };
                         self.errors.push(d);
                     }
@@ -668,7 +748,13 @@ impl<'a> Resolver<'a> {
             }
         }
         if positional > sig.params.len() {
-            self.arity_error(&format!("the variant `{}[...]`", sig.name), (0, sig.params.len()), positional, args.last().map_or(Span::new(crate::diag::FileId(0), 0, 0), |a| a.value.span));
+            self.arity_error(
+                &format!("the variant `{}[...]`", sig.name),
+                (0, sig.params.len()),
+                positional,
+                args.last()
+                    .map_or(Span::new(crate::diag::FileId(0), 0, 0), |a| a.value.span),
+            );
         }
     }
 
@@ -680,7 +766,12 @@ impl<'a> Resolver<'a> {
                     Some(Global::Fn(id)) => {
                         let arity = self.fn_arities.get(id).copied().unwrap_or(0);
                         if arity != args.len() {
-                            self.arity_error(&format!("function `{name}`"), (arity, arity), args.len(), span);
+                            self.arity_error(
+                                &format!("function `{name}`"),
+                                (arity, arity),
+                                args.len(),
+                                span,
+                            );
                         }
                         return K::CallFn(*id, args);
                     }
@@ -688,7 +779,12 @@ impl<'a> Resolver<'a> {
                         if let Some(sig) = self.sigs.get(id) {
                             let (lo, hi) = sig.arity;
                             if args.len() < lo || args.len() > hi {
-                                self.arity_error(&format!("a position of `{name}`"), (lo, hi), args.len(), span);
+                                self.arity_error(
+                                    &format!("a position of `{name}`"),
+                                    (lo, hi),
+                                    args.len(),
+                                    span,
+                                );
                             }
                         }
                         let callee = self.expr(callee);
@@ -703,14 +799,20 @@ impl<'a> Resolver<'a> {
                             return K::CallBuiltin(builtin, args);
                         }
                         if builtins::constant(name).is_none() {
-                            let mut candidates: Vec<&str> = self.globals.keys().map(String::as_str).collect();
+                            let mut candidates: Vec<&str> =
+                                self.globals.keys().map(String::as_str).collect();
                             candidates.extend(builtins::BUILTINS.iter().map(|(n, ..)| *n));
                             candidates.sort_unstable();
-                            let mut d = Diag::error("cgl::resolve::unknown_name", format!("unknown function or game `{name}`"))
-                                .label(callee.span, "not defined");
+                            let mut d = Diag::error(
+                                "cgl::resolve::unknown_name",
+                                format!("unknown function or game `{name}`"),
+                            )
+                            .label(callee.span, "not defined");
                             d = match did_you_mean(name, candidates) {
                                 Some(s) => d.help(format!("did you mean `{s}`?")),
-                                None => d.help("define it with `game` or `fn`, or import the file that does"),
+                                None => d.help(
+                                    "define it with `game` or `fn`, or import the file that does",
+                                ),
                             };
                             self.errors.push(d);
                             return K::Lit(Value::None);
@@ -723,4 +825,3 @@ impl<'a> Resolver<'a> {
         K::CallValue(Box::new(callee), args)
     }
 }
-

@@ -69,7 +69,8 @@ pub fn parse_file(file: FileId, text: &str) -> DiagResult<File> {
 /// Parses one expression (the argument of `cgl eval`, a REPL line).
 pub fn parse_expr(file: FileId, text: &str) -> DiagResult<Expr> {
     check_nesting(file, text)?;
-    let mut pairs = CglParser::parse(Rule::expr_input, text).map_err(|e| syntax_error(file, text, e))?;
+    let mut pairs =
+        CglParser::parse(Rule::expr_input, text).map_err(|e| syntax_error(file, text, e))?;
     let ctx = Ctx { file };
     let input = next(&mut pairs)?;
     let mut inner = input.into_inner();
@@ -85,7 +86,10 @@ fn check_nesting(file: FileId, text: &str) -> DiagResult<()> {
                 if depth > MAX_NESTING {
                     return Err(Box::new(
                         Diag::error("cgl::syntax::too_deep", "brackets are nested too deeply")
-                            .label(Span::new(file, offset, offset + 1), "nesting limit reached here")
+                            .label(
+                                Span::new(file, offset, offset + 1),
+                                "nesting limit reached here",
+                            )
                             .help(format!(
                                 "cgl accepts at most {MAX_NESTING} nested brackets; \
                                  name the inner parts with `const` or `fn`"
@@ -112,8 +116,15 @@ fn syntax_error(file: FileId, text: &str, error: pest::error::Error<Rule>) -> Bo
             let mut names: Vec<&str> = positives.iter().filter_map(|r| describe(*r)).collect();
             // Everything that can start an expression reads better as one word.
             const STARTS_EXPRESSION: &[&str] = &[
-                "`if`", "`none`", "`not`", "a boolean", "a name", "a number", "a string",
-                "`forall`", "`exists`",
+                "`if`",
+                "`none`",
+                "`not`",
+                "a boolean",
+                "a name",
+                "a number",
+                "a string",
+                "`forall`",
+                "`exists`",
             ];
             if names.contains(&"an expression") || names.contains(&"a number") {
                 names.retain(|n| !STARTS_EXPRESSION.contains(n));
@@ -136,7 +147,10 @@ fn syntax_error(file: FileId, text: &str, error: pest::error::Error<Rule>) -> Bo
     let (start, end, what) = if end > start {
         (start, end, "unexpected here")
     } else if start < text_len {
-        let width = text.get(start..).and_then(|t| t.chars().next()).map_or(1, char::len_utf8);
+        let width = text
+            .get(start..)
+            .and_then(|t| t.chars().next())
+            .map_or(1, char::len_utf8);
         (start, start + width, "unexpected here")
     } else {
         let last = text.char_indices().last().map_or(0, |(i, _)| i);
@@ -249,11 +263,18 @@ fn describe(rule: Rule) -> Option<&'static str> {
 }
 
 fn next<'i>(pairs: &mut Pairs<'i, Rule>) -> DiagResult<Pair<'i, Rule>> {
-    pairs.next().ok_or_else(|| Box::new(Diag::internal("the parser produced fewer nodes than the grammar promises")))
+    pairs.next().ok_or_else(|| {
+        Box::new(Diag::internal(
+            "the parser produced fewer nodes than the grammar promises",
+        ))
+    })
 }
 
 fn unexpected(pair: &Pair<'_, Rule>) -> Box<Diag> {
-    Box::new(Diag::internal(format!("unexpected grammar node {:?}", pair.as_rule())))
+    Box::new(Diag::internal(format!(
+        "unexpected grammar node {:?}",
+        pair.as_rule()
+    )))
 }
 
 struct Ctx {
@@ -267,7 +288,10 @@ impl Ctx {
     }
 
     fn ident(&self, pair: Pair<'_, Rule>) -> Ident {
-        Ident { name: pair.as_str().to_string(), span: self.span(&pair) }
+        Ident {
+            name: pair.as_str().to_string(),
+            span: self.span(&pair),
+        }
     }
 
     fn item(&self, pair: Pair<'_, Rule>) -> DiagResult<Item> {
@@ -278,21 +302,44 @@ impl Ctx {
         Ok(match rule {
             Rule::import_item => {
                 let string = next(&mut inner)?;
-                Item::Import { path: self.string_value(string)?, span }
+                Item::Import {
+                    path: self.string_value(string)?,
+                    span,
+                }
             }
             Rule::const_item => {
                 let name = self.ident(next(&mut inner)?);
-                Item::Const { name, value: self.expr(next(&mut inner)?)? }
+                Item::Const {
+                    name,
+                    value: self.expr(next(&mut inner)?)?,
+                }
             }
             Rule::fn_item => {
                 let name = self.ident(next(&mut inner)?);
-                let params = next(&mut inner)?.into_inner().map(|p| self.ident(p)).collect();
-                Item::Fn { name, params, body: self.expr(next(&mut inner)?)? }
+                let params = next(&mut inner)?
+                    .into_inner()
+                    .map(|p| self.ident(p))
+                    .collect();
+                Item::Fn {
+                    name,
+                    params,
+                    body: self.expr(next(&mut inner)?)?,
+                }
             }
-            Rule::expect_item => Item::Expect { expr: self.expr(next(&mut inner)?)?, span },
-            Rule::print_item => Item::Print { expr: self.expr(next(&mut inner)?)?, span },
+            Rule::expect_item => Item::Expect {
+                expr: self.expr(next(&mut inner)?)?,
+                span,
+            },
+            Rule::print_item => Item::Print {
+                expr: self.expr(next(&mut inner)?)?,
+                span,
+            },
             Rule::game_item => Item::Game(self.game(inner, span)?),
-            _ => return Err(Box::new(Diag::internal(format!("unexpected item {rule:?}")))),
+            _ => {
+                return Err(Box::new(Diag::internal(format!(
+                    "unexpected item {rule:?}"
+                ))))
+            }
         })
     }
 
@@ -313,7 +360,12 @@ impl Ctx {
                 _ => clauses.push(self.clause(pair)?),
             }
         }
-        Ok(GameDef { name, params, clauses, span })
+        Ok(GameDef {
+            name,
+            params,
+            clauses,
+            span,
+        })
     }
 
     fn clause(&self, pair: Pair<'_, Rule>) -> DiagResult<GameClause> {
@@ -379,20 +431,36 @@ impl Ctx {
                 debug_assert_eq!(first.as_rule(), Rule::kw_move);
                 let target = self.expr(next(&mut inner)?)?;
                 let clauses = self.comp_clauses(inner)?;
-                GameClause::Move(MoveRule { side, target, clauses, span })
+                GameClause::Move(MoveRule {
+                    side,
+                    target,
+                    clauses,
+                    span,
+                })
             }
-            _ => return Err(Box::new(Diag::internal(format!("unexpected clause {rule:?}")))),
+            _ => {
+                return Err(Box::new(Diag::internal(format!(
+                    "unexpected clause {rule:?}"
+                ))))
+            }
         })
     }
 
     fn pattern(&self, pair: Pair<'_, Rule>) -> DiagResult<Pattern> {
-        let pair = if pair.as_rule() == Rule::pattern { next(&mut pair.into_inner())? } else { pair };
+        let pair = if pair.as_rule() == Rule::pattern {
+            next(&mut pair.into_inner())?
+        } else {
+            pair
+        };
         Ok(match pair.as_rule() {
             Rule::ident => Pattern::Bind(self.ident(pair)),
             Rule::wildcard => Pattern::Wildcard(self.span(&pair)),
             Rule::tuple_pattern => {
                 let span = self.span(&pair);
-                let parts = pair.into_inner().map(|p| self.pattern(p)).collect::<DiagResult<_>>()?;
+                let parts = pair
+                    .into_inner()
+                    .map(|p| self.pattern(p))
+                    .collect::<DiagResult<_>>()?;
                 Pattern::Tuple(parts, span)
             }
             _ => return Err(unexpected(&pair)),
@@ -450,7 +518,10 @@ impl Ctx {
                 other => {
                     return Err(Box::new(
                         Diag::error("cgl::syntax::bad_escape", "unknown escape in string")
-                            .label(span, format!("`\\{}` is not an escape", other.unwrap_or(' ')))
+                            .label(
+                                span,
+                                format!("`\\{}` is not an escape", other.unwrap_or(' ')),
+                            )
                             .help("the escapes are \\n, \\t, \\\\ and \\\""),
                     ))
                 }
@@ -466,12 +537,22 @@ impl Ctx {
             .map_prefix(|op, rhs| {
                 let rhs = rhs?;
                 let span = self.span(&op).to(rhs.span);
-                let op = if op.as_rule() == Rule::neg { UnaryOp::Neg } else { UnaryOp::Not };
+                let op = if op.as_rule() == Rule::neg {
+                    UnaryOp::Neg
+                } else {
+                    UnaryOp::Not
+                };
                 // Fold `-<literal>` so that i64::MIN is writable.
                 if let (UnaryOp::Neg, ExprKind::Int(n)) = (op, &rhs.kind) {
-                    return Ok(Expr { kind: ExprKind::Int(-n), span });
+                    return Ok(Expr {
+                        kind: ExprKind::Int(-n),
+                        span,
+                    });
                 }
-                Ok(Expr { kind: ExprKind::Unary(op, Box::new(rhs)), span })
+                Ok(Expr {
+                    kind: ExprKind::Unary(op, Box::new(rhs)),
+                    span,
+                })
             })
             .map_postfix(|lhs, op| {
                 let lhs = lhs?;
@@ -482,7 +563,10 @@ impl Ctx {
                 let (lhs, rhs) = (lhs?, rhs?);
                 let span = lhs.span.to(rhs.span);
                 let op = binary_op(op.as_rule()).ok_or_else(|| unexpected(&op))?;
-                Ok(Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span })
+                Ok(Expr {
+                    kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                    span,
+                })
             })
             .parse(pair.into_inner())
     }
@@ -495,7 +579,9 @@ impl Ctx {
                     let (body, clauses) = self.comprehension(next(&mut inner)?)?;
                     ExprKind::CallGen(Box::new(lhs), Box::new(body), clauses)
                 } else {
-                    let args = inner.map(|p| self.expr(p)).collect::<DiagResult<Vec<_>>>()?;
+                    let args = inner
+                        .map(|p| self.expr(p))
+                        .collect::<DiagResult<Vec<_>>>()?;
                     ExprKind::Call(Box::new(lhs), args)
                 }
             }
@@ -506,9 +592,15 @@ impl Ctx {
                     if inner.as_rule() == Rule::named_arg {
                         let mut n = inner.into_inner();
                         let name = self.ident(next(&mut n)?);
-                        args.push(BracketArg { name: Some(name), value: self.expr(next(&mut n)?)? });
+                        args.push(BracketArg {
+                            name: Some(name),
+                            value: self.expr(next(&mut n)?)?,
+                        });
                     } else {
-                        args.push(BracketArg { name: None, value: self.expr(inner)? });
+                        args.push(BracketArg {
+                            name: None,
+                            value: self.expr(inner)?,
+                        });
                     }
                 }
                 ExprKind::Bracket(Box::new(lhs), args)
@@ -543,9 +635,16 @@ impl Ctx {
                     Ok(n) => ExprKind::Int(n),
                     Err(_) => {
                         return Err(Box::new(
-                            Diag::error("cgl::syntax::int_overflow", "integer literal is too large")
-                                .label(span, "does not fit in 64 bits")
-                                .help(format!("integers range from {} to {}", i64::MIN, i64::MAX)),
+                            Diag::error(
+                                "cgl::syntax::int_overflow",
+                                "integer literal is too large",
+                            )
+                            .label(span, "does not fit in 64 bits")
+                            .help(format!(
+                                "integers range from {} to {}",
+                                i64::MIN,
+                                i64::MAX
+                            )),
                         ))
                     }
                 }
@@ -568,8 +667,11 @@ impl Ctx {
             Rule::quantifier => {
                 let mut inner = pair.into_inner();
                 let kw = next(&mut inner)?;
-                let quantifier =
-                    if kw.as_rule() == Rule::kw_forall { Quantifier::Forall } else { Quantifier::Exists };
+                let quantifier = if kw.as_rule() == Rule::kw_forall {
+                    Quantifier::Forall
+                } else {
+                    Quantifier::Exists
+                };
                 let mut gens = Vec::new();
                 let mut clauses = Vec::new();
                 let mut body = None;
@@ -586,7 +688,8 @@ impl Ctx {
                 if !gens.is_empty() {
                     clauses.push(CompClause::For(gens));
                 }
-                let body = body.ok_or_else(|| Box::new(Diag::internal("quantifier without body")))?;
+                let body =
+                    body.ok_or_else(|| Box::new(Diag::internal("quantifier without body")))?;
                 ExprKind::Quantified(quantifier, clauses, Box::new(body))
             }
             Rule::paren_expr => {
@@ -600,7 +703,9 @@ impl Ctx {
                     }
                 }
                 if exprs.len() == 1 && commas == 0 {
-                    let mut inner = exprs.pop().ok_or_else(|| Box::new(Diag::internal("empty paren")))?;
+                    let mut inner = exprs
+                        .pop()
+                        .ok_or_else(|| Box::new(Diag::internal("empty paren")))?;
                     inner.span = span;
                     return Ok(inner);
                 }
