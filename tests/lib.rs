@@ -4,3 +4,4 @@
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
 mod common;
+mod spec;

@@ -255,10 +255,15 @@ fn write_value(out: &mut String, value: &Value, names: &dyn InstanceNames) {
 fn write_position(out: &mut String, position: &Position, names: &dyn InstanceNames) {
     let mut instances = Vec::new();
     position.term.instances(&mut instances);
-    let natural = instances
-        .iter()
-        .all(|i| names.instance_convention(*i) == position.convention);
-    if natural && !instances.is_empty() {
+    // The empty game belongs to no game: it is natural under normal play.
+    let natural = if instances.is_empty() {
+        position.convention == Convention::Normal
+    } else {
+        instances
+            .iter()
+            .all(|i| names.instance_convention(*i) == position.convention)
+    };
+    if natural {
         write_term(out, &position.term, names, false);
         return;
     }

@@ -321,6 +321,11 @@ impl GameGraph {
         kind: CompoundKind,
         parts: &[TermId],
     ) -> DiagResult<Vec<TermId>> {
+        // Term ids depend on what was interned first; the moves' order must not, so the parts
+        // are taken in the order of the positions they stand for.
+        let mut sorted = parts.to_vec();
+        sorted.sort_by_cached_key(|p| self.pos_term(*p));
+        let parts = sorted.as_slice();
         let mut out = Vec::new();
         let mut options: Vec<Vec<TermId>> = Vec::with_capacity(parts.len());
         for part in parts {
