@@ -8,7 +8,16 @@ use super::ir::{self, Body, Clause, ConstId, FnId, GameId, Program, Slot, Statem
 use crate::diag::{did_you_mean, Diag, Span};
 use crate::eval::builtins::{self, CONSTANT_NAMES};
 use crate::eval::value::Value;
-use crate::syntax::ast::{self, Convention, ExprKind, FieldName, GameClause, Item, Side};
+use crate::syntax::ast::{
+    self, BinaryOp, Convention, ExprKind, FieldName, GameClause, Item, Side, UnaryOp,
+};
+
+/// The type an operator needs of a literal operand.
+#[derive(Clone, Copy)]
+enum LiteralType {
+    Int,
+    Bool,
+}
 
 /// A top-level name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -659,8 +668,32 @@ impl<'a> Resolver<'a> {
                     return self.unknown_name(name, span);
                 }
             }
-            ExprKind::Unary(op, e) => K::Unary(*op, Box::new(self.expr(e))),
+            ExprKind::Unary(op, e) => {
+                let wants = match op {
+                    UnaryOp::Neg => LiteralType::Int,
+                    UnaryOp::Not => LiteralType::Bool,
+                };
+                self.check_literal(e, wants, if *op == UnaryOp::Neg { "`-`" } else { "`not`" });
+                K::Unary(*op, Box::new(self.expr(e)))
+            }
             ExprKind::Binary(op, l, r) => {
+                let wants = match op {
+                    BinaryOp::And | BinaryOp::Or => Some(LiteralType::Bool),
+                    BinaryOp::Sub
+                    | BinaryOp::Mul
+                    | BinaryOp::Div
+                    | BinaryOp::Rem
+                    | BinaryOp::Pow
+                    | BinaryOp::Xor
+                    | BinaryOp::Range
+                    | BinaryOp::RangeIncl => Some(LiteralType::Int),
+                    _ => None,
+                };
+                if let Some(wants) = wants {
+                    let what = format!("`{}`", op.symbol());
+                    self.check_literal(l, wants, &what);
+                    self.check_literal(r, wants, &what);
+                }
                 K::Binary(*op, Box::new(self.expr(l)), Box::new(self.expr(r)))
             }
             ExprKind::If(c, t, e) => K::If(
@@ -716,6 +749,36 @@ impl<'a> Resolver<'a> {
             }
         };
         ir::Expr { kind, span }
+    }
+
+    /// Reports an operand that is a literal of the wrong type: an obvious type error, caught
+    /// before anything runs.
+    fn check_literal(&mut self, operand: &ast::Expr, wants: LiteralType, what: &str) {
+        let found = match &operand.kind {
+            ExprKind::Int(_) => "an integer",
+            ExprKind::Str(_) => "a string",
+            ExprKind::Bool(_) => "a boolean",
+            ExprKind::None => "`none`",
+            _ => return,
+        };
+        let ok = match wants {
+            LiteralType::Int => matches!(operand.kind, ExprKind::Int(_)),
+            LiteralType::Bool => matches!(operand.kind, ExprKind::Bool(_)),
+        };
+        if !ok {
+            let (needs, help) = match wants {
+                LiteralType::Int => ("integers", "use an integer here"),
+                LiteralType::Bool => ("booleans", "use a comparison or `true`/`false` here"),
+            };
+            self.errors.push(
+                Diag::error(
+                    "cgl::resolve::type",
+                    format!("{what} needs {needs}, but this is {found}"),
+                )
+                .label(operand.span, found)
+                .help(help),
+            );
+        }
     }
 
     fn check_variant(&mut self, id: GameId, args: &[ast::BracketArg]) {
