@@ -11,7 +11,7 @@ use crate::eval::{ConstState, GameTable, Interp, Limits, World};
 use crate::graph::{GameGraph, GraphConfig};
 use crate::lower::ir::{Body, Clause, ExprKind, Pattern, Program, Statement};
 use crate::lower::{lower_expr, lower_file, LoweredFile, Scope};
-use crate::syntax::ast::{self, Quantifier};
+use crate::syntax::ast::{self, BinaryOp, Quantifier};
 use crate::syntax::{parse_expr, parse_file};
 
 /// Settings of a session.
@@ -257,11 +257,36 @@ impl Session {
 
     #[cold]
     fn explain_failure(&mut self, body: &Body) -> Diag {
-        let expr = &body.expr;
+        let mut expr = &body.expr;
+        let mut frame = vec![Value::None; body.frame_size];
+        // In `a and b`, the part that is false is the one to explain.
+        while let ExprKind::Binary(BinaryOp::And, l, r) = &expr.kind {
+            expr = match self.interp().eval(l, &mut frame) {
+                Ok(Value::Bool(false)) => l,
+                _ => r,
+            };
+        }
         let mut diag = Diag::error("cgl::check::failed", "expectation failed");
         match &expr.kind {
+            ExprKind::Binary(BinaryOp::Is, l, r) => {
+                let left = self.interp().eval(l, &mut frame);
+                let outcome = left.as_ref().ok().map(|position| {
+                    let mut interp = self.interp();
+                    interp.outcome_of(position, l.span).map(|o| interp.show(&o))
+                });
+                let right = self.interp().eval(r, &mut frame).map(|v| self.show(&v));
+                match (left, outcome, right) {
+                    (Ok(position), Some(Ok(outcome)), Ok(right)) => {
+                        let shown = self.show(&position);
+                        diag = diag
+                            .label(l.span, format!("{shown} is {outcome}"))
+                            .label(r.span, format!("not {right}"))
+                            .note(format!("the outcome of {shown} is {outcome}, not {right}"));
+                    }
+                    _ => diag = diag.label(expr.span, "this is false"),
+                }
+            }
             ExprKind::Binary(op, l, r) if op.is_comparison() => {
-                let mut frame = vec![Value::None; body.frame_size];
                 let left = self.interp().eval(l, &mut frame).map(|v| self.show(&v));
                 let right = self.interp().eval(r, &mut frame).map(|v| self.show(&v));
                 if let (Ok(left), Ok(right)) = (left, right) {
@@ -274,7 +299,6 @@ impl Session {
                 }
             }
             ExprKind::Quantified(Quantifier::Forall, clauses, inner) => {
-                let mut frame = vec![Value::None; body.frame_size];
                 let mut failed = false;
                 let found = self
                     .interp()

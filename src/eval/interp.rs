@@ -99,8 +99,8 @@ fn int(v: &Value, span: Span, what: &str) -> DiagResult<i64> {
         other => Err(type_error(
             span,
             format!(
-                "{what} needs an integer, but this is a {}",
-                other.type_name()
+                "{what} needs an integer, but this is {}",
+                other.a_type_name()
             ),
             "use an integer here",
         )),
@@ -113,8 +113,8 @@ fn boolean(v: &Value, span: Span, what: &str) -> DiagResult<bool> {
         other => Err(type_error(
             span,
             format!(
-                "{what} needs a boolean, but this is a {}",
-                other.type_name()
+                "{what} needs a boolean, but this is {}",
+                other.a_type_name()
             ),
             "use a comparison or `true`/`false` here",
         )),
@@ -200,7 +200,7 @@ impl<'a> Interp<'a> {
             other => {
                 return Err(type_error(
                     span,
-                    format!("cannot iterate over a {}", other.type_name()),
+                    format!("cannot iterate over {}", other.a_type_name()),
                     "iterate over a list, set, tuple or range",
                 ))
             }
@@ -403,7 +403,7 @@ impl<'a> Interp<'a> {
                     other => {
                         return Err(type_error(
                             callee.span,
-                            format!("a {} cannot be called", other.type_name()),
+                            format!("{} cannot be called", other.a_type_name()),
                             "only games (to make positions) and functions can be called",
                         ))
                     }
@@ -435,7 +435,7 @@ impl<'a> Interp<'a> {
                     other => {
                         return Err(type_error(
                             span,
-                            format!("a {} has no fields", other.type_name()),
+                            format!("{} has no fields", other.a_type_name()),
                             "`.0`, `.1`, ... take fields of tuples",
                         ))
                     }
@@ -448,7 +448,7 @@ impl<'a> Interp<'a> {
                     _ => {
                         return Err(type_error(
                             span,
-                            format!("a {} has no field `{name}`", v.type_name()),
+                            format!("{} has no field `{name}`", v.a_type_name()),
                             "games have `.start`; tuples have `.0`, `.1`, ...",
                         ))
                     }
@@ -557,11 +557,11 @@ impl<'a> Interp<'a> {
             type_error(
                 span,
                 format!(
-                    "`{}` cannot combine a {} ({}) and a {} ({})",
+                    "`{}` cannot combine {} ({}) and {} ({})",
                     op.symbol(),
-                    a.type_name(),
+                    a.a_type_name(),
                     this.show(a),
-                    b.type_name(),
+                    b.a_type_name(),
                     this.show(b)
                 ),
                 "check the types of both sides",
@@ -602,8 +602,8 @@ impl<'a> Interp<'a> {
                         return Err(type_error(
                             rs,
                             format!(
-                                "`in` needs a collection on its right, but this is a {}",
-                                b.type_name()
+                                "`in` needs a collection on its right, but this is {}",
+                                b.a_type_name()
                             ),
                             "use a list, set, tuple, range or string",
                         ))
@@ -616,14 +616,13 @@ impl<'a> Interp<'a> {
                     return Err(type_error(
                         rs,
                         format!(
-                            "`is` needs an outcome (N, P or D) on its right, not a {}",
-                            b.type_name()
+                            "`is` needs an outcome (N, P or D) on its right, not {}",
+                            b.a_type_name()
                         ),
                         "write `p is P`, `p is N` or `p is D`",
                     ));
                 };
-                let got = self.analyse(Builtin::Outcome, &a, ls)?;
-                Value::Bool(got == Value::Outcome(want))
+                Value::Bool(self.outcome_of(&a, ls)? == Value::Outcome(want))
             }
             BinaryOp::Range | BinaryOp::RangeIncl => {
                 let lo = int(&a, ls, "a range")?;
@@ -729,10 +728,33 @@ impl<'a> Interp<'a> {
                 .help("misère play applies to a whole game: write `misere(x + y)`"),
             ));
         }
-        Ok(Value::pos(
+        let term = self.canonical(
             PosTerm::compound(kind, [x.term.clone(), y.term.clone()]),
-            x.convention,
-        ))
+            span,
+        )?;
+        Ok(Value::pos(term, x.convention))
+    }
+
+    /// The canonical form of a compound written by the user: the form the graph keeps, in
+    /// which parts that are over are dropped, so `Kayles(0) + Kayles(3) == Kayles(3)`. Inside
+    /// game rules (no graph) the term is left as built; the graph canonicalises it anyway.
+    fn canonical(&mut self, term: PosTerm, span: Span) -> DiagResult<PosTerm> {
+        let Some(graph) = self.graph.as_deref_mut() else {
+            return Ok(term);
+        };
+        match graph.intern(&mut self.world, &term) {
+            Ok(id) => Ok(graph.pos_term(id)),
+            Err(mut d) => {
+                graph.recover(&d);
+                if d.labels.is_empty() {
+                    d.labels.push(crate::diag::Label {
+                        span,
+                        message: "in this compound".into(),
+                    });
+                }
+                Err(d)
+            }
+        }
     }
 
     fn bracket(
@@ -748,19 +770,22 @@ impl<'a> Interp<'a> {
             return Err(type_error(
                 span,
                 format!(
-                    "a {} cannot take `[...]` with these arguments",
-                    base.type_name()
+                    "{} cannot take `[...]` with these arguments",
+                    base.a_type_name()
                 ),
                 "index a list with one integer: `xs[i]`",
             ));
         };
+        if let Value::Range(lo, hi) = index {
+            return self.slice(&base, *lo, *hi, *ispan);
+        }
         let i = int(index, *ispan, "an index")?;
         let items = match &base {
             Value::List(items) | Value::Tuple(items) => items.clone(),
             other => {
                 return Err(type_error(
                     span,
-                    format!("a {} cannot be indexed", other.type_name()),
+                    format!("{} cannot be indexed", other.a_type_name()),
                     "index lists and tuples",
                 ))
             }
@@ -775,6 +800,34 @@ impl<'a> Interp<'a> {
                         .help("indices run from 0 to len - 1"),
                 )
             })
+    }
+
+    /// `xs[a..b]`: the items from `a` up to `b` (exclusive) of a list, tuple or string.
+    fn slice(&self, base: &Value, lo: i64, hi: i64, span: Span) -> DiagResult<Value> {
+        let len = match base {
+            Value::List(items) | Value::Tuple(items) => items.len(),
+            Value::Str(s) => s.chars().count(),
+            other => {
+                return Err(type_error(
+                    span,
+                    format!("{} cannot be sliced", other.a_type_name()),
+                    "slice lists, tuples and strings: `xs[1..3]`",
+                ))
+            }
+        };
+        let (Ok(a), Ok(b)) = (usize::try_from(lo), usize::try_from(hi)) else {
+            return Err(out_of_range(lo, len, span));
+        };
+        if b > len {
+            return Err(out_of_range(hi, len, span));
+        }
+        let a = a.min(b);
+        Ok(match base {
+            Value::List(items) => Value::list(items[a..b].to_vec()),
+            Value::Tuple(items) => Value::tuple(items[a..b].to_vec()),
+            Value::Str(s) => Value::Str(s.chars().skip(a).take(b - a).collect::<String>().into()),
+            _ => Value::None,
+        })
     }
 
     // ------------------------------------------------------------------ games and positions
@@ -1120,14 +1173,30 @@ impl<'a> Interp<'a> {
 
     // ------------------------------------------------------------------ built-ins
 
+    /// The outcome of a position, for `p is X`.
+    pub fn outcome_of(&mut self, position: &Value, span: Span) -> DiagResult<Value> {
+        if !matches!(position, Value::Pos(_)) {
+            return Err(type_error(
+                span,
+                format!(
+                    "`is` needs a position on its left, but this is {} ({})",
+                    position.a_type_name(),
+                    self.show(position)
+                ),
+                "write `p is P` for a position `p`, such as `Nim(3) is N`",
+            ));
+        }
+        self.analyse(Builtin::Outcome, position, span)
+    }
+
     fn analyse(&mut self, builtin: Builtin, arg: &Value, span: Span) -> DiagResult<Value> {
         let Value::Pos(position) = arg else {
             return Err(type_error(
                 span,
                 format!(
-                    "`{}` needs a position, but this is a {} ({})",
+                    "`{}` needs a position, but this is {} ({})",
                     builtin.name(),
-                    arg.type_name(),
+                    arg.a_type_name(),
                     self.show(arg)
                 ),
                 "make a position by calling a game: `Kayles(5)`",
@@ -1142,6 +1211,7 @@ impl<'a> Interp<'a> {
         };
         let position = position.clone();
         analysis::run(graph, &mut self.world, builtin, &position).map_err(|mut d| {
+            graph.recover(&d);
             if d.labels.is_empty() {
                 d.labels.push(crate::diag::Label {
                     span,
@@ -1259,7 +1329,7 @@ impl<'a> Interp<'a> {
                         new[idx] = value;
                         if matches!(args[0], Value::Tuple(_)) { Value::tuple(new) } else { Value::list(new) }
                     }
-                    other => return Err(type_error(arg_span(0), format!("`set` needs a list, not a {}", other.type_name()), "write `set(list, index, value)`")),
+                    other => return Err(type_error(arg_span(0), format!("`set` needs a list, not {}", other.a_type_name()), "write `set(list, index, value)`")),
                 }
             }
             Builtin::Min | Builtin::Max => {
@@ -1320,7 +1390,8 @@ impl<'a> Interp<'a> {
                             terms.push(pos.term.clone());
                         }
                     }
-                    Value::pos(PosTerm::compound(CompoundKind::Disjunctive, terms), convention.unwrap_or(Convention::Normal))
+                    let term = self.canonical(PosTerm::compound(CompoundKind::Disjunctive, terms), span)?;
+                    Value::pos(term, convention.unwrap_or(Convention::Normal))
                 } else {
                     Value::Split(Rc::from(parts))
                 }
@@ -1340,7 +1411,7 @@ impl<'a> Interp<'a> {
             }
             Builtin::Misere | Builtin::Normal => match &args[0] {
                 Value::Pos(p) => Value::pos(p.term.clone(), if b == Builtin::Misere { Convention::Misere } else { Convention::Normal }),
-                other => return Err(type_error(arg_span(0), format!("`{}` needs a position, not a {}", b.name(), other.type_name()), "make a position by calling a game: `Nim(3)`")),
+                other => return Err(type_error(arg_span(0), format!("`{}` needs a position, not {}", b.name(), other.a_type_name()), "make a position by calling a game: `Nim(3)`")),
             },
             Builtin::Outcome | Builtin::Grundy | Builtin::Remoteness | Builtin::Moves | Builtin::WinningMoves | Builtin::Line => {
                 return Err(Box::new(Diag::internal("analysis dispatched as a pure built-in")))
@@ -1368,6 +1439,15 @@ fn floor_mod(x: i64, y: i64) -> Option<i64> {
     } else {
         r
     })
+}
+
+#[cold]
+fn out_of_range(index: i64, len: usize, span: Span) -> Box<Diag> {
+    Box::new(
+        Diag::error("cgl::eval::index", format!("index {index} is out of range"))
+            .label(span, format!("the collection has {len} items"))
+            .help("indices run from 0 to len - 1; a slice `a..b` needs 0 <= a and b <= len"),
+    )
 }
 
 /// Floor division (rounds toward negative infinity, as Python's `//`).

@@ -168,6 +168,16 @@ impl Value {
         Value::Pos(Rc::new(Position { term, convention }))
     }
 
+    /// The type's name with its article ("an int", "a list"), for error messages.
+    pub fn a_type_name(&self) -> String {
+        let name = self.type_name();
+        match name {
+            "none" => "none".to_string(),
+            "int" | "outcome" => format!("an {name}"),
+            _ => format!("a {name}"),
+        }
+    }
+
     /// The name of the value's type, for error messages.
     pub fn type_name(&self) -> &'static str {
         match self {

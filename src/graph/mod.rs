@@ -65,6 +65,9 @@ impl Default for GraphConfig {
     }
 }
 
+/// The code of the position-limit diagnostic.
+const TOO_MANY_POSITIONS: &str = "cgl::graph::too_many_positions";
+
 /// Rule tag on edges that are compound moves rather than a game rule's.
 const PRODUCT_MOVE: u32 = u32::MAX;
 
@@ -93,6 +96,15 @@ impl GameGraph {
         GameGraph {
             config,
             ..GameGraph::default()
+        }
+    }
+
+    /// After a query went over the position limit, starts afresh so that later, smaller
+    /// queries can still run: the terms it left behind would otherwise count against them.
+    /// Cached answers are lost; they are recomputed on demand.
+    pub fn recover(&mut self, error: &Diag) {
+        if error.code == TOO_MANY_POSITIONS {
+            *self = GameGraph::new(self.config);
         }
     }
 
@@ -144,7 +156,7 @@ impl GameGraph {
         if self.terms.len() >= self.config.max_positions {
             return Err(Box::new(
                 Diag::error(
-                    "cgl::graph::too_many_positions",
+                    TOO_MANY_POSITIONS,
                     format!("more than {} positions", self.config.max_positions),
                 )
                 .help(
@@ -384,7 +396,7 @@ impl GameGraph {
         }
         if total > self.config.max_positions {
             return Err(Box::new(
-                Diag::error("cgl::graph::too_many_positions", format!("a compound has {total} moves from one position"))
+                Diag::error(TOO_MANY_POSITIONS, format!("a compound has {total} moves from one position"))
                     .help("the explicit product is larger than the position limit; use smaller parts or raise --max-positions"),
             ));
         }
