@@ -91,11 +91,14 @@ impl Session {
         &self.files[index]
     }
 
+    /// Loads `path` (as the user sees it: relative to the working directory, or to the
+    /// importing file's folder joined in front). `stack` holds the files being loaded, to
+    /// find import cycles.
     fn load_path_from(
         &mut self,
         path: &Path,
         import: Option<Span>,
-        stack: &mut Vec<PathBuf>,
+        stack: &mut Vec<(PathBuf, PathBuf)>,
     ) -> Result<usize, Vec<Diag>> {
         let unreadable = |message: String, help: &str| {
             let mut d = Diag::error("cgl::load::unreadable", message).help(help.to_string());
@@ -104,27 +107,32 @@ impl Session {
             }
             vec![d]
         };
+        let where_help = if import.is_some() {
+            "check the path; an import is relative to the folder of the importing file"
+        } else {
+            "check the path; it is relative to the current directory"
+        };
         let canonical = std::fs::canonicalize(path).map_err(|e| {
             unreadable(
-                format!("cannot read `{}`: {e}", path.display()),
-                "check the path; imports are relative to the importing file",
+                format!("cannot read `{}`: {}", path.display(), io_reason(&e)),
+                where_help,
             )
         })?;
         if let Some(i) = self.by_path.get(&canonical) {
             return Ok(*i);
         }
-        if stack.contains(&canonical) {
-            let chain: Vec<String> = stack
+        if let Some(first) = stack.iter().position(|(c, _)| *c == canonical) {
+            let chain: Vec<String> = stack[first..]
                 .iter()
-                .chain([&canonical])
-                .map(|p| p.display().to_string())
+                .map(|(_, shown)| shown.display().to_string())
+                .chain([path.display().to_string()])
                 .collect();
             let mut d = Diag::error(
                 "cgl::load::import_cycle",
                 "files import each other in a cycle",
             )
             .note(format!("import chain: {}", chain.join(" → ")))
-            .help("move what both files need into a third file that both import");
+            .help("move what the files share into another file that each of them imports");
             if let Some(span) = import {
                 d = d.label(span, "this import closes the cycle");
             }
@@ -132,26 +140,26 @@ impl Session {
         }
         let bytes = std::fs::read(&canonical).map_err(|e| {
             unreadable(
-                format!("cannot read `{}`: {e}", path.display()),
-                "check that the file exists and is readable",
+                format!("cannot read `{}`: {}", path.display(), io_reason(&e)),
+                where_help,
             )
         })?;
         let text = String::from_utf8(bytes).map_err(|e| {
+            let valid = e.utf8_error().valid_up_to();
+            let before = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
+            let line = before.matches('\n').count() + 1;
+            let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
             unreadable(
                 format!(
-                    "`{}` is not UTF-8 text (invalid byte at offset {})",
-                    path.display(),
-                    e.utf8_error().valid_up_to()
+                    "`{}` is not UTF-8 text (line {line}, column {col})",
+                    path.display()
                 ),
-                "cgl reads .game files as UTF-8 text",
+                "cgl reads .game files as UTF-8 text; save the file as UTF-8",
             )
         })?;
         let file = self.sources.add(path.display().to_string(), text);
-        let dir = canonical
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
-        stack.push(canonical.clone());
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        stack.push((canonical.clone(), path.to_path_buf()));
         let result = self.load_parsed(file, &dir, stack);
         stack.pop();
         let index = result?;
@@ -163,7 +171,7 @@ impl Session {
         &mut self,
         file: FileId,
         dir: &Path,
-        stack: &mut Vec<PathBuf>,
+        stack: &mut Vec<(PathBuf, PathBuf)>,
     ) -> Result<usize, Vec<Diag>> {
         let text = self
             .sources
@@ -174,13 +182,12 @@ impl Session {
         let mut imported = Vec::new();
         for item in &parsed.items {
             if let ast::Item::Import { path, span } = item {
-                let target = dir.join(path);
-                let display = if dir == Path::new(".") {
+                let shown = if dir == Path::new(".") {
                     PathBuf::from(path)
                 } else {
-                    target.clone()
+                    dir.join(path)
                 };
-                let index = self.load_path_from(&display, Some(*span), stack)?;
+                let index = self.load_path_from(&shown, Some(*span), stack)?;
                 imported.push((index, *span));
             }
         }
@@ -375,5 +382,21 @@ fn collect_binds(pattern: &Pattern, f: &mut dyn FnMut(u32, Span)) {
         Pattern::Bind(slot, span) => f(*slot, *span),
         Pattern::Wildcard(_) => {}
         Pattern::Tuple(items, _) => items.iter().for_each(|p| collect_binds(p, f)),
+    }
+}
+
+/// An IO error in words, without the "(os error N)" tail.
+fn io_reason(error: &std::io::Error) -> String {
+    match error.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        std::io::ErrorKind::IsADirectory => "it is a folder".to_string(),
+        _ => {
+            let text = error.to_string();
+            match text.find(" (os error") {
+                Some(i) => text[..i].to_string(),
+                None => text,
+            }
+        }
     }
 }

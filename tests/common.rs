@@ -2,24 +2,93 @@
 
 #![allow(dead_code)]
 
-use std::path::PathBuf;
-use std::process::Command;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// The folder of the repository.
 pub fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Runs the `cgl` binary with arguments; returns (exit code, stdout, stderr).
+/// How long one run of the binary may take before the test calls it a hang. Generous, because
+/// the tests share two cores with other builds; every case in the suite takes well under a
+/// second.
+const TIMEOUT: Duration = Duration::from_secs(120);
+
+/// Runs the `cgl` binary with arguments in the repository folder; returns (exit code, stdout,
+/// stderr).
 pub fn cgl(args: &[&str]) -> (i32, String, String) {
-    let output = Command::new(env!("CARGO_BIN_EXE_cgl"))
+    cgl_in(&root(), args)
+}
+
+/// Runs the `cgl` binary with arguments in `dir`; returns (exit code, stdout, stderr). Stdout
+/// and stderr are pipes, so the CLI renders diagnostics without colour. Panics (failing the
+/// test) if the run takes longer than [`TIMEOUT`]: a hang is a bug, not a slow test.
+pub fn cgl_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cgl"))
         .args(args)
-        .current_dir(root())
-        .output()
+        .current_dir(dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .expect("the cgl binary runs");
+    // Read both pipes on their own threads, so a full pipe cannot block the child.
+    let mut stdout = child.stdout.take().expect("stdout is piped");
+    let mut stderr = child.stderr.take().expect("stderr is piped");
+    let out_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = stdout.read_to_end(&mut buf);
+        buf
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut buf = Vec::new();
+        let _ = stderr.read_to_end(&mut buf);
+        buf
+    });
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting for cgl") {
+            break status;
+        }
+        if started.elapsed() > TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("cgl {args:?} did not finish within {TIMEOUT:?} (a hang?)");
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let stdout = out_reader.join().expect("stdout reader");
+    let stderr = err_reader.join().expect("stderr reader");
     (
-        output.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&output.stdout).into_owned(),
-        String::from_utf8_lossy(&output.stderr).into_owned(),
+        status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&stdout).into_owned(),
+        String::from_utf8_lossy(&stderr).into_owned(),
     )
+}
+
+/// A fresh, empty folder under the system's temp folder, unique to this process and `name`.
+pub fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("cgl-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create a temp folder");
+    dir
+}
+
+/// Fails the test if the output shows a crash or an internal error: user mistakes must become
+/// diagnostics, and an `Internal` diagnostic is a bug in cgl.
+pub fn assert_no_crash(what: &str, stderr: &str) {
+    for sign in [
+        "panicked",
+        "internal error",
+        "RUST_BACKTRACE",
+        "stack overflow",
+    ] {
+        assert!(
+            !stderr.contains(sign),
+            "{what}: stderr shows `{sign}`:\n{stderr}"
+        );
+    }
 }

@@ -3,5 +3,8 @@
 // Tests may unwrap and panic: a panic is how a test fails.
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
+mod cli;
 mod common;
+mod diagnostics;
+mod examples;
 mod spec;

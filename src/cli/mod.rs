@@ -42,7 +42,8 @@ enum Command {
         /// Files to load first (their games, functions and constants are in scope).
         #[arg(short = 'f', long = "file")]
         files: Vec<PathBuf>,
-        /// The expression.
+        /// The expression (may start with `-`).
+        #[arg(allow_hyphen_values = true)]
         expr: String,
         #[command(flatten)]
         options: EngineOptions,
@@ -137,6 +138,9 @@ fn game_files(paths: &[PathBuf], err: &mut dyn Write) -> (Vec<PathBuf>, usize) {
             missing += 1;
         }
     }
+    // A file named twice (or named and inside a named folder) is checked once.
+    let mut seen = std::collections::BTreeSet::new();
+    files.retain(|f| seen.insert(std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())));
     (files, missing)
 }
 

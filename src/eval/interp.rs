@@ -554,17 +554,22 @@ impl<'a> Interp<'a> {
     ) -> DiagResult<Value> {
         use Value::{Int, Pos};
         let mismatch = |this: &Self, a: &Value, b: &Value| {
-            type_error(
-                span,
-                format!(
-                    "`{}` cannot combine {} ({}) and {} ({})",
-                    op.symbol(),
-                    a.a_type_name(),
-                    this.show(a),
-                    b.a_type_name(),
-                    this.show(b)
-                ),
-                "check the types of both sides",
+            Box::new(
+                Diag::error(
+                    "cgl::eval::type",
+                    format!(
+                        "`{}` cannot combine {} and {}",
+                        op.symbol(),
+                        a.a_type_name(),
+                        b.a_type_name()
+                    ),
+                )
+                .label(ls, format!("this is {}", this.show(a)))
+                .label(rs, format!("this is {}", this.show(b)))
+                .help(format!(
+                    "`{}` needs two values of fitting types (see spec/language.md §6)",
+                    op.symbol()
+                )),
             )
         };
         Ok(match op {
@@ -1295,7 +1300,14 @@ impl<'a> Interp<'a> {
                 Value::Int(i64::try_from(x).map_err(|_| overflow(span))?)
             }
             Builtin::Abs => Value::Int(int(&args[0], arg_span(0), "abs")?.checked_abs().ok_or_else(|| overflow(span))?),
-            Builtin::Sorted => builtins::sorted(self.collect(&args[0], arg_span(0))?),
+            Builtin::Sorted => {
+                let items = self.collect(&args[0], arg_span(0))?;
+                let first_type = items.first().map(std::mem::discriminant);
+                if items.iter().any(|v| Some(std::mem::discriminant(v)) != first_type) {
+                    return Err(type_error(arg_span(0), "`sorted` needs items of one type".to_string(), "sort numbers with numbers, strings with strings"));
+                }
+                builtins::sorted(items)
+            }
             Builtin::Reversed => {
                 let mut items = self.collect(&args[0], arg_span(0))?;
                 items.reverse();
@@ -1392,6 +1404,13 @@ impl<'a> Interp<'a> {
                     }
                     let term = self.canonical(PosTerm::compound(CompoundKind::Disjunctive, terms), span)?;
                     Value::pos(term, convention.unwrap_or(Convention::Normal))
+                } else if self.graph.is_some() {
+                    // Outside rules there is no game to give position data a meaning.
+                    return Err(type_error(
+                        span,
+                        "`split` outside a game's rules takes positions, such as `split(Nim(1), Nim(2))`".to_string(),
+                        "inside a `move` rule, parts may be position data of the game; elsewhere make positions by calling a game",
+                    ));
                 } else {
                     Value::Split(Rc::from(parts))
                 }

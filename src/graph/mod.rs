@@ -214,7 +214,17 @@ impl GameGraph {
                 .is_draw(inst, data)
                 .map_err(|d| self.while_generating(w, inst, data, d))?
         };
-        self.insert(key, TermInfo { terminal, draw })
+        self.insert(key, TermInfo { terminal, draw }).map_err(|mut d| {
+            let position = PosTerm::Atom(inst, data.clone());
+            let shown = display(
+                &Value::pos(position.clone(), first_convention(&position, &*w.games)),
+                &*w.games,
+            );
+            d.notes.push(format!(
+                "the limit was reached while adding {shown}; if positions keep growing, the game may never end"
+            ));
+            d
+        })
     }
 
     #[cold]

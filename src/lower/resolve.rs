@@ -466,7 +466,7 @@ impl<'a> Resolver<'a> {
                 });
             }
         }
-        let position = position.unwrap_or_else(|| {
+        let Some(position) = position else {
             self.errors.push(
                 Diag::error(
                     "cgl::resolve::no_position",
@@ -475,8 +475,21 @@ impl<'a> Resolver<'a> {
                 .label(game.name.span, "this game")
                 .help("name the fields of a position, e.g. `position n` or `position (a, b)`"),
             );
-            ir::PositionShape::Single(ir::Pattern::Wildcard(game.name.span))
-        });
+            // Without the position's names every other clause would only add follow-on errors.
+            return ir::Game {
+                name: game.name.name.clone(),
+                span: game.name.span,
+                params,
+                position: ir::PositionShape::Single(ir::Pattern::Wildcard(game.name.span)),
+                start: None,
+                compound: None,
+                convention: Convention::Normal,
+                terminal: Vec::new(),
+                draw: Vec::new(),
+                rules: Vec::new(),
+                frame_size: self.frame_size(),
+            };
+        };
         for clause in &game.clauses {
             match clause {
                 GameClause::Position(_) => {}
@@ -540,13 +553,16 @@ impl<'a> Resolver<'a> {
     /// with `pop_clause_scopes` after lowering the body.
     fn clauses(&mut self, clauses: &[ast::CompClause]) -> Vec<Clause> {
         let mut out = Vec::new();
+        // One name bound twice in the generators of one comprehension is a mistake, not
+        // shadowing: the first binding could never be used.
+        let mut seen = HashMap::new();
         for clause in clauses {
             match clause {
                 ast::CompClause::For(gens) => {
                     for (pattern, source) in gens {
                         let source = self.expr(source);
                         self.push_scope();
-                        let pattern = self.pattern(pattern, &mut HashMap::new());
+                        let pattern = self.pattern(pattern, &mut seen);
                         out.push(Clause::For(pattern, source));
                     }
                 }

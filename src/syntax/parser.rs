@@ -93,19 +93,41 @@ fn check_nesting(file: FileId, text: &str) -> DiagResult<()> {
                 }
             }
             b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                let opened = i;
                 i += 2;
                 while i < bytes.len() && !(bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/')) {
                     i += 1;
                 }
+                if i >= bytes.len() {
+                    return Err(Box::new(
+                        Diag::error("cgl::syntax::unterminated", "unterminated comment")
+                            .label(
+                                Span::new(file, opened, opened + 2),
+                                "this comment never ends",
+                            )
+                            .help("close it with `*/`"),
+                    ));
+                }
                 i += 1;
             }
             b'"' => {
+                let opened = i;
                 i += 1;
                 while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
                     if bytes[i] == b'\\' {
                         i += 1;
                     }
                     i += 1;
+                }
+                if i >= bytes.len() || bytes[i] != b'"' {
+                    return Err(Box::new(
+                        Diag::error("cgl::syntax::unterminated", "unterminated string")
+                            .label(
+                                Span::new(file, opened, opened + 1),
+                                "this string never ends",
+                            )
+                            .help("close it with `\"` on the same line"),
+                    ));
                 }
             }
             c @ (b'(' | b'[' | b'{') => {
@@ -220,12 +242,17 @@ fn syntax_error(file: FileId, text: &str, error: pest::error::Error<Rule>) -> Bo
         }
         pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
     };
-    let message = if expected.is_empty() {
+    let bad_char = text
+        .get(start..)
+        .and_then(|t| t.chars().next())
+        .filter(|c| !is_cgl_char(*c));
+    let message = if let Some(c) = bad_char {
+        format!("unexpected character `{c}`")
+    } else if expected.is_empty() {
         "syntax error".to_string()
     } else {
         format!("syntax error: expected {}", join_or(&expected))
     };
-    let line = error.line().trim();
     // Give the label a width, so it is drawn: the character at the error, or the last one
     // when the error is at the end of the input.
     let (start, end, what) = if end > start {
@@ -243,19 +270,67 @@ fn syntax_error(file: FileId, text: &str, error: pest::error::Error<Rule>) -> Bo
     Box::new(
         Diag::error("cgl::syntax::unexpected", message)
             .label(Span::new(file, start, end), what)
-            .help(syntax_help(line, &expected)),
+            .help(match bad_char {
+                Some(c) if c.is_alphabetic() => {
+                    "names use ASCII letters, digits and `_` only".to_string()
+                }
+                Some(_) => "remove it; spec/language.md lists the operators cgl knows".to_string(),
+                None => syntax_help(text, start, &expected),
+            }),
     )
 }
 
-fn syntax_help(line: &str, expected: &[&str]) -> String {
-    if line.starts_with("game") && expected.iter().any(|e| e.contains("clause")) {
+/// Keywords that can never be names.
+const KEYWORDS: &[&str] = &[
+    "game", "fn", "const", "import", "expect", "print", "show", "if", "then", "else", "for", "in",
+    "not", "and", "or", "forall", "exists", "true", "false", "none", "is",
+];
+
+/// Words that open game clauses.
+const CLAUSE_WORDS: &[&str] = &[
+    "position", "move", "start", "terminal", "draw", "play", "compound", "left", "right",
+];
+
+/// Characters that can appear in cgl outside strings and comments.
+fn is_cgl_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c.is_whitespace() || "_()[]{},;:.+-*/%^&|<>=!\"".contains(c)
+}
+
+/// The word starting at `pos`, if any.
+fn word_at(text: &str, pos: usize) -> &str {
+    let rest = text.get(pos..).unwrap_or("");
+    let len = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(rest.len());
+    &rest[..len]
+}
+
+fn syntax_help(text: &str, pos: usize, expected: &[&str]) -> String {
+    let word = word_at(text, pos);
+    let rest = text.get(pos..).unwrap_or("");
+    if KEYWORDS.contains(&word) && expected.contains(&"a name") {
+        return format!("`{word}` is a keyword and cannot be used as a name; choose another name");
+    }
+    if expected.contains(&"a game clause") {
+        if let Some(s) = crate::diag::did_you_mean(word, CLAUSE_WORDS.iter().copied()) {
+            return format!("did you mean `{s}`?");
+        }
         return "a game body holds `position`, `move`, `start`, `terminal if`, `draw if`, \
                 `compound` and `play` clauses"
             .to_string();
     }
-    if expected.contains(&"`)`") || expected.contains(&"`]`") || expected.contains(&"`}`") {
-        return "check that every bracket is closed and that list items are separated by commas"
+    if rest.starts_with('=') && !rest.starts_with("==") {
+        return "to compare two values write `==`; a single `=` only gives a value in `const`, \
+                defaults and variants"
             .to_string();
+    }
+    if !word.is_empty() && expected.contains(&"a statement") {
+        if let Some(s) = crate::diag::did_you_mean(word, KEYWORDS.iter().copied()) {
+            return format!(
+                "did you mean `{s}`? A file holds `game`, `fn`, `const`, `expect`, \
+                            `print` and `import` statements"
+            );
+        }
     }
     "see spec/language.md for the syntax of each statement".to_string()
 }
@@ -281,12 +356,12 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::ident | Rule::field_name => "a name",
         Rule::int => "a number",
         Rule::string | Rule::string_inner => "a string",
-        Rule::kw_game => "`game`",
-        Rule::kw_fn => "`fn`",
-        Rule::kw_const => "`const`",
-        Rule::kw_import => "`import`",
-        Rule::kw_expect => "`expect`",
-        Rule::kw_print => "`print`",
+        Rule::kw_game => "a statement",
+        Rule::kw_fn => "a statement",
+        Rule::kw_const => "a statement",
+        Rule::kw_import => "a statement",
+        Rule::kw_expect => "a statement",
+        Rule::kw_print => "a statement",
         Rule::kw_if => "`if`",
         Rule::kw_then => "`then`",
         Rule::kw_else => "`else`",
@@ -309,13 +384,13 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::kw_compound | Rule::compound_clause => "a game clause",
         Rule::kw_left | Rule::kw_right | Rule::side => "a game clause",
         Rule::kw_misere | Rule::kw_normal | Rule::convention => "`misere` or `normal`",
-        Rule::file | Rule::item => "an item",
+        Rule::file | Rule::item => "a statement",
         Rule::import_item
         | Rule::const_item
         | Rule::fn_item
         | Rule::expect_item
         | Rule::print_item
-        | Rule::game_item => "an item (`game`, `fn`, `const`, `expect`, `print`, `import`)",
+        | Rule::game_item => "a statement",
         Rule::expr_input | Rule::expr | Rule::paren_expr | Rule::if_expr | Rule::quantifier => {
             "an expression"
         }
@@ -335,11 +410,12 @@ fn describe(rule: Rule) -> Option<&'static str> {
             "an operator"
         }
         Rule::rem_op => "an operator",
-        Rule::call_args | Rule::generator_arg => "`(`",
+        Rule::call_args => "`(`",
+        Rule::generator_tail => "`for`",
         Rule::bracket_args | Rule::bracket_arg | Rule::named_arg => "`[`",
         Rule::field => "`.`",
         Rule::tuple_comma => "`,`",
-        Rule::list_repeat | Rule::list_comp | Rule::set_comp => "an expression",
+        Rule::repeat_tail => "`;`",
         Rule::comp_for => "`for`",
         Rule::comp_if => "`if`",
         Rule::generator => "a generator (`x in xs`)",
@@ -365,10 +441,63 @@ struct Ctx {
     file: FileId,
 }
 
+/// The end of the last code character in `text[start..end]`, skipping trailing whitespace
+/// and comments (and not mistaking `//` inside a string for a comment).
+fn code_end(text: &str, start: usize, end: usize) -> usize {
+    let Some(slice) = text.get(start..end) else {
+        return end;
+    };
+    let last_line = slice.rsplit('\n').next().unwrap_or("");
+    let may_end_in_comment = last_line.contains("//") || slice.ends_with("*/");
+    if !may_end_in_comment && !slice.ends_with(|c: char| c.is_whitespace()) {
+        return end;
+    }
+    let bytes = slice.as_bytes();
+    let mut last = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < bytes.len() && !(bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/')) {
+                    i += 1;
+                }
+                i += 2;
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                i += 1;
+                last = i.min(bytes.len());
+            }
+            c if c.is_ascii_whitespace() => i += 1,
+            _ => {
+                i += 1;
+                last = i;
+            }
+        }
+    }
+    start + last
+}
+
 impl Ctx {
+    /// The pair's span without trailing whitespace and comments: pest lets a rule that ends
+    /// in an optional repetition (`move x for ...`) swallow the whitespace before the repetition
+    /// it did not find.
     fn span(&self, pair: &Pair<'_, Rule>) -> Span {
         let s = pair.as_span();
-        Span::new(self.file, s.start(), s.end())
+        let end = code_end(s.get_input(), s.start(), s.end());
+        Span::new(self.file, s.start(), end)
     }
 
     fn ident(&self, pair: Pair<'_, Rule>) -> Ident {
@@ -658,15 +787,20 @@ impl Ctx {
     fn postfix(&self, lhs: Expr, op: Pair<'_, Rule>, span: Span) -> DiagResult<Expr> {
         let kind = match op.as_rule() {
             Rule::call_args => {
-                let mut inner = op.into_inner();
-                if inner.peek().map(|p| p.as_rule()) == Some(Rule::generator_arg) {
-                    let (body, clauses) = self.comprehension(next(&mut inner)?)?;
-                    ExprKind::CallGen(Box::new(lhs), Box::new(body), clauses)
-                } else {
-                    let args = inner
-                        .map(|p| self.expr(p))
-                        .collect::<DiagResult<Vec<_>>>()?;
-                    ExprKind::Call(Box::new(lhs), args)
+                let pairs: Vec<Pair<'_, Rule>> = op.into_inner().collect();
+                match pairs.as_slice() {
+                    [first, tail] if tail.as_rule() == Rule::generator_tail => {
+                        let body = self.expr(first.clone())?;
+                        let clauses = self.comp_clauses(tail.clone().into_inner())?;
+                        ExprKind::CallGen(Box::new(lhs), Box::new(body), clauses)
+                    }
+                    _ => {
+                        let args = pairs
+                            .into_iter()
+                            .map(|p| self.expr(p))
+                            .collect::<DiagResult<Vec<_>>>()?;
+                        ExprKind::Call(Box::new(lhs), args)
+                    }
                 }
             }
             Rule::bracket_args => {
@@ -795,41 +929,40 @@ impl Ctx {
                 }
                 ExprKind::Tuple(exprs)
             }
-            Rule::list_expr => {
-                let mut inner = pair.into_inner();
-                match inner.peek().map(|p| p.as_rule()) {
-                    Some(Rule::list_repeat) => {
-                        let mut r = next(&mut inner)?.into_inner();
-                        let value = self.expr(next(&mut r)?)?;
-                        let count = self.expr(next(&mut r)?)?;
+            Rule::list_expr | Rule::set_expr => {
+                let is_list = pair.as_rule() == Rule::list_expr;
+                let pairs: Vec<Pair<'_, Rule>> = pair.into_inner().collect();
+                match pairs.as_slice() {
+                    [first, tail] if tail.as_rule() == Rule::repeat_tail => {
+                        let value = self.expr(first.clone())?;
+                        let count = self.expr(next(&mut tail.clone().into_inner())?)?;
                         ExprKind::Repeat(Box::new(value), Box::new(count))
                     }
-                    Some(Rule::list_comp) => {
-                        let (body, clauses) = self.comprehension(next(&mut inner)?)?;
-                        ExprKind::ListComp(Box::new(body), clauses)
+                    [first, tail] if tail.as_rule() == Rule::generator_tail => {
+                        let body = Box::new(self.expr(first.clone())?);
+                        let clauses = self.comp_clauses(tail.clone().into_inner())?;
+                        if is_list {
+                            ExprKind::ListComp(body, clauses)
+                        } else {
+                            ExprKind::SetComp(body, clauses)
+                        }
                     }
-                    _ => ExprKind::List(inner.map(|p| self.expr(p)).collect::<DiagResult<_>>()?),
-                }
-            }
-            Rule::set_expr => {
-                let mut inner = pair.into_inner();
-                match inner.peek().map(|p| p.as_rule()) {
-                    Some(Rule::set_comp) => {
-                        let (body, clauses) = self.comprehension(next(&mut inner)?)?;
-                        ExprKind::SetComp(Box::new(body), clauses)
+                    _ => {
+                        let items = pairs
+                            .into_iter()
+                            .map(|p| self.expr(p))
+                            .collect::<DiagResult<_>>()?;
+                        if is_list {
+                            ExprKind::List(items)
+                        } else {
+                            ExprKind::Set(items)
+                        }
                     }
-                    _ => ExprKind::Set(inner.map(|p| self.expr(p)).collect::<DiagResult<_>>()?),
                 }
             }
             _ => return Err(unexpected(&pair)),
         };
         Ok(Expr { kind, span })
-    }
-
-    fn comprehension(&self, pair: Pair<'_, Rule>) -> DiagResult<(Expr, Vec<CompClause>)> {
-        let mut inner = pair.into_inner();
-        let body = self.expr(next(&mut inner)?)?;
-        Ok((body, self.comp_clauses(inner)?))
     }
 }
 

@@ -1,0 +1,316 @@
+//! The command line as a user meets it: exit codes, the `N passed, M failed` summary, the
+//! output formats of `eval`, the order of `run`'s prints, `--explicit`, `--help`.
+//!
+//! The .game files used here are in tests/cli/ (`games.game` passes, `failing.game` has one
+//! failing expectation, `prints.game` is for `cgl run`); files that must not be committed
+//! (generated per test) go to a temp folder. `--help` texts are snapshots in tests/snapshots/;
+//! regenerate with `INSTA_UPDATE=always cargo test --release --test integration cli`.
+
+use crate::common::{assert_no_crash, cgl, cgl_in, temp_dir};
+
+const GAMES: &str = "tests/cli/games.game";
+const FAILING: &str = "tests/cli/failing.game";
+const PRINTS: &str = "tests/cli/prints.game";
+
+/// Evaluates an expression with tests/cli/games.game loaded; asserts success and returns stdout
+/// without its final newline.
+fn eval(expr: &str) -> String {
+    eval_with(&[], expr)
+}
+
+fn eval_with(options: &[&str], expr: &str) -> String {
+    let mut args = vec!["eval"];
+    args.extend_from_slice(options);
+    args.extend(["-f", GAMES, "--", expr]);
+    let (code, stdout, stderr) = cgl(&args);
+    assert_no_crash(expr, &stderr);
+    assert_eq!((code, stderr.as_str()), (0, ""), "cgl eval {expr:?}");
+    stdout.strip_suffix('\n').unwrap_or(&stdout).to_string()
+}
+
+#[test]
+fn check_passing_file_exits_0() {
+    let (code, stdout, stderr) = cgl(&["check", GAMES]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_eq!(
+        stdout,
+        "ok    tests/cli/games.game (3 passed, 0 failed)\n3 passed, 0 failed\n"
+    );
+}
+
+#[test]
+fn check_failing_file_exits_1() {
+    let (code, stdout, stderr) = cgl(&["check", FAILING]);
+    assert_eq!(code, 1);
+    assert_eq!(stdout.lines().last(), Some("2 passed, 1 failed"));
+    assert!(
+        stdout.starts_with("FAIL  tests/cli/failing.game"),
+        "{stdout}"
+    );
+    assert!(stderr.contains("cgl::check::failed"), "{stderr}");
+    assert!(
+        stderr.contains("╭─[tests/cli/failing.game:6:8]"),
+        "{stderr}"
+    );
+    // `check` does not print; that is `run`'s job.
+    assert!(!stdout.contains("before the failure"), "{stdout}");
+}
+
+#[test]
+fn check_sums_over_files_and_folders() {
+    let (code, stdout, _) = cgl(&["check", GAMES, PRINTS]);
+    assert_eq!(
+        (code, stdout.lines().last()),
+        (0, Some("4 passed, 0 failed"))
+    );
+    // A folder: every .game below it, in sorted order; imported files' expects are not counted
+    // twice (prints.game imports games.game).
+    let (code, stdout, _) = cgl(&["check", "tests/cli"]);
+    assert_eq!(code, 1);
+    let files: Vec<&str> = stdout
+        .lines()
+        .filter_map(|l| l.split_whitespace().nth(1))
+        .collect();
+    assert_eq!(
+        files,
+        [
+            "tests/cli/failing.game",
+            "tests/cli/games.game",
+            "tests/cli/prints.game",
+            "passed,"
+        ]
+    );
+    assert_eq!(stdout.lines().last(), Some("6 passed, 1 failed"));
+}
+
+#[test]
+fn check_counts_a_file_that_does_not_load_as_one_failure() {
+    let dir = temp_dir("cli-broken");
+    std::fs::write(dir.join("a.game"), "expect 1 == 1\nexpect 2 == 2\n").unwrap();
+    std::fs::write(dir.join("b.game"), "expect (1 == 1\n").unwrap();
+    let (code, stdout, stderr) = cgl_in(&dir, &["check", "a.game", "b.game"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        stdout,
+        "ok    a.game (2 passed, 0 failed)\nerror b.game (could not be checked)\n2 passed, 1 failed\n"
+    );
+    assert!(stderr.contains("cgl::syntax::unbalanced"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn missing_paths_exit_1() {
+    let (code, stdout, stderr) = cgl(&["check", "tests/cli/nope.game"]);
+    assert_eq!((code, stdout.as_str()), (1, "0 passed, 1 failed\n"));
+    assert_eq!(
+        stderr,
+        "error: no such file or folder: tests/cli/nope.game\n"
+    );
+
+    // A missing path among good ones still fails the run, and the good ones are checked.
+    let (code, stdout, _) = cgl(&["check", GAMES, "tests/cli/nope.game"]);
+    assert_eq!(
+        (code, stdout.lines().last()),
+        (1, Some("3 passed, 1 failed"))
+    );
+
+    for args in [
+        &["run", "tests/cli/nope.game"][..],
+        &["eval", "-f", "tests/cli/nope.game", "1"],
+    ] {
+        let (code, stdout, stderr) = cgl(args);
+        assert_no_crash("missing file", &stderr);
+        assert_eq!((code, stdout.as_str()), (1, ""), "cgl {args:?}");
+        assert!(
+            stderr.contains("cannot read `tests/cli/nope.game`"),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["check"][..],
+        &["frobnicate"],
+        &["eval"],
+        &["check", "--max-positions", "many", GAMES],
+    ] {
+        let (code, stdout, stderr) = cgl(args);
+        assert_eq!((code, stdout.as_str()), (2, ""), "cgl {args:?}");
+        assert!(stderr.starts_with("error:"), "cgl {args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn eval_prints_lists_tuples_and_numbers() {
+    assert_eq!(eval("[grundy(Nim(n)) for n in 0..3]"), "[0, 1, 2]");
+    assert_eq!(
+        eval("period([grundy(Kayles(n)) for n in 0..=300])"),
+        "(71, 12)"
+    );
+    assert_eq!(eval("grundy(Nim(3) + Nim(5))"), "6");
+    assert_eq!(eval("-7 / 2"), "-4");
+    assert_eq!(eval("[]"), "[]");
+    assert_eq!(
+        eval("(1, \"a\", [true, false], none)"),
+        "(1, \"a\", [true, false], none)"
+    );
+    assert_eq!(eval("(5,)"), "(5,)");
+}
+
+/// An expression may start with `-` (clap's `allow_hyphen_values`); `--` still works.
+#[test]
+fn eval_negative_expression() {
+    let (code, stdout, stderr) = cgl(&["eval", "-7 / 2"]);
+    assert_eq!((code, stdout.as_str()), (0, "-4\n"), "{stderr}");
+    let (code, stdout, _) = cgl(&["eval", "--", "-7 / 2"]);
+    assert_eq!((code, stdout.as_str()), (0, "-4\n"));
+}
+
+#[test]
+fn eval_prints_outcomes() {
+    assert_eq!(eval("outcome(Nim(3))"), "N");
+    assert_eq!(eval("outcome(Nim(0))"), "P");
+    assert_eq!(eval("outcome(Drawn(2))"), "D");
+    assert_eq!(eval("outcome(TicTacToe.start)"), "D");
+    assert_eq!(eval("[Nim(0) is P, Nim(1) is P]"), "[true, false]");
+}
+
+#[test]
+fn eval_prints_positions_in_canonical_form() {
+    assert_eq!(
+        eval("Nim(6) + Nim(20) + Nim(18)"),
+        "Nim(6) + Nim(18) + Nim(20)"
+    );
+    assert_eq!(eval("Nim(3) & Nim(2)"), "Nim(2) & Nim(3)");
+    assert_eq!(eval("misere(Nim(2) | Nim(3))"), "misere(Nim(2) | Nim(3))");
+    assert_eq!(
+        eval("winning_moves(Nim(6) + Nim(30) + Nim(18))"),
+        "[Nim(6) + Nim(18) + Nim(20)]"
+    );
+    assert_eq!(
+        eval("moves(Kayles(3))"),
+        "[Kayles(2), Kayles(1) + Kayles(1), Kayles(1)]"
+    );
+    assert_eq!(eval("moves(Nim(0))"), "[]");
+    assert_eq!(eval("Nim(2) + Nim(2) == Nim(2) + Nim(2)"), "true");
+}
+
+#[test]
+fn eval_prints_sets_and_strings() {
+    assert_eq!(eval("{3, 1, 2, 1}"), "{1, 2, 3}");
+    assert_eq!(eval("{n % 3 for n in 0..10}"), "{0, 1, 2}");
+    assert_eq!(eval("\"hello\""), "\"hello\"");
+    assert_eq!(eval("str(42) + \"!\""), "\"42!\"");
+}
+
+#[test]
+fn eval_syntax_error_goes_to_stderr_only() {
+    let (code, stdout, stderr) = cgl(&["eval", "1 +"]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert_no_crash("1 +", &stderr);
+    insta::assert_snapshot!(stderr, @r"
+    cgl::syntax::unexpected
+
+      × syntax error: expected an expression
+       ╭─[<expression>:1:3]
+     1 │ 1 +
+       ·   ┬
+       ·   ╰── the input ends here
+       ╰────
+      help: see spec/language.md for the syntax of each statement
+    ");
+}
+
+#[test]
+fn eval_runtime_error_goes_to_stderr_only() {
+    let (code, stdout, stderr) = cgl(&["eval", "-f", GAMES, "grundy(Nim(3)) / 0"]);
+    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert_no_crash("division", &stderr);
+    assert!(stderr.contains("cgl::eval::division_by_zero"), "{stderr}");
+    assert!(stderr.contains("╭─[<expression>:1:"), "{stderr}");
+}
+
+#[test]
+fn run_prints_in_order() {
+    let (code, stdout, stderr) = cgl(&["run", PRINTS]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_eq!(
+        stdout,
+        "Grundy values of Nim:\n\
+         [0, 1, 2, 3, 4]\n\
+         Nim(6) + Nim(18) + Nim(20)\n\
+         outcome of TicTacToe: D\n\
+         {1, 2, 3}\n"
+    );
+}
+
+#[test]
+fn run_goes_on_after_a_failed_expect_and_exits_1() {
+    let (code, stdout, stderr) = cgl(&["run", FAILING]);
+    assert_eq!(code, 1);
+    assert_eq!(stdout, "before the failure\nafter the failure\n");
+    assert!(stderr.contains("cgl::check::failed"), "{stderr}");
+}
+
+/// The theorems (XOR, min-remoteness, the selective rule) and the explicit product graph give
+/// the same answers on small compounds.
+#[test]
+fn explicit_gives_the_same_answers() {
+    let compounds = [
+        "Kayles(5) + Nim(3)",
+        "Nim(2) + Nim(2)",
+        "Kayles(4) + Kayles(3) + Nim(1)",
+        "Nim(3) & Kayles(4)",
+        "Nim(2) & Nim(2)",
+        "Nim(2) | Nim(3)",
+        "Kayles(3) | Nim(3) | Nim(1)",
+    ];
+    for compound in compounds {
+        let expr = if compound.contains('+') {
+            format!("(outcome({compound}), grundy({compound}), remoteness({compound}), winning_moves({compound}))")
+        } else {
+            format!("(outcome({compound}), remoteness({compound}), winning_moves({compound}))")
+        };
+        assert_eq!(eval(&expr), eval_with(&["--explicit"], &expr), "{compound}");
+    }
+    assert_eq!(eval("grundy(Kayles(5) + Nim(3))"), "7");
+}
+
+#[test]
+fn max_positions_is_honoured() {
+    let (code, _, stderr) = cgl(&[
+        "eval",
+        "--max-positions",
+        "3",
+        "-f",
+        GAMES,
+        "outcome(Nim(10))",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        stderr.contains("cgl::graph::too_many_positions"),
+        "{stderr}"
+    );
+    assert_eq!(
+        eval_with(&["--max-positions", "11"], "outcome(Nim(10))"),
+        "N"
+    );
+}
+
+#[test]
+fn help_texts() {
+    for (name, args) in [
+        ("cgl --help", &["--help"][..]),
+        ("cgl check --help", &["check", "--help"]),
+        ("cgl run --help", &["run", "--help"]),
+        ("cgl eval --help", &["eval", "--help"]),
+    ] {
+        let (code, stdout, stderr) = cgl(args);
+        assert_eq!((code, stderr.as_str()), (0, ""), "{name}");
+        insta::with_settings!({ description => name, omit_expression => true }, {
+            insta::assert_snapshot!(name.replace(' ', "_").replace("--", ""), stdout);
+        });
+    }
+}

@@ -1,0 +1,254 @@
+//! Diagnostic snapshots: `cgl check` on every `tests/fail/*.game`, one mistake per file (named
+//! in the file's first line), rendered as the CLI prints it to a pipe (no colour, 80 columns).
+//!
+//! Each snapshot (tests/snapshots/integration__diagnostics__fail_files@NAME.game.snap) is in
+//! gleam's format: `----- SOURCE CODE`, the file, `----- DIAGNOSTIC`, the whole stderr, then the
+//! stdout and the exit code. Regenerate with `INSTA_UPDATE=always cargo test --release --test
+//! integration diagnostics` (or `cargo insta test --review`), then read every changed snapshot.
+//!
+//! A file may add command-line options in a `// args: ...` line. `position_limit.game` and
+//! `unbounded_game.game` use `// args: --max-positions 1000`: they are wrong at the default
+//! limit too (about 5 seconds and 1 GB to get there), and the small limit keeps the test fast.
+//!
+//! Helper files that are not test cases (imported by `import_*.game`) live in
+//! `tests/fail/helpers/`, which the `fail/*.game` glob does not reach.
+
+use std::path::Path;
+
+use crate::common::{assert_no_crash, cgl, cgl_in, root, temp_dir};
+
+/// Files whose mistake cgl does not report yet. They are asserted as they behave today (exit 0),
+/// so that a fix in the engine shows up here; then move the file out of this list.
+const NOT_CAUGHT_YET: &[&str] = &[];
+
+#[test]
+fn fail_files() {
+    insta::glob!("fail/*.game", |path| {
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .expect("a UTF-8 file name");
+        let source = std::fs::read_to_string(path).expect("fail files are UTF-8");
+        let first_line = source.lines().next().unwrap_or("");
+        assert!(
+            first_line.starts_with("// "),
+            "{name}: line 1 must be a comment naming the mistake"
+        );
+
+        let relative = format!("tests/fail/{name}");
+        let extra = extra_args(&source);
+        let mut args = vec!["check"];
+        args.extend(extra.iter().map(String::as_str));
+        args.push(&relative);
+        let (code, stdout, stderr) = cgl(&args);
+        let stderr = redact_root(&stderr);
+        assert_no_crash(name, &stderr);
+
+        if NOT_CAUGHT_YET.contains(&name) {
+            assert_eq!(
+                code, 0,
+                "{name} is now caught: move it out of NOT_CAUGHT_YET\n{stderr}"
+            );
+        } else {
+            assert_eq!(
+                code, 1,
+                "{name} must fail\nstdout:\n{stdout}\nstderr:\n{stderr}"
+            );
+            assert_failure_summary(name, &stdout);
+            assert_every_diagnostic_has_span_and_help(name, &stderr);
+        }
+
+        insta::assert_snapshot!(gleam_format(&source, &stderr, &stdout, code));
+    });
+}
+
+/// A file that is not UTF-8 cannot be shown, so its diagnostic has no snippet; it must still
+/// be one clear error, not a crash. Generated here rather than committed as a binary file.
+#[test]
+fn non_utf8_file() {
+    let dir = temp_dir("non-utf8");
+    let bytes: &[u8] = b"// Latin-1, not UTF-8: \xe9\nexpect 1 == 1\n";
+    std::fs::write(dir.join("latin1.game"), bytes).expect("write the file");
+    let (code, stdout, stderr) = cgl_in(&dir, &["check", "latin1.game"]);
+    assert_no_crash("latin1.game", &stderr);
+    assert_eq!(code, 1);
+    assert!(stderr.contains("UTF-8"), "{stderr}");
+    assert!(stderr.contains("help:"), "{stderr}");
+    let source = String::from_utf8_lossy(bytes);
+    insta::assert_snapshot!(gleam_format(&source, &stderr, &stdout, code));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Empty files and files with only comments are fine: nothing to check, nothing failed.
+#[test]
+fn empty_files_pass() {
+    let dir = temp_dir("empty");
+    for (name, text) in [
+        ("empty.game", ""),
+        ("blank.game", "\n\n   \n"),
+        (
+            "comments.game",
+            "// nothing here yet\n/* not even\n   a game */\n",
+        ),
+    ] {
+        std::fs::write(dir.join(name), text).expect("write the file");
+        let (code, stdout, stderr) = cgl_in(&dir, &["check", name]);
+        assert_no_crash(name, &stderr);
+        assert_eq!((code, stderr.as_str()), (0, ""), "{name}");
+        assert_eq!(
+            stdout.lines().last(),
+            Some("0 passed, 0 failed"),
+            "{name}: {stdout}"
+        );
+        let (code, stdout, stderr) = cgl_in(&dir, &["run", name]);
+        assert_eq!(
+            (code, stdout.as_str(), stderr.as_str()),
+            (0, "", ""),
+            "cgl run {name}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A file that does not exist is named on the command line: no source, so no snippet.
+#[test]
+fn missing_file() {
+    let (code, stdout, stderr) = cgl(&["check", "tests/fail/does_not_exist.game"]);
+    assert_no_crash("missing file", &stderr);
+    assert_eq!(code, 1);
+    assert_eq!(stdout.lines().last(), Some("0 passed, 1 failed"));
+    insta::assert_snapshot!(stderr, @"error: no such file or folder: tests/fail/does_not_exist.game");
+}
+
+/// The whole folder, helpers and import cycle included, is checked without a crash or a hang,
+/// and every file in it is counted.
+#[test]
+fn whole_fail_folder() {
+    let (code, stdout, stderr) = cgl(&["check", "--max-positions", "1000", "tests/fail"]);
+    assert_no_crash("tests/fail", &stderr);
+    assert_eq!(code, 1);
+    let n_files = count_game_files(&root().join("tests/fail"));
+    let n_reported = stdout.lines().filter(|l| l.contains("tests/fail")).count();
+    assert_eq!(n_reported, n_files, "one line per file:\n{stdout}");
+    let summary = stdout.lines().last().unwrap_or("");
+    assert!(
+        summary.ends_with(" failed") && summary.contains(" passed, "),
+        "{summary}"
+    );
+}
+
+fn count_game_files(dir: &Path) -> usize {
+    std::fs::read_dir(dir)
+        .expect("read a test folder")
+        .flatten()
+        .map(|entry| entry.path())
+        .map(|path| {
+            if path.is_dir() {
+                count_game_files(&path)
+            } else {
+                usize::from(path.extension().is_some_and(|e| e == "game"))
+            }
+        })
+        .sum()
+}
+
+/// Options from a `// args: ...` line of the file.
+fn extra_args(source: &str) -> Vec<String> {
+    source
+        .lines()
+        .filter_map(|line| line.strip_prefix("// args:"))
+        .flat_map(|args| args.split_whitespace().map(str::to_string))
+        .collect()
+}
+
+/// The snapshot text: gleam's `----- SOURCE CODE` / `----- DIAGNOSTIC`, plus stdout and the
+/// exit code.
+fn gleam_format(source: &str, stderr: &str, stdout: &str, code: i32) -> String {
+    format!(
+        "----- SOURCE CODE\n{}\n\n----- DIAGNOSTIC\n{}\n\n----- STDOUT\n{}\n\n----- EXIT CODE\n{code}\n",
+        source.trim_end(),
+        stderr.trim_end(),
+        stdout.trim_end(),
+    )
+}
+
+/// Imports are shown with absolute paths; replace the checkout's folder with `<root>` so that
+/// snapshots do not depend on where the repository lives. The message line is wrapped at 80
+/// columns, so its wrapping depends on the folder's length too: where a path was replaced,
+/// the wrapped headline (`×` line and its `│` continuations) is joined into one line.
+fn redact_root(stderr: &str) -> String {
+    let root = root();
+    let mut roots = vec![root.display().to_string()];
+    if let Ok(canonical) = std::fs::canonicalize(&root) {
+        roots.push(canonical.display().to_string());
+    }
+    let mut text = stderr.to_string();
+    let mut replaced = false;
+    for r in &roots {
+        if text.contains(r.as_str()) {
+            text = text.replace(r.as_str(), "<root>");
+            replaced = true;
+        }
+    }
+    if !replaced {
+        return text;
+    }
+    let mut lines: Vec<String> = Vec::new();
+    let mut in_headline = false;
+    for line in text.lines() {
+        if in_headline {
+            if let Some(rest) = line.strip_prefix("  │ ") {
+                if let Some(last) = lines.last_mut() {
+                    last.push(' ');
+                    last.push_str(rest.trim());
+                }
+                continue;
+            }
+        }
+        in_headline = line.starts_with("  × ");
+        lines.push(line.to_string());
+    }
+    lines.join("\n") + "\n"
+}
+
+/// Stdout ends with `N passed, M failed` and M is at least 1.
+fn assert_failure_summary(name: &str, stdout: &str) {
+    let summary = stdout.lines().last().unwrap_or("");
+    let failed = summary
+        .strip_suffix(" failed")
+        .and_then(|s| s.split(", ").nth(1))
+        .and_then(|n| n.parse::<usize>().ok());
+    assert!(
+        summary.contains(" passed, ") && failed.is_some_and(|n| n >= 1),
+        "{name}: the last line of stdout must be `N passed, M failed` with M >= 1, not {summary:?}"
+    );
+}
+
+/// Every diagnostic (a block that starts with its `cgl::...` code at column 0) points into the
+/// source with a `╭─[file:line:col]` snippet and says how to fix the mistake.
+fn assert_every_diagnostic_has_span_and_help(name: &str, stderr: &str) {
+    let mut blocks: Vec<String> = Vec::new();
+    for line in stderr.lines() {
+        if line.starts_with("cgl::") {
+            blocks.push(String::new());
+        }
+        if let Some(block) = blocks.last_mut() {
+            block.push_str(line);
+            block.push('\n');
+        }
+    }
+    assert!(
+        !blocks.is_empty(),
+        "{name}: no diagnostic with a `cgl::` code in stderr:\n{stderr}"
+    );
+    for block in &blocks {
+        assert!(
+            block.contains("╭─["),
+            "{name}: a diagnostic without a source snippet:\n{block}"
+        );
+        assert!(
+            block.contains("help:"),
+            "{name}: a diagnostic without help:\n{block}"
+        );
+    }
+}
