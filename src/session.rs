@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diag::{Diag, FileId, SourceMap, Span};
 use crate::eval::value::Value;
-use crate::eval::{ConstState, GameTable, Interp, Limits, World};
+use crate::eval::{ConstState, GameTable, Interp, Limits, Stop, World};
 use crate::graph::{GameGraph, GraphConfig};
 use crate::lower::ir::{Body, Clause, ExprKind, Pattern, Program, Statement};
 use crate::lower::{lower_expr, lower_file, LoweredFile, Scope};
@@ -52,6 +52,7 @@ pub struct Session {
     consts: Vec<ConstState>,
     graph: GameGraph,
     limits: Limits,
+    stop: Stop,
 }
 
 impl Session {
@@ -66,7 +67,18 @@ impl Session {
             consts: Vec::new(),
             graph: GameGraph::new(config.graph),
             limits: config.limits,
+            stop: Stop::new(),
         }
+    }
+
+    /// Sets when long computations stop (a deadline, or a flag raised by Ctrl-C).
+    pub fn set_stop(&mut self, stop: Stop) {
+        self.stop = stop;
+    }
+
+    /// The current stop condition (its flag can be raised from another thread).
+    pub fn stop(&self) -> &Stop {
+        &self.stop
     }
 
     /// The game graph (for statistics and tests).
@@ -208,6 +220,7 @@ impl Session {
             games: &mut self.games,
             consts: &mut self.consts,
             limits: self.limits,
+            stop: &self.stop,
         };
         Interp::new(world, Some(&mut self.graph))
     }

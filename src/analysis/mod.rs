@@ -80,6 +80,7 @@ pub fn run(
             }
             Value::list(out)
         }
+        Builtin::Reachable => Value::Int(reachable(g, w, t)? as i64),
         Builtin::Line => Value::list(line(g, w, t, conv)?.into_iter().map(|s| to_value(g, s)).collect()),
         other => return Err(Box::new(Diag::internal(format!("`{}` is not an analysis", other.name())))),
     })
@@ -395,4 +396,20 @@ pub fn line(
         out.push(next);
         current = next;
     }
+}
+
+/// The number of distinct positions reachable from `t` by moves, `t` included (a compound
+/// counts as one position: its explicit product is explored).
+pub fn reachable(g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<usize> {
+    let mut seen = rustc_hash::FxHashSet::default();
+    seen.insert(t);
+    let mut stack = vec![t];
+    while let Some(current) = stack.pop() {
+        for next in g.successors(w, current)? {
+            if seen.insert(next) {
+                stack.push(next);
+            }
+        }
+    }
+    Ok(seen.len())
 }

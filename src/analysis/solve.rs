@@ -87,7 +87,12 @@ fn run<A: Analysis>(
 ) -> DiagResult<A::V> {
     push(g, w, a, root, stack)?;
     let mut values = Vec::new();
+    let mut steps: u32 = 0;
     while let Some(top) = stack.last_mut() {
+        steps = steps.wrapping_add(1);
+        if steps % 4096 == 0 {
+            w.stop.check()?;
+        }
         if top.next < top.deps.len() {
             let dep = top.deps[top.next];
             top.next += 1;

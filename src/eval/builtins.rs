@@ -67,6 +67,8 @@ pub enum Builtin {
     WinningMoves,
     /// `line(p)`.
     Line,
+    /// `reachable(p)`: the number of distinct positions reachable from `p`, `p` included.
+    Reachable,
     /// `misere(p)`: the same position under misère play.
     Misere,
     /// `normal(p)`: the same position under normal play.
@@ -105,6 +107,7 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("moves", Builtin::Moves, 1, 1),
     ("winning_moves", Builtin::WinningMoves, 1, 1),
     ("line", Builtin::Line, 1, 1),
+    ("reachable", Builtin::Reachable, 1, 1),
     ("misere", Builtin::Misere, 1, 1),
     ("normal", Builtin::Normal, 1, 1),
 ];
@@ -144,6 +147,7 @@ impl Builtin {
                 | Builtin::Moves
                 | Builtin::WinningMoves
                 | Builtin::Line
+                | Builtin::Reachable
         )
     }
 

@@ -5,6 +5,7 @@ use std::rc::Rc;
 
 use super::builtins::{self, Builtin};
 use super::games::{GameTable, InstanceInfo};
+use super::stop::Stop;
 use super::value::{display, CompoundKind, InstanceId, PosTerm, Value};
 use crate::analysis;
 use crate::diag::{Diag, DiagResult, Span};
@@ -52,6 +53,8 @@ pub struct World<'a> {
     pub consts: &'a mut Vec<ConstState>,
     /// Limits.
     pub limits: Limits,
+    /// When to stop a long computation.
+    pub stop: &'a Stop,
 }
 
 impl World<'_> {
@@ -62,6 +65,7 @@ impl World<'_> {
             games: self.games,
             consts: self.consts,
             limits: self.limits,
+            stop: self.stop,
         }
     }
 }
@@ -73,6 +77,7 @@ pub struct Interp<'a> {
     /// The game graph; `None` while evaluating a game's rules (analyses are not allowed there).
     pub graph: Option<&'a mut GameGraph>,
     depth: u32,
+    ticks: u32,
 }
 
 #[cold]
@@ -162,7 +167,17 @@ impl<'a> Interp<'a> {
             world,
             graph,
             depth: 0,
+            ticks: 0,
         }
+    }
+
+    /// Counts a step of work and, every so often, checks whether to stop.
+    fn tick(&mut self) -> DiagResult<()> {
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks % 4096 == 0 {
+            self.world.stop.check()?;
+        }
+        Ok(())
     }
 
     /// Prints a value.
@@ -294,6 +309,7 @@ impl<'a> Interp<'a> {
             Clause::For(pattern, source) => {
                 let src = self.eval(source, frame)?;
                 for item in self.items(&src, source.span)? {
+                    self.tick()?;
                     self.bind(pattern, item, frame)?;
                     if self.for_each(rest, frame, body)?.is_break() {
                         return Ok(ControlFlow::Break(()));
@@ -386,6 +402,7 @@ impl<'a> Interp<'a> {
                 for (slot, arg) in inner.iter_mut().zip(args) {
                     *slot = arg;
                 }
+                self.tick()?;
                 self.depth += 1;
                 let result = self.eval(&function.body.expr, &mut inner);
                 self.depth -= 1;
@@ -1432,7 +1449,8 @@ impl<'a> Interp<'a> {
                 Value::Pos(p) => Value::pos(p.term.clone(), if b == Builtin::Misere { Convention::Misere } else { Convention::Normal }),
                 other => return Err(type_error(arg_span(0), format!("`{}` needs a position, not {}", b.name(), other.a_type_name()), "make a position by calling a game: `Nim(3)`")),
             },
-            Builtin::Outcome | Builtin::Grundy | Builtin::Remoteness | Builtin::Moves | Builtin::WinningMoves | Builtin::Line => {
+            Builtin::Outcome | Builtin::Grundy | Builtin::Remoteness | Builtin::Moves | Builtin::WinningMoves | Builtin::Line
+            | Builtin::Reachable => {
                 return Err(Box::new(Diag::internal("analysis dispatched as a pure built-in")))
             }
         })

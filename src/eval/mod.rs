@@ -4,7 +4,9 @@
 pub mod builtins;
 mod games;
 mod interp;
+mod stop;
 pub mod value;
 
 pub use games::{GameTable, InstanceInfo};
 pub use interp::{ConstState, Interp, Limits, World};
+pub use stop::{Stop, INTERRUPTED, TIMEOUT};

@@ -307,6 +307,7 @@ impl GameGraph {
     }
 
     fn explore(&mut self, w: &mut World<'_>, t: TermId) -> DiagResult<()> {
+        w.stop.check()?;
         let mut found: Vec<(TermId, u32)> = Vec::new();
         match self.term(t).clone() {
             Term::Atom(inst, data) => {

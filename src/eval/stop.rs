@@ -1,0 +1,65 @@
+//! Stopping long computations: a deadline (`--timeout`) and a flag that another thread may
+//! raise (Ctrl-C in the REPL). Evaluation and graph exploration call [`Stop::check`] often
+//! enough that a stop takes effect within milliseconds.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::diag::{Diag, DiagResult};
+
+/// Code of the diagnostic for a computation that ran past its deadline.
+pub const TIMEOUT: &str = "cgl::limit::timeout";
+/// Code of the diagnostic for a computation stopped by the user.
+pub const INTERRUPTED: &str = "cgl::limit::interrupted";
+
+/// When to stop.
+#[derive(Clone, Debug, Default)]
+pub struct Stop {
+    deadline: Option<(Instant, Duration)>,
+    flag: Arc<AtomicBool>,
+}
+
+impl Stop {
+    /// Never stops (until the flag is raised).
+    pub fn new() -> Stop {
+        Stop::default()
+    }
+
+    /// Stops `budget` from now.
+    pub fn after(budget: Duration) -> Stop {
+        Stop {
+            deadline: Some((Instant::now() + budget, budget)),
+            flag: Arc::default(),
+        }
+    }
+
+    /// The flag that [`Stop::check`] watches; raise it from another thread to stop.
+    pub fn flag(&self) -> Arc<AtomicBool> {
+        self.flag.clone()
+    }
+
+    /// Lowers the flag (after a stop has been reported).
+    pub fn reset(&self) {
+        self.flag.store(false, Ordering::Relaxed);
+    }
+
+    /// An error once the flag is raised or the deadline has passed.
+    pub fn check(&self) -> DiagResult<()> {
+        if self.flag.load(Ordering::Relaxed) {
+            return Err(Box::new(
+                Diag::error(INTERRUPTED, "interrupted")
+                    .help("the computation was stopped before it finished"),
+            ));
+        }
+        if let Some((deadline, budget)) = self.deadline {
+            if Instant::now() >= deadline {
+                return Err(Box::new(
+                    Diag::error(TIMEOUT, format!("took longer than {budget:?}"))
+                        .help("analyse smaller positions, or allow more time with --timeout"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
