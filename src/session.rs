@@ -169,6 +169,19 @@ impl Session {
                 "cgl reads .game files as UTF-8 text; save the file as UTF-8",
             )
         })?;
+        // Editors on Windows may start UTF-8 files with a byte-order mark; it is not part of
+        // the program, and a correct file must not fail because of it.
+        let text = match text.strip_prefix('\u{feff}') {
+            Some(rest) => rest.to_string(),
+            None => text,
+        };
+        if let Some(d) = control_character(path, &text) {
+            let mut d = d;
+            if let Some(span) = import {
+                d = d.label(span, "imported here");
+            }
+            return Err(vec![d]);
+        }
         let file = self.sources.add(path.display().to_string(), text);
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         stack.push((canonical.clone(), path.to_path_buf()));
@@ -396,6 +409,37 @@ fn collect_binds(pattern: &Pattern, f: &mut dyn FnMut(u32, Span)) {
         Pattern::Wildcard(_) => {}
         Pattern::Tuple(items, _) => items.iter().for_each(|p| collect_binds(p, f)),
     }
+}
+
+/// A control character (other than tab and line breaks) in a file: a binary file, or text that
+/// would reach the terminal as escape sequences when a diagnostic quotes it. No snippet, for
+/// that reason; the message says where the character is.
+fn control_character(path: &Path, text: &str) -> Option<Diag> {
+    let (offset, c) = text
+        .char_indices()
+        .find(|&(_, c)| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))?;
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    let (message, help) = if c == '\0' {
+        (
+            format!(
+                "`{}` is a binary file, not text (a NUL byte at line {line}, column {col})",
+                path.display()
+            ),
+            "cgl reads .game files as UTF-8 text; check that this is the file you meant",
+        )
+    } else {
+        (
+            format!(
+                "`{}` contains the control character U+{:04X} at line {line}, column {col}",
+                path.display(),
+                u32::from(c)
+            ),
+            "remove it: a .game file may hold printable characters, tabs and line breaks only",
+        )
+    };
+    Some(Diag::error("cgl::load::binary", message).help(help))
 }
 
 /// An IO error in words, without the "(os error N)" tail.
