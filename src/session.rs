@@ -41,6 +41,20 @@ pub enum ExpectResult {
     Failed(Box<Diag>),
 }
 
+/// What a failed `expect` evaluated to ([`Session::failed_values`]), values shown as cgl
+/// prints them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FailedValues {
+    /// The value of the whole expression (`false`, or the non-boolean it was).
+    pub value: Option<String>,
+    /// The comparison that is false (`==`, `<`, `in`, `is`, ...), if the expression is one.
+    pub operator: Option<&'static str>,
+    /// Its left side; for `p is O`, the outcome that `p` has.
+    pub actual: Option<String>,
+    /// Its right side.
+    pub expected: Option<String>,
+}
+
 /// Loaded files and everything computed from them.
 pub struct Session {
     /// Every source text loaded (files, expressions).
@@ -286,6 +300,52 @@ impl Session {
                 .help("write a comparison, e.g. `expect grundy(Nim(3)) == 3`"),
             )),
         }
+    }
+
+    /// What a failed expectation evaluated to, as cgl prints values, for reports that a
+    /// machine reads (`cgl check --format json`). Like the diagnostic, it looks through `and`
+    /// to the part that is false. Fields are `None` where evaluation fails (a failed expect
+    /// may have failed by an error) or the expression has another shape.
+    #[cold]
+    pub fn failed_values(&mut self, body: &Body) -> FailedValues {
+        let mut frame = vec![Value::None; body.frame_size];
+        let mut values = FailedValues {
+            value: self
+                .interp()
+                .eval(&body.expr, &mut frame)
+                .ok()
+                .map(|v| self.show(&v)),
+            ..FailedValues::default()
+        };
+        let mut expr = &body.expr;
+        while let ExprKind::Binary(BinaryOp::And, l, r) = &expr.kind {
+            expr = match self.interp().eval(l, &mut frame) {
+                Ok(Value::Bool(false)) => l,
+                _ => r,
+            };
+        }
+        if let ExprKind::Binary(op, l, r) = &expr.kind {
+            if op.is_comparison() {
+                values.operator = Some(op.symbol());
+                let left = self.interp().eval(l, &mut frame);
+                values.actual = match (*op, left) {
+                    (BinaryOp::Is, Ok(position)) => {
+                        let mut interp = self.interp();
+                        interp
+                            .outcome_of(&position, l.span)
+                            .ok()
+                            .map(|o| interp.show(&o))
+                    }
+                    (_, left) => left.ok().map(|v| self.show(&v)),
+                };
+                values.expected = self
+                    .interp()
+                    .eval(r, &mut frame)
+                    .ok()
+                    .map(|v| self.show(&v));
+            }
+        }
+        values
     }
 
     #[cold]
