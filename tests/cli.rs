@@ -83,13 +83,15 @@ fn check_sums_over_files_and_folders() {
     assert_eq!(stdout.lines().last(), Some("6 passed, 1 failed"));
 }
 
+/// A file that cannot be checked is not a failed expectation: exit code 2, and one failure in
+/// the summary.
 #[test]
-fn check_counts_a_file_that_does_not_load_as_one_failure() {
+fn check_counts_a_file_that_does_not_load_as_one_failure_and_exits_2() {
     let dir = temp_dir("cli-broken");
     std::fs::write(dir.join("a.game"), "expect 1 == 1\nexpect 2 == 2\n").unwrap();
     std::fs::write(dir.join("b.game"), "expect (1 == 1\n").unwrap();
     let (code, stdout, stderr) = cgl_in(&dir, &["check", "a.game", "b.game"]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert_eq!(
         stdout,
         "ok    a.game (2 passed, 0 failed)\nerror b.game (could not be checked)\n2 passed, 1 failed\n"
@@ -99,9 +101,15 @@ fn check_counts_a_file_that_does_not_load_as_one_failure() {
 }
 
 #[test]
-fn missing_paths_exit_1() {
+fn missing_paths_exit_2() {
     let (code, stdout, stderr) = cgl(&["check", "tests/cli/nope.game"]);
-    assert_eq!((code, stdout.as_str()), (1, "0 passed, 1 failed\n"));
+    assert_eq!(
+        (code, stdout.as_str()),
+        (
+            2,
+            "error tests/cli/nope.game (could not be checked)\n0 passed, 1 failed\n"
+        )
+    );
     assert_eq!(
         stderr,
         "error: no such file or folder: tests/cli/nope.game\n"
@@ -111,8 +119,11 @@ fn missing_paths_exit_1() {
     let (code, stdout, _) = cgl(&["check", GAMES, "tests/cli/nope.game"]);
     assert_eq!(
         (code, stdout.lines().last()),
-        (1, Some("3 passed, 1 failed"))
+        (2, Some("3 passed, 1 failed"))
     );
+    // A failed expectation and a file that cannot be checked: 2 wins.
+    let (code, _, _) = cgl(&["check", FAILING, "tests/cli/nope.game"]);
+    assert_eq!(code, 2);
 
     for args in [
         &["run", "tests/cli/nope.game"][..],
@@ -120,7 +131,7 @@ fn missing_paths_exit_1() {
     ] {
         let (code, stdout, stderr) = cgl(args);
         assert_no_crash("missing file", &stderr);
-        assert_eq!((code, stdout.as_str()), (1, ""), "cgl {args:?}");
+        assert_eq!((code, stdout.as_str()), (2, ""), "cgl {args:?}");
         assert!(
             stderr.contains("cannot read `tests/cli/nope.game`"),
             "{stderr}"
@@ -135,6 +146,12 @@ fn usage_errors_exit_2() {
         &["frobnicate"],
         &["eval"],
         &["check", "--max-positions", "many", GAMES],
+        &["check", "--jobs", "0", GAMES],
+        &["check", "--format", "xml", GAMES],
+        &["check", "--timeout", "0", GAMES],
+        &["check", "--timeout", "-1", GAMES],
+        &["check", "--timeout", "soon", GAMES],
+        &["eval", "--timeout", "1e300", "1"],
     ] {
         let (code, stdout, stderr) = cgl(args);
         assert_eq!((code, stdout.as_str()), (2, ""), "cgl {args:?}");

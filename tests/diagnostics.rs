@@ -50,9 +50,16 @@ fn fail_files() {
                 "{name} is now caught: move it out of NOT_CAUGHT_YET\n{stderr}"
             );
         } else {
+            let expected = expected_exit_code(&stderr);
             assert_eq!(
-                code, 1,
-                "{name} must fail\nstdout:\n{stdout}\nstderr:\n{stderr}"
+                code, expected,
+                "{name} must fail with exit code {expected}\nstdout:\n{stdout}\nstderr:\n{stderr}"
+            );
+            assert_eq!(
+                stdout.starts_with("error "),
+                expected == 2,
+                "{name}: a file that cannot be checked is reported as `error`, one with a \
+                 failed expectation as `FAIL`:\n{stdout}"
             );
             assert_failure_summary(name, &stdout);
             assert_every_diagnostic_has_span_and_help(name, &stderr);
@@ -71,7 +78,7 @@ fn non_utf8_file() {
     std::fs::write(dir.join("latin1.game"), bytes).expect("write the file");
     let (code, stdout, stderr) = cgl_in(&dir, &["check", "latin1.game"]);
     assert_no_crash("latin1.game", &stderr);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(stderr.contains("UTF-8"), "{stderr}");
     assert!(stderr.contains("help:"), "{stderr}");
     let source = String::from_utf8_lossy(bytes);
@@ -79,9 +86,12 @@ fn non_utf8_file() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Empty files and files with only comments are fine: nothing to check, nothing failed.
+/// Empty files and files with only comments fail nothing (exit 0), but `check` warns: in a
+/// class's CI, an empty file is more likely a hand-in gone wrong than a finished exercise.
+/// `run` prints nothing for them. A file with games but no `expect` (a library that others
+/// import) gets no warning.
 #[test]
-fn empty_files_pass() {
+fn empty_files_warn() {
     let dir = temp_dir("empty");
     for (name, text) in [
         ("empty.game", ""),
@@ -94,12 +104,25 @@ fn empty_files_pass() {
         std::fs::write(dir.join(name), text).expect("write the file");
         let (code, stdout, stderr) = cgl_in(&dir, &["check", name]);
         assert_no_crash(name, &stderr);
-        assert_eq!((code, stderr.as_str()), (0, ""), "{name}");
+        assert_eq!(code, 0, "{name}");
         assert_eq!(
-            stdout.lines().last(),
-            Some("0 passed, 0 failed"),
-            "{name}: {stdout}"
+            stdout,
+            format!("ok    {name} (0 passed, 0 failed)\n0 passed, 0 failed\n"),
+            "{name}"
         );
+        assert!(
+            stderr.contains("cgl::check::empty_file"),
+            "{name}: {stderr}"
+        );
+        if name == "comments.game" {
+            insta::assert_snapshot!(stderr, @r"
+            cgl::check::empty_file
+
+              ⚠ comments.game has nothing to check
+              help: the file defines nothing and expects nothing; is it the file you meant
+                    to hand in?
+            ");
+        }
         let (code, stdout, stderr) = cgl_in(&dir, &["run", name]);
         assert_eq!(
             (code, stdout.as_str(), stderr.as_str()),
@@ -107,6 +130,13 @@ fn empty_files_pass() {
             "cgl run {name}"
         );
     }
+    std::fs::write(
+        dir.join("library.game"),
+        "game Nim { position n  move k for k in 0..n }\n",
+    )
+    .expect("write the file");
+    let (code, _, stderr) = cgl_in(&dir, &["check", "library.game"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -115,8 +145,11 @@ fn empty_files_pass() {
 fn missing_file() {
     let (code, stdout, stderr) = cgl(&["check", "tests/fail/does_not_exist.game"]);
     assert_no_crash("missing file", &stderr);
-    assert_eq!(code, 1);
-    assert_eq!(stdout.lines().last(), Some("0 passed, 1 failed"));
+    assert_eq!(code, 2);
+    assert_eq!(
+        stdout,
+        "error tests/fail/does_not_exist.game (could not be checked)\n0 passed, 1 failed\n"
+    );
     insta::assert_snapshot!(stderr, @"error: no such file or folder: tests/fail/does_not_exist.game");
 }
 
@@ -126,7 +159,7 @@ fn missing_file() {
 fn whole_fail_folder() {
     let (code, stdout, stderr) = cgl(&["check", "--max-positions", "1000", "tests/fail"]);
     assert_no_crash("tests/fail", &stderr);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     let n_files = count_game_files(&root().join("tests/fail"));
     let n_reported = stdout.lines().filter(|l| l.contains("tests/fail")).count();
     assert_eq!(n_reported, n_files, "one line per file:\n{stdout}");
@@ -150,6 +183,24 @@ fn count_game_files(dir: &Path) -> usize {
             }
         })
         .sum()
+}
+
+/// The exit code a fail file must give, from the phase of its first diagnostic: a file with a
+/// syntax, loading or name error cannot be checked (2); any other mistake shows up as a
+/// failed expectation (1).
+fn expected_exit_code(stderr: &str) -> i32 {
+    let first_code = stderr
+        .lines()
+        .find(|line| line.starts_with("cgl::"))
+        .unwrap_or("");
+    let cannot_check = ["cgl::syntax::", "cgl::load::", "cgl::resolve::"]
+        .iter()
+        .any(|phase| first_code.starts_with(phase));
+    if cannot_check {
+        2
+    } else {
+        1
+    }
 }
 
 /// Options from a `// args: ...` line of the file.

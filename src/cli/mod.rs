@@ -1,16 +1,26 @@
 //! The command line: `check`, `run`, `eval`. The only code that touches stdout, stderr and
 //! the process's exit code.
+//!
+//! Exit codes: 0 success; 1 an expectation failed (or, for `run` and `eval`, evaluation
+//! failed); 2 a file could not be checked (not found, unreadable, a syntax or name error, a
+//! crash), and clap's usage errors.
+
+mod check;
+pub mod report;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
 
 use crate::diag::{render, Diag, RenderStyle, SourceMap};
+use crate::eval::Stop;
 use crate::graph::GraphConfig;
-use crate::lower::ir::Statement;
-use crate::session::{ExpectResult, Session, SessionConfig};
+use crate::session::{Session, SessionConfig};
+use check::{check_all, inputs, CheckSettings};
+use report::{reporter, Format, Totals};
 
 /// cgl: describe combinatorial games in .game files and analyse them.
 #[derive(Debug, Parser)]
@@ -23,10 +33,22 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Check every `expect` in the given files and folders (every *.game below a folder).
+    #[command(
+        after_help = "Exit status: 0 when every expectation holds, 1 when one fails, \
+                            2 when a file cannot be checked (not found, not text, a syntax \
+                            or name error)."
+    )]
     Check {
         /// Files or folders.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// How to write the results: for people, or for machines (JSON, JUnit XML, GitHub
+        /// Actions annotations).
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+        /// Files checked at once [default: the number of cores].
+        #[arg(short = 'j', long, value_parser = clap::value_parser!(u16).range(1..))]
+        jobs: Option<u16>,
         #[command(flatten)]
         options: EngineOptions,
     },
@@ -58,6 +80,26 @@ struct EngineOptions {
     /// Analyse compounds through their explicit product graph instead of the theorems.
     #[arg(long)]
     explicit: bool,
+    /// Stop after this many seconds (per file for `check`); e.g. 10 or 0.5.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    timeout: Option<Duration>,
+}
+
+/// The longest `--timeout` accepted: a year is "no limit" in practice, and keeps deadlines
+/// far from the end of the clock.
+const MAX_TIMEOUT_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
+fn parse_seconds(text: &str) -> Result<Duration, String> {
+    let seconds: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number of seconds"))?;
+    if !(seconds > 0.0 && seconds <= MAX_TIMEOUT_SECONDS) {
+        return Err(format!(
+            "the timeout must be more than 0 and at most {MAX_TIMEOUT_SECONDS} seconds"
+        ));
+    }
+    Ok(Duration::from_secs_f64(seconds))
 }
 
 impl EngineOptions {
@@ -69,6 +111,15 @@ impl EngineOptions {
             },
             ..SessionConfig::default()
         }
+    }
+
+    /// A session with these options, its deadline starting now.
+    fn session(self) -> Session {
+        let mut session = Session::new(self.config());
+        if let Some(budget) = self.timeout {
+            session.set_stop(Stop::after(budget));
+        }
+        session
     }
 }
 
@@ -87,17 +138,28 @@ pub fn main() -> ExitCode {
     ExitCode::from(code)
 }
 
-/// Runs a parsed command line, writing to the given streams; returns the exit code
-/// (0 success, 1 a failed expectation or an error in a file).
+/// Runs a parsed command line, writing to the given streams; returns the exit code (see the
+/// module documentation).
 pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     match cli.command {
-        Command::Check { paths, options } => check(&paths, options.config(), style, out, err),
-        Command::Run { file, options } => run_file(&file, options.config(), style, out, err),
+        Command::Check {
+            paths,
+            format,
+            jobs,
+            options,
+        } => {
+            let jobs = jobs.map_or_else(
+                || std::thread::available_parallelism().map_or(1, usize::from),
+                usize::from,
+            );
+            check(&paths, format, jobs, options, style, out, err)
+        }
+        Command::Run { file, options } => run_file(&file, options, style, out, err),
         Command::Eval {
             files,
             expr,
             options,
-        } => eval(&files, &expr, options.config(), style, out, err),
+        } => eval(&files, &expr, options, style, out, err),
     }
 }
 
@@ -108,111 +170,51 @@ fn report(diags: &[Diag], sources: &SourceMap, style: RenderStyle, err: &mut dyn
     }
 }
 
-/// Every `.game` file named or below a named folder, in sorted order.
-fn game_files(paths: &[PathBuf], err: &mut dyn Write) -> (Vec<PathBuf>, usize) {
-    let mut files = Vec::new();
-    let mut missing = 0;
-    for path in paths {
-        if path.is_dir() {
-            let mut stack = vec![path.clone()];
-            let mut found = Vec::new();
-            while let Some(dir) = stack.pop() {
-                let Ok(entries) = std::fs::read_dir(&dir) else {
-                    continue;
-                };
-                for entry in entries.flatten() {
-                    let p = entry.path();
-                    if p.is_dir() {
-                        stack.push(p);
-                    } else if p.extension().is_some_and(|e| e == "game") {
-                        found.push(p);
-                    }
-                }
-            }
-            found.sort();
-            files.extend(found);
-        } else if path.exists() {
-            files.push(path.clone());
-        } else {
-            let _ = writeln!(err, "error: no such file or folder: {}", path.display());
-            missing += 1;
-        }
-    }
-    // A file named twice (or named and inside a named folder) is checked once.
-    let mut seen = std::collections::BTreeSet::new();
-    files.retain(|f| seen.insert(std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())));
-    (files, missing)
-}
-
+/// Checks files in parallel and writes the reports in input order, in `format`.
 fn check(
     paths: &[PathBuf],
-    config: SessionConfig,
+    format: Format,
+    jobs: usize,
+    options: EngineOptions,
     style: RenderStyle,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let (files, missing) = game_files(paths, err);
-    let (mut passed, mut failed) = (0usize, missing);
-    for file in &files {
-        let (p, f) = check_file(file, config, style, out, err);
-        passed += p;
-        failed += f;
-    }
-    let _ = writeln!(out, "{passed} passed, {failed} failed");
-    u8::from(failed > 0)
-}
-
-/// Checks one file in a session of its own. A file that cannot be loaded counts as one failure.
-fn check_file(
-    path: &Path,
-    config: SessionConfig,
-    style: RenderStyle,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> (usize, usize) {
-    let mut session = Session::new(config);
-    let index = match session.load_path(path) {
-        Ok(i) => i,
-        Err(diags) => {
-            report(&diags, &session.sources, style, err);
-            let _ = writeln!(out, "error {} (could not be checked)", path.display());
-            return (0, 1);
-        }
+    let settings = CheckSettings {
+        config: options.config(),
+        timeout: options.timeout,
+        // Machine formats carry plain text; colour is for a person at a terminal.
+        style: match format {
+            Format::Human | Format::Github => style,
+            Format::Json | Format::Junit => RenderStyle::Plain,
+        },
+        failed_values: format == Format::Json,
+        jobs,
     };
-    let (mut passed, mut failed) = (0, 0);
-    for statement in session.statements(index) {
-        if let Statement::Expect(body) = statement {
-            match session.check_expect(&body) {
-                ExpectResult::Passed => passed += 1,
-                ExpectResult::Failed(d) => {
-                    failed += 1;
-                    report(&[*d], &session.sources, style, err);
-                }
-            }
-        }
-    }
-    let status = if failed == 0 { "ok   " } else { "FAIL " };
-    let _ = writeln!(
-        out,
-        "{status} {} ({passed} passed, {failed} failed)",
-        path.display()
-    );
-    (passed, failed)
+    let mut writer = reporter(format);
+    let mut totals = Totals::default();
+    check_all(inputs(paths), settings, &mut |report| {
+        totals.add(&report);
+        writer.file(&report, out, err);
+        let _ = out.flush();
+    });
+    writer.finish(&totals, out, err);
+    totals.exit_code()
 }
 
 fn run_file(
     path: &Path,
-    config: SessionConfig,
+    options: EngineOptions,
     style: RenderStyle,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let mut session = Session::new(config);
+    let mut session = options.session();
     let index = match session.load_path(path) {
         Ok(i) => i,
         Err(diags) => {
             report(&diags, &session.sources, style, err);
-            return 1;
+            return 2;
         }
     };
     let failures = session.run_file(index, &mut |line| {
@@ -225,19 +227,19 @@ fn run_file(
 fn eval(
     files: &[PathBuf],
     expr: &str,
-    config: SessionConfig,
+    options: EngineOptions,
     style: RenderStyle,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let mut session = Session::new(config);
+    let mut session = options.session();
     let mut loaded = Vec::new();
     for file in files {
         match session.load_path(file) {
             Ok(i) => loaded.push(i),
             Err(diags) => {
                 report(&diags, &session.sources, style, err);
-                return 1;
+                return 2;
             }
         }
     }
