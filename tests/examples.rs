@@ -68,3 +68,24 @@ fn small_examples_agree_under_explicit() {
         assert_eq!(code, 0, "{file} under --explicit:\n{stdout}\n{stderr}");
     }
 }
+
+#[test]
+fn a_million_moves_deep_does_not_overflow_the_stack() {
+    let dir = crate::common::temp_dir("deep-chain");
+    std::fs::write(
+        dir.join("chain.game"),
+        "game Chain {\n    position n\n    move n - 1 if n > 0\n}\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = crate::common::cgl_in(
+        &dir,
+        &[
+            "eval",
+            "-f",
+            "chain.game",
+            "(outcome(Chain(1000000)), remoteness(Chain(999999)))",
+        ],
+    );
+    assert_eq!((code, stdout.trim()), (0, "(P, 999999)"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

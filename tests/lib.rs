@@ -8,4 +8,5 @@ mod cli;
 mod common;
 mod diagnostics;
 mod examples;
+mod seed_brute;
 mod spec;
