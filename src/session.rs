@@ -471,13 +471,15 @@ fn collect_binds(pattern: &Pattern, f: &mut dyn FnMut(u32, Span)) {
     }
 }
 
-/// A control character (other than tab and line breaks) in a file: a binary file, or text that
-/// would reach the terminal as escape sequences when a diagnostic quotes it. No snippet, for
-/// that reason; the message says where the character is.
+/// A control character (other than tab and line breaks) in a file: a binary file, text that
+/// would reach the terminal as escape sequences when a diagnostic quotes it, or a
+/// bidirectional override that shows the code in another order than cgl reads it (as rustc
+/// refuses them). No snippet, for that reason; the message says where the character is.
 fn control_character(path: &Path, text: &str) -> Option<Diag> {
-    let (offset, c) = text
-        .char_indices()
-        .find(|&(_, c)| c.is_control() && !matches!(c, '\t' | '\n' | '\r'))?;
+    let (offset, c) = text.char_indices().find(|&(_, c)| {
+        (c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    })?;
     let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
@@ -488,6 +490,16 @@ fn control_character(path: &Path, text: &str) -> Option<Diag> {
                 path.display()
             ),
             "cgl reads .game files as UTF-8 text; check that this is the file you meant",
+        )
+    } else if !c.is_control() {
+        (
+            format!(
+                "`{}` contains the bidirectional control character U+{:04X} at line {line}, \
+                 column {col}",
+                path.display(),
+                u32::from(c)
+            ),
+            "remove it: it makes the text show in another order than cgl reads it",
         )
     } else {
         (

@@ -552,6 +552,17 @@ fn binary_files_and_control_characters_are_refused_without_echoing_them() {
       help: remove it: a .game file may hold printable characters, tabs and line
             breaks only
     ");
+    // So is a bidirectional override, which makes code display in another order.
+    let (code, _, stderr) = check_generated(
+        &dir,
+        "bidi.game",
+        "expect \"\u{202e}ab\" == \"\"\n".as_bytes(),
+    );
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("bidirectional control character U+202E at line 1,"),
+        "{stderr}"
+    );
     // Imported, it is reported at the import.
     std::fs::write(
         dir.join("importer.game"),
