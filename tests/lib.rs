@@ -8,5 +8,6 @@ mod cli;
 mod common;
 mod diagnostics;
 mod examples;
+mod fuzz;
 mod seed_brute;
 mod spec;
