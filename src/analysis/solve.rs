@@ -90,7 +90,7 @@ fn run<A: Analysis>(
     let mut steps: u32 = 0;
     while let Some(top) = stack.last_mut() {
         steps = steps.wrapping_add(1);
-        if steps % 4096 == 0 {
+        if steps.is_multiple_of(4096) {
             w.stop.check()?;
         }
         if top.next < top.deps.len() {

@@ -174,7 +174,7 @@ impl<'a> Interp<'a> {
     /// Counts a step of work and, every so often, checks whether to stop.
     fn tick(&mut self) -> DiagResult<()> {
         self.ticks = self.ticks.wrapping_add(1);
-        if self.ticks % 4096 == 0 {
+        if self.ticks.is_multiple_of(4096) {
             self.world.stop.check()?;
         }
         Ok(())
