@@ -7,4 +7,5 @@ mod cli;
 mod common;
 mod diagnostics;
 mod examples;
+mod repl;
 mod spec;
