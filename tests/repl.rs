@@ -88,6 +88,11 @@ game Toy {
     position n
     move n - k for k in 1..=2 if k <= n }
 [grundy(Toy(n)) for n in 0..8]
+fn double(n) = Toy(n) + Toy(n)
+const SIZE = 3
+print grundy(double(SIZE)) == 0
+import \"examples/nim.game\"
+grundy(Nim(3) + Toy(2))
 grundy(Kayle(3))
 let x = Kayles(3) + Toy(4)
 winning_moves(x)
