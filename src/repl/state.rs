@@ -50,6 +50,10 @@ enum Record {
 /// Diagnostics of a failed entry.
 pub type Errors = Vec<Diag>;
 
+/// A table's rows: each row's value of the row variable, and its cells (the column
+/// variable's value and the expression's).
+type Rows = Vec<(Value, Vec<(Value, Value)>)>;
+
 /// The REPL: a session, the names bound at the prompt, and how to show things.
 pub struct Repl {
     pub(super) session: Session,
@@ -461,13 +465,17 @@ impl Repl {
                 let result = self.eval_part(file, text, &range);
                 let elapsed = started.elapsed();
                 let after = self.session.graph().len();
-                let value = result?;
-                let _ = writeln!(out, "{}", self.session.show(&value));
+                if let Ok(value) = &result {
+                    let _ = writeln!(out, "{}", self.session.show(value));
+                }
+                // Shown for a failed computation too (interrupted, over the limit), where the
+                // graph may have started afresh.
                 let _ = writeln!(
                     out,
                     "time: {elapsed:.2?}; positions explored: {} (the graph holds {after})",
                     after.saturating_sub(before)
                 );
+                result?;
             }
             Command::Explain(range) => {
                 let value = self.eval_part(file, text, &range)?;
@@ -531,7 +539,6 @@ impl Repl {
     /// Evaluates `[(n, [(EXPR)]) for n in A]` for a table, or
     /// `[(a, [(b, EXPR) for b in B]) for a in A]` for a grid, built from the parts of the entry
     /// so that every diagnostic points into it.
-    #[allow(clippy::type_complexity)]
     fn tabulate(
         &mut self,
         file: FileId,
@@ -539,11 +546,11 @@ impl Repl {
         expr: &Range<usize>,
         rows: &Generator,
         cols: Option<&Generator>,
-    ) -> Result<Vec<(Value, Vec<(Value, Value)>)>, Errors> {
+    ) -> Result<Rows, Errors> {
         let span = |r: &Range<usize>| Span::new(file, r.start, r.end);
         let body = self.parse_part(file, text, expr)?;
         let rows_source = self.parse_part(file, text, &rows.source)?;
-        self.check_size(&rows_source, span(&rows.source), file)?;
+        self.check_size(&rows_source, span(&rows.source))?;
         let ident = |g: &Generator| Ident {
             name: text[g.name.clone()].to_string(),
             span: span(&g.name),
@@ -552,7 +559,7 @@ impl Repl {
             Some(cols) => {
                 let cols_source = self.parse_part(file, text, &cols.source)?;
                 // The columns may depend on the row variable; then the size shows afterwards.
-                self.check_size(&cols_source, span(&cols.source), file)?;
+                self.check_size(&cols_source, span(&cols.source))?;
                 comprehension(body, ident(cols), cols_source)
             }
             None => {
@@ -587,7 +594,7 @@ impl Repl {
 
     /// Refuses a table over more than [`MAX_CELLS`] values before computing any; a source that
     /// cannot be evaluated on its own (it uses the row variable) is checked afterwards.
-    fn check_size(&mut self, source: &ast::Expr, span: Span, _file: FileId) -> Result<(), Errors> {
+    fn check_size(&mut self, source: &ast::Expr, span: Span) -> Result<(), Errors> {
         let scope = self.scope_map();
         let n = match self.session.eval_expr_in(source, &scope) {
             Ok(Value::Range(a, b)) => (b as i128 - a as i128).max(0) as usize,
