@@ -149,12 +149,8 @@ fn files_on_the_command_line_and_reload() {
     write("game G {\n");
     d.send(":reload");
     assert_eq!(d.line(), "reloaded 1 file; kept H, b; dropped a");
-    assert!(
-        d.stderr().contains("cgl::syntax::unbalanced"),
-        "{}",
-        d.stderr()
-    );
-    assert!(d.stderr().contains("dropped `a`"), "{}", d.stderr());
+    assert!(d.stderr_shows("cgl::syntax::unbalanced"), "{}", d.stderr());
+    assert!(d.stderr_shows("dropped `a`"), "{}", d.stderr());
     d.send("b");
     assert_eq!(d.line(), "H(1)");
     // Fixed, and loaded by name again: that reloads everything.
@@ -281,10 +277,21 @@ impl Driver {
         stdin.flush().expect("flush");
     }
 
-    /// What cgl wrote on stderr so far (after a short pause for it to arrive).
+    /// What cgl wrote on stderr so far.
     fn stderr(&self) -> String {
-        std::thread::sleep(Duration::from_millis(200));
         self.stderr.lock().map(|s| s.clone()).unwrap_or_default()
+    }
+
+    /// Waits (a while) until stderr shows `needle`; stderr arrives on its own pipe, so it may
+    /// lag behind stdout.
+    fn stderr_shows(&self, needle: &str) -> bool {
+        for _ in 0..600 {
+            if self.stderr().contains(needle) {
+                return true;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        false
     }
 
     fn line(&mut self) -> String {
