@@ -7,5 +7,6 @@ mod cli;
 mod common;
 mod diagnostics;
 mod examples;
+mod repl;
 mod seed_brute;
 mod spec;

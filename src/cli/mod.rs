@@ -1,5 +1,5 @@
-//! The command line: `check`, `run`, `eval`. The only code that touches stdout, stderr and
-//! the process's exit code.
+//! The command line: `check`, `run`, `eval`, and `repl` (in `crate::repl`). With the REPL,
+//! the only code that touches stdout, stderr and the process's exit code.
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -16,8 +16,9 @@ use crate::session::{ExpectResult, Session, SessionConfig};
 #[derive(Debug, Parser)]
 #[command(name = "cgl", version, about)]
 pub struct Cli {
+    /// Without a command, cgl starts the REPL.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -45,6 +46,13 @@ enum Command {
         /// The expression (may start with `-`).
         #[arg(allow_hyphen_values = true)]
         expr: String,
+        #[command(flatten)]
+        options: EngineOptions,
+    },
+    /// Explore games interactively (also what `cgl` alone does).
+    Repl {
+        /// Files to load first.
+        files: Vec<PathBuf>,
         #[command(flatten)]
         options: EngineOptions,
     },
@@ -91,13 +99,17 @@ pub fn main() -> ExitCode {
 /// (0 success, 1 a failed expectation or an error in a file).
 pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     match cli.command {
-        Command::Check { paths, options } => check(&paths, options.config(), style, out, err),
-        Command::Run { file, options } => run_file(&file, options.config(), style, out, err),
-        Command::Eval {
+        Some(Command::Check { paths, options }) => check(&paths, options.config(), style, out, err),
+        Some(Command::Run { file, options }) => run_file(&file, options.config(), style, out, err),
+        Some(Command::Eval {
             files,
             expr,
             options,
-        } => eval(&files, &expr, options.config(), style, out, err),
+        }) => eval(&files, &expr, options.config(), style, out, err),
+        Some(Command::Repl { files, options }) => {
+            crate::repl::run(&files, options.config(), style, out, err)
+        }
+        None => crate::repl::run(&[], SessionConfig::default(), style, out, err),
     }
 }
 
