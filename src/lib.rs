@@ -29,5 +29,6 @@ pub mod diag;
 pub mod eval;
 pub mod graph;
 pub mod lower;
+pub mod repl;
 pub mod session;
 pub mod syntax;

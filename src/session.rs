@@ -1,16 +1,17 @@
 //! A session: loaded files, the lowered program, game instances and the game graph, shared by
-//! `check`, `run`, `eval` (and later the REPL). Reading files is the only IO here.
+//! `check`, `run`, `eval` and the REPL. Reading files is the only IO here.
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use crate::diag::{Diag, FileId, SourceMap, Span};
+use crate::eval::builtins::Builtin;
 use crate::eval::value::Value;
 use crate::eval::{ConstState, GameTable, Interp, Limits, Stop, World};
 use crate::graph::{GameGraph, GraphConfig};
-use crate::lower::ir::{Body, Clause, ExprKind, Pattern, Program, Statement};
-use crate::lower::{lower_expr, lower_file, LoweredFile, Scope};
+use crate::lower::ir::{Body, Clause, Const, ConstId, Expr, ExprKind, Pattern, Program, Statement};
+use crate::lower::{lower_expr, lower_file, Exports, LoweredFile, Scope};
 use crate::syntax::ast::{self, BinaryOp, Quantifier};
 use crate::syntax::{parse_expr, parse_file};
 
@@ -279,6 +280,77 @@ impl Session {
         }
         let body = lower_expr(&self.program, &scope, &expr)?;
         self.eval_body(&body).map_err(|d| vec![*d])
+    }
+
+    /// The lowered program: every game, function and constant loaded so far (the REPL lists
+    /// games and their parameters from it).
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// Lowers an already parsed fragment (a REPL entry) whose names are resolved in `scope`, as
+    /// if `scope` were imported. Its `import` items are ignored: the caller loads those files
+    /// with [`Session::load_path`] and puts their names into `scope`. Returns the index of
+    /// the new loaded file; nothing is added when lowering fails.
+    pub fn load_fragment(
+        &mut self,
+        file: FileId,
+        parsed: &ast::File,
+        scope: &Exports,
+    ) -> Result<usize, Vec<Diag>> {
+        let lowered = lower_file(&mut self.program, parsed, &[(scope, Span::new(file, 0, 0))])?;
+        self.consts
+            .resize(self.program.consts.len(), ConstState::Pending);
+        self.files.push(LoadedFile { file, lowered });
+        Ok(self.files.len() - 1)
+    }
+
+    /// Lowers and evaluates an already parsed expression with the names of `scope` (the REPL,
+    /// which keeps its own bindings and builds expressions such as a table's comprehension).
+    pub fn eval_expr_in(&mut self, expr: &ast::Expr, scope: &Scope) -> Result<Value, Vec<Diag>> {
+        let body = lower_expr(&self.program, scope, expr)?;
+        self.eval_body(&body).map_err(|d| vec![*d])
+    }
+
+    /// Adds a constant that already has its value (the REPL's `let x = ...`, evaluated at
+    /// once) and returns its id; the caller puts the name in scope.
+    pub fn define_value(&mut self, name: &str, value: Value, span: Span) -> ConstId {
+        let id = ConstId(self.program.consts.len() as u32);
+        self.program.consts.push(Const {
+            name: name.to_string(),
+            body: Body {
+                expr: Expr {
+                    kind: ExprKind::Lit(value.clone()),
+                    span,
+                },
+                frame_size: 0,
+                span,
+            },
+        });
+        self.consts
+            .resize(self.program.consts.len(), ConstState::Pending);
+        self.consts[id.0 as usize] = ConstState::Done(value);
+        id
+    }
+
+    /// Runs an analysis built-in (`outcome`, `grundy`, `remoteness`, `moves`, ...) on a value,
+    /// as the call `builtin(value)` in an expression would; errors point at `span`. The REPL's
+    /// `:explain` and `:play` use it on positions they already hold.
+    pub fn analyse(
+        &mut self,
+        builtin: Builtin,
+        value: &Value,
+        span: Span,
+    ) -> Result<Value, Box<Diag>> {
+        let arg = Expr {
+            kind: ExprKind::Lit(value.clone()),
+            span,
+        };
+        let call = Expr {
+            kind: ExprKind::CallBuiltin(builtin, vec![arg]),
+            span,
+        };
+        self.interp().eval_body(&call, 0)
     }
 
     /// Checks one `expect`: it must evaluate to `true`. A failure reports what the expression

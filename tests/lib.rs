@@ -9,5 +9,6 @@ mod common;
 mod diagnostics;
 mod examples;
 mod fuzz;
+mod repl;
 mod seed_brute;
 mod spec;

@@ -1,9 +1,9 @@
-//! The command line: `check`, `run`, `eval`. The only code that touches stdout, stderr and
-//! the process's exit code.
+//! The command line: `check`, `run`, `eval`, and `repl` (in `crate::repl`). With the REPL,
+//! the only code that touches stdout, stderr and the process's exit code.
 //!
-//! Exit codes: 0 success; 1 an expectation failed (or, for `run` and `eval`, evaluation
-//! failed); 2 a file could not be checked (not found, unreadable, a syntax or name error, a
-//! crash), and clap's usage errors.
+//! Exit codes of `check`, `run` and `eval`: 0 success; 1 an expectation failed (or, for `run`
+//! and `eval`, evaluation failed); 2 a file could not be checked (not found, unreadable, a
+//! syntax or name error, a crash), and clap's usage errors.
 
 mod check;
 pub mod report;
@@ -26,8 +26,9 @@ use report::{reporter, Format, Totals};
 #[derive(Debug, Parser)]
 #[command(name = "cgl", version, about)]
 pub struct Cli {
+    /// Without a command, cgl starts the REPL.
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -51,6 +52,8 @@ enum Command {
         jobs: Option<u16>,
         #[command(flatten)]
         options: EngineOptions,
+        #[command(flatten)]
+        deadline: Deadline,
     },
     /// Run a file: print its `print` statements and check its `expect`s, in order.
     Run {
@@ -58,6 +61,8 @@ enum Command {
         file: PathBuf,
         #[command(flatten)]
         options: EngineOptions,
+        #[command(flatten)]
+        deadline: Deadline,
     },
     /// Print the value of one expression, after loading files.
     Eval {
@@ -67,6 +72,15 @@ enum Command {
         /// The expression (may start with `-`).
         #[arg(allow_hyphen_values = true)]
         expr: String,
+        #[command(flatten)]
+        options: EngineOptions,
+        #[command(flatten)]
+        deadline: Deadline,
+    },
+    /// Explore games interactively (also what `cgl` alone does).
+    Repl {
+        /// Files to load first.
+        files: Vec<PathBuf>,
         #[command(flatten)]
         options: EngineOptions,
     },
@@ -80,6 +94,24 @@ struct EngineOptions {
     /// Analyse compounds through their explicit product graph instead of the theorems.
     #[arg(long)]
     explicit: bool,
+}
+
+impl EngineOptions {
+    fn config(self) -> SessionConfig {
+        SessionConfig {
+            graph: GraphConfig {
+                max_positions: self.max_positions,
+                explicit: self.explicit,
+            },
+            ..SessionConfig::default()
+        }
+    }
+}
+
+/// `--timeout`, for the commands that run unattended (`check`, `run`, `eval`); the REPL has
+/// Ctrl-C instead.
+#[derive(Debug, Args, Clone, Copy)]
+struct Deadline {
     /// Stop after this many seconds (per file for `check`); e.g. 10 or 0.5.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     timeout: Option<Duration>,
@@ -102,25 +134,13 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(seconds))
 }
 
-impl EngineOptions {
-    fn config(self) -> SessionConfig {
-        SessionConfig {
-            graph: GraphConfig {
-                max_positions: self.max_positions,
-                explicit: self.explicit,
-            },
-            ..SessionConfig::default()
-        }
+/// A session with these options, its deadline (if any) starting now.
+fn session(options: EngineOptions, deadline: Deadline) -> Session {
+    let mut session = Session::new(options.config());
+    if let Some(budget) = deadline.timeout {
+        session.set_stop(Stop::after(budget));
     }
-
-    /// A session with these options, its deadline starting now.
-    fn session(self) -> Session {
-        let mut session = Session::new(self.config());
-        if let Some(budget) = self.timeout {
-            session.set_stop(Stop::after(budget));
-        }
-        session
-    }
+    session
 }
 
 /// Parses the command line, runs it, and returns the exit code.
@@ -142,24 +162,44 @@ pub fn main() -> ExitCode {
 /// module documentation).
 pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     match cli.command {
-        Command::Check {
+        Some(Command::Check {
             paths,
             format,
             jobs,
             options,
-        } => {
-            let jobs = jobs.map_or_else(
-                || std::thread::available_parallelism().map_or(1, usize::from),
-                usize::from,
-            );
-            check(&paths, format, jobs, options, style, out, err)
+            deadline,
+        }) => {
+            let settings = CheckSettings {
+                config: options.config(),
+                timeout: deadline.timeout,
+                // Machine formats carry plain text; colour is for a person at a terminal.
+                style: match format {
+                    Format::Human | Format::Github => style,
+                    Format::Json | Format::Junit => RenderStyle::Plain,
+                },
+                failed_values: format == Format::Json,
+                jobs: jobs.map_or_else(
+                    || std::thread::available_parallelism().map_or(1, usize::from),
+                    usize::from,
+                ),
+            };
+            check(&paths, format, settings, out, err)
         }
-        Command::Run { file, options } => run_file(&file, options, style, out, err),
-        Command::Eval {
+        Some(Command::Run {
+            file,
+            options,
+            deadline,
+        }) => run_file(&file, session(options, deadline), style, out, err),
+        Some(Command::Eval {
             files,
             expr,
             options,
-        } => eval(&files, &expr, options, style, out, err),
+            deadline,
+        }) => eval(&files, &expr, session(options, deadline), style, out, err),
+        Some(Command::Repl { files, options }) => {
+            crate::repl::run(&files, options.config(), style, out, err)
+        }
+        None => crate::repl::run(&[], SessionConfig::default(), style, out, err),
     }
 }
 
@@ -174,23 +214,10 @@ fn report(diags: &[Diag], sources: &SourceMap, style: RenderStyle, err: &mut dyn
 fn check(
     paths: &[PathBuf],
     format: Format,
-    jobs: usize,
-    options: EngineOptions,
-    style: RenderStyle,
+    settings: CheckSettings,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let settings = CheckSettings {
-        config: options.config(),
-        timeout: options.timeout,
-        // Machine formats carry plain text; colour is for a person at a terminal.
-        style: match format {
-            Format::Human | Format::Github => style,
-            Format::Json | Format::Junit => RenderStyle::Plain,
-        },
-        failed_values: format == Format::Json,
-        jobs,
-    };
     let mut writer = reporter(format);
     let mut totals = Totals::default();
     check_all(inputs(paths), settings, &mut |report| {
@@ -204,12 +231,11 @@ fn check(
 
 fn run_file(
     path: &Path,
-    options: EngineOptions,
+    mut session: Session,
     style: RenderStyle,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let mut session = options.session();
     let index = match session.load_path(path) {
         Ok(i) => i,
         Err(diags) => {
@@ -227,12 +253,11 @@ fn run_file(
 fn eval(
     files: &[PathBuf],
     expr: &str,
-    options: EngineOptions,
+    mut session: Session,
     style: RenderStyle,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let mut session = options.session();
     let mut loaded = Vec::new();
     for file in files {
         match session.load_path(file) {

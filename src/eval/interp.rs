@@ -427,12 +427,18 @@ impl<'a> Interp<'a> {
                 }
             }
             ExprKind::Bracket(base, args) => {
-                let base_value = self.eval(base, frame)?;
                 let mut values = Vec::with_capacity(args.len());
                 for (name, e) in args {
                     values.push((name.clone(), self.eval(e, frame)?, e.span));
                 }
-                self.bracket(base_value, values, span)?
+                if let ExprKind::Game(game) = base.kind {
+                    // `G[...]` names its parameters afresh: the others take their defaults,
+                    // computed from the given ones, and `G` itself need not be complete.
+                    self.variant(game, None, values, span)?
+                } else {
+                    let base_value = self.eval(base, frame)?;
+                    self.bracket(base_value, values, span)?
+                }
             }
             ExprKind::TupleField(base, i) => {
                 let v = self.eval(base, frame)?;
@@ -786,7 +792,8 @@ impl<'a> Interp<'a> {
         span: Span,
     ) -> DiagResult<Value> {
         if let Value::Game(inst) = base {
-            return self.variant(inst, args, span);
+            let game = self.world.games.info(inst).game;
+            return self.variant(game, Some(inst), args, span);
         }
         let [(None, index, ispan)] = args.as_slice() else {
             return Err(type_error(
@@ -868,16 +875,28 @@ impl<'a> Interp<'a> {
         Ok(id)
     }
 
+    /// A variant of `game_id`: of its defaults (`base` is `None`), or of the instance `base`,
+    /// whose parameters all count as given.
     fn variant(
         &mut self,
-        base: InstanceId,
+        game_id: GameId,
+        base: Option<InstanceId>,
         args: Vec<(Option<String>, Value, Span)>,
         span: Span,
     ) -> DiagResult<Value> {
-        let info = self.world.games.info(base);
-        let game_id = info.game;
         let game = &self.world.program.games[game_id.0 as usize];
-        let mut params: Vec<Option<Value>> = info.params.iter().cloned().map(Some).collect();
+        let mut params: Vec<Option<Value>> = match base {
+            Some(inst) => self
+                .world
+                .games
+                .info(inst)
+                .params
+                .iter()
+                .cloned()
+                .map(Some)
+                .collect(),
+            None => vec![None; game.params.len()],
+        };
         let mut positional = 0;
         for (name, value, aspan) in args {
             let idx = match name {

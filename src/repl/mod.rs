@@ -1,0 +1,112 @@
+//! The interactive session: `cgl repl [FILE...]`, or `cgl` alone.
+//!
+//! A student types expressions, statements of the .game language and `let` bindings, and
+//! meta-commands (`:explain`, `:table`, `:play`, ...) that show a game from several sides.
+//! Everything runs on one [`Session`](crate::session::Session), so later entries reuse what
+//! earlier ones computed. A mistake is a diagnostic, drawn as `cgl check` draws it, and the
+//! session goes on; only `:quit` and the end of the input (Ctrl-D) end it.
+//!
+//! - `command` reads what was typed without evaluating it (pure, unit-tested): whether an
+//!   entry is complete, what kind it is, the meta-commands and their arguments' places.
+//! - `editor` gets lines: rustyline on a terminal (history, completion), or a pipe.
+//! - `state` is the REPL proper: bindings, entries, commands, `:reload`.
+//! - `explain` and `play` are the larger commands; `play::choose_move` is pure and tested.
+
+mod command;
+mod editor;
+mod explain;
+mod help;
+mod play;
+mod state;
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::sync::atomic::Ordering;
+
+pub use command::{parse_command, Command, CommandError, Generator};
+pub use play::{choose_move, OptionFacts};
+
+use crate::diag::RenderStyle;
+use crate::session::SessionConfig;
+use editor::{read_entry, Lines, Piped, Read, Terminal};
+use state::{Flow, Repl};
+
+/// Runs the REPL on the process's terminal, or on piped standard input when it is not a
+/// terminal (no prompts then; every result on `out`, every diagnostic on `err`). Returns the
+/// exit code: 0, or 1 when an entry failed in a piped session.
+pub fn run(
+    files: &[PathBuf],
+    config: SessionConfig,
+    style: RenderStyle,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let interactive = std::io::stdin().is_terminal();
+    let color = std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none()
+        && std::env::var("TERM").map_or(true, |t| t != "dumb");
+    let mut repl = Repl::new(config, style, color);
+    for file in files {
+        repl.load_file(file, out, err);
+    }
+    if interactive {
+        if let Ok(mut terminal) = Terminal::new() {
+            // Ctrl-C while a computation runs raises the stop flag, so the computation ends
+            // with `interrupted` and the session goes on. (At the prompt the terminal is in
+            // raw mode and Ctrl-C reaches rustyline as a key instead.) A second Ctrl-C before
+            // the computation has noticed the first ends cgl.
+            let flag = repl.stop_flag();
+            let _ = ctrlc::set_handler(move || {
+                if flag.swap(true, Ordering::SeqCst) {
+                    std::process::exit(130);
+                }
+            });
+            let _ = writeln!(
+                out,
+                "cgl {}: type an expression, a statement, or :help; Ctrl-D leaves.",
+                env!("CARGO_PKG_VERSION")
+            );
+            session(&mut repl, &mut terminal, out, err);
+            terminal.save_history();
+            return 0;
+        }
+    }
+    let stdin = std::io::stdin();
+    let mut piped = Piped::new(stdin.lock());
+    session(&mut repl, &mut piped, out, err);
+    u8::from(repl.failed)
+}
+
+/// Reads and runs entries until `:quit` or the end of the input.
+fn session(repl: &mut Repl, lines: &mut dyn Lines, out: &mut dyn Write, err: &mut dyn Write) {
+    let mut pending = None;
+    loop {
+        lines.set_names(repl.names());
+        let _ = out.flush();
+        let _ = err.flush();
+        let entry = match read_entry(lines, &mut pending) {
+            Read::Line(entry) => entry,
+            Read::Interrupted => continue,
+            Read::Eof => break,
+        };
+        if !entry.trim().is_empty() {
+            lines.add_history(&entry);
+        }
+        // An entry that panics (a bug in cgl) is reported and the session goes on.
+        let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            repl.entry(&entry, lines, out, err)
+        }));
+        match run {
+            Ok(Flow::Quit) => break,
+            Ok(Flow::Continue) => {}
+            Err(_) => {
+                repl.failed = true;
+                let _ = writeln!(
+                    err,
+                    "internal error: cgl failed on this entry (this is a bug in cgl; please report it)"
+                );
+            }
+        }
+    }
+    let _ = out.flush();
+}

@@ -1,0 +1,323 @@
+//! `:play P`: the user against the computer. The computer's choice is [`choose_move`], a pure
+//! function of what it knows of each option; the rest reads moves and prints the game.
+
+use std::io::Write;
+
+use super::editor::{Lines, Read};
+use super::explain::{options, outcome, remoteness};
+use super::state::{Errors, Repl};
+use crate::diag::{Diag, Span};
+use crate::eval::value::{Outcome, PosTerm, Value};
+use crate::syntax::ast::Convention;
+
+/// What the computer knows of one option: its outcome (for the player who moves next, the
+/// opponent) and its remoteness (`None` for a draw).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptionFacts {
+    /// Outcome of the option.
+    pub outcome: Outcome,
+    /// Remoteness of the option, `None` for a draw.
+    pub remoteness: Option<u64>,
+}
+
+/// The computer's move, as in `line`: a move to a P position (the opponent loses) of least
+/// remoteness, to win as fast as it can; with none, a move to a draw; with none either, the
+/// move of greatest remoteness, to lose as late as it can. Ties go to the first option.
+/// `None` when there is no option.
+pub fn choose_move(options: &[OptionFacts]) -> Option<usize> {
+    let best_by = |wanted: Outcome, hurry: bool| {
+        let mut best: Option<(usize, u64)> = None;
+        for (i, o) in options.iter().enumerate() {
+            if o.outcome != wanted {
+                continue;
+            }
+            let r = o.remoteness.unwrap_or(0);
+            let better = match best {
+                None => true,
+                Some((_, b)) if hurry => r < b,
+                Some((_, b)) => r > b,
+            };
+            if better {
+                best = Some((i, r));
+            }
+        }
+        best.map(|(i, _)| i)
+    };
+    best_by(Outcome::P, true)
+        .or_else(|| best_by(Outcome::D, true))
+        .or_else(|| best_by(Outcome::N, false))
+}
+
+/// Who is to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Player {
+    User,
+    Computer,
+}
+
+impl Player {
+    fn name(self) -> &'static str {
+        match self {
+            Player::User => "you",
+            Player::Computer => "the computer",
+        }
+    }
+
+    fn wins(self) -> &'static str {
+        match self {
+            Player::User => "you win",
+            Player::Computer => "the computer wins",
+        }
+    }
+
+    fn other(self) -> Player {
+        match self {
+            Player::User => Player::Computer,
+            Player::Computer => Player::User,
+        }
+    }
+}
+
+const HOW: &str = "Choose an option by its number, or type the position; \
+                   also `undo`, `hint`, `quit`.";
+
+/// Plays from `start` until the game ends or the user leaves.
+pub fn play(
+    repl: &mut Repl,
+    start: Value,
+    span: Span,
+    computer_first: bool,
+    lines: &mut dyn Lines,
+    out: &mut dyn Write,
+    _err: &mut dyn Write,
+) -> Result<(), Errors> {
+    let Value::Pos(pos) = &start else {
+        return Err(vec![Diag::error(
+            "cgl::repl::not_position",
+            format!(
+                "`:play` needs a position, but this is {} ({})",
+                start.a_type_name(),
+                repl.session.show(&start)
+            ),
+        )
+        .label(span, "not a position")
+        .help("make a position by calling a game: `:play Kayles(6)`")]);
+    };
+    let misere = pos.convention == Convention::Misere;
+    let first = if computer_first {
+        Player::Computer
+    } else {
+        Player::User
+    };
+    let _ = writeln!(
+        out,
+        "playing {}; {} first.\n{HOW}",
+        repl.session.show(&start),
+        if computer_first {
+            "the computer moves"
+        } else {
+            "you move"
+        }
+    );
+    let mut trail = vec![start];
+    let one = |e: Box<Diag>| vec![*e];
+    loop {
+        let here = trail.last().cloned().unwrap_or(Value::None);
+        let mover = if (trail.len() - 1) % 2 == 0 {
+            first
+        } else {
+            first.other()
+        };
+        let moves = options(&mut repl.session, &here, span).map_err(one)?;
+        if moves.is_empty() {
+            let o = outcome(&mut repl.session, &here, span).map_err(one)?;
+            let result = match o {
+                Outcome::P => mover.other().wins(),
+                Outcome::N => mover.wins(),
+                Outcome::D => "it is a draw",
+            };
+            let why = match (o, misere) {
+                (Outcome::D, _) => format!("{} is a draw", repl.session.show(&here)),
+                (_, true) => format!("{} cannot move, which wins under misère play", mover.name()),
+                (_, false) => format!("{} cannot move", mover.name()),
+            };
+            let mut at = repl.session.show(&here);
+            if matches!(&here, Value::Pos(p) if p.term == PosTerm::empty()) {
+                at.push_str(" (nothing left)");
+            }
+            let _ = writeln!(
+                out,
+                "game over after {} move{} at {at}: {why}, so {result}.",
+                trail.len() - 1,
+                if trail.len() == 2 { "" } else { "s" },
+            );
+            return Ok(());
+        }
+        if mover == Player::Computer {
+            let mut facts = Vec::with_capacity(moves.len());
+            for m in &moves {
+                facts.push(OptionFacts {
+                    outcome: outcome(&mut repl.session, m, span).map_err(one)?,
+                    remoteness: remoteness(&mut repl.session, m, span).map_err(one)?,
+                });
+            }
+            let choice = choose_move(&facts).unwrap_or(0);
+            let next = moves[choice].clone();
+            let _ = writeln!(out, "computer: {}", repl.session.show(&next));
+            trail.push(next);
+            continue;
+        }
+        list(repl, &here, &moves, out);
+        let next: Option<Value> = loop {
+            let _ = out.flush();
+            let line = match lines.read("move> ") {
+                Read::Line(line) => line,
+                Read::Interrupted => continue,
+                Read::Eof => {
+                    let _ = writeln!(out, "left the game at {}", repl.session.show(&here));
+                    return Ok(());
+                }
+            };
+            let input = line.trim();
+            match input {
+                "" => continue,
+                "quit" | "q" | ":quit" | ":q" | "exit" => {
+                    let _ = writeln!(out, "left the game at {}", repl.session.show(&here));
+                    return Ok(());
+                }
+                "moves" | "?" | "help" | ":help" => {
+                    let _ = writeln!(out, "{HOW}");
+                    list(repl, &here, &moves, out);
+                    continue;
+                }
+                "undo" | "u" => {
+                    // Back to the user's previous turn: take back the computer's reply and
+                    // the user's move before it.
+                    if trail.len() >= 3 {
+                        trail.truncate(trail.len() - 2);
+                        let _ = writeln!(out, "took back your last move");
+                        break None;
+                    }
+                    let _ = writeln!(out, "nothing to undo");
+                    continue;
+                }
+                "hint" => {
+                    let mut winning = Vec::new();
+                    for (i, m) in moves.iter().enumerate() {
+                        if outcome(&mut repl.session, m, span).map_err(one)? == Outcome::P {
+                            winning.push((i + 1).to_string());
+                        }
+                    }
+                    if winning.is_empty() {
+                        let _ = writeln!(
+                            out,
+                            "hint: no move wins from here; every move leaves the computer a winning position"
+                        );
+                    } else {
+                        let _ = writeln!(out, "hint: winning moves: {}", winning.join(", "));
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            if let Ok(k) = input.parse::<usize>() {
+                match k.checked_sub(1).and_then(|i| moves.get(i)) {
+                    Some(m) => break Some(m.clone()),
+                    None => {
+                        let _ = writeln!(out, "no option {k}: choose 1 to {}", moves.len());
+                        continue;
+                    }
+                }
+            }
+            // A position typed out.
+            let file = repl.add_source(input);
+            match repl.eval_part(file, input, &(0..input.len())) {
+                // Printed forms are canonical, so they compare `split()` with the empty game.
+                Ok(value) => match moves
+                    .iter()
+                    .find(|m| repl.session.show(m) == repl.session.show(&value))
+                {
+                    Some(m) => break Some(m.clone()),
+                    None => {
+                        let _ = writeln!(
+                            out,
+                            "{} is not a move from {}. {HOW}",
+                            repl.session.show(&value),
+                            repl.session.show(&here)
+                        );
+                    }
+                },
+                Err(_) => {
+                    let _ = writeln!(out, "`{input}` is not an option. {HOW}");
+                }
+            }
+        };
+        if let Some(next) = next {
+            let _ = writeln!(out, "you: {}", repl.session.show(&next));
+            trail.push(next);
+        }
+    }
+}
+
+/// Lists the options the user may choose from.
+fn list(repl: &Repl, here: &Value, moves: &[Value], out: &mut dyn Write) {
+    let _ = writeln!(
+        out,
+        "your move from {} ({} option{}):",
+        repl.session.show(here),
+        moves.len(),
+        if moves.len() == 1 { "" } else { "s" }
+    );
+    let width = moves.len().to_string().len();
+    for (i, m) in moves.iter().enumerate() {
+        let _ = writeln!(out, "  {:>width$}. {}", i + 1, repl.session.show(m));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(outcome: Outcome, remoteness: Option<u64>) -> OptionFacts {
+        OptionFacts {
+            outcome,
+            remoteness,
+        }
+    }
+
+    #[test]
+    fn wins_as_fast_as_it_can() {
+        let options = [
+            f(Outcome::N, Some(5)),
+            f(Outcome::P, Some(4)),
+            f(Outcome::P, Some(2)),
+            f(Outcome::P, Some(2)),
+        ];
+        assert_eq!(choose_move(&options), Some(2));
+    }
+
+    #[test]
+    fn loses_as_late_as_it_can() {
+        let options = [
+            f(Outcome::N, Some(1)),
+            f(Outcome::N, Some(7)),
+            f(Outcome::N, Some(3)),
+            f(Outcome::N, Some(7)),
+        ];
+        assert_eq!(choose_move(&options), Some(1));
+    }
+
+    #[test]
+    fn prefers_a_draw_to_a_loss() {
+        let options = [f(Outcome::N, Some(9)), f(Outcome::D, None)];
+        assert_eq!(choose_move(&options), Some(1));
+        // But a win to a draw.
+        let options = [f(Outcome::D, None), f(Outcome::P, Some(6))];
+        assert_eq!(choose_move(&options), Some(1));
+    }
+
+    #[test]
+    fn no_options_no_move() {
+        assert_eq!(choose_move(&[]), None);
+    }
+}
