@@ -17,7 +17,7 @@ use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
-use super::report::{ExpectReport, ExpectStatus, FileReport, Place, Problem};
+use super::report::{ExpectReport, ExpectStatus, FileReport, Locator, Place, Problem};
 use crate::diag::{Diag, RenderStyle, Severity};
 use crate::eval::{Stop, TIMEOUT};
 use crate::lower::ir::Statement;
@@ -389,12 +389,13 @@ fn check_file(path: &Path, settings: &CheckSettings) -> FileReport {
     }
     let shown = path.display().to_string();
     let style = settings.style;
+    let mut locator = Locator::default();
     let index = match session.load_path(path) {
         Ok(index) => index,
         Err(diags) => {
             let errors = diags
                 .iter()
-                .map(|d| Problem::of(d, &session.sources, style))
+                .map(|d| Problem::of(d, &session.sources, style, &mut locator))
                 .collect();
             return FileReport::not_checked(shown, errors);
         }
@@ -418,20 +419,22 @@ fn check_file(path: &Path, settings: &CheckSettings) -> FileReport {
         };
         report
             .warnings
-            .push(Problem::of(&warning, &session.sources, style));
+            .push(Problem::of(&warning, &session.sources, style, &mut locator));
     }
     let mut out_of_time = false;
     for statement in statements {
         let Statement::Expect(body) = statement else {
             continue;
         };
-        let place = Place::of(body.expr.span, &session.sources).unwrap_or(Place {
-            file: report.path.clone(),
-            line: 0,
-            column: 0,
-            end_line: 0,
-            end_column: 0,
-        });
+        let place = locator
+            .place(body.expr.span, &session.sources)
+            .unwrap_or(Place {
+                file: report.path.clone(),
+                line: 0,
+                column: 0,
+                end_line: 0,
+                end_column: 0,
+            });
         let text = session.sources.snippet(body.expr.span).to_string();
         let status = if out_of_time {
             ExpectStatus::Skipped
@@ -453,7 +456,7 @@ fn check_file(path: &Path, settings: &CheckSettings) -> FileReport {
                         FailedValues::default()
                     };
                     ExpectStatus::Failed(
-                        Box::new(Problem::of(&diag, &session.sources, style)),
+                        Box::new(Problem::of(&diag, &session.sources, style, &mut locator)),
                         values,
                     )
                 }

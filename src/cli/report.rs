@@ -6,11 +6,12 @@
 //! gets the reports in the order of the input, so the output does not depend on which worker
 //! finished first, and none of them writes times or anything else that varies between runs.
 
+use std::collections::BTreeMap;
 use std::io::Write;
 
 use clap::ValueEnum;
 
-use crate::diag::{render, Diag, RenderStyle, Severity, SourceMap, Span};
+use crate::diag::{render, Diag, FileId, RenderStyle, Severity, SourceMap, Span};
 use crate::session::FailedValues;
 
 /// The output format of `cgl check`.
@@ -43,16 +44,26 @@ pub struct Place {
     pub end_column: usize,
 }
 
-impl Place {
+/// Turns spans into places. Keeps the line starts of each source it has seen, so that a file
+/// with 10,000 expectations is not scanned from its start 20,000 times
+/// ([`SourceMap::line_col`] scans).
+#[derive(Debug, Default)]
+pub struct Locator {
+    line_starts: BTreeMap<FileId, Vec<usize>>,
+}
+
+impl Locator {
     /// The place of a span, if its source is known.
-    pub fn of(span: Span, sources: &SourceMap) -> Option<Place> {
+    pub fn place(&mut self, span: Span, sources: &SourceMap) -> Option<Place> {
         let source = sources.get(span.file)?;
-        let (line, column) = sources.line_col(span);
-        let end = Span {
-            start: span.end,
-            ..span
-        };
-        let (end_line, end_column) = sources.line_col(end);
+        let text: &str = &source.text;
+        let starts = self.line_starts.entry(span.file).or_insert_with(|| {
+            std::iter::once(0)
+                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+                .collect()
+        });
+        let (line, column) = line_col(text, starts, span.start as usize);
+        let (end_line, end_column) = line_col(text, starts, span.end as usize);
         Some(Place {
             file: source.name.clone(),
             line,
@@ -61,6 +72,16 @@ impl Place {
             end_column,
         })
     }
+}
+
+/// 1-based line and column (in characters) of a byte offset, as [`SourceMap::line_col`]
+/// counts them.
+fn line_col(text: &str, line_starts: &[usize], offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let line = line_starts.partition_point(|&start| start <= offset).max(1);
+    let start = line_starts.get(line - 1).copied().unwrap_or(0);
+    let column = text.get(start..offset).map_or(0, |s| s.chars().count()) + 1;
+    (line, column)
 }
 
 /// A diagnostic, flattened to text, with its rendering.
@@ -86,16 +107,21 @@ pub struct Problem {
 
 impl Problem {
     /// Flattens a diagnostic, rendering it in `style`.
-    pub fn of(diag: &Diag, sources: &SourceMap, style: RenderStyle) -> Problem {
+    pub fn of(
+        diag: &Diag,
+        sources: &SourceMap,
+        style: RenderStyle,
+        locator: &mut Locator,
+    ) -> Problem {
         Problem {
             code: diag.code.to_string(),
             severity: diag.severity,
             message: diag.message.clone(),
-            place: diag.primary_span().and_then(|s| Place::of(s, sources)),
+            place: diag.primary_span().and_then(|s| locator.place(s, sources)),
             labels: diag
                 .labels
                 .iter()
-                .filter_map(|l| Some((Place::of(l.span, sources)?, l.message.clone())))
+                .filter_map(|l| Some((locator.place(l.span, sources)?, l.message.clone())))
                 .collect(),
             notes: diag.notes.clone(),
             help: diag.help.clone(),
@@ -718,6 +744,27 @@ mod tests {
             "a &lt; b &amp;&amp; c &gt; d\u{fffd}"
         );
         assert_eq!(xml_attr("say \"hi\"\nnow"), "say &quot;hi&quot;&#10;now");
+    }
+
+    #[test]
+    fn places_agree_with_the_source_map() {
+        let mut sources = SourceMap::default();
+        let text = "ab\nçd€\n\nx";
+        let file = sources.add("t.game", text);
+        let mut locator = Locator::default();
+        for start in 0..=text.len() {
+            if !text.is_char_boundary(start) {
+                continue;
+            }
+            let span = Span::new(file, start, text.len());
+            let place = locator.place(span, &sources).unwrap();
+            assert_eq!(
+                (place.line, place.column),
+                sources.line_col(span),
+                "at {start}"
+            );
+            assert_eq!((place.end_line, place.end_column), (4, 2));
+        }
     }
 
     #[test]
