@@ -385,8 +385,9 @@ fn failures_give_the_same_bytes_every_run() {
     }
 }
 
-/// A class's exercise set: 500 small files, mostly right, some with a wrong expectation, some
-/// that do not parse. Checked with one worker and with two, the output is the same bytes; the
+/// A class's exercise set: 500 small files (a few milliseconds of work each: the Queen game
+/// has hundreds of positions), mostly right, some with a wrong expectation, some that do not
+/// parse. Checked with one worker and with two, the output is the same bytes; the
 /// times are printed (`cargo test --release ci::five_hundred -- --nocapture`), not asserted,
 /// because the machine may be busy.
 #[test]
@@ -402,11 +403,16 @@ fn five_hundred_files_give_the_same_output_with_one_job_or_two() {
              game Kayles {{\n    position n\n    \
              move split(a, n - 1 - a) for a in 0..n\n    \
              move split(a, n - 2 - a) for a in 0..n - 1\n}}\n\
+             game Queen {{\n    position (a, b)\n    move (a - j, b) for j in 1..=a\n    \
+             move (a, b - j) for j in 1..=b\n    \
+             move (a - j, b - j) for j in 1..=min(a, b)\n}}\n\
              expect forall n in 0..60: grundy(Take{k}(n)) == n % {}\n\
-             expect grundy(Kayles({})) == grundy(Kayles({}))\n",
+             expect grundy(Kayles({})) == grundy(Kayles({}))\n\
+             expect Queen({}, 25) is N\n",
             k + 1,
             20 + i % 30,
             20 + i % 30,
+            20 + i % 10,
         );
         if i % 7 == 3 {
             text.push_str(&format!("expect Take{k}({}) is N\n", k + 1));
@@ -443,7 +449,7 @@ fn five_hundred_files_give_the_same_output_with_one_job_or_two() {
         stdout.lines().filter(|l| l.starts_with("FAIL ")).count(),
         69
     );
-    assert_eq!(stdout.lines().last(), Some("980 passed, 79 failed"));
+    assert_eq!(stdout.lines().last(), Some("1470 passed, 79 failed"));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

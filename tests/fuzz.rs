@@ -115,54 +115,55 @@ fn check_unguarded(text: &str, explicit: bool) -> Result<(), String> {
 /// the parser.
 static LOADED: AtomicUsize = AtomicUsize::new(0);
 
-/// Runs one generator for `CGL_FUZZ_CASES` cases (or until `CGL_FUZZ_SECONDS`).
+/// Runs one generator for `CGL_FUZZ_CASES` cases, or until `CGL_FUZZ_SECONDS` have passed:
+/// in rounds of at most 256 cases, each with a fresh random seed, so that the time bound stops
+/// it between rounds.
 fn fuzz<S: Strategy>(name: &str, strategy: S, to_text: fn(&S::Value) -> (String, bool))
 where
     S::Value: std::fmt::Debug,
 {
     let cases = env_number("CGL_FUZZ_CASES").unwrap_or(32);
     let budget = env_number("CGL_FUZZ_SECONDS").map(|s| Duration::from_secs(u64::from(s)));
-    let mut runner = TestRunner::new(Config {
-        cases,
-        failure_persistence: None,
-        max_shrink_iters: 2_000,
-        ..Config::default()
-    });
     let started = Instant::now();
     let loaded_before = LOADED.load(Ordering::Relaxed);
-    let ran = std::cell::Cell::new(0u32);
-    let result = runner.run(&strategy, |input| {
-        if budget.is_some_and(|b| started.elapsed() > b) {
-            return Ok(());
+    let mut ran = 0u32;
+    while ran < cases && budget.is_none_or(|b| started.elapsed() <= b) {
+        let round = (cases - ran).min(256);
+        let mut runner = TestRunner::new(Config {
+            cases: round,
+            failure_persistence: None,
+            max_shrink_iters: 2_000,
+            ..Config::default()
+        });
+        let result = runner.run(&strategy, |input| {
+            let (text, explicit) = to_text(&input);
+            check_source(&text, explicit).map_err(TestCaseError::fail)
+        });
+        ran += round;
+        match result {
+            Ok(()) => {}
+            Err(TestError::Fail(reason, input)) => {
+                let (text, explicit) = to_text(&input);
+                let dir = root().join("target/fuzz-crashes");
+                let _ = std::fs::create_dir_all(&dir);
+                let file = dir.join(format!("{name}-{:016x}.game", fnv(&text)));
+                let _ = std::fs::write(&file, &text);
+                panic!(
+                    "fuzz {name} found a bug{}: {reason}\nsaved as {}; add it to \
+                     tests/fuzz_corpus/\n----- input\n{text}\n-----",
+                    if explicit { " (with --explicit)" } else { "" },
+                    file.display()
+                );
+            }
+            Err(e) => panic!("fuzz {name}: {e}"),
         }
-        ran.set(ran.get() + 1);
-        let (text, explicit) = to_text(&input);
-        check_source(&text, explicit).map_err(TestCaseError::fail)
-    });
+    }
     // Tests run in parallel, so the count of loaded cases is approximate.
     println!(
-        "fuzz {name}: {} cases ({} loaded) in {:?}",
-        ran.get(),
+        "fuzz {name}: {ran} cases ({} loaded) in {:?}",
         LOADED.load(Ordering::Relaxed) - loaded_before,
         started.elapsed()
     );
-    match result {
-        Ok(()) => {}
-        Err(TestError::Fail(reason, input)) => {
-            let (text, explicit) = to_text(&input);
-            let dir = root().join("target/fuzz-crashes");
-            let _ = std::fs::create_dir_all(&dir);
-            let file = dir.join(format!("{name}-{:016x}.game", fnv(&text)));
-            let _ = std::fs::write(&file, &text);
-            panic!(
-                "fuzz {name} found a bug{}: {reason}\nsaved as {}; add it to tests/fuzz_corpus/\n\
-                 ----- input\n{text}\n-----",
-                if explicit { " (with --explicit)" } else { "" },
-                file.display()
-            );
-        }
-        Err(e) => panic!("fuzz {name}: {e}"),
-    }
 }
 
 fn env_number(name: &str) -> Option<u32> {
