@@ -675,6 +675,23 @@ fn ten_thousand_games_in_one_file() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A folder without .game files is an error, not a pass: CI pointed at the wrong folder must
+/// not pass by checking nothing.
+#[test]
+fn a_folder_without_game_files_cannot_be_checked() {
+    let dir = temp_dir("no-game-files");
+    std::fs::create_dir_all(dir.join("submissions/alice")).unwrap();
+    std::fs::write(dir.join("submissions/alice/notes.txt"), "expect 1 == 1\n").unwrap();
+    let (code, stdout, stderr) = cgl_in(&dir, &["check", "submissions"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        stdout,
+        "error submissions (could not be checked)\n0 passed, 1 failed\n"
+    );
+    assert_eq!(stderr, "error: no .game files in the folder submissions\n");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A folder that links back to itself is listed once, not until the path gets too long.
 #[cfg(unix)]
 #[test]

@@ -90,6 +90,13 @@ pub fn inputs(paths: &[PathBuf]) -> Vec<Input> {
                 }
             }
             found.sort();
+            if found.is_empty() {
+                // A class's CI pointed at the wrong folder must not pass by checking nothing.
+                inputs.push(Input::Bad(bad_path(
+                    path,
+                    format!("no .game files in the folder {}", path.display()),
+                )));
+            }
             inputs.extend(found.into_iter().map(Input::File));
         } else if path.exists() {
             inputs.push(Input::File(path.clone()));
@@ -115,7 +122,11 @@ fn bad_path(path: &Path, message: String) -> FileReport {
         vec![Problem::plain(
             "cgl::load::unreadable",
             message,
-            Some("check the path; it is relative to the current directory".to_string()),
+            Some(
+                "check the path (relative to the current directory); in a folder, cgl checks \
+                 the files whose names end in .game, in it and below it"
+                    .to_string(),
+            ),
             rendered,
         )],
     )
