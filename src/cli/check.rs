@@ -73,10 +73,8 @@ pub fn inputs(paths: &[PathBuf]) -> Vec<Input> {
                 let entries = match std::fs::read_dir(&dir) {
                     Ok(entries) => entries,
                     Err(e) => {
-                        inputs.push(Input::Bad(bad_path(
-                            &dir,
-                            format!("cannot list the folder {}: {e}", dir.display()),
-                        )));
+                        let message = format!("cannot list the folder {}: {e}", dir.display());
+                        found.push((dir.clone(), Input::Bad(bad_path(&dir, message))));
                         continue;
                     }
                 };
@@ -85,11 +83,13 @@ pub fn inputs(paths: &[PathBuf]) -> Vec<Input> {
                     if p.is_dir() {
                         stack.push(p);
                     } else if p.extension().is_some_and(|e| e == "game") {
-                        found.push(p);
+                        found.push((p.clone(), Input::File(p)));
                     }
                 }
             }
-            found.sort();
+            // Sorted by path, so the order does not depend on the order of the file system's
+            // listing (nor does that of folders that cannot be listed).
+            found.sort_by(|a, b| a.0.cmp(&b.0));
             if found.is_empty() {
                 // A class's CI pointed at the wrong folder must not pass by checking nothing.
                 inputs.push(Input::Bad(bad_path(
@@ -97,7 +97,7 @@ pub fn inputs(paths: &[PathBuf]) -> Vec<Input> {
                     format!("no .game files in the folder {}", path.display()),
                 )));
             }
-            inputs.extend(found.into_iter().map(Input::File));
+            inputs.extend(found.into_iter().map(|(_, input)| input));
         } else if path.exists() {
             inputs.push(Input::File(path.clone()));
         } else {
