@@ -758,3 +758,29 @@ fn engine_bug_nested_ifs_parse_slowly_but_the_watchdog_gives_up() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Engine bug: building a large list (`[0; n]`) and `len` of it do not watch the deadline
+/// (neither counts its steps), so `len([0; 10000000])` runs its full second or so past a
+/// 50 ms deadline and then fails as a wrong answer rather than a timeout (or, on a slow
+/// machine, the watchdog gives up on it). When the engine watches the deadline there, this
+/// fails: then expect `cgl::limit::timeout` with `× took longer than 50ms`.
+#[test]
+fn engine_bug_large_lists_ignore_the_deadline() {
+    let dir = temp_dir("large-list");
+    std::fs::write(dir.join("list.game"), "expect len([0; 10000000]) == 1\n").unwrap();
+    let (code, _, stderr) = cgl_in(&dir, &["check", "--timeout", "0.05", "list.game"]);
+    assert_no_crash("large list", &stderr);
+    let ran_past_its_deadline = (code == 1 && stderr.contains("cgl::check::failed"))
+        || (code == 2 && stderr.contains("did not stop at its deadline"));
+    assert!(ran_past_its_deadline, "{code}: {stderr}");
+}
+
+/// Engine bug: `Stop::after` adds the budget to `Instant::now()` unchecked, so a huge budget
+/// panics (`cgl --timeout` accepts at most a year, so users of the binary cannot meet it;
+/// users of the library can). When it saturates instead, this fails: then assert that it
+/// returns a stop that never fires.
+#[test]
+fn engine_bug_stop_after_a_huge_budget_panics() {
+    let result = std::panic::catch_unwind(|| cgl::eval::Stop::after(std::time::Duration::MAX));
+    assert!(result.is_err());
+}
