@@ -7,6 +7,7 @@ mod cli;
 mod common;
 mod diagnostics;
 mod examples;
+mod properties;
 mod repl;
 mod seed_brute;
 mod spec;
