@@ -9,6 +9,7 @@ mod common;
 mod diagnostics;
 mod examples;
 mod fuzz;
+mod properties;
 mod repl;
 mod seed_brute;
 mod spec;

@@ -86,14 +86,16 @@ pub fn run(
     })
 }
 
-/// Whether a draw is reachable from `t` (through moves, or in a compound's parts).
+/// Whether a draw lies anywhere below `t`: in its moves, or in a compound's parts. Cheap (no
+/// product is built) and an over-approximation of [`Draws`]: a conjunctive compound ends when
+/// its first part does, so a draw that one part could reach may be unreachable in the whole.
 #[derive(Clone, Copy)]
-struct Draws;
+struct DrawsBelow;
 
-impl Analysis for Draws {
+impl Analysis for DrawsBelow {
     type V = bool;
     fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<bool>> {
-        &mut g.draws
+        &mut g.draws_below
     }
     fn deps(self, g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<TermId>> {
         match g.term(t) {
@@ -113,15 +115,52 @@ impl Analysis for Draws {
     }
 }
 
-/// Whether the theorem for a compound may be used: normal play, no draws below, not forced
-/// explicit.
+/// Whether a drawn end of play is reachable from `t`. Exact: where [`DrawsBelow`] finds no
+/// draw there is none; otherwise a disjunctive or selective compound reaches a draw iff a part
+/// does (the other parts can always be played out), and a conjunctive compound is followed
+/// through its own moves.
+#[derive(Clone, Copy)]
+struct Draws;
+
+impl Analysis for Draws {
+    type V = bool;
+    fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<bool>> {
+        &mut g.draws
+    }
+    fn deps(self, g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<TermId>> {
+        if !solve(g, w, DrawsBelow, t)? {
+            return Ok(Vec::new());
+        }
+        match g.term(t) {
+            Term::Compound(CompoundKind::Disjunctive | CompoundKind::Selective, parts) => {
+                Ok(parts.to_vec())
+            }
+            _ => g.successors(w, t),
+        }
+    }
+    fn combine(
+        self,
+        g: &mut GameGraph,
+        _: &mut World<'_>,
+        t: TermId,
+        _: &[TermId],
+        values: &[bool],
+    ) -> DiagResult<bool> {
+        Ok(g.info(t).draw || values.iter().any(|v| *v))
+    }
+}
+
+/// Whether the theorem for a compound may be used: normal play, no draw in any part, not
+/// forced explicit.
 fn theorem_applies(
     g: &mut GameGraph,
     w: &mut World<'_>,
     t: TermId,
     conv: Convention,
 ) -> DiagResult<bool> {
-    Ok(!g.config.explicit && conv == Convention::Normal && !solve(g, w, Draws, t)?)
+    // The theorems combine the parts' values, so every part must be free of draws, even one
+    // that the compound as a whole never reaches: hence `DrawsBelow`, not `Draws`.
+    Ok(!g.config.explicit && conv == Convention::Normal && !solve(g, w, DrawsBelow, t)?)
 }
 
 fn compound_kind(g: &GameGraph, t: TermId) -> Option<(CompoundKind, Vec<TermId>)> {

@@ -76,4 +76,10 @@ impl InstanceNames for GameTable {
             .get(id.0 as usize)
             .map_or(Convention::Normal, |i| i.convention)
     }
+
+    fn field_defaults(&self, id: InstanceId) -> &[Option<Value>] {
+        self.infos
+            .get(id.0 as usize)
+            .map_or(&[], |i| i.field_defaults.as_slice())
+    }
 }

@@ -15,6 +15,11 @@ use crate::lower::ir::{Expr, MoveRule};
 use crate::syntax::ast::{BinaryOp, Convention, Quantifier, UnaryOp};
 
 /// Limits that keep evaluation finite and within memory.
+///
+/// Evaluation recurses with the nesting of user-function calls, so the call-depth limit is
+/// only reached cleanly on a large enough stack: the CLI runs on a 512 MiB thread; a library
+/// user running deep recursion should give `Session` a thread of at least 16 MiB (the default
+/// 2 MiB overflows at a depth of about 700). The graph analyses need no large stack.
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
     /// Most nested user-function calls.
@@ -1422,7 +1427,11 @@ impl<'a> Interp<'a> {
                     [Value::List(items)] => items.to_vec(),
                     _ => args,
                 };
-                if parts.iter().all(|p| matches!(p, Value::Pos(_))) {
+                if self.graph.is_none() {
+                    // Inside a game's rules: the parts (data or positions) become a compound
+                    // in the game's own mode, once the target is read (`target_term`).
+                    Value::Split(Rc::from(parts))
+                } else if parts.iter().all(|p| matches!(p, Value::Pos(_))) {
                     let mut convention = None;
                     let mut terms = Vec::new();
                     for p in &parts {
@@ -1440,15 +1449,13 @@ impl<'a> Interp<'a> {
                     }
                     let term = self.canonical(PosTerm::compound(CompoundKind::Disjunctive, terms), span)?;
                     Value::pos(term, convention.unwrap_or(Convention::Normal))
-                } else if self.graph.is_some() {
+                } else {
                     // Outside rules there is no game to give position data a meaning.
                     return Err(type_error(
                         span,
                         "`split` outside a game's rules takes positions, such as `split(Nim(1), Nim(2))`".to_string(),
                         "inside a `move` rule, parts may be position data of the game; elsewhere make positions by calling a game",
                     ));
-                } else {
-                    Value::Split(Rc::from(parts))
                 }
             }
             Builtin::Period => {

@@ -204,6 +204,11 @@ pub trait InstanceNames {
     fn instance_label(&self, id: InstanceId) -> &str;
     /// The convention positions of the instance are played under by default.
     fn instance_convention(&self, id: InstanceId) -> Convention;
+    /// Default values of the instance's position fields (trailing fields that equal their
+    /// defaults are not printed).
+    fn field_defaults(&self, _id: InstanceId) -> &[Option<Value>] {
+        &[]
+    }
 }
 
 /// Formats a value the way cgl prints it (`[0, 1, 2]`, `(71, 12)`, `Nim(6) + Nim(20)`).
@@ -291,7 +296,16 @@ fn write_term(out: &mut String, term: &PosTerm, names: &dyn InstanceNames, neste
             out.push_str(names.instance_label(*id));
             match data {
                 Value::Tuple(fields) if !fields.is_empty() => {
-                    write_seq(out, "(", fields.iter(), ")", names)
+                    let defaults = names.field_defaults(*id);
+                    let mut shown = fields.len();
+                    while shown > 0
+                        && defaults
+                            .get(shown - 1)
+                            .is_some_and(|d| d.as_ref() == Some(&fields[shown - 1]))
+                    {
+                        shown -= 1;
+                    }
+                    write_seq(out, "(", fields[..shown].iter(), ")", names)
                 }
                 other => {
                     out.push('(');

@@ -80,7 +80,9 @@ pub struct GameGraph {
     explored: Vec<bool>,
     /// Settings.
     pub config: GraphConfig,
-    /// Memo: does a draw lie below the term?
+    /// Memo: does a draw lie below the term (in its moves or parts)?
+    pub(crate) draws_below: Vec<Slot<bool>>,
+    /// Memo: is a drawn end of play reachable from the term?
     pub(crate) draws: Vec<Slot<bool>>,
     /// Memo: Grundy values.
     pub(crate) grundy: Vec<Slot<u64>>,
