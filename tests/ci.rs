@@ -711,76 +711,57 @@ fn folders_that_link_to_themselves() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Engine bug (see the final report of the cigrade branch): operators that nest without
-/// brackets (`not not ... true`, `- - ... 1`, `a ** b ** ...`) are not counted by the
-/// bracket-depth limit, so a few hundred thousand of them overflow the stack of the parser
-/// and abort the whole process, and every other file of the run with it. Asserted as it
-/// behaves today; when the parser limits this nesting, this test fails: then assert a
-/// `cgl::syntax::too_deep` diagnostic instead.
+/// Operators chained without brackets (`not not ... true`, `1 + 1 + ...`) and nested keyword
+/// forms (`if ... else if ...`) deepen the expression tree as brackets do; a statement deeper
+/// than the limit is refused with `cgl::syntax::too_deep` before anything recurses over it, so
+/// such a file cannot overflow the stack and take the other files of the run with it.
 #[test]
-fn engine_bug_prefix_operators_overflow_the_stack() {
+fn deep_operator_chains_are_refused() {
     let dir = temp_dir("deep-operators");
-    let text = format!("expect {}true\n", "not ".repeat(1_000_000));
-    std::fs::write(dir.join("nots.game"), text).unwrap();
-    std::fs::write(dir.join("ok.game"), "expect 1 == 1\n").unwrap();
-    let (code, stdout, stderr) = cgl_in(&dir, &["check", "nots.game", "ok.game"]);
-    assert_ne!(code, 0);
-    assert!(stderr.contains("overflowed its stack"), "{stderr}");
-    assert_eq!(
-        stdout, "",
-        "the crash takes the other file's report with it"
-    );
-    let _ = std::fs::remove_dir_all(&dir);
-}
-
-/// Engine bug: nested `if`s on one line parse in quadratic time (each node's span is trimmed
-/// by scanning the whole rest of the line), so 30,000 of them take many seconds, and parsing
-/// does not watch the deadline. `--timeout` still ends the run: the watchdog gives up on the
-/// file 2 seconds after its deadline. When parsing is linear, the file passes instead.
-#[test]
-fn engine_bug_nested_ifs_parse_slowly_but_the_watchdog_gives_up() {
-    let dir = temp_dir("nested-ifs");
-    let text = format!("expect {}false\n", "if true then true else ".repeat(30_000));
-    std::fs::write(dir.join("ifs.game"), text).unwrap();
+    std::fs::write(
+        dir.join("nots.game"),
+        format!("expect {}true\n", "not ".repeat(1_000_000)),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("ifs.game"),
+        format!("expect {}false\n", "if true then true else ".repeat(30_000)),
+    )
+    .unwrap();
     std::fs::write(dir.join("ok.game"), "expect 1 == 1\n").unwrap();
     let started = Instant::now();
-    let (code, stdout, stderr) =
-        cgl_in(&dir, &["check", "--timeout", "0.2", "ifs.game", "ok.game"]);
+    let (code, stdout, stderr) = cgl_in(&dir, &["check", "ifs.game", "nots.game", "ok.game"]);
     assert!(started.elapsed().as_secs() < 20, "{:?}", started.elapsed());
     assert_eq!(code, 2, "{stdout}{stderr}");
-    assert!(
-        stderr.contains("took longer than 200ms, and did not stop at its deadline"),
+    assert_no_crash("deep operators", &stderr);
+    assert_eq!(
+        stderr.matches("cgl::syntax::too_deep").count(),
+        2,
         "{stderr}"
     );
     assert_eq!(
         stdout,
-        "error ifs.game (could not be checked)\nok    ok.game (1 passed, 0 failed)\n1 passed, 1 failed\n"
+        "error ifs.game (could not be checked)\nerror nots.game (could not be checked)\nok    ok.game (1 passed, 0 failed)\n1 passed, 2 failed\n"
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Engine bug: building a large list (`[0; n]`) and `len` of it do not watch the deadline
-/// (neither counts its steps), so `len([0; 10000000])` runs its full second or so past a
-/// 50 ms deadline and then fails as a wrong answer rather than a timeout (or, on a slow
-/// machine, the watchdog gives up on it). When the engine watches the deadline there, this
-/// fails: then expect `cgl::limit::timeout` with `× took longer than 50ms`.
+/// Building a large list (`[0; n]`) is work the deadline sees: `len([0; 10000000])` under a
+/// 50 ms deadline ends as a timeout, not as a wrong answer.
 #[test]
-fn engine_bug_large_lists_ignore_the_deadline() {
+fn large_lists_respect_the_deadline() {
     let dir = temp_dir("large-list");
     std::fs::write(dir.join("list.game"), "expect len([0; 10000000]) == 1\n").unwrap();
     let (code, _, stderr) = cgl_in(&dir, &["check", "--timeout", "0.05", "list.game"]);
     assert_no_crash("large list", &stderr);
-    let ran_past_its_deadline = (code == 1 && stderr.contains("cgl::check::failed"))
-        || (code == 2 && stderr.contains("did not stop at its deadline"));
-    assert!(ran_past_its_deadline, "{code}: {stderr}");
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("cgl::limit::timeout"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// Engine bug: `Stop::after` adds the budget to `Instant::now()` unchecked, so a huge budget
-/// panics (`cgl --timeout` accepts at most a year, so users of the binary cannot meet it;
-/// users of the library can). When it saturates instead, this fails: then assert that it
-/// returns a stop that never fires.
+/// A budget too large to add to the clock never runs out (and does not panic).
 #[test]
-fn engine_bug_stop_after_a_huge_budget_panics() {
-    let result = std::panic::catch_unwind(|| cgl::eval::Stop::after(std::time::Duration::MAX));
-    assert!(result.is_err());
+fn stop_after_a_huge_budget_never_fires() {
+    let stop = cgl::eval::Stop::after(std::time::Duration::MAX);
+    assert!(stop.check().is_ok());
 }

@@ -369,7 +369,10 @@ impl<'a> Interp<'a> {
                         .help("the count must be between 0 and the collection limit"),
                     ));
                 }
-                Value::list(vec![value; count as usize])
+                let list = Value::list(vec![value; count as usize]);
+                // Building a long list is work the deadline should see.
+                self.world.stop.check()?;
+                list
             }
             ExprKind::ListComp(body, clauses) => {
                 Value::list(self.comprehension(body, clauses, frame)?)

@@ -28,8 +28,10 @@ impl Stop {
 
     /// Stops `budget` from now.
     pub fn after(budget: Duration) -> Stop {
+        // A budget too large to add to the clock never runs out.
+        let deadline = Instant::now().checked_add(budget).map(|d| (d, budget));
         Stop {
-            deadline: Some((Instant::now() + budget, budget)),
+            deadline,
             flag: Arc::default(),
         }
     }

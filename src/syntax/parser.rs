@@ -61,6 +61,7 @@ pub fn parse_file(file: FileId, text: &str) -> DiagResult<File> {
         if pair.as_rule() == Rule::EOI {
             break;
         }
+        check_operator_depth(file, &pair)?;
         items.push(ctx.item(pair)?);
     }
     Ok(File { items })
@@ -73,8 +74,53 @@ pub fn parse_expr(file: FileId, text: &str) -> DiagResult<Expr> {
         CglParser::parse(Rule::expr_input, text).map_err(|e| syntax_error(file, text, e))?;
     let ctx = Ctx { file };
     let input = next(&mut pairs)?;
+    check_operator_depth(file, &input)?;
     let mut inner = input.into_inner();
     ctx.expr(next(&mut inner)?)
+}
+
+/// Operators chained without brackets (`not not ... x`, `1 + 1 + ...`) nest the expression
+/// tree as deeply as brackets do, and every later stage recurses over that tree.
+const MAX_OPERATOR_DEPTH: usize = 10_000;
+
+/// Refuses a statement whose expressions nest deeper than [`MAX_OPERATOR_DEPTH`], counting
+/// each chained operator as one level; recursion here follows the pairs, which the bracket
+/// limit bounds.
+fn check_operator_depth(file: FileId, item: &Pair<'_, Rule>) -> DiagResult<()> {
+    fn depth(pair: &Pair<'_, Rule>) -> usize {
+        let mut operators = 0;
+        let mut deepest = 0;
+        for child in pair.clone().into_inner() {
+            if binary_op(child.as_rule()).is_some()
+                || matches!(
+                    child.as_rule(),
+                    Rule::neg | Rule::not_op | Rule::if_expr | Rule::quantifier
+                )
+            {
+                operators += 1;
+            }
+            deepest = deepest.max(depth(&child));
+        }
+        operators + deepest
+    }
+    let found = depth(item);
+    if found > MAX_OPERATOR_DEPTH {
+        let span = item.as_span();
+        let start = span.start();
+        let end = (start + 1).min(span.end());
+        return Err(Box::new(
+            Diag::error(
+                "cgl::syntax::too_deep",
+                format!("an expression is nested {found} operators deep"),
+            )
+            .label(Span::new(file, start, end), "in this statement")
+            .help(format!(
+                "cgl accepts at most {MAX_OPERATOR_DEPTH} chained operators in one statement; \
+                 build long expressions with comprehensions (`sum(...)`, `all(...)`) or functions"
+            )),
+        ));
+    }
+    Ok(())
 }
 
 /// Checks the brackets before pest runs: too deep a nesting, a closing bracket that does not
@@ -441,53 +487,54 @@ struct Ctx {
     file: FileId,
 }
 
-/// The end of the last code character in `text[start..end]`, skipping trailing whitespace
-/// and comments (and not mistaking `//` inside a string for a comment).
+/// The end of the last code character in `text[start..end]`: the end without the whitespace
+/// and comments a rule swallowed. Works backwards from the end, so it costs what it strips
+/// (plus one line when a `//` comment may end the span), not the length of the span.
 fn code_end(text: &str, start: usize, end: usize) -> usize {
-    let Some(slice) = text.get(start..end) else {
-        return end;
-    };
-    let last_line = slice.rsplit('\n').next().unwrap_or("");
-    let may_end_in_comment = last_line.contains("//") || slice.ends_with("*/");
-    if !may_end_in_comment && !slice.ends_with(|c: char| c.is_whitespace()) {
-        return end;
-    }
-    let bytes = slice.as_bytes();
-    let mut last = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                i += 2;
-                while i < bytes.len() && !(bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/')) {
-                    i += 1;
-                }
-                i += 2;
-            }
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' {
-                    if bytes[i] == b'\\' {
-                        i += 1;
-                    }
-                    i += 1;
-                }
-                i += 1;
-                last = i.min(bytes.len());
-            }
-            c if c.is_ascii_whitespace() => i += 1,
-            _ => {
-                i += 1;
-                last = i;
+    let bytes = text.as_bytes();
+    let mut end = end.min(bytes.len());
+    loop {
+        let mut crossed_newline = end == bytes.len();
+        while end > start && bytes[end - 1].is_ascii_whitespace() {
+            crossed_newline |= bytes[end - 1] == b'\n';
+            end -= 1;
+        }
+        if end >= start + 2 && &bytes[end - 2..end] == b"*/" {
+            if let Some(open) = text.get(start..end - 2).and_then(|t| t.rfind("/*")) {
+                end = start + open;
+                continue;
             }
         }
+        // A line comment ends at a newline (or at the end of the text): only then can the
+        // span end in one, and only on its last line.
+        if crossed_newline {
+            let line_start = text[start..end]
+                .rfind('\n')
+                .map_or(start, |i| start + i + 1);
+            if let Some(comment) = line_comment_start(&text[line_start..end]) {
+                end = line_start + comment;
+                continue;
+            }
+        }
+        return end;
     }
-    start + last
+}
+
+/// Where a `//` comment starts in one line, ignoring `//` inside strings.
+fn line_comment_start(line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    let mut in_string = false;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' if in_string => i += 1,
+            b'"' => in_string = !in_string,
+            b'/' if !in_string && bytes.get(i + 1) == Some(&b'/') => return Some(i),
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 impl Ctx {
