@@ -296,6 +296,25 @@ fn explicit_gives_the_same_answers() {
 }
 
 #[test]
+fn max_memory_is_honoured() {
+    // Nim(2000) has 2 million moves: about 40 MB of them.
+    let (code, _, stderr) = cgl(&[
+        "eval",
+        "--max-memory",
+        "10",
+        "-f",
+        GAMES,
+        "outcome(Nim(2000))",
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("cgl::graph::too_much_memory"), "{stderr}");
+    assert_eq!(
+        eval_with(&["--max-memory", "100"], "outcome(Nim(2000))"),
+        "N"
+    );
+}
+
+#[test]
 fn max_positions_is_honoured() {
     let (code, _, stderr) = cgl(&[
         "eval",

@@ -74,6 +74,7 @@ fn check_unguarded(text: &str, explicit: bool) -> Result<(), String> {
         graph: GraphConfig {
             max_positions: 2_000,
             explicit,
+            ..GraphConfig::default()
         },
         ..SessionConfig::default()
     };

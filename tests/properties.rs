@@ -1088,6 +1088,7 @@ fn limited(max_positions: usize, explicit: bool) -> Session {
         graph: GraphConfig {
             max_positions,
             explicit,
+            ..GraphConfig::default()
         },
         ..SessionConfig::default()
     })

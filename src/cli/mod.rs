@@ -91,6 +91,9 @@ struct EngineOptions {
     /// Most positions (and compounds) one file may explore.
     #[arg(long, default_value_t = GraphConfig::default().max_positions)]
     max_positions: usize,
+    /// Most memory (MiB) the game graph of one file may take, estimated from its size.
+    #[arg(long, value_name = "MIB", default_value_t = GraphConfig::default().max_memory >> 20)]
+    max_memory: usize,
     /// Analyse compounds through their explicit product graph instead of the theorems.
     #[arg(long)]
     explicit: bool,
@@ -102,6 +105,7 @@ impl EngineOptions {
             graph: GraphConfig {
                 max_positions: self.max_positions,
                 explicit: self.explicit,
+                max_memory: self.max_memory.saturating_mul(1 << 20),
             },
             ..SessionConfig::default()
         }

@@ -54,6 +54,8 @@ pub struct GraphConfig {
     pub max_positions: usize,
     /// Analyse every compound through its explicit product graph, never by the theorems.
     pub explicit: bool,
+    /// Most memory the graph may take, estimated from its size (bytes).
+    pub max_memory: usize,
 }
 
 impl Default for GraphConfig {
@@ -61,9 +63,17 @@ impl Default for GraphConfig {
         GraphConfig {
             max_positions: 5_000_000,
             explicit: false,
+            max_memory: 4 << 30,
         }
     }
 }
+
+/// Measured memory per position (term, info, node, memo tables), for the memory estimate.
+pub const BYTES_PER_POSITION: usize = 180;
+/// Measured memory per move (petgraph edge).
+pub const BYTES_PER_MOVE: usize = 20;
+/// The code of the memory-limit diagnostic.
+const TOO_MUCH_MEMORY: &str = "cgl::graph::too_much_memory";
 
 /// The code of the position-limit diagnostic.
 const TOO_MANY_POSITIONS: &str = "cgl::graph::too_many_positions";
@@ -105,9 +115,37 @@ impl GameGraph {
     /// queries can still run: the terms it left behind would otherwise count against them.
     /// Cached answers are lost; they are recomputed on demand.
     pub fn recover(&mut self, error: &Diag) {
-        if error.code == TOO_MANY_POSITIONS {
+        if error.code == TOO_MANY_POSITIONS || error.code == TOO_MUCH_MEMORY {
             *self = GameGraph::new(self.config);
         }
+    }
+
+    /// The estimated memory of the graph, in bytes.
+    pub fn estimated_bytes(&self) -> usize {
+        self.terms.len() * BYTES_PER_POSITION + self.moves.edge_count() * BYTES_PER_MOVE
+    }
+
+    /// An error if adding `new_moves` moves would take the graph over its memory budget.
+    fn check_memory(&self, new_moves: usize) -> DiagResult<()> {
+        let estimate = self.estimated_bytes() + new_moves * BYTES_PER_MOVE;
+        if estimate <= self.config.max_memory {
+            return Ok(());
+        }
+        Err(Box::new(
+            Diag::error(
+                TOO_MUCH_MEMORY,
+                format!(
+                    "the game graph would take more than {} MiB ({} positions, {} moves)",
+                    self.config.max_memory >> 20,
+                    self.terms.len(),
+                    self.moves.edge_count() + new_moves
+                ),
+            )
+            .help(
+                "analyse a smaller position, or allow more memory with --max-memory (MiB); \
+                 positions with very many moves cost memory as positions do",
+            ),
+        ))
     }
 
     /// Number of terms interned.
@@ -331,6 +369,7 @@ impl GameGraph {
         }
         let mut seen = FxHashSet::default();
         found.retain(|(id, _)| seen.insert(*id));
+        self.check_memory(found.len())?;
         // petgraph lists a node's neighbours newest first: add them in reverse.
         let from = NodeIndex::new(t.idx());
         for (to, rule) in found.into_iter().rev() {
