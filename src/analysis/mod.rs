@@ -86,6 +86,11 @@ pub fn run(
     })
 }
 
+/// A draw at `t` itself, or below it (the values of its dependencies).
+fn draw_here_or_below(g: &GameGraph, t: TermId, below: &[bool]) -> bool {
+    g.info(t).draw || below.iter().any(|v| *v)
+}
+
 /// Whether a draw lies anywhere below `t`: in its moves, or in a compound's parts. Cheap (no
 /// product is built) and an over-approximation of [`Draws`]: a conjunctive compound ends when
 /// its first part does, so a draw that one part could reach may be unreachable in the whole.
@@ -111,7 +116,7 @@ impl Analysis for DrawsBelow {
         _: &[TermId],
         values: &[bool],
     ) -> DiagResult<bool> {
-        Ok(g.info(t).draw || values.iter().any(|v| *v))
+        Ok(draw_here_or_below(g, t, values))
     }
 }
 
@@ -146,7 +151,7 @@ impl Analysis for Draws {
         _: &[TermId],
         values: &[bool],
     ) -> DiagResult<bool> {
-        Ok(g.info(t).draw || values.iter().any(|v| *v))
+        Ok(draw_here_or_below(g, t, values))
     }
 }
 
