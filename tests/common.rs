@@ -4,7 +4,7 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 /// The folder of the repository.
@@ -27,7 +27,7 @@ pub fn cgl(args: &[&str]) -> (i32, String, String) {
 /// and stderr are pipes, so the CLI renders diagnostics without colour. Panics (failing the
 /// test) if the run takes longer than [`TIMEOUT`]: a hang is a bug, not a slow test.
 pub fn cgl_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cgl"))
+    let child = Command::new(env!("CARGO_BIN_EXE_cgl"))
         .args(args)
         .current_dir(dir)
         .stdin(Stdio::null())
@@ -35,7 +35,13 @@ pub fn cgl_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the cgl binary runs");
-    // Read both pipes on their own threads, so a full pipe cannot block the child.
+    wait_with_timeout(child, TIMEOUT, &format!("cgl {args:?}"))
+}
+
+/// Waits for a spawned `cgl` whose stdout and stderr are pipes; returns (exit code, stdout,
+/// stderr). Both pipes are read on their own threads, so a full pipe cannot block the child.
+/// Panics (failing the test) if the child is still running after `timeout`: a hang is a bug.
+pub fn wait_with_timeout(mut child: Child, timeout: Duration, what: &str) -> (i32, String, String) {
     let mut stdout = child.stdout.take().expect("stdout is piped");
     let mut stderr = child.stderr.take().expect("stderr is piped");
     let out_reader = std::thread::spawn(move || {
@@ -53,10 +59,10 @@ pub fn cgl_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
         if let Some(status) = child.try_wait().expect("waiting for cgl") {
             break status;
         }
-        if started.elapsed() > TIMEOUT {
+        if started.elapsed() > timeout {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("cgl {args:?} did not finish within {TIMEOUT:?} (a hang?)");
+            panic!("{what} did not finish within {timeout:?} (a hang?)");
         }
         std::thread::sleep(Duration::from_millis(5));
     };

@@ -13,7 +13,7 @@ use std::time::Duration;
 
 use cgl::session::{Session, SessionConfig};
 
-use crate::common::{assert_no_crash, root};
+use crate::common::{assert_no_crash, root, wait_with_timeout};
 
 /// How long to wait for one line of output before calling it a hang (generous: two cores are
 /// shared with other builds).
@@ -38,43 +38,9 @@ fn repl(args: &[&str], input: &[u8]) -> (i32, String, String) {
     let writer = std::thread::spawn(move || {
         let _ = stdin.write_all(&input);
     });
-    let output = wait_with_timeout(child, Duration::from_secs(300));
+    let output = wait_with_timeout(child, Duration::from_secs(300), "cgl repl");
     let _ = writer.join();
     output
-}
-
-fn wait_with_timeout(mut child: Child, timeout: Duration) -> (i32, String, String) {
-    let mut stdout = child.stdout.take().expect("stdout is piped");
-    let mut stderr = child.stderr.take().expect("stderr is piped");
-    let out = std::thread::spawn(move || {
-        let mut s = Vec::new();
-        let _ = stdout.read_to_end(&mut s);
-        s
-    });
-    let err = std::thread::spawn(move || {
-        let mut s = Vec::new();
-        let _ = stderr.read_to_end(&mut s);
-        s
-    });
-    let started = std::time::Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("waiting for cgl") {
-            break status;
-        }
-        if started.elapsed() > timeout {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("cgl repl did not finish within {timeout:?} (a hang?)");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let out = out.join().expect("stdout reader");
-    let err = err.join().expect("stderr reader");
-    (
-        status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out).into_owned(),
-        String::from_utf8_lossy(&err).into_owned(),
-    )
 }
 
 #[test]
