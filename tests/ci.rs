@@ -459,7 +459,7 @@ fn timeout_stops_a_file_and_the_others_go_on() {
     let slow = "game Wythoff {\n    position (a, b)\n    move (a - k, b) for k in 1..=a\n    \
                 move (a, b - k) for k in 1..=b\n    move (a - k, b - k) for k in 1..=min(a, b)\n}\n\
                 expect Wythoff(1, 2) is P\n\
-                expect Wythoff(3000, 3000) is N\n\
+                expect grundy(Wythoff(3000, 3000)) > 0\n\
                 expect Wythoff(2, 1) is P\n";
     std::fs::write(dir.join("slow.game"), slow).unwrap();
     std::fs::write(

@@ -8,6 +8,7 @@
 //! product moves are used. Property tests check that both ways agree.
 
 mod solve;
+mod stream;
 
 use std::rc::Rc;
 
@@ -209,6 +210,11 @@ impl Analysis for Grundy {
 
 /// The Grundy value of a term (normal play; an error where a draw is reachable).
 pub fn grundy(g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<u64> {
+    if stream::applies(g, w, Convention::Normal) {
+        if let Some(v) = stream::grundy(g, w, t)? {
+            return Ok(v);
+        }
+    }
     if solve(g, w, Draws, t)? {
         return Err(Box::new(
             Diag::error(
@@ -306,6 +312,11 @@ pub fn outcome(
     t: TermId,
     conv: Convention,
 ) -> DiagResult<Outcome> {
+    if stream::applies(g, w, conv) {
+        if let Some(o) = stream::outcome(g, w, t)? {
+            return Ok(o);
+        }
+    }
     solve(g, w, OutcomeOf(conv), t)
 }
 

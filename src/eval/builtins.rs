@@ -224,6 +224,28 @@ pub fn set_of(items: impl IntoIterator<Item = Value>) -> Value {
     Value::Set(Rc::new(items.into_iter().collect::<BTreeSet<_>>()))
 }
 
+/// Floor division (rounds toward negative infinity, as Python's `//`); `None` on overflow
+/// (the divisor must not be 0).
+pub fn floor_div(x: i64, y: i64) -> Option<i64> {
+    let q = x.checked_div(y)?;
+    Some(if x % y != 0 && ((x < 0) != (y < 0)) {
+        q - 1
+    } else {
+        q
+    })
+}
+
+/// The remainder of floor division (takes the divisor's sign); `None` on overflow (the
+/// divisor must not be 0).
+pub fn floor_mod(x: i64, y: i64) -> Option<i64> {
+    let r = x.checked_rem(y)?;
+    Some(if r != 0 && ((r < 0) != (y < 0)) {
+        r + y
+    } else {
+        r
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -4,14 +4,15 @@ use std::ops::ControlFlow;
 use std::rc::Rc;
 
 use super::builtins::{self, Builtin};
+use super::compiled::{Emitted, Interrupt};
 use super::games::{GameTable, InstanceInfo};
 use super::stop::Stop;
 use super::value::{display, CompoundKind, InstanceId, PosTerm, Value};
 use crate::analysis;
 use crate::diag::{Diag, DiagResult, Span};
 use crate::graph::GameGraph;
+use crate::lower::ir::Expr;
 use crate::lower::ir::{Clause, ConstId, ExprKind, GameId, Pattern, PositionShape, Program};
-use crate::lower::ir::{Expr, MoveRule};
 use crate::syntax::ast::{BinaryOp, Convention, Quantifier, UnaryOp};
 
 /// Limits that keep evaluation finite and within memory.
@@ -134,6 +135,11 @@ fn boolean(v: &Value, span: Span, what: &str) -> DiagResult<bool> {
 /// What runs once per binding of a comprehension's clauses.
 pub type Visit<'v, 'a> =
     dyn FnMut(&mut Interp<'a>, &mut [Value]) -> DiagResult<ControlFlow<()>> + 'v;
+
+/// What [`Interp::scan_options`] runs on each move target: the target's value, the index of
+/// the rule that made it, and the target expression's span.
+pub type ScanVisit<'v, 'a> =
+    dyn FnMut(&mut Interp<'a>, Emitted<'_>, u32, Span) -> DiagResult<ControlFlow<()>> + 'v;
 
 /// Iterates the items of a collection value.
 enum Items {
@@ -719,9 +725,9 @@ impl<'a> Interp<'a> {
                     ));
                 }
                 if op == BinaryOp::Div {
-                    Int(floor_div(*x, *y).ok_or_else(|| overflow(span))?)
+                    Int(builtins::floor_div(*x, *y).ok_or_else(|| overflow(span))?)
                 } else {
-                    Int(floor_mod(*x, *y).ok_or_else(|| overflow(span))?)
+                    Int(builtins::floor_mod(*x, *y).ok_or_else(|| overflow(span))?)
                 }
             }
             BinaryOp::Xor => Int(int(&a, ls, "`^`")? ^ int(&b, rs, "`^`")?),
@@ -1122,17 +1128,7 @@ impl<'a> Interp<'a> {
                 Ok(PosTerm::compound(mode, terms))
             }
             data => {
-                let info = self.world.games.info(inst);
-                let game = &self.world.program.games[info.game.0 as usize];
-                let pattern = game.position.pattern();
-                if !Self::matches(&pattern, &data) {
-                    return Err(Box::new(
-                        Diag::error("cgl::eval::position_shape", format!("move target {} does not fit the position pattern of `{}`", self.show(&data), game.name))
-                            .label(span, "this target")
-                            .label(pattern.span(), "the pattern")
-                            .help("a target must have the shape of the `position` pattern (a tuple with the same number of fields)"),
-                    ));
-                }
+                self.check_target_data(inst, &data, span)?;
                 Ok(PosTerm::Atom(inst, data))
             }
         }
@@ -1172,6 +1168,27 @@ impl<'a> Interp<'a> {
         first_only: bool,
         out: &mut Vec<(PosTerm, u32)>,
     ) -> DiagResult<bool> {
+        self.scan_options(inst, data, &mut |this, target, rule, span| {
+            let term = this.target_term(inst, target.into_value(), span)?;
+            out.push((term, rule));
+            Ok(if first_only {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            })
+        })
+    }
+
+    /// Runs `visit` on the value of every move target of a position of `inst`, in rule order,
+    /// with the rule's index and the target's span; stops when `visit` breaks. Nothing is
+    /// built per option beyond the target value itself. Returns whether a `terminal if`
+    /// clause holds (then there are no options).
+    pub fn scan_options(
+        &mut self,
+        inst: InstanceId,
+        data: &Value,
+        visit: &mut ScanVisit<'_, 'a>,
+    ) -> DiagResult<bool> {
         let program = self.world.program;
         let game = &program.games[self.world.games.info(inst).game.0 as usize];
         let mut frame = self.position_frame(inst, data)?;
@@ -1179,8 +1196,34 @@ impl<'a> Interp<'a> {
             return Ok(true);
         }
         for (rule_idx, rule) in game.rules.iter().enumerate() {
-            let flow =
-                self.rule_options(inst, rule, rule_idx as u32, &mut frame, first_only, out)?;
+            let rule_idx = rule_idx as u32;
+            let span = rule.target.span;
+            // Targets already visited by the compiled rule before it handed over.
+            let mut visited: u64 = 0;
+            if let Some(compiled) = &rule.compiled {
+                let stop = self.world.stop;
+                let max = self.world.limits.max_collection;
+                let mut emit = |v: Emitted<'_>| {
+                    visited += 1;
+                    visit(self, v, rule_idx, span)
+                };
+                match compiled.run(&frame, max, stop, &mut emit) {
+                    Ok(flow) if flow.is_break() => break,
+                    Ok(_) => continue,
+                    Err(Interrupt::Error(e)) => return Err(e),
+                    // An input is not an integer, or the rule raises an error: the interpreter
+                    // runs it (again), skipping what was visited, and raises that error.
+                    Err(Interrupt::Fallback) => {}
+                }
+            }
+            let flow = self.for_each(&rule.clauses, &mut frame, &mut |this, frame| {
+                let value = this.eval(&rule.target, frame)?;
+                if visited > 0 {
+                    visited -= 1;
+                    return Ok(ControlFlow::Continue(()));
+                }
+                visit(this, Emitted::Value(value), rule_idx, span)
+            })?;
             if flow.is_break() {
                 break;
             }
@@ -1188,25 +1231,74 @@ impl<'a> Interp<'a> {
         Ok(false)
     }
 
-    fn rule_options(
+    /// The positions of a disjunctive sum that a move target of `inst` stands for, appended to
+    /// `out` as (instance, data) pairs, with the checks [`Interp::target_term`] makes. False
+    /// when the target is, or contains, a compound of another kind (a `split` of a game whose
+    /// mode is not disjunctive, a conjunctive or selective position): the caller must then use
+    /// `target_term`. The empty game adds nothing.
+    pub fn disjunctive_parts(
         &mut self,
         inst: InstanceId,
-        rule: &MoveRule,
-        rule_idx: u32,
-        frame: &mut [Value],
-        first_only: bool,
-        out: &mut Vec<(PosTerm, u32)>,
-    ) -> DiagResult<ControlFlow<()>> {
-        self.for_each(&rule.clauses, frame, &mut |this, frame| {
-            let value = this.eval(&rule.target, frame)?;
-            let term = this.target_term(inst, value, rule.target.span)?;
-            out.push((term, rule_idx));
-            Ok(if first_only {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            })
-        })
+        target: Emitted<'_>,
+        span: Span,
+        out: &mut Vec<(InstanceId, Value)>,
+    ) -> DiagResult<bool> {
+        match target {
+            Emitted::Value(value) => self.disjunctive_value(inst, value, span, out),
+            Emitted::Split(parts) => self.disjunctive_split(inst, parts, span, out),
+        }
+    }
+
+    fn disjunctive_split(
+        &mut self,
+        inst: InstanceId,
+        parts: &[Value],
+        span: Span,
+        out: &mut Vec<(InstanceId, Value)>,
+    ) -> DiagResult<bool> {
+        if parts.len() > 1 && self.world.games.info(inst).mode != CompoundKind::Disjunctive {
+            return Ok(false);
+        }
+        for part in parts {
+            if !self.disjunctive_value(inst, part.clone(), span, out)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    fn disjunctive_value(
+        &mut self,
+        inst: InstanceId,
+        value: Value,
+        span: Span,
+        out: &mut Vec<(InstanceId, Value)>,
+    ) -> DiagResult<bool> {
+        match value {
+            Value::Pos(p) => Ok(flatten_disjunctive(&p.term, out)),
+            Value::Split(parts) => self.disjunctive_split(inst, &parts, span, out),
+            data => {
+                self.check_target_data(inst, &data, span)?;
+                out.push((inst, data));
+                Ok(true)
+            }
+        }
+    }
+
+    /// An error unless `data` has the shape of `inst`'s position pattern.
+    fn check_target_data(&self, inst: InstanceId, data: &Value, span: Span) -> DiagResult<()> {
+        let info = self.world.games.info(inst);
+        let game = &self.world.program.games[info.game.0 as usize];
+        if fits_shape(&game.position, data) {
+            return Ok(());
+        }
+        let pattern = game.position.pattern();
+        Err(Box::new(
+            Diag::error("cgl::eval::position_shape", format!("move target {} does not fit the position pattern of `{}`", self.show(data), game.name))
+                .label(span, "this target")
+                .label(pattern.span(), "the pattern")
+                .help("a target must have the shape of the `position` pattern (a tuple with the same number of fields)"),
+        ))
     }
 
     /// Whether a terminal position of `inst` is a draw (`draw if`).
@@ -1486,6 +1578,39 @@ impl<'a> Interp<'a> {
     }
 }
 
+/// Whether position data fits a game's position shape (what `Interp::matches` checks against
+/// `PositionShape::pattern`, without building the pattern).
+fn fits_shape(shape: &PositionShape, data: &Value) -> bool {
+    match shape {
+        PositionShape::Single(p) => Interp::matches(p, data),
+        PositionShape::Fields(fields) => match data {
+            Value::Tuple(items) => {
+                items.len() == fields.len()
+                    && fields
+                        .iter()
+                        .zip(items.iter())
+                        .all(|((p, _), v)| Interp::matches(p, v))
+            }
+            _ => false,
+        },
+    }
+}
+
+/// Appends the atoms of a disjunctive compound term (or of an atom) to `out`; false when the
+/// term contains a compound of another kind.
+fn flatten_disjunctive(term: &PosTerm, out: &mut Vec<(InstanceId, Value)>) -> bool {
+    match term {
+        PosTerm::Atom(i, d) => {
+            out.push((*i, d.clone()));
+            true
+        }
+        PosTerm::Compound(CompoundKind::Disjunctive, parts) => {
+            parts.iter().all(|p| flatten_disjunctive(p, out))
+        }
+        PosTerm::Compound(_, parts) => parts.is_empty(),
+    }
+}
+
 fn nonneg(v: &Value, span: Span, what: &str) -> DiagResult<u64> {
     let n = int(v, span, &format!("`{what}`"))?;
     u64::try_from(n).map_err(|_| {
@@ -1498,15 +1623,6 @@ fn nonneg(v: &Value, span: Span, what: &str) -> DiagResult<u64> {
 }
 
 /// Floor modulo: the result has the sign of the divisor (Python's `%`).
-fn floor_mod(x: i64, y: i64) -> Option<i64> {
-    let r = x.checked_rem(y)?;
-    Some(if r != 0 && ((r < 0) != (y < 0)) {
-        r + y
-    } else {
-        r
-    })
-}
-
 #[cold]
 fn out_of_range(index: i64, len: usize, span: Span) -> Box<Diag> {
     Box::new(
@@ -1514,14 +1630,4 @@ fn out_of_range(index: i64, len: usize, span: Span) -> Box<Diag> {
             .label(span, format!("the collection has {len} items"))
             .help("indices run from 0 to len - 1; a slice `a..b` needs 0 <= a and b <= len"),
     )
-}
-
-/// Floor division (rounds toward negative infinity, as Python's `//`).
-fn floor_div(x: i64, y: i64) -> Option<i64> {
-    let q = x.checked_div(y)?;
-    Some(if x % y != 0 && ((x < 0) != (y < 0)) {
-        q - 1
-    } else {
-        q
-    })
 }

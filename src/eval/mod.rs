@@ -2,6 +2,7 @@
 //! No IO here; every integer operation is checked.
 
 pub mod builtins;
+pub mod compiled;
 mod games;
 mod interp;
 mod stop;

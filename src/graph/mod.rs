@@ -236,10 +236,24 @@ impl GameGraph {
         inst: InstanceId,
         data: &Value,
     ) -> DiagResult<TermId> {
-        let key = Term::Atom(inst, data.clone());
+        self.intern_atom_owned(w, inst, data.clone())
+    }
+
+    /// Interns the position `data` of `inst`, taking the data (no copy when it is known).
+    pub(crate) fn intern_atom_owned(
+        &mut self,
+        w: &mut World<'_>,
+        inst: InstanceId,
+        data: Value,
+    ) -> DiagResult<TermId> {
+        let key = Term::Atom(inst, data);
         if let Some(id) = self.lookup(&key) {
             return Ok(id);
         }
+        let Term::Atom(_, data) = &key else {
+            return Err(Box::new(Diag::internal("an atom key changed kind")));
+        };
+        let data = &data.clone();
         // Learn whether the position is terminal from its first option only: its options'
         // own options are not needed, so interning never recurses into the game.
         let mut first = Vec::new();
@@ -267,8 +281,9 @@ impl GameGraph {
         })
     }
 
+    /// Adds "while generating the moves of ..." to an error raised by a position's rules.
     #[cold]
-    fn while_generating(
+    pub(crate) fn while_generating(
         &self,
         w: &World<'_>,
         inst: InstanceId,

@@ -3,6 +3,7 @@
 
 use crate::diag::Span;
 use crate::eval::builtins::Builtin;
+use crate::eval::compiled::CompiledRule;
 use crate::eval::value::Value;
 use crate::syntax::ast::{BinaryOp, Convention, Quantifier, Side, UnaryOp};
 
@@ -128,6 +129,8 @@ pub struct MoveRule {
     pub clauses: Vec<Clause>,
     /// The whole rule.
     pub span: Span,
+    /// The rule compiled over integer registers, when it lies in that fragment.
+    pub compiled: Option<CompiledRule>,
 }
 
 /// A game definition.

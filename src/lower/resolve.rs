@@ -7,6 +7,7 @@ use indexmap::IndexMap;
 use super::ir::{self, Body, Clause, ConstId, FnId, GameId, Program, Slot, Statement};
 use crate::diag::{did_you_mean, Diag, Span};
 use crate::eval::builtins::{self, CONSTANT_NAMES};
+use crate::eval::compiled::compile_rule;
 use crate::eval::value::Value;
 use crate::syntax::ast::{
     self, BinaryOp, Convention, ExprKind, FieldName, GameClause, Item, Side, UnaryOp,
@@ -529,10 +530,16 @@ impl<'a> Resolver<'a> {
             self.pop_scope();
             rules.push(ir::MoveRule {
                 side: rule.side,
+                compiled: None,
                 target,
                 clauses,
                 span: rule.span,
             });
+        }
+        // Compiled once the frame's size is known (every rule's slots are allocated).
+        let frame_size = self.frame_size();
+        for rule in &mut rules {
+            rule.compiled = compile_rule(&rule.clauses, &rule.target, frame_size);
         }
         ir::Game {
             name: game.name.name.clone(),

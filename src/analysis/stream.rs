@@ -1,0 +1,375 @@
+//! The streaming solver: Grundy values and outcomes computed while the rules generate a
+//! position's options, without storing its moves and without interning the sums that `split`
+//! makes (their value is the XOR of their parts', Sprague–Grundy).
+//!
+//! It applies under normal play when no game of the program declares draws (then no position
+//! can reach one) and compounds are not forced explicit. A position is scanned once when the
+//! values of its options' parts are known, twice when some are not: the first scan collects
+//! the unknown parts, which are solved first (depth-first, on a heap stack). A move into a
+//! conjunctive or selective compound, and a cycle, hand the query back to the general solver
+//! ([`super::solve`]), which has the full machinery and the diagnostics; the two share memo
+//! tables, so work done here is never lost.
+
+use std::ops::ControlFlow;
+
+use super::solve::Slot;
+use crate::diag::{Diag, DiagResult};
+use crate::eval::value::{CompoundKind, InstanceId, Outcome, Value};
+use crate::eval::{Interp, World};
+use crate::graph::{GameGraph, Term, TermId};
+use crate::syntax::ast::Convention;
+
+/// Whether the streaming solver may answer queries under `conv`.
+pub(crate) fn applies(g: &GameGraph, w: &World<'_>, conv: Convention) -> bool {
+    conv == Convention::Normal
+        && !g.config.explicit
+        && w.program.games.iter().all(|game| game.draw.is_empty())
+}
+
+/// The smallest natural number not in a set, over a reused bitset.
+#[derive(Default)]
+struct Mex {
+    words: Vec<u64>,
+}
+
+impl Mex {
+    fn clear(&mut self) {
+        self.words.iter_mut().for_each(|w| *w = 0);
+    }
+
+    fn insert(&mut self, v: u64) {
+        // Values beyond 2^26 cannot be the mex of fewer than 2^26 options' values.
+        if v >= 1 << 26 {
+            return;
+        }
+        let (word, bit) = ((v / 64) as usize, v % 64);
+        if self.words.len() <= word {
+            self.words.resize(word + 1, 0);
+        }
+        self.words[word] |= 1 << bit;
+    }
+
+    fn value(&self) -> u64 {
+        for (i, w) in self.words.iter().enumerate() {
+            if *w != u64::MAX {
+                return i as u64 * 64 + u64::from(w.trailing_ones());
+            }
+        }
+        self.words.len() as u64 * 64
+    }
+}
+
+/// What one analysis needs of the streaming search.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Grundy,
+    Outcome,
+}
+
+fn slot<V: Copy>(memo: &[Slot<V>], t: TermId) -> Slot<V> {
+    memo.get(t.0 as usize).copied().unwrap_or(Slot::Unknown)
+}
+
+fn set<V: Copy>(memo: &mut Vec<Slot<V>>, t: TermId, value: Slot<V>) {
+    let i = t.0 as usize;
+    if memo.len() <= i {
+        memo.resize(i + 1, Slot::Unknown);
+    }
+    memo[i] = value;
+}
+
+/// The Grundy value of `t`, or `None` when the general solver must answer.
+pub(crate) fn grundy(g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<Option<u64>> {
+    match g.term(t).clone() {
+        Term::Atom(..) => {
+            if !search(g, w, t, Kind::Grundy)? {
+                return Ok(None);
+            }
+            match slot(&g.grundy, t) {
+                Slot::Done(v) => Ok(Some(v)),
+                _ => Err(Box::new(Diag::internal(
+                    "the streaming search left no value",
+                ))),
+            }
+        }
+        Term::Compound(CompoundKind::Disjunctive, parts) => {
+            let mut x = 0;
+            for part in parts.iter() {
+                match grundy(g, w, *part)? {
+                    Some(v) => x ^= v,
+                    None => return Ok(None),
+                }
+            }
+            Ok(Some(x))
+        }
+        Term::Compound(..) => Ok(None),
+    }
+}
+
+/// The normal-play outcome of `t`, or `None` when the general solver must answer.
+pub(crate) fn outcome(
+    g: &mut GameGraph,
+    w: &mut World<'_>,
+    t: TermId,
+) -> DiagResult<Option<Outcome>> {
+    match g.term(t) {
+        Term::Atom(..) => {
+            if !search(g, w, t, Kind::Outcome)? {
+                return Ok(None);
+            }
+            match slot(&g.outcome[0], t) {
+                Slot::Done(o) => Ok(Some(o)),
+                _ => Err(Box::new(Diag::internal(
+                    "the streaming search left no value",
+                ))),
+            }
+        }
+        Term::Compound(CompoundKind::Disjunctive, _) => Ok(grundy(g, w, t)?.map(zero_is_p)),
+        Term::Compound(..) => Ok(None),
+    }
+}
+
+/// P when a Grundy value is 0, else N (normal play, no draws).
+fn zero_is_p(v: u64) -> Outcome {
+    if v == 0 {
+        Outcome::P
+    } else {
+        Outcome::N
+    }
+}
+
+/// What a scan of one position found.
+enum Scan {
+    /// Every option's value was known: the position's value.
+    Value(ScanValue),
+    /// Some options' parts have no value yet: solve these first, then scan again.
+    Missing,
+    /// The general solver must take over (a cycle, or a compound of another kind).
+    GiveUp,
+}
+
+#[derive(Clone, Copy)]
+enum ScanValue {
+    Grundy(u64),
+    Outcome(Outcome),
+}
+
+/// Scratch space reused from scan to scan.
+#[derive(Default)]
+struct Scratch {
+    parts: Vec<(InstanceId, Value)>,
+    missing: Vec<TermId>,
+    mex: Mex,
+}
+
+/// Solves `kind` at the atom `root` and below. False when the general solver must answer;
+/// then every memo entry this search marked active is unknown again.
+fn search(g: &mut GameGraph, w: &mut World<'_>, root: TermId, kind: Kind) -> DiagResult<bool> {
+    let mut stack = vec![root];
+    let mut scratch = Scratch::default();
+    let result = run(g, w, kind, &mut stack, &mut scratch);
+    if !matches!(result, Ok(true)) {
+        for t in &stack {
+            if is_active(g, kind, *t) {
+                mark(g, kind, *t, None);
+            }
+        }
+    }
+    result
+}
+
+fn is_active(g: &GameGraph, kind: Kind, t: TermId) -> bool {
+    match kind {
+        Kind::Grundy => matches!(slot(&g.grundy, t), Slot::Active),
+        Kind::Outcome => matches!(slot(&g.outcome[0], t), Slot::Active),
+    }
+}
+
+fn is_done(g: &GameGraph, kind: Kind, t: TermId) -> bool {
+    match kind {
+        Kind::Grundy => matches!(slot(&g.grundy, t), Slot::Done(_)),
+        Kind::Outcome => matches!(slot(&g.outcome[0], t), Slot::Done(_)),
+    }
+}
+
+/// Sets `t`'s memo entry to a value, or back to unknown (`None`).
+fn mark(g: &mut GameGraph, kind: Kind, t: TermId, value: Option<ScanValue>) {
+    match (kind, value) {
+        (Kind::Grundy, Some(ScanValue::Grundy(v))) => set(&mut g.grundy, t, Slot::Done(v)),
+        (Kind::Outcome, Some(ScanValue::Outcome(o))) => set(&mut g.outcome[0], t, Slot::Done(o)),
+        (Kind::Grundy, _) => set(&mut g.grundy, t, Slot::Unknown),
+        (Kind::Outcome, _) => set(&mut g.outcome[0], t, Slot::Unknown),
+    }
+}
+
+fn mark_active(g: &mut GameGraph, kind: Kind, t: TermId) {
+    match kind {
+        Kind::Grundy => set(&mut g.grundy, t, Slot::Active),
+        Kind::Outcome => set(&mut g.outcome[0], t, Slot::Active),
+    }
+}
+
+fn run(
+    g: &mut GameGraph,
+    w: &mut World<'_>,
+    kind: Kind,
+    stack: &mut Vec<TermId>,
+    scratch: &mut Scratch,
+) -> DiagResult<bool> {
+    let mut steps: u32 = 0;
+    while let Some(&t) = stack.last() {
+        if is_done(g, kind, t) {
+            stack.pop();
+            continue;
+        }
+        steps = steps.wrapping_add(1);
+        if steps.is_multiple_of(256) {
+            w.stop.check()?;
+        }
+        match scan(g, w, kind, t, scratch)? {
+            Scan::Value(v) => {
+                mark(g, kind, t, Some(v));
+                stack.pop();
+            }
+            Scan::Missing => {
+                mark_active(g, kind, t);
+                // The first missing part ends up on top: solved first, as the rules list it.
+                stack.extend(scratch.missing.iter().rev());
+            }
+            Scan::GiveUp => return Ok(false),
+        }
+    }
+    Ok(true)
+}
+
+/// Generates the options of the atom `t` once and combines what is known of them.
+fn scan(
+    g: &mut GameGraph,
+    w: &mut World<'_>,
+    kind: Kind,
+    t: TermId,
+    scratch: &mut Scratch,
+) -> DiagResult<Scan> {
+    let Term::Atom(inst, data) = g.term(t).clone() else {
+        return Ok(Scan::GiveUp);
+    };
+    scratch.missing.clear();
+    scratch.mex.clear();
+    let mut give_up = false;
+    let mut p_option = false;
+    // An error from interning an option is reported as it is; one from this position's rules
+    // says which position's moves were being generated.
+    let mut intern_error: Option<Box<Diag>> = None;
+    let Scratch {
+        parts,
+        missing,
+        mex,
+    } = scratch;
+    let scanned = {
+        let mut interp = Interp::new(w.reborrow(), None);
+        interp.scan_options(inst, &data, &mut |this, target, _rule, span| {
+            parts.clear();
+            if !this.disjunctive_parts(inst, target, span, parts)? {
+                give_up = true;
+                return Ok(ControlFlow::Break(()));
+            }
+            let single = parts.len() == 1;
+            let mut x = 0;
+            let mut known = true;
+            for (part_inst, part_data) in parts.drain(..) {
+                let id = match g.intern_atom_owned(&mut this.world, part_inst, part_data) {
+                    Ok(id) => id,
+                    Err(e) => {
+                        intern_error = Some(e);
+                        return Ok(ControlFlow::Break(()));
+                    }
+                };
+                if kind == Kind::Outcome && single {
+                    let known = match (slot(&g.outcome[0], id), slot(&g.grundy, id)) {
+                        (Slot::Done(o), _) => Some(o),
+                        (Slot::Active, _) => {
+                            give_up = true;
+                            return Ok(ControlFlow::Break(()));
+                        }
+                        (Slot::Unknown, Slot::Done(v)) => Some(zero_is_p(v)),
+                        (Slot::Unknown, _) => None,
+                    };
+                    match known {
+                        Some(Outcome::P) => {
+                            p_option = true;
+                            return Ok(ControlFlow::Break(()));
+                        }
+                        Some(_) => {}
+                        None => missing.push(id),
+                    }
+                    return Ok(ControlFlow::Continue(()));
+                }
+                // A part of a sum (or any part, for Grundy values): its Grundy value.
+                let value = match slot(&g.grundy, id) {
+                    Slot::Done(v) => Some(v),
+                    Slot::Active => {
+                        give_up = true;
+                        return Ok(ControlFlow::Break(()));
+                    }
+                    Slot::Unknown if kind == Kind::Outcome => {
+                        // Outcomes of sums come from their parts' Grundy values: a search of
+                        // its own, finished before this scan goes on.
+                        match grundy(g, &mut this.world, id) {
+                            Ok(Some(v)) => Some(v),
+                            Ok(None) => {
+                                give_up = true;
+                                return Ok(ControlFlow::Break(()));
+                            }
+                            Err(e) => {
+                                intern_error = Some(e);
+                                return Ok(ControlFlow::Break(()));
+                            }
+                        }
+                    }
+                    Slot::Unknown => None,
+                };
+                match value {
+                    Some(v) => x ^= v,
+                    None => {
+                        known = false;
+                        missing.push(id);
+                    }
+                }
+            }
+            if known {
+                match kind {
+                    Kind::Grundy => mex.insert(x),
+                    Kind::Outcome if x == 0 => {
+                        p_option = true;
+                        return Ok(ControlFlow::Break(()));
+                    }
+                    Kind::Outcome => {}
+                }
+            }
+            Ok(ControlFlow::Continue(()))
+        })
+    };
+    if let Some(e) = intern_error {
+        return Err(e);
+    }
+    let forced = scanned.map_err(|d| g.while_generating(w, inst, &data, d))?;
+    if give_up {
+        return Ok(Scan::GiveUp);
+    }
+    if forced {
+        return Ok(Scan::Value(match kind {
+            Kind::Grundy => ScanValue::Grundy(0),
+            Kind::Outcome => ScanValue::Outcome(Outcome::P),
+        }));
+    }
+    if p_option {
+        return Ok(Scan::Value(ScanValue::Outcome(Outcome::N)));
+    }
+    if !missing.is_empty() {
+        return Ok(Scan::Missing);
+    }
+    Ok(Scan::Value(match kind {
+        Kind::Grundy => ScanValue::Grundy(mex.value()),
+        Kind::Outcome => ScanValue::Outcome(Outcome::P),
+    }))
+}
