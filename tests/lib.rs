@@ -6,6 +6,7 @@
 mod ci;
 mod cli;
 mod common;
+mod compiled;
 mod diagnostics;
 mod examples;
 mod fuzz;

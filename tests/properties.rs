@@ -5,7 +5,8 @@
 //! three; some positions declared draws, some terminal by `terminal if`), and single positions and compounds of two or three of them (`+`, `&`, `|`, nested,
 //! with variants of the split mode, under normal and misère play) are analysed three ways:
 //!
-//! 1. a `Session` with the default configuration (the theorems for compounds),
+//! 1. a `Session` with the default configuration (the theorems for compounds; the streaming
+//!    solver where the game declares no draws),
 //! 2. a `Session` with `GraphConfig { explicit: true, .. }` (explicit product graphs),
 //! 3. a brute force written here straight from the definitions, over plain trees of positions,
 //!    without any of cgl's canonicalisation (no flattening, no dropping of finished parts).
@@ -101,6 +102,13 @@ impl Spec {
         });
         let d = list(&self.draws, |n| n.to_string());
         let stop = list(&self.stop, |n| n.to_string());
+        // Without draws the game has no `draw if` at all: then no position can reach a draw,
+        // and the streaming solver (not the general one) answers Grundy values and outcomes.
+        let draw_clause = if self.draws.is_empty() {
+            ""
+        } else {
+            "    draw if n in DRAWS\n"
+        };
         format!(
             "const E = [{e}]\n\
              const S = [{s}]\n\
@@ -114,7 +122,7 @@ impl Spec {
              \x20   move split(a, b) for (a, b) in S[n]\n\
              \x20   move split(parts) for parts in T[n]\n\
              \x20   terminal if n in STOP\n\
-             \x20   draw if n in DRAWS\n\
+             {draw_clause}\
              }}\n"
         )
     }

@@ -5,7 +5,9 @@
 //! It applies under normal play when no game of the program declares draws (then no position
 //! can reach one) and compounds are not forced explicit. A position is scanned once when the
 //! values of its options' parts are known, twice when some are not: the first scan collects
-//! the unknown parts, which are solved first (depth-first, on a heap stack). A move into a
+//! the unknown parts, which are solved first (depth-first, on a heap stack). Every option of
+//! a scanned position is generated, so an error in its rules is always reported; but once a
+//! move to a P-position is known, the position is N and its unknown options are not solved. A move into a
 //! conjunctive or selective compound, and a cycle, hand the query back to the general solver
 //! ([`super::solve`]), which has the full machinery and the diagnostics; the two share memo
 //! tables, so work done here is never lost.
@@ -216,16 +218,13 @@ fn run(
     stack: &mut Vec<TermId>,
     scratch: &mut Scratch,
 ) -> DiagResult<bool> {
-    let mut steps: u32 = 0;
     while let Some(&t) = stack.last() {
         if is_done(g, kind, t) {
             stack.pop();
             continue;
         }
-        steps = steps.wrapping_add(1);
-        if steps.is_multiple_of(256) {
-            w.stop.check()?;
-        }
+        // A scan generates every option of a position: long enough to look at the clock.
+        w.stop.check()?;
         match scan(g, w, kind, t, scratch)? {
             Scan::Value(v) => {
                 mark(g, kind, t, Some(v));
@@ -295,10 +294,7 @@ fn scan(
                         (Slot::Unknown, _) => None,
                     };
                     match known {
-                        Some(Outcome::P) => {
-                            p_option = true;
-                            return Ok(ControlFlow::Break(()));
-                        }
+                        Some(Outcome::P) => p_option = true,
                         Some(_) => {}
                         None => missing.push(id),
                     }
@@ -311,6 +307,9 @@ fn scan(
                         give_up = true;
                         return Ok(ControlFlow::Break(()));
                     }
+                    // Once a move to P is known the position is N: other options need not
+                    // be solved (their parts are interned all the same).
+                    Slot::Unknown if kind == Kind::Outcome && p_option => Some(1),
                     Slot::Unknown if kind == Kind::Outcome => {
                         // Outcomes of sums come from their parts' Grundy values: a search of
                         // its own, finished before this scan goes on.
@@ -339,10 +338,7 @@ fn scan(
             if known {
                 match kind {
                     Kind::Grundy => mex.insert(x),
-                    Kind::Outcome if x == 0 => {
-                        p_option = true;
-                        return Ok(ControlFlow::Break(()));
-                    }
+                    Kind::Outcome if x == 0 => p_option = true,
                     Kind::Outcome => {}
                 }
             }
@@ -362,6 +358,7 @@ fn scan(
             Kind::Outcome => ScanValue::Outcome(Outcome::P),
         }));
     }
+    // A move to P decides the outcome whatever the unknown options turn out to be.
     if p_option {
         return Ok(Scan::Value(ScanValue::Outcome(Outcome::N)));
     }

@@ -16,7 +16,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 
 use crate::diag::{render, Diag, RenderStyle, SourceMap};
-use crate::eval::Stop;
+use crate::eval::{Limits, Stop};
 use crate::graph::GraphConfig;
 use crate::session::{Session, SessionConfig};
 use check::{check_all, inputs, CheckSettings};
@@ -97,6 +97,10 @@ struct EngineOptions {
     /// Analyse compounds through their explicit product graph instead of the theorems.
     #[arg(long)]
     explicit: bool,
+    /// Run every move rule in the interpreter, none in compiled form (slower; the answers are
+    /// the same).
+    #[arg(long)]
+    interpret: bool,
 }
 
 impl EngineOptions {
@@ -107,7 +111,10 @@ impl EngineOptions {
                 explicit: self.explicit,
                 max_memory: self.max_memory.saturating_mul(1 << 20),
             },
-            ..SessionConfig::default()
+            limits: Limits {
+                compiled_rules: !self.interpret,
+                ..Limits::default()
+            },
         }
     }
 }

@@ -27,6 +27,9 @@ pub struct Limits {
     pub max_call_depth: u32,
     /// Longest list, set or range that may be built or iterated.
     pub max_collection: u64,
+    /// Run move rules in their compiled form where they have one; off, the interpreter runs
+    /// every rule (the reference the compiled form is tested against, and measured against).
+    pub compiled_rules: bool,
 }
 
 impl Default for Limits {
@@ -34,6 +37,7 @@ impl Default for Limits {
         Limits {
             max_call_depth: 2_000,
             max_collection: 50_000_000,
+            compiled_rules: true,
         }
     }
 }
@@ -1200,7 +1204,11 @@ impl<'a> Interp<'a> {
             let span = rule.target.span;
             // Targets already visited by the compiled rule before it handed over.
             let mut visited: u64 = 0;
-            if let Some(compiled) = &rule.compiled {
+            if let Some(compiled) = rule
+                .compiled
+                .as_ref()
+                .filter(|_| self.world.limits.compiled_rules)
+            {
                 let stop = self.world.stop;
                 let max = self.world.limits.max_collection;
                 let mut emit = |v: Emitted<'_>| {
