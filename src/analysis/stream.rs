@@ -17,6 +17,7 @@ use std::ops::ControlFlow;
 use super::solve::Slot;
 use crate::diag::{Diag, DiagResult};
 use crate::eval::value::{CompoundKind, InstanceId, Outcome, Value};
+use crate::eval::compiled::Emitted;
 use crate::eval::{Interp, World};
 use crate::graph::{GameGraph, Term, TermId};
 use crate::syntax::ast::Convention;
@@ -160,6 +161,7 @@ enum ScanValue {
 #[derive(Default)]
 struct Scratch {
     parts: Vec<(InstanceId, Value)>,
+    ids: Vec<TermId>,
     missing: Vec<TermId>,
     mex: Mex,
 }
@@ -261,28 +263,46 @@ fn scan(
     let mut intern_error: Option<Box<Diag>> = None;
     let Scratch {
         parts,
+        ids,
         missing,
         mex,
     } = scratch;
     let scanned = {
         let mut interp = Interp::new(w.reborrow(), None);
+        // A split of integers into a disjunctive sum of a game whose positions may be any
+        // integer: its parts are looked up by value, with nothing to check or build.
+        let int_parts_direct = interp.splits_disjunctively(inst) && interp.any_int_fits(inst);
         interp.scan_options(inst, &data, &mut |this, target, _rule, span| {
-            parts.clear();
-            if !this.disjunctive_parts(inst, target, span, parts)? {
-                give_up = true;
-                return Ok(ControlFlow::Break(()));
-            }
-            let single = parts.len() == 1;
-            let mut x = 0;
-            let mut known = true;
-            for (part_inst, part_data) in parts.drain(..) {
-                let id = match g.intern_atom_owned(&mut this.world, part_inst, part_data) {
-                    Ok(id) => id,
-                    Err(e) => {
-                        intern_error = Some(e);
+            ids.clear();
+            let interned = match target {
+                Emitted::IntSplit(ns) if int_parts_direct => ns.iter().try_for_each(|n| {
+                    let id = match g.lookup_int(inst, *n) {
+                        Some(id) => id,
+                        None => g.intern_atom_owned(&mut this.world, inst, Value::Int(*n))?,
+                    };
+                    ids.push(id);
+                    Ok(())
+                }),
+                target => {
+                    parts.clear();
+                    if !this.disjunctive_parts(inst, target, span, parts)? {
+                        give_up = true;
                         return Ok(ControlFlow::Break(()));
                     }
-                };
+                    parts.drain(..).try_for_each(|(part_inst, part_data)| {
+                        ids.push(g.intern_atom_owned(&mut this.world, part_inst, part_data)?);
+                        Ok(())
+                    })
+                }
+            };
+            if let Err(e) = interned {
+                intern_error = Some(e);
+                return Ok(ControlFlow::Break(()));
+            }
+            let single = ids.len() == 1;
+            let mut x = 0;
+            let mut known = true;
+            for &id in ids.iter() {
                 if kind == Kind::Outcome && single {
                     let known = match (slot(&g.outcome[0], id), slot(&g.grundy, id)) {
                         (Slot::Done(o), _) => Some(o),

@@ -85,6 +85,8 @@ pub struct CompiledRule {
     inputs: Vec<u32>,
     /// Registers needed (the frame's size).
     registers: usize,
+    /// The target's parts when it is a `split` of integers only.
+    int_split: Option<Vec<IntExpr>>,
 }
 
 /// Why a compiled rule stopped before its end.
@@ -126,11 +128,22 @@ pub fn compile_rule(clauses: &[Clause], target: &Expr, frame_size: usize) -> Opt
         }
     }
     let target = c.target(target)?;
+    let int_split = match &target {
+        Target::Split(parts) => parts
+            .iter()
+            .map(|p| match p {
+                Target::Int(e) => Some(e.clone()),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    };
     Some(CompiledRule {
         steps,
         target,
         inputs: c.inputs,
         registers: frame_size,
+        int_split,
     })
 }
 
@@ -336,6 +349,8 @@ pub enum Emitted<'t> {
     Value(Value),
     /// `split(parts...)`.
     Split(&'t [Value]),
+    /// `split(parts...)` where every part is an integer.
+    IntSplit(&'t [i64]),
 }
 
 impl Emitted<'_> {
@@ -344,6 +359,9 @@ impl Emitted<'_> {
         match self {
             Emitted::Value(v) => v,
             Emitted::Split(parts) => Value::Split(Rc::from(parts)),
+            Emitted::IntSplit(parts) => {
+                Value::Split(parts.iter().map(|n| Value::Int(*n)).collect())
+            }
         }
     }
 }
@@ -356,6 +374,8 @@ struct Run<'r> {
     ticks: u32,
     /// The parts of a top-level `split` target, reused from option to option.
     parts: Vec<Value>,
+    /// The same when every part is an integer.
+    int_parts: Vec<i64>,
 }
 
 impl CompiledRule {
@@ -381,6 +401,7 @@ impl CompiledRule {
             stop,
             ticks: 0,
             parts: Vec::new(),
+            int_parts: Vec::new(),
         };
         self.steps_from(0, &mut run, emit)
     }
@@ -392,6 +413,13 @@ impl CompiledRule {
         emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
     ) -> Result<ControlFlow<()>, Interrupt> {
         let Some(step) = self.steps.get(k) else {
+            if let Some(parts) = &self.int_split {
+                run.int_parts.clear();
+                for p in parts {
+                    run.int_parts.push(p.eval(&run.regs)?);
+                }
+                return emit(Emitted::IntSplit(&run.int_parts)).map_err(Interrupt::Error);
+            }
             if let Target::Split(parts) = &self.target {
                 run.parts.clear();
                 for p in parts {

@@ -1254,6 +1254,19 @@ impl<'a> Interp<'a> {
         match target {
             Emitted::Value(value) => self.disjunctive_value(inst, value, span, out),
             Emitted::Split(parts) => self.disjunctive_split(inst, parts, span, out),
+            Emitted::IntSplit(parts) => {
+                if parts.len() > 1
+                    && self.world.games.info(inst).mode != CompoundKind::Disjunctive
+                {
+                    return Ok(false);
+                }
+                for n in parts {
+                    let data = Value::Int(*n);
+                    self.check_target_data(inst, &data, span)?;
+                    out.push((inst, data));
+                }
+                Ok(true)
+            }
         }
     }
 
@@ -1291,6 +1304,20 @@ impl<'a> Interp<'a> {
                 Ok(true)
             }
         }
+    }
+
+    /// Whether a `split` of several parts makes a disjunctive sum in `inst`'s game.
+    pub fn splits_disjunctively(&self, inst: InstanceId) -> bool {
+        self.world.games.info(inst).mode == CompoundKind::Disjunctive
+    }
+
+    /// Whether every integer fits `inst`'s position pattern (`position n`).
+    pub fn any_int_fits(&self, inst: InstanceId) -> bool {
+        let game = &self.world.program.games[self.world.games.info(inst).game.0 as usize];
+        matches!(
+            game.position,
+            PositionShape::Single(Pattern::Bind(..) | Pattern::Wildcard(_))
+        )
     }
 
     /// An error unless `data` has the shape of `inst`'s position pattern.

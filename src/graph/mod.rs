@@ -78,6 +78,52 @@ const TOO_MUCH_MEMORY: &str = "cgl::graph::too_much_memory";
 /// The code of the position-limit diagnostic.
 const TOO_MANY_POSITIONS: &str = "cgl::graph::too_many_positions";
 
+/// The ids of atoms whose data is a small non-negative integer, in one dense table per game
+/// instance: the commonest positions (heaps) are found by indexing instead of hashing.
+#[derive(Debug, Default)]
+struct IntAtoms {
+    /// Per instance, `id + 1` of the atom with data `n` at index `n` (0: not interned).
+    tables: Vec<Vec<u32>>,
+}
+
+impl IntAtoms {
+    /// Integers from 0 up to this bound are indexed densely; larger ones are hashed.
+    const DENSE_BELOW: i64 = 1 << 20;
+
+    fn slot(&self, inst: InstanceId, n: i64) -> Option<u32> {
+        let table = self.tables.get(inst.0 as usize)?;
+        let i = usize::try_from(n).ok()?;
+        table.get(i).copied()
+    }
+
+    fn get(&self, inst: InstanceId, n: i64) -> Option<TermId> {
+        match self.slot(inst, n) {
+            Some(id) if id > 0 => Some(TermId(id - 1)),
+            _ => None,
+        }
+    }
+
+    /// Whether the table is authoritative for `n`: every interned atom `n` of `inst` is in it.
+    fn covers(&self, _inst: InstanceId, n: i64) -> bool {
+        (0..Self::DENSE_BELOW).contains(&n)
+    }
+
+    fn insert(&mut self, inst: InstanceId, n: i64, id: u32) {
+        if !(0..Self::DENSE_BELOW).contains(&n) {
+            return;
+        }
+        let (i, n) = (inst.0 as usize, n as usize);
+        if self.tables.len() <= i {
+            self.tables.resize_with(i + 1, Vec::new);
+        }
+        let table = &mut self.tables[i];
+        if table.len() <= n {
+            table.resize((n + 1).max(table.len() * 2), 0);
+        }
+        table[n] = id + 1;
+    }
+}
+
 /// Rule tag on edges that are compound moves rather than a game rule's.
 const PRODUCT_MOVE: u32 = u32::MAX;
 
@@ -100,6 +146,8 @@ pub struct GameGraph {
     pub(crate) outcome: [Vec<Slot<Outcome>>; 2],
     /// Memo: remoteness, per convention.
     pub(crate) remoteness: [Vec<Slot<Rem>>; 2],
+    /// Positions that are small integers, indexed directly (no hashing) by instance and value.
+    int_atoms: IntAtoms,
 }
 
 impl GameGraph {
@@ -205,6 +253,9 @@ impl GameGraph {
                 ),
             ));
         }
+        if let Term::Atom(inst, Value::Int(n)) = &term {
+            self.int_atoms.insert(*inst, *n, self.terms.len() as u32);
+        }
         let (idx, _) = self.terms.insert_full(term);
         self.info.push(info);
         self.explored.push(false);
@@ -213,7 +264,28 @@ impl GameGraph {
     }
 
     fn lookup(&self, term: &Term) -> Option<TermId> {
+        if let Term::Atom(inst, Value::Int(n)) = term {
+            if let Some(id) = self.int_atoms.get(*inst, *n) {
+                return Some(id);
+            }
+            if self.int_atoms.covers(*inst, *n) {
+                return None;
+            }
+        }
         self.terms.get_index_of(term).map(|i| TermId(i as u32))
+    }
+
+    /// The position `n` of `inst` (a game whose positions are integers), if interned.
+    pub(crate) fn lookup_int(&self, inst: InstanceId, n: i64) -> Option<TermId> {
+        if let Some(id) = self.int_atoms.get(inst, n) {
+            return Some(id);
+        }
+        if self.int_atoms.covers(inst, n) {
+            return None;
+        }
+        self.terms
+            .get_index_of(&Term::Atom(inst, Value::Int(n)))
+            .map(|i| TermId(i as u32))
     }
 
     /// Interns a value-level position term.
