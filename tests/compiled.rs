@@ -263,11 +263,16 @@ proptest! {
         prop_assert_eq!(&compiled, &interpreted, "\n{}", game.source());
         // The general solver solves every option; the streaming one stops solving a
         // position's options once one leads to P, so it may answer an outcome where the
-        // general one meets an error further down. Everywhere else they agree.
+        // general one meets an error further down. The general solver interns every sum that
+        // a split makes, so it may run out of positions where the streaming one does not.
+        // Everywhere else they agree.
         let general = codes(&answers(false, true, &game));
         for (i, (stream, general)) in codes(&compiled).iter().zip(&general).enumerate() {
             let outcome_query = i % 3 == 2;
-            if !(outcome_query && stream.is_ok() && general.is_err()) {
+            let pruned = outcome_query && stream.is_ok() && general.is_err();
+            let fewer_positions = stream.is_ok()
+                && general.as_ref().err().is_some_and(|c| c == "cgl::graph::too_many_positions");
+            if !pruned && !fewer_positions {
                 prop_assert_eq!(stream, general, "query {}\n{}", i, game.source());
             }
         }

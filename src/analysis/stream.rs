@@ -16,8 +16,8 @@ use std::ops::ControlFlow;
 
 use super::solve::Slot;
 use crate::diag::{Diag, DiagResult};
-use crate::eval::value::{CompoundKind, InstanceId, Outcome, Value};
 use crate::eval::compiled::Emitted;
+use crate::eval::value::{CompoundKind, InstanceId, Outcome, Value};
 use crate::eval::{Interp, World};
 use crate::graph::{GameGraph, Term, TermId};
 use crate::syntax::ast::Convention;
@@ -258,8 +258,9 @@ fn scan(
     scratch.mex.clear();
     let mut give_up = false;
     let mut p_option = false;
-    // An error from interning an option is reported as it is; one from this position's rules
-    // says which position's moves were being generated.
+    // An error from interning an option (or solving a part) is reported as it is, but only
+    // once every rule of this position has run: as the general solver does, an error in this
+    // position's own rules comes first, and says whose moves were being generated.
     let mut intern_error: Option<Box<Diag>> = None;
     let Scratch {
         parts,
@@ -274,6 +275,15 @@ fn scan(
         let int_parts_direct = interp.splits_disjunctively(inst) && interp.any_int_fits(inst);
         interp.scan_options(inst, &data, &mut |this, target, _rule, span| {
             ids.clear();
+            if intern_error.is_some() {
+                // Only the rules' own checks still matter.
+                parts.clear();
+                if !this.disjunctive_parts(inst, target, span, parts)? {
+                    give_up = true;
+                    return Ok(ControlFlow::Break(()));
+                }
+                return Ok(ControlFlow::Continue(()));
+            }
             let interned = match target {
                 Emitted::IntSplit(ns) if int_parts_direct => ns.iter().try_for_each(|n| {
                     let id = match g.lookup_int(inst, *n) {
@@ -297,7 +307,7 @@ fn scan(
             };
             if let Err(e) = interned {
                 intern_error = Some(e);
-                return Ok(ControlFlow::Break(()));
+                return Ok(ControlFlow::Continue(()));
             }
             let single = ids.len() == 1;
             let mut x = 0;
@@ -341,7 +351,7 @@ fn scan(
                             }
                             Err(e) => {
                                 intern_error = Some(e);
-                                return Ok(ControlFlow::Break(()));
+                                return Ok(ControlFlow::Continue(()));
                             }
                         }
                     }
@@ -365,12 +375,12 @@ fn scan(
             Ok(ControlFlow::Continue(()))
         })
     };
-    if let Some(e) = intern_error {
-        return Err(e);
-    }
     let forced = scanned.map_err(|d| g.while_generating(w, inst, &data, d))?;
     if give_up {
         return Ok(Scan::GiveUp);
+    }
+    if let Some(e) = intern_error {
+        return Err(e);
     }
     if forced {
         return Ok(Scan::Value(match kind {

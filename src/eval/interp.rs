@@ -1255,8 +1255,7 @@ impl<'a> Interp<'a> {
             Emitted::Value(value) => self.disjunctive_value(inst, value, span, out),
             Emitted::Split(parts) => self.disjunctive_split(inst, parts, span, out),
             Emitted::IntSplit(parts) => {
-                if parts.len() > 1
-                    && self.world.games.info(inst).mode != CompoundKind::Disjunctive
+                if parts.len() > 1 && self.world.games.info(inst).mode != CompoundKind::Disjunctive
                 {
                     return Ok(false);
                 }
