@@ -450,7 +450,16 @@ fn check_examples(copies: &str, timeout: Duration) -> Result<Row, String> {
     // Best effort: a leftover folder in the temporary directory is harmless.
     let _ = std::fs::remove_dir_all(&dir);
     eprintln!("W6 {copies:>6} cgl  {}", cgl.describe());
-    let note = cgl.digest().map(str::to_string);
+    // the cost per copy of examples/: the time over the copies (a bound after a timeout)
+    let per_copy = match &cgl {
+        Run::Ok { secs, .. } => format!("{} per copy", seconds(secs / n as f64)),
+        Run::Timeout => format!("> {} per copy", seconds(timeout.as_secs_f64() / n as f64)),
+        Run::Failed { .. } => "–".into(),
+    };
+    let note = Some(match cgl.digest() {
+        Some(summary) => format!("{summary}; {per_copy}"),
+        None => per_copy,
+    });
     Ok(Row {
         workload: "W6",
         size: format!("{n} × examples/"),
