@@ -1,0 +1,23 @@
+//! Rust baselines for the benchmark workloads (issue 6), and the suite that names them.
+//!
+//! Each workload has two solvers besides cgl, both answering exactly what cgl prints for the
+//! workload's query ([`suite::cgl_query`]), so the answers compare as strings:
+//!
+//! - `hand`: a tight hand-written solver — dense arrays indexed by an encoding of the
+//!   position (a heap size, a base-3 board, the rank of a Young diagram), a reused bitset for
+//!   the mex, one shared stack for the options of the positions being solved;
+//! - `map`: a straightforward generic solver — a std `HashMap` from positions (integers,
+//!   tuples, `Vec`s) to values, a `Vec` of options allocated per position, recursion.
+//!
+//! Both run the same algorithm as cgl: backward induction over every option of every
+//! position (an outcome search may stop at the first option that decides it); no closed
+//! formulas. This module uses only std, so the integration tests can include it with
+//! `#[path]` (tests/bench_answers.rs).
+
+pub mod chomp;
+pub mod common;
+pub mod grundy_game;
+pub mod kayles;
+pub mod suite;
+pub mod tictactoe;
+pub mod wythoff;

@@ -1,0 +1,153 @@
+//! The workloads of the suite: their sizes, the cgl query of each, and the baselines'
+//! answers to it.
+
+use super::{chomp, grundy_game, kayles, tictactoe, wythoff};
+
+/// The workloads, in the order of the table.
+pub const WORKLOADS: [&str; 6] = ["W1", "W2", "W3", "W4", "W5", "W6"];
+
+/// The sizes of a workload: the full suite's, or the quick ones (`--quick`, the tests).
+pub fn sizes(workload: &str, quick: bool) -> &'static [&'static str] {
+    match (workload, quick) {
+        ("W1", false) => &["2000", "5000", "20000"],
+        ("W1", true) => &["300"],
+        ("W2", false) => &["5000", "20000"],
+        ("W2", true) => &["500"],
+        ("W3", _) if quick => &["3x3"],
+        ("W3", _) => &["3x3", "4x4"],
+        ("W4", false) => &["10x10", "12x12"],
+        ("W4", true) => &["6x6"],
+        ("W5", false) => &["1000"],
+        ("W5", true) => &["100"],
+        ("W6", false) => &["1", "200"],
+        ("W6", true) => &["1"],
+        _ => &[],
+    }
+}
+
+/// A query to cgl: the `.game` source to load and the expression whose printed value is the
+/// answer.
+#[derive(Clone, Debug)]
+pub struct CglQuery {
+    /// The file name to load the source under.
+    pub file: &'static str,
+    /// The `.game` source (from benches/games/).
+    pub source: &'static str,
+    /// The expression to evaluate in its scope.
+    pub expr: String,
+}
+
+const KAYLES: &str = include_str!("../games/kayles.game");
+const GRUNDY_GAME: &str = include_str!("../games/grundy_game.game");
+const TICTACTOE: &str = include_str!("../games/tictactoe.game");
+const TICTACTOE4: &str = include_str!("../games/tictactoe4.game");
+const CHOMP: &str = include_str!("../games/chomp.game");
+const WYTHOFF: &str = include_str!("../games/wythoff.game");
+
+fn number(size: &str) -> Result<usize, String> {
+    size.parse()
+        .map_err(|_| format!("size {size:?} is not a number"))
+}
+
+fn rectangle(size: &str) -> Result<(usize, usize), String> {
+    let (r, c) = size
+        .split_once('x')
+        .ok_or_else(|| format!("size {size:?} is not R x C"))?;
+    Ok((number(r)?, number(c)?))
+}
+
+fn board(size: &str) -> Result<tictactoe::Board, String> {
+    match size {
+        "3x3" => Ok(tictactoe::Board::new(3)),
+        "4x4" => Ok(tictactoe::Board::new(4)),
+        _ => Err(format!("no tic-tac-toe board {size:?} (3x3 or 4x4)")),
+    }
+}
+
+/// The cgl query of a workload at a size (W6 runs the `cgl` binary instead: none).
+pub fn cgl_query(workload: &str, size: &str) -> Result<CglQuery, String> {
+    let q = |file, source, expr: String| Ok(CglQuery { file, source, expr });
+    match workload {
+        "W1" => {
+            let n = number(size)?;
+            q(
+                "kayles.game",
+                KAYLES,
+                format!("[grundy(Kayles(n)) for n in 0..{n}]"),
+            )
+        }
+        "W2" => {
+            let n = number(size)?;
+            q(
+                "grundy_game.game",
+                GRUNDY_GAME,
+                format!("[grundy(GrundyGame(n)) for n in 1..={n}]"),
+            )
+        }
+        "W3" => {
+            board(size)?;
+            let (file, source) = if size == "3x3" {
+                ("tictactoe.game", TICTACTOE)
+            } else {
+                ("tictactoe4.game", TICTACTOE4)
+            };
+            let s = "TicTacToe.start";
+            let expr = format!(
+                "(reachable({s}), outcome({s}), if {s} is D then -1 else remoteness({s}), \
+                 [outcome(m) for m in moves({s})], \
+                 [[if q is D then -1 else remoteness(q) for q in moves(m)] for m in moves({s})])"
+            );
+            q(file, source, expr)
+        }
+        "W4" => {
+            let (r, c) = rectangle(size)?;
+            let s = format!("Chomp([{c}; {r}])");
+            let expr = format!(
+                "(reachable({s}), outcome({s}), remoteness({s}), [outcome(m) for m in moves({s})])"
+            );
+            q("chomp.game", CHOMP, expr)
+        }
+        "W5" => {
+            let n = number(size)?;
+            q(
+                "wythoff.game",
+                WYTHOFF,
+                format!("[(a, b) for a in 0..{n}, b in 0..{n} if Wythoff(a, b) is P]"),
+            )
+        }
+        _ => Err(format!("no cgl query for workload {workload}")),
+    }
+}
+
+/// A baseline solver.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Baseline {
+    /// The tight hand-written solver.
+    Hand,
+    /// The generic hash-map solver.
+    Map,
+}
+
+/// A baseline's answer to a workload at a size, printed as cgl prints the query's value.
+pub fn answer(workload: &str, size: &str, baseline: Baseline) -> Result<String, String> {
+    let hand = baseline == Baseline::Hand;
+    match workload {
+        "W1" if hand => Ok(kayles::hand(number(size)?)),
+        "W1" => Ok(kayles::map(number(size)?)),
+        "W2" if hand => Ok(grundy_game::hand(number(size)?)),
+        "W2" => Ok(grundy_game::map(number(size)?)),
+        "W3" if hand => tictactoe::hand(&board(size)?),
+        "W3" => tictactoe::map(&board(size)?),
+        "W4" if hand => {
+            let (r, c) = rectangle(size)?;
+            chomp::hand(r, c)
+        }
+        "W4" => {
+            let (r, c) = rectangle(size)?;
+            chomp::map(r, c)
+        }
+        "W5" if hand => Ok(wythoff::hand(number(size)?)),
+        "W5" => Ok(wythoff::map(number(size)?)),
+        _ => Err(format!("no baseline for workload {workload}")),
+    }
+}

@@ -1,0 +1,700 @@
+//! The benchmark suite of issue 6: cgl against a hand-written and a hash-map Rust solver on
+//! the same workloads, side by side in one run.
+//!
+//! ```text
+//! cargo bench --bench workloads                      # the whole suite, 300 s per run at most
+//! cargo bench --bench workloads -- --quick           # small sizes only (under a minute)
+//! cargo bench --bench workloads -- --only W1,W3      # some workloads
+//! cargo bench --bench workloads -- --timeout 120 --write-spec spec/performance.md
+//! cargo bench --bench workloads -- --answer W3 4x4 hand   # print one answer in full
+//! ```
+//!
+//! Every (workload, size, implementation) runs in a child process — this binary again, as
+//! `--child W1 2000 cgl` — so its time and peak memory (VmHWM) are its own. The child prints
+//! `ok SECONDS PEAK_KIB DIGEST` (a digest of the answer, printed as cgl prints the query's
+//! value) or `error SECONDS PEAK_KIB MESSAGE`; a child running past the timeout is killed.
+//! W6 runs the `cgl` binary itself (`cgl check DIR --jobs 2`); its peak memory is sampled
+//! from /proc while it runs. The table is printed as markdown; `--write-spec FILE` also puts
+//! it between the `<!-- bench:begin -->` and `<!-- bench:end -->` markers of FILE. The run
+//! exits 1 when two implementations give different answers or a baseline fails.
+
+mod baselines;
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use baselines::suite::{self, Baseline, WORKLOADS};
+use cgl::graph::GraphConfig;
+use cgl::session::{Session, SessionConfig};
+
+/// The marker lines of the generated block in the spec.
+const BEGIN: &str = "<!-- bench:begin -->";
+const END: &str = "<!-- bench:end -->";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("--answer") {
+        return match args.as_slice() {
+            [_, workload, size, imp] => match compute(workload, size, imp) {
+                Ok(answer) => {
+                    println!("{answer}");
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(1)
+                }
+            },
+            _ => {
+                eprintln!("usage: workloads --answer WORKLOAD SIZE cgl|hand|map");
+                ExitCode::from(2)
+            }
+        };
+    }
+    if args.first().map(String::as_str) == Some("--child") {
+        return match args.as_slice() {
+            [_, workload, size, imp] => child(workload, size, imp),
+            _ => {
+                eprintln!("usage: workloads --child WORKLOAD SIZE cgl|hand|map");
+                ExitCode::from(2)
+            }
+        };
+    }
+    match parse_options(&args).and_then(|options| run_suite(&options)) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------ the child
+
+/// Runs one implementation on one workload and prints its time, peak memory and answer
+/// digest. The computation runs on a thread with a 512 MiB stack, as the `cgl` binary does
+/// (the hash-map baselines recurse as deep as the game).
+fn child(workload: &str, size: &str, imp: &str) -> ExitCode {
+    let (workload, size, imp) = (workload.to_string(), size.to_string(), imp.to_string());
+    let worker = std::thread::Builder::new()
+        .stack_size(512 << 20)
+        .spawn(move || {
+            let started = Instant::now();
+            let answer = compute(&workload, &size, &imp);
+            (started.elapsed(), answer)
+        });
+    let (elapsed, answer) = match worker.map(|h| h.join()) {
+        Ok(Ok(result)) => result,
+        _ => {
+            println!("error 0 0 the computation panicked");
+            return ExitCode::from(1);
+        }
+    };
+    let peak = peak_kib(Path::new("/proc/self/status")).unwrap_or(0);
+    let secs = elapsed.as_secs_f64();
+    match answer {
+        Ok(text) => {
+            println!("ok {secs} {peak} {}", digest(&text));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            println!("error {secs} {peak} {}", one_line(&e));
+            ExitCode::SUCCESS
+        }
+    }
+}
+
+/// The answer of one implementation, printed as cgl prints the query's value.
+fn compute(workload: &str, size: &str, imp: &str) -> Result<String, String> {
+    match imp {
+        "cgl" => cgl_answer(workload, size),
+        "hand" => suite::answer(workload, size, Baseline::Hand),
+        "map" => suite::answer(workload, size, Baseline::Map),
+        _ => Err(format!("no implementation {imp:?} (cgl, hand or map)")),
+    }
+}
+
+/// cgl's answer, through the library from the workload's `.game` source.
+fn cgl_answer(workload: &str, size: &str) -> Result<String, String> {
+    let query = suite::cgl_query(workload, size)?;
+    let mut session = Session::new(SessionConfig {
+        graph: GraphConfig {
+            max_positions: 50_000_000,
+            max_memory: 16 << 30,
+            ..GraphConfig::default()
+        },
+        ..SessionConfig::default()
+    });
+    let diags = |d: Vec<cgl::diag::Diag>| {
+        d.iter()
+            .map(|d| format!("{}: {}", d.code, d.message))
+            .collect::<Vec<_>>()
+            .join("; ")
+    };
+    let file = session
+        .load_source(query.file, query.source)
+        .map_err(diags)?;
+    let value = session.eval_text(&query.expr, &[file]).map_err(diags)?;
+    Ok(session.show(&value))
+}
+
+/// The peak resident memory (VmHWM) in a /proc status file, in KiB.
+fn peak_kib(status: &Path) -> Option<u64> {
+    let text = std::fs::read_to_string(status).ok()?;
+    let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// A short fingerprint of an answer: its length and FNV-1a hash.
+fn digest(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{}:{h:016x}", text.len())
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+// ----------------------------------------------------------------------------- the parent
+
+/// Command-line options of a suite run.
+struct Options {
+    quick: bool,
+    only: Option<Vec<String>>,
+    timeout: Duration,
+    write_spec: Option<PathBuf>,
+}
+
+fn parse_options(args: &[String]) -> Result<Options, String> {
+    let mut options = Options {
+        quick: false,
+        only: None,
+        timeout: Duration::from_secs(300),
+        write_spec: None,
+    };
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        let mut value = |name: &str| {
+            args.next()
+                .cloned()
+                .ok_or_else(|| format!("{name} needs a value"))
+        };
+        match arg.as_str() {
+            // `cargo bench` passes --bench to every bench binary
+            "--bench" => {}
+            "--quick" => options.quick = true,
+            "--only" => {
+                let list = value("--only")?;
+                let only: Vec<String> = list.split(',').map(|w| w.trim().to_uppercase()).collect();
+                if let Some(w) = only.iter().find(|w| !WORKLOADS.contains(&w.as_str())) {
+                    return Err(format!("no workload {w} (W1 to W6)"));
+                }
+                options.only = Some(only);
+            }
+            "--timeout" => {
+                let secs: f64 = value("--timeout")?
+                    .parse()
+                    .map_err(|_| "--timeout takes seconds".to_string())?;
+                options.timeout = Duration::from_secs_f64(secs);
+            }
+            "--write-spec" => options.write_spec = Some(PathBuf::from(value("--write-spec")?)),
+            other => {
+                return Err(format!(
+                    "unknown argument {other:?}; options: --quick, --only W1,W3, \
+                     --timeout SECONDS, --write-spec FILE"
+                ))
+            }
+        }
+    }
+    Ok(options)
+}
+
+/// How one run ended.
+#[derive(Clone, Debug)]
+enum Run {
+    /// It answered.
+    Ok { secs: f64, kib: u64, digest: String },
+    /// It reported an error, or crashed.
+    Failed { message: String },
+    /// It was killed at the timeout.
+    Timeout,
+}
+
+impl Run {
+    fn mb(&self) -> Option<f64> {
+        match self {
+            Run::Ok { kib, .. } => Some(*kib as f64 / 1024.0),
+            _ => None,
+        }
+    }
+
+    fn digest(&self) -> Option<&str> {
+        match self {
+            Run::Ok { digest, .. } => Some(digest),
+            _ => None,
+        }
+    }
+
+    fn describe(&self) -> String {
+        match self {
+            Run::Ok { secs, kib, .. } => {
+                format!("{}, {:.1} MB", seconds(*secs), *kib as f64 / 1024.0)
+            }
+            Run::Failed { message } => format!("error: {message}"),
+            Run::Timeout => "timeout".into(),
+        }
+    }
+}
+
+/// One line of the table.
+struct Row {
+    workload: &'static str,
+    size: String,
+    cgl: Run,
+    hand: Option<Run>,
+    map: Option<Run>,
+    /// W6: the summary line of `cgl check`.
+    note: Option<String>,
+}
+
+fn run_suite(options: &Options) -> Result<bool, String> {
+    let exe = std::env::current_exe().map_err(|e| format!("cannot find the bench binary: {e}"))?;
+    let mut rows = Vec::new();
+    for workload in WORKLOADS {
+        if let Some(only) = &options.only {
+            if !only.iter().any(|w| w == workload) {
+                continue;
+            }
+        }
+        for size in suite::sizes(workload, options.quick) {
+            let row = if workload == "W6" {
+                check_examples(size, options.timeout)?
+            } else {
+                let run = |imp: &str| {
+                    let mut cmd = Command::new(&exe);
+                    cmd.args(["--child", workload, size, imp]);
+                    let run = run_child(cmd, options.timeout, false);
+                    eprintln!("{workload} {size:>6} {imp:<4} {}", run.describe());
+                    run
+                };
+                let hand = run("hand");
+                let map = run("map");
+                let cgl = run("cgl");
+                Row {
+                    workload,
+                    size: size.to_string(),
+                    cgl,
+                    hand: Some(hand),
+                    map: Some(map),
+                    note: None,
+                }
+            };
+            rows.push(row);
+        }
+    }
+    let table = table(&rows, options.timeout);
+    println!("{table}");
+    if let Some(path) = &options.write_spec {
+        write_spec(path, &table, options)?;
+        eprintln!("wrote the table into {}", path.display());
+    }
+    let differ = rows.iter().any(|r| equal(r) == "NO");
+    let baseline_failed = rows.iter().any(|r| {
+        [&r.hand, &r.map]
+            .iter()
+            .any(|run| matches!(run, Some(Run::Failed { .. })))
+    });
+    if differ {
+        eprintln!("answers differ: see the table");
+    }
+    if baseline_failed {
+        eprintln!("a baseline failed: see the table");
+    }
+    Ok(!differ && !baseline_failed)
+}
+
+/// Runs a child to its end or the timeout. Its stdout's last line is `ok ...` or
+/// `error ...` (a bench child), or `cgl check`'s summary (`W6`, with `sample_memory`: the
+/// peak memory is then read from /proc while it runs, and the time taken here).
+fn run_child(mut cmd: Command, timeout: Duration, sample_memory: bool) -> Run {
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let started = Instant::now();
+    let mut child = match cmd.spawn() {
+        Ok(child) => child,
+        Err(e) => {
+            return Run::Failed {
+                message: format!("cannot start: {e}"),
+            }
+        }
+    };
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
+    let status_file = PathBuf::from(format!("/proc/{}/status", child.id()));
+    let mut peak = 0;
+    let status = loop {
+        if sample_memory {
+            if let Some(kib) = peak_kib(&status_file) {
+                peak = peak.max(kib);
+            }
+        }
+        match child.try_wait() {
+            Ok(Some(status)) => break Ok(status),
+            Ok(None) if started.elapsed() > timeout => break Err(kill(&mut child)),
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => break Err(Some(e.to_string())),
+        }
+    };
+    let elapsed = started.elapsed().as_secs_f64();
+    let stdout = stdout.join().unwrap_or_default();
+    let stderr = stderr.join().unwrap_or_default();
+    let status = match status {
+        Ok(status) => status,
+        Err(None) => return Run::Timeout,
+        Err(Some(message)) => return Run::Failed { message },
+    };
+    let last = stdout.lines().last().unwrap_or_default().to_string();
+    if sample_memory {
+        return if status.success() {
+            Run::Ok {
+                secs: elapsed,
+                kib: peak,
+                digest: last,
+            }
+        } else {
+            let why = stdout
+                .lines()
+                .chain(stderr.lines())
+                .find(|l| !l.trim().is_empty() && !l.starts_with("ok "))
+                .unwrap_or_default();
+            Run::Failed {
+                message: format!("{status}: {}", one_line(why)),
+            }
+        };
+    }
+    let mut fields = last.splitn(4, ' ');
+    match (fields.next(), fields.next(), fields.next(), fields.next()) {
+        (Some("ok"), Some(secs), Some(kib), Some(digest)) => Run::Ok {
+            secs: secs.parse().unwrap_or(f64::NAN),
+            kib: kib.parse().unwrap_or(0),
+            digest: digest.to_string(),
+        },
+        (Some("error"), _, _, Some(message)) => Run::Failed {
+            message: message.to_string(),
+        },
+        _ => {
+            let why = stderr.lines().rev().find(|l| !l.trim().is_empty());
+            Run::Failed {
+                message: format!("{status}: {}", one_line(why.unwrap_or_default())),
+            }
+        }
+    }
+}
+
+/// Reads a pipe to its end on a thread, so a chatty child never blocks on a full pipe.
+fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<String> {
+    std::thread::spawn(move || {
+        let mut text = String::new();
+        if let Some(mut pipe) = pipe {
+            let mut bytes = Vec::new();
+            if pipe.read_to_end(&mut bytes).is_ok() {
+                text = String::from_utf8_lossy(&bytes).into_owned();
+            }
+        }
+        text
+    })
+}
+
+/// Kills a child at the timeout. `None`: killed; `Some(error)` if it could not be.
+fn kill(child: &mut Child) -> Option<String> {
+    match child.kill().and_then(|()| child.wait()) {
+        Ok(_) => None,
+        Err(e) => Some(format!("cannot stop it after the timeout: {e}")),
+    }
+}
+
+/// W6: `cgl check` on `copies` copies of examples/, with two jobs.
+fn check_examples(copies: &str, timeout: Duration) -> Result<Row, String> {
+    let n: usize = copies
+        .parse()
+        .map_err(|_| format!("W6 size {copies:?} is not a number"))?;
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples");
+    let dir = std::env::temp_dir().join(format!("cgl-bench-w6-{}-{n}", std::process::id()));
+    let copy = |dir: &Path| -> std::io::Result<()> {
+        for i in 0..n {
+            let to = dir.join(format!("copy{i:03}"));
+            std::fs::create_dir_all(&to)?;
+            for entry in std::fs::read_dir(&examples)? {
+                let path = entry?.path();
+                if let Some(name) = path.file_name() {
+                    if path.is_file() {
+                        std::fs::copy(&path, to.join(name))?;
+                    }
+                }
+            }
+        }
+        Ok(())
+    };
+    copy(&dir).map_err(|e| format!("cannot copy examples/ into {}: {e}", dir.display()))?;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cgl"));
+    cmd.arg("check").arg(&dir).args(["--jobs", "2"]);
+    let cgl = run_child(cmd, timeout, true);
+    // Best effort: a leftover folder in the temporary directory is harmless.
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!("W6 {copies:>6} cgl  {}", cgl.describe());
+    // the cost per copy of examples/: the time over the copies (a bound after a timeout)
+    let per_copy = match &cgl {
+        Run::Ok { secs, .. } => format!("{} per copy", seconds(secs / n as f64)),
+        Run::Timeout => format!("> {} per copy", seconds(timeout.as_secs_f64() / n as f64)),
+        Run::Failed { .. } => "–".into(),
+    };
+    let note = Some(match cgl.digest() {
+        Some(summary) => format!("{summary}; {per_copy}"),
+        None => per_copy,
+    });
+    Ok(Row {
+        workload: "W6",
+        size: format!("{n} × examples/"),
+        cgl,
+        hand: None,
+        map: None,
+        note,
+    })
+}
+
+// ------------------------------------------------------------------------------ the table
+
+/// Whether the answers that came back agree: `yes` (all three), `yes, 2 of 3` (one did
+/// not answer), `NO`, or `–` (fewer than two answers).
+fn equal(row: &Row) -> String {
+    if let Some(note) = &row.note {
+        return note.clone();
+    }
+    let digests: Vec<&str> = [Some(&row.cgl), row.hand.as_ref(), row.map.as_ref()]
+        .into_iter()
+        .flatten()
+        .filter_map(Run::digest)
+        .collect();
+    match digests.as_slice() {
+        [first, rest @ ..] if !rest.is_empty() => {
+            if rest.iter().any(|d| d != first) {
+                "NO".into()
+            } else if digests.len() == 3 {
+                "yes".into()
+            } else {
+                format!("yes, {} of 3", digests.len())
+            }
+        }
+        _ => "–".into(),
+    }
+}
+
+fn time_cell(run: Option<&Run>, timeout: Duration) -> String {
+    match run {
+        None => "–".into(),
+        Some(Run::Ok { secs, .. }) => seconds(*secs),
+        Some(Run::Timeout) => format!("timeout (> {} s)", timeout.as_secs()),
+        Some(Run::Failed { message }) => {
+            let short: String = message.chars().take(48).collect();
+            if short.len() < message.len() {
+                format!("error: {short}…")
+            } else {
+                format!("error: {short}")
+            }
+        }
+    }
+}
+
+fn mb_cell(run: Option<&Run>) -> String {
+    match run.and_then(Run::mb) {
+        Some(mb) if mb >= 100.0 => format!("{mb:.0}"),
+        Some(mb) => format!("{mb:.1}"),
+        None => "–".into(),
+    }
+}
+
+fn seconds(secs: f64) -> String {
+    if secs < 0.01 {
+        format!("{:.2} ms", secs * 1000.0)
+    } else if secs < 1.0 {
+        format!("{:.0} ms", secs * 1000.0)
+    } else if secs < 100.0 {
+        format!("{secs:.2} s")
+    } else {
+        format!("{secs:.0} s")
+    }
+}
+
+fn ratio(x: f64) -> String {
+    if x >= 100.0 {
+        format!("{x:.0}×")
+    } else if x >= 10.0 {
+        format!("{x:.1}×")
+    } else {
+        format!("{x:.2}×")
+    }
+}
+
+/// `a ÷ b`; when `a` timed out, a bound (`> t ÷ b`), when `b` did, the other bound.
+fn ratio_cell(a: &Run, b: Option<&Run>, timeout: f64) -> String {
+    match (a, b) {
+        (Run::Ok { secs: x, .. }, Some(Run::Ok { secs: y, .. })) if *y > 0.0 => ratio(x / y),
+        (Run::Timeout, Some(Run::Ok { secs: y, .. })) if *y > 0.0 => {
+            format!("> {}", ratio(timeout / y))
+        }
+        (Run::Ok { secs: x, .. }, Some(Run::Timeout)) => format!("< {}", ratio(x / timeout)),
+        _ => "–".into(),
+    }
+}
+
+fn mem_ratio_cell(a: &Run, b: Option<&Run>) -> String {
+    match (a.mb(), b.and_then(Run::mb)) {
+        (Some(x), Some(y)) if y > 0.0 => ratio(x / y),
+        _ => "–".into(),
+    }
+}
+
+/// The table, as markdown with aligned columns.
+fn table(rows: &[Row], timeout: Duration) -> String {
+    let t = timeout.as_secs_f64();
+    let header = [
+        "workload",
+        "size",
+        "cgl time",
+        "cgl MB",
+        "hand time",
+        "hand MB",
+        "time ÷ hand",
+        "MB ÷ hand",
+        "map time",
+        "map MB",
+        "map ÷ cgl time",
+        "answers equal",
+    ];
+    let mut cells: Vec<Vec<String>> = vec![header.iter().map(|h| h.to_string()).collect()];
+    for r in rows {
+        cells.push(vec![
+            r.workload.to_string(),
+            r.size.clone(),
+            time_cell(Some(&r.cgl), timeout),
+            mb_cell(Some(&r.cgl)),
+            time_cell(r.hand.as_ref(), timeout),
+            mb_cell(r.hand.as_ref()),
+            ratio_cell(&r.cgl, r.hand.as_ref(), t),
+            mem_ratio_cell(&r.cgl, r.hand.as_ref()),
+            time_cell(r.map.as_ref(), timeout),
+            mb_cell(r.map.as_ref()),
+            match &r.map {
+                // cgl's speed-up over the hash map: map time ÷ cgl time
+                Some(map) => speed_up_cell(map, &r.cgl, t),
+                None => "–".into(),
+            },
+            equal(r),
+        ]);
+    }
+    let widths: Vec<usize> = (0..header.len())
+        .map(|c| {
+            cells
+                .iter()
+                .map(|row| row[c].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |row: &[String]| {
+        let padded: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .map(|(cell, &w)| format!("{cell}{}", " ".repeat(w - cell.chars().count())))
+            .collect();
+        format!("| {} |", padded.join(" | "))
+    };
+    let mut out = vec![line(&cells[0])];
+    let rule: Vec<String> = widths.iter().map(|&w| "-".repeat(w)).collect();
+    out.push(format!("|-{}-|", rule.join("-|-")));
+    out.extend(cells[1..].iter().map(|row| line(row)));
+    out.join("\n")
+}
+
+/// Map time ÷ cgl time, with the bounds a timeout gives.
+fn speed_up_cell(map: &Run, cgl: &Run, timeout: f64) -> String {
+    match (map, cgl) {
+        (Run::Ok { secs: m, .. }, Run::Ok { secs: c, .. }) if *c > 0.0 => ratio(m / c),
+        (Run::Ok { secs: m, .. }, Run::Timeout) => format!("< {}", ratio(m / timeout)),
+        (Run::Timeout, Run::Ok { secs: c, .. }) if *c > 0.0 => {
+            format!("> {}", ratio(timeout / c))
+        }
+        _ => "–".into(),
+    }
+}
+
+// ------------------------------------------------------------------------------- the spec
+
+/// Puts the table, with the date, the machine and the command, between the markers.
+fn write_spec(path: &Path, table: &str, options: &Options) -> Result<(), String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let (Some(begin), Some(end)) = (text.find(BEGIN), text.find(END)) else {
+        return Err(format!(
+            "{} has no {BEGIN} ... {END} markers",
+            path.display()
+        ));
+    };
+    if end < begin {
+        return Err(format!("{}: {END} comes before {BEGIN}", path.display()));
+    }
+    let cores = std::thread::available_parallelism().map_or(0, |n| n.get());
+    let cpu = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines()
+                .find(|l| l.starts_with("model name"))
+                .and_then(|l| l.split_once(':'))
+                .map(|(_, model)| model.trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown CPU".into());
+    let mut command = String::from("cargo bench --bench workloads --");
+    if options.quick {
+        command.push_str(" --quick");
+    }
+    if let Some(only) = &options.only {
+        command.push_str(&format!(" --only {}", only.join(",")));
+    }
+    command.push_str(&format!(
+        " --timeout {} --write-spec {}",
+        options.timeout.as_secs(),
+        path.display()
+    ));
+    let block = format!(
+        "{BEGIN}\nMeasured {}: {cores} cores (nproc), CPU {cpu}; `{command}`.\n\n\
+         {table}\n{END}",
+        today()
+    );
+    let updated = format!("{}{block}{}", &text[..begin], &text[end + END.len()..]);
+    std::fs::write(path, updated).map_err(|e| format!("cannot write {}: {e}", path.display()))
+}
+
+/// Today's date (UTC), `YYYY-MM-DD`, from the days since 1970 (the civil calendar).
+fn today() -> String {
+    let secs = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    let days = (secs / 86_400) as i64 + 719_468;
+    let era = days.div_euclid(146_097);
+    let doe = days.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}-{month:02}-{day:02}")
+}

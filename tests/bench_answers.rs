@@ -1,0 +1,131 @@
+//! The benchmark suite's answers (benches/workloads.rs) without the timing: at the quick
+//! sizes, cgl's answer to each workload's query equals the hand-written baseline's, and the
+//! hash-map baseline's equals both.
+
+use cgl::graph::GraphConfig;
+use cgl::session::{Session, SessionConfig};
+
+// The test uses only part of the baselines' API (the bench harness uses the rest).
+#[allow(dead_code)]
+#[path = "../benches/baselines/mod.rs"]
+mod baselines;
+
+use baselines::suite::{self, Baseline};
+
+fn cgl_answer(workload: &str, size: &str) -> String {
+    let query = suite::cgl_query(workload, size).unwrap();
+    let mut session = Session::new(SessionConfig {
+        graph: GraphConfig {
+            max_positions: 50_000_000,
+            max_memory: 16 << 30,
+            ..GraphConfig::default()
+        },
+        ..SessionConfig::default()
+    });
+    let file = session.load_source(query.file, query.source).unwrap();
+    let value = session.eval_text(&query.expr, &[file]).unwrap();
+    session.show(&value)
+}
+
+/// Runs `f` on a thread with a large stack, as the bench children do: cgl's evaluation and
+/// the hash-map baselines recurse.
+fn big_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+fn check(workload: &'static str) {
+    for &size in suite::sizes(workload, true) {
+        let (cgl, hand, map) = big_stack(move || {
+            (
+                cgl_answer(workload, size),
+                suite::answer(workload, size, Baseline::Hand).unwrap(),
+                suite::answer(workload, size, Baseline::Map).unwrap(),
+            )
+        });
+        assert!(cgl.len() > 2, "{workload} {size}: empty answer {cgl}");
+        assert_eq!(
+            cgl, hand,
+            "{workload} {size}: cgl and the hand-written baseline"
+        );
+        assert_eq!(
+            map, hand,
+            "{workload} {size}: the hash-map baseline and the hand-written"
+        );
+    }
+}
+
+#[test]
+fn bench_answers_w1_kayles() {
+    check("W1");
+}
+
+#[test]
+fn bench_answers_w2_grundy_game() {
+    check("W2");
+}
+
+#[test]
+fn bench_answers_w3_tictactoe() {
+    check("W3");
+}
+
+#[test]
+fn bench_answers_w4_chomp() {
+    check("W4");
+}
+
+#[test]
+fn bench_answers_w5_wythoff() {
+    check("W5");
+}
+
+/// The boards' lines in the `.game` files (the 4 × 4 one is run only by the full suite) are
+/// the baselines' lines of three.
+#[test]
+fn bench_answers_tictactoe_lines() {
+    for (size, side) in [("3x3", 3), ("4x4", 4)] {
+        let query = suite::cgl_query("W3", size).unwrap();
+        let mut session = Session::new(SessionConfig::default());
+        let file = session.load_source(query.file, query.source).unwrap();
+        let value = session.eval_text("sorted(LINES)", &[file]).unwrap();
+        let mut lines = baselines::tictactoe::Board::new(side).lines().to_vec();
+        lines.sort();
+        let expected: Vec<String> = lines.iter().map(baselines::common::list).collect();
+        assert_eq!(lines.len(), if side == 3 { 8 } else { 24 });
+        assert_eq!(
+            session.show(&value),
+            baselines::common::list(expected),
+            "{size}"
+        );
+    }
+}
+
+/// The answers are not trivially equal: they hold known facts.
+#[test]
+fn bench_answers_hold_known_facts() {
+    let kayles = suite::answer("W1", "12", Baseline::Hand).unwrap();
+    assert_eq!(kayles, "[0, 1, 2, 3, 1, 4, 3, 2, 1, 4, 2, 6]");
+    let grundy = suite::answer("W2", "8", Baseline::Hand).unwrap();
+    assert_eq!(grundy, "[0, 0, 1, 0, 2, 1, 0, 2]");
+    let wythoff = suite::answer("W5", "8", Baseline::Hand).unwrap();
+    assert_eq!(
+        wythoff,
+        "[(0, 0), (1, 2), (2, 1), (3, 5), (4, 7), (5, 3), (7, 4)]"
+    );
+    let ttt = suite::answer("W3", "3x3", Baseline::Hand).unwrap();
+    assert!(
+        ttt.starts_with("(5478, D, -1, [D, D, D, D, D, D, D, D, D], "),
+        "{ttt}"
+    );
+    // A 6 x 6 bar holds C(12, 6) - 1 positions (every diagram but the empty one); the first
+    // player wins, and the bite at (1, 1) that leaves an L with equal arms is the one P move.
+    let chomp = suite::answer("W4", "6x6", Baseline::Hand).unwrap();
+    assert!(chomp.starts_with("(923, N, "), "{chomp}");
+    let p_moves: Vec<&str> = chomp.matches('P').collect();
+    assert_eq!(p_moves.len(), 1, "{chomp}");
+}
