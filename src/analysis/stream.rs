@@ -5,9 +5,12 @@
 //! It applies under normal play when no game of the program declares draws (then no position
 //! can reach one) and compounds are not forced explicit. A position is scanned once when the
 //! values of its options' parts are known, twice when some are not: the first scan collects
-//! the unknown parts, which are solved first (depth-first, on a heap stack). Every option of
-//! a scanned position is generated, so an error in its rules is always reported; but once a
-//! move to a P-position is known, the position is N and its unknown options are not solved. A move into a
+//! the unknown parts, which are solved first (depth-first, on a heap stack). An outcome stops
+//! at the first move to a known P-position, as a hand-written solver does: the position is N
+//! whatever its other options are, so they are neither generated nor solved. An error in the
+//! rules of a position that such a search passes over is reported by any query that needs
+//! the rest (`moves`, `grundy`, `remoteness`, ...); every error is reported in the order the
+//! general solver reports it. A move into a
 //! conjunctive or selective compound, and a cycle, hand the query back to the general solver
 //! ([`super::solve`]), which has the full machinery and the diagnostics; the two share memo
 //! tables, so work done here is never lost.
@@ -273,10 +276,22 @@ fn scan(
         // A split of integers into a disjunctive sum of a game whose positions may be any
         // integer: its parts are looked up by value, with nothing to check or build.
         let int_parts_direct = interp.splits_disjunctively(inst) && interp.any_int_fits(inst);
+        // Likewise a tuple of integers when positions are tuples of that many integers.
+        let tuple_len = interp.int_tuple_len(inst);
         interp.scan_options(inst, &data, &mut |this, target, _rule, span| {
             ids.clear();
             if intern_error.is_some() {
-                // Only the rules' own checks still matter.
+                // The error is known: only the rules' own checks still matter (the first
+                // error of the position's own rules wins), and integers that fit the
+                // position pattern need none.
+                let checked = match &target {
+                    Emitted::IntSplit(_) => int_parts_direct,
+                    Emitted::IntTuple(items) => tuple_len == Some(items.len()),
+                    _ => false,
+                };
+                if checked {
+                    return Ok(ControlFlow::Continue(()));
+                }
                 parts.clear();
                 if !this.disjunctive_parts(inst, target, span, parts)? {
                     give_up = true;
@@ -293,6 +308,19 @@ fn scan(
                     ids.push(id);
                     Ok(())
                 }),
+                Emitted::IntTuple(items) if tuple_len == Some(items.len()) => {
+                    match g.lookup_int_tuple(inst, items) {
+                        Some(id) => {
+                            ids.push(id);
+                            Ok(())
+                        }
+                        None => {
+                            let data = Value::Tuple(items.iter().map(|n| Value::Int(*n)).collect());
+                            g.intern_atom_owned(&mut this.world, inst, data)
+                                .map(|id| ids.push(id))
+                        }
+                    }
+                }
                 target => {
                     parts.clear();
                     if !this.disjunctive_parts(inst, target, span, parts)? {
@@ -324,7 +352,10 @@ fn scan(
                         (Slot::Unknown, _) => None,
                     };
                     match known {
-                        Some(Outcome::P) => p_option = true,
+                        Some(Outcome::P) => {
+                            p_option = true;
+                            return Ok(ControlFlow::Break(()));
+                        }
                         Some(_) => {}
                         None => missing.push(id),
                     }
@@ -337,9 +368,6 @@ fn scan(
                         give_up = true;
                         return Ok(ControlFlow::Break(()));
                     }
-                    // Once a move to P is known the position is N: other options need not
-                    // be solved (their parts are interned all the same).
-                    Slot::Unknown if kind == Kind::Outcome && p_option => Some(1),
                     Slot::Unknown if kind == Kind::Outcome => {
                         // Outcomes of sums come from their parts' Grundy values: a search of
                         // its own, finished before this scan goes on.
@@ -368,7 +396,10 @@ fn scan(
             if known {
                 match kind {
                     Kind::Grundy => mex.insert(x),
-                    Kind::Outcome if x == 0 => p_option = true,
+                    Kind::Outcome if x == 0 => {
+                        p_option = true;
+                        return Ok(ControlFlow::Break(()));
+                    }
                     Kind::Outcome => {}
                 }
             }

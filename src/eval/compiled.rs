@@ -87,6 +87,21 @@ pub struct CompiledRule {
     registers: usize,
     /// The target's parts when it is a `split` of integers only.
     int_split: Option<Vec<IntExpr>>,
+    /// The index of the last `for` step, when only guards follow it.
+    last_for: usize,
+    /// The target's integers, when the innermost loop runs in blocks: its value, its tuple's
+    /// items or its split's parts.
+    lane_parts: Option<Vec<IntExpr>>,
+    /// What the lane parts make.
+    lane_shape: LaneShape,
+}
+
+/// The shape of a target built from integers only.
+#[derive(Debug, Clone, Copy)]
+enum LaneShape {
+    Int,
+    Tuple,
+    Split,
 }
 
 /// Why a compiled rule stopped before its end.
@@ -138,7 +153,16 @@ pub fn compile_rule(clauses: &[Clause], target: &Expr, frame_size: usize) -> Opt
             .collect(),
         _ => None,
     };
+    let last_for = steps.iter().rposition(|s| matches!(s, Step::For { .. }));
+    let (lane_shape, lane_parts) = match &target {
+        Target::Int(e) => (LaneShape::Int, Some(vec![e.clone()])),
+        Target::Tuple(items) => (LaneShape::Tuple, Some(items.clone())),
+        Target::Split(_) => (LaneShape::Split, int_split.clone()),
+    };
     Some(CompiledRule {
+        last_for: last_for.unwrap_or(usize::MAX),
+        lane_parts: lane_parts.filter(|_| last_for.is_some()),
+        lane_shape,
         steps,
         target,
         inputs: c.inputs,
@@ -351,6 +375,8 @@ pub enum Emitted<'t> {
     Split(&'t [Value]),
     /// `split(parts...)` where every part is an integer.
     IntSplit(&'t [i64]),
+    /// A tuple of integers (position data).
+    IntTuple(&'t [i64]),
 }
 
 impl Emitted<'_> {
@@ -362,20 +388,218 @@ impl Emitted<'_> {
             Emitted::IntSplit(parts) => {
                 Value::Split(parts.iter().map(|n| Value::Int(*n)).collect())
             }
+            Emitted::IntTuple(items) => {
+                Value::Tuple(items.iter().map(|n| Value::Int(*n)).collect())
+            }
         }
     }
 }
 
-/// The state of one run of a compiled rule.
-struct Run<'r> {
+/// Lanes in a block: the innermost loop of a compiled rule runs this many values at a time.
+const LANES: usize = 64;
+
+/// Blocks of lanes for vectorized evaluation, reused from block to block.
+#[derive(Default)]
+struct Pool {
+    ints: Vec<Vec<i64>>,
+    bools: Vec<Vec<bool>>,
+}
+
+impl Pool {
+    fn ints(&mut self) -> Vec<i64> {
+        self.ints.pop().unwrap_or_else(|| vec![0; LANES])
+    }
+    fn bools(&mut self) -> Vec<bool> {
+        self.bools.pop().unwrap_or_else(|| vec![false; LANES])
+    }
+}
+
+/// Where a block is evaluated: the registers, the register of the innermost loop, and that
+/// register's values in the block's lanes.
+struct Lanes<'l> {
+    regs: &'l [i64],
+    reg: u32,
+    values: &'l [i64],
+}
+
+impl IntExpr {
+    /// Evaluates the expression in every lane of a block, into `out` (as long as the block).
+    /// Any lane's error (overflow, division by 0) stops the block with `Fallback`: the
+    /// interpreter then finds out whether a lane the guards let through really fails.
+    fn eval_block(&self, at: &Lanes<'_>, out: &mut [i64], pool: &mut Pool) -> Eval<()> {
+        let mut bad = false;
+        match self {
+            IntExpr::Lit(n) => out.fill(*n),
+            IntExpr::Reg(r) if *r == at.reg => out.copy_from_slice(at.values),
+            IntExpr::Reg(r) => out.fill(at.regs[*r as usize]),
+            IntExpr::Neg(x) => {
+                x.eval_block(at, out, pool)?;
+                for v in out.iter_mut() {
+                    let (n, o) = v.overflowing_neg();
+                    *v = n;
+                    bad |= o;
+                }
+            }
+            IntExpr::Abs(x) => {
+                x.eval_block(at, out, pool)?;
+                for v in out.iter_mut() {
+                    bad |= *v == i64::MIN;
+                    *v = v.wrapping_abs();
+                }
+            }
+            IntExpr::Bin(op, l, r) => {
+                l.eval_block(at, out, pool)?;
+                let mut rhs = pool.ints();
+                let rhs_block = &mut rhs[..out.len()];
+                r.eval_block(at, rhs_block, pool)?;
+                let pairs = out.iter_mut().zip(rhs_block.iter());
+                match op {
+                    IntOp::Add => pairs.for_each(|(a, b)| {
+                        let (n, o) = a.overflowing_add(*b);
+                        *a = n;
+                        bad |= o;
+                    }),
+                    IntOp::Sub => pairs.for_each(|(a, b)| {
+                        let (n, o) = a.overflowing_sub(*b);
+                        *a = n;
+                        bad |= o;
+                    }),
+                    IntOp::Mul => pairs.for_each(|(a, b)| {
+                        let (n, o) = a.overflowing_mul(*b);
+                        *a = n;
+                        bad |= o;
+                    }),
+                    IntOp::Div | IntOp::Rem => pairs.for_each(|(a, b)| {
+                        let q = if *b == 0 {
+                            None
+                        } else if matches!(op, IntOp::Div) {
+                            floor_div(*a, *b)
+                        } else {
+                            floor_mod(*a, *b)
+                        };
+                        bad |= q.is_none();
+                        *a = q.unwrap_or(0);
+                    }),
+                    IntOp::Xor => pairs.for_each(|(a, b)| *a ^= *b),
+                    IntOp::And => pairs.for_each(|(a, b)| *a &= *b),
+                    IntOp::Or => pairs.for_each(|(a, b)| *a |= *b),
+                }
+                pool.ints.push(rhs);
+            }
+            IntExpr::If(c, t, f) => {
+                let mut cond = pool.bools();
+                let mut other = pool.ints();
+                let n = out.len();
+                c.eval_block(at, &mut cond[..n], pool)?;
+                t.eval_block(at, out, pool)?;
+                f.eval_block(at, &mut other[..n], pool)?;
+                for ((v, c), e) in out.iter_mut().zip(&cond[..n]).zip(&other[..n]) {
+                    if !*c {
+                        *v = *e;
+                    }
+                }
+                pool.bools.push(cond);
+                pool.ints.push(other);
+            }
+            IntExpr::Min(xs) | IntExpr::Max(xs) => {
+                let min = matches!(self, IntExpr::Min(_));
+                xs[0].eval_block(at, out, pool)?;
+                let mut next = pool.ints();
+                for x in &xs[1..] {
+                    let block = &mut next[..out.len()];
+                    x.eval_block(at, block, pool)?;
+                    for (v, w) in out.iter_mut().zip(block.iter()) {
+                        if (min && *w < *v) || (!min && *w > *v) {
+                            *v = *w;
+                        }
+                    }
+                }
+                pool.ints.push(next);
+            }
+        }
+        if bad {
+            return Err(Interrupt::Fallback);
+        }
+        Ok(())
+    }
+}
+
+impl BoolExpr {
+    /// Evaluates the condition in every lane of a block (both sides of `and`/`or`: a lane
+    /// error that short-circuiting would have avoided only sends the rule to the interpreter).
+    fn eval_block(&self, at: &Lanes<'_>, out: &mut [bool], pool: &mut Pool) -> Eval<()> {
+        match self {
+            BoolExpr::Lit(b) => out.fill(*b),
+            BoolExpr::Not(x) => {
+                x.eval_block(at, out, pool)?;
+                out.iter_mut().for_each(|v| *v = !*v);
+            }
+            BoolExpr::And(l, r) | BoolExpr::Or(l, r) => {
+                let and = matches!(self, BoolExpr::And(..));
+                l.eval_block(at, out, pool)?;
+                let mut rhs = pool.bools();
+                let block = &mut rhs[..out.len()];
+                r.eval_block(at, block, pool)?;
+                for (v, w) in out.iter_mut().zip(block.iter()) {
+                    *v = if and { *v && *w } else { *v || *w };
+                }
+                pool.bools.push(rhs);
+            }
+            BoolExpr::Cmp(op, l, r) => {
+                let n = out.len();
+                let mut a = pool.ints();
+                let mut b = pool.ints();
+                l.eval_block(at, &mut a[..n], pool)?;
+                r.eval_block(at, &mut b[..n], pool)?;
+                for ((v, x), y) in out.iter_mut().zip(&a[..n]).zip(&b[..n]) {
+                    *v = match op {
+                        BinaryOp::Eq => x == y,
+                        BinaryOp::Ne => x != y,
+                        BinaryOp::Lt => x < y,
+                        BinaryOp::Le => x <= y,
+                        BinaryOp::Gt => x > y,
+                        _ => x >= y,
+                    };
+                }
+                pool.ints.push(a);
+                pool.ints.push(b);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The buffers of a run, kept from run to run (a position's rules run once per scan: these
+/// would otherwise be allocated as often).
+#[derive(Default)]
+struct Buffers {
     regs: Vec<i64>,
-    max_collection: u64,
-    stop: &'r Stop,
-    ticks: u32,
     /// The parts of a top-level `split` target, reused from option to option.
     parts: Vec<Value>,
     /// The same when every part is an integer.
     int_parts: Vec<i64>,
+    /// Scratch blocks of expressions.
+    pool: Pool,
+    /// The innermost loop's values in a block, which lanes the guards keep, a guard's value,
+    /// the target's integer parts.
+    values: Vec<i64>,
+    keep: Vec<bool>,
+    guard: Vec<bool>,
+    columns: Vec<Vec<i64>>,
+}
+
+thread_local! {
+    /// Buffers free for the next run (runs nest: an option's first move is generated while
+    /// the option is interned).
+    static FREE_BUFFERS: std::cell::RefCell<Vec<Buffers>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The state of one run of a compiled rule.
+struct Run<'r> {
+    max_collection: u64,
+    stop: &'r Stop,
+    ticks: u32,
+    b: Buffers,
 }
 
 impl CompiledRule {
@@ -388,22 +612,30 @@ impl CompiledRule {
         stop: &Stop,
         emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
     ) -> Result<ControlFlow<()>, Interrupt> {
-        let mut regs = vec![0; self.registers.max(frame.len())];
+        let mut b = FREE_BUFFERS
+            .with(|free| free.borrow_mut().pop())
+            .unwrap_or_default();
+        b.regs.clear();
+        b.regs.resize(self.registers.max(frame.len()), 0);
         for slot in &self.inputs {
             match frame.get(*slot as usize) {
-                Some(Value::Int(n)) => regs[*slot as usize] = *n,
-                _ => return Err(Interrupt::Fallback),
+                Some(Value::Int(n)) => b.regs[*slot as usize] = *n,
+                _ => {
+                    FREE_BUFFERS.with(|free| free.borrow_mut().push(b));
+                    return Err(Interrupt::Fallback);
+                }
             }
         }
         let mut run = Run {
-            regs,
             max_collection,
             stop,
             ticks: 0,
-            parts: Vec::new(),
-            int_parts: Vec::new(),
+            b,
         };
-        self.steps_from(0, &mut run, emit)
+        let result = self.steps_from(0, &mut run, emit);
+        run.b.parts.clear();
+        FREE_BUFFERS.with(|free| free.borrow_mut().push(run.b));
+        result
     }
 
     fn steps_from(
@@ -413,26 +645,27 @@ impl CompiledRule {
         emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
     ) -> Result<ControlFlow<()>, Interrupt> {
         let Some(step) = self.steps.get(k) else {
+            let b = &mut run.b;
             if let Some(parts) = &self.int_split {
-                run.int_parts.clear();
+                b.int_parts.clear();
                 for p in parts {
-                    run.int_parts.push(p.eval(&run.regs)?);
+                    b.int_parts.push(p.eval(&b.regs)?);
                 }
-                return emit(Emitted::IntSplit(&run.int_parts)).map_err(Interrupt::Error);
+                return emit(Emitted::IntSplit(&b.int_parts)).map_err(Interrupt::Error);
             }
             if let Target::Split(parts) = &self.target {
-                run.parts.clear();
+                b.parts.clear();
                 for p in parts {
-                    run.parts.push(p.eval(&run.regs)?);
+                    b.parts.push(p.eval(&b.regs)?);
                 }
-                return emit(Emitted::Split(&run.parts)).map_err(Interrupt::Error);
+                return emit(Emitted::Split(&b.parts)).map_err(Interrupt::Error);
             }
-            let value = self.target.eval(&run.regs)?;
+            let value = self.target.eval(&b.regs)?;
             return emit(Emitted::Value(value)).map_err(Interrupt::Error);
         };
         match step {
             Step::If(cond) => {
-                if cond.eval(&run.regs)? {
+                if cond.eval(&run.b.regs)? {
                     self.steps_from(k + 1, run, emit)
                 } else {
                     Ok(ControlFlow::Continue(()))
@@ -444,8 +677,8 @@ impl CompiledRule {
                 hi,
                 inclusive,
             } => {
-                let a = lo.eval(&run.regs)?;
-                let mut b = hi.eval(&run.regs)?;
+                let a = lo.eval(&run.b.regs)?;
+                let mut b = hi.eval(&run.b.regs)?;
                 if *inclusive {
                     b = b.checked_add(1).ok_or(Interrupt::Fallback)?;
                 }
@@ -453,12 +686,15 @@ impl CompiledRule {
                 if (b as i128 - a as i128) as u64 > run.max_collection {
                     return Err(Interrupt::Fallback);
                 }
+                if let Some(parts) = self.lane_parts.as_ref().filter(|_| k == self.last_for) {
+                    return self.blocks(*reg, a, b, &self.steps[k + 1..], parts, run, emit);
+                }
                 for v in a..b {
                     run.ticks = run.ticks.wrapping_add(1);
                     if run.ticks.is_multiple_of(4096) {
                         run.stop.check().map_err(Interrupt::Error)?;
                     }
-                    run.regs[*reg as usize] = v;
+                    run.b.regs[*reg as usize] = v;
                     if self.steps_from(k + 1, run, emit)?.is_break() {
                         return Ok(ControlFlow::Break(()));
                     }
@@ -466,5 +702,80 @@ impl CompiledRule {
                 Ok(ControlFlow::Continue(()))
             }
         }
+    }
+
+    /// The innermost loop, `for reg in a..b` followed only by guards, a block of lanes at a
+    /// time: the guards and the target's integer parts are computed for the whole block,
+    /// then the lanes the guards let through are emitted in order.
+    #[allow(clippy::too_many_arguments)]
+    fn blocks(
+        &self,
+        reg: u32,
+        a: i64,
+        b: i64,
+        guards: &[Step],
+        parts: &[IntExpr],
+        run: &mut Run<'_>,
+        emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
+    ) -> Result<ControlFlow<()>, Interrupt> {
+        let Buffers {
+            regs,
+            int_parts,
+            pool,
+            values,
+            keep,
+            guard,
+            columns,
+            ..
+        } = &mut run.b;
+        values.resize(LANES, 0);
+        keep.resize(LANES, true);
+        guard.resize(LANES, false);
+        columns.resize_with(parts.len().max(columns.len()), || vec![0; LANES]);
+        let mut start = a;
+        while start < b {
+            let n = (b - start).min(LANES as i64) as usize;
+            for (i, v) in values[..n].iter_mut().enumerate() {
+                *v = start + i as i64;
+            }
+            run.ticks = run.ticks.wrapping_add(n as u32);
+            if run.ticks % 4096 < n as u32 {
+                run.stop.check().map_err(Interrupt::Error)?;
+            }
+            let at = Lanes {
+                regs,
+                reg,
+                values: &values[..n],
+            };
+            keep[..n].fill(true);
+            for step in guards {
+                if let Step::If(cond) = step {
+                    cond.eval_block(&at, &mut guard[..n], pool)?;
+                    for (k, g) in keep[..n].iter_mut().zip(&guard[..n]) {
+                        *k &= *g;
+                    }
+                }
+            }
+            for (part, column) in parts.iter().zip(columns.iter_mut()) {
+                part.eval_block(&at, &mut column[..n], pool)?;
+            }
+            for lane in 0..n {
+                if !keep[lane] {
+                    continue;
+                }
+                int_parts.clear();
+                int_parts.extend(columns[..parts.len()].iter().map(|c| c[lane]));
+                let target = match self.lane_shape {
+                    LaneShape::Int => Emitted::Value(Value::Int(int_parts[0])),
+                    LaneShape::Tuple => Emitted::IntTuple(int_parts),
+                    LaneShape::Split => Emitted::IntSplit(int_parts),
+                };
+                if emit(target).map_err(Interrupt::Error)?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            start += n as i64;
+        }
+        Ok(ControlFlow::Continue(()))
     }
 }

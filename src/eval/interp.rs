@@ -1254,6 +1254,9 @@ impl<'a> Interp<'a> {
         match target {
             Emitted::Value(value) => self.disjunctive_value(inst, value, span, out),
             Emitted::Split(parts) => self.disjunctive_split(inst, parts, span, out),
+            tuple @ Emitted::IntTuple(_) => {
+                self.disjunctive_value(inst, tuple.into_value(), span, out)
+            }
             Emitted::IntSplit(parts) => {
                 if parts.len() > 1 && self.world.games.info(inst).mode != CompoundKind::Disjunctive
                 {
@@ -1317,6 +1320,22 @@ impl<'a> Interp<'a> {
             game.position,
             PositionShape::Single(Pattern::Bind(..) | Pattern::Wildcard(_))
         )
+    }
+
+    /// The length of tuples of integers that fit `inst`'s position pattern, when every such
+    /// tuple does (`position (a, b)`, `position (x, y, h = 3)`).
+    pub fn int_tuple_len(&self, inst: InstanceId) -> Option<usize> {
+        let game = &self.world.program.games[self.world.games.info(inst).game.0 as usize];
+        let plain = |p: &Pattern| matches!(p, Pattern::Bind(..) | Pattern::Wildcard(_));
+        match &game.position {
+            PositionShape::Single(Pattern::Tuple(items, _)) if items.iter().all(plain) => {
+                Some(items.len())
+            }
+            PositionShape::Fields(fields) if fields.iter().all(|(p, _)| plain(p)) => {
+                Some(fields.len())
+            }
+            _ => None,
+        }
     }
 
     /// An error unless `data` has the shape of `inst`'s position pattern.

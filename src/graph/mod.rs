@@ -84,11 +84,54 @@ const TOO_MANY_POSITIONS: &str = "cgl::graph::too_many_positions";
 struct IntAtoms {
     /// Per instance, `id + 1` of the atom with data `n` at index `n` (0: not interned).
     tables: Vec<Vec<u32>>,
+    /// Per instance, `id + 1` of the atom with data `(a, b)` at `[a][b]`.
+    pairs: Vec<Vec<Vec<u32>>>,
 }
 
 impl IntAtoms {
     /// Integers from 0 up to this bound are indexed densely; larger ones are hashed.
     const DENSE_BELOW: i64 = 1 << 20;
+    /// Pairs of integers from 0 up to this bound are indexed densely (at most 16 MiB a game).
+    const PAIR_BELOW: i64 = 1 << 11;
+
+    fn pair_is_dense(a: i64, b: i64) -> bool {
+        (0..Self::PAIR_BELOW).contains(&a) && (0..Self::PAIR_BELOW).contains(&b)
+    }
+
+    fn get_pair(&self, inst: InstanceId, a: i64, b: i64) -> Option<TermId> {
+        let id = *self
+            .pairs
+            .get(inst.0 as usize)?
+            .get(a as usize)?
+            .get(b as usize)?;
+        (id > 0).then(|| TermId(id - 1))
+    }
+
+    /// Indexes the pair when it is dense; false when it is not (the caller hashes it).
+    fn insert_pair(&mut self, inst: InstanceId, a: i64, b: i64, id: u32) -> bool {
+        if !Self::pair_is_dense(a, b) {
+            return false;
+        }
+        let i = inst.0 as usize;
+        if self.pairs.len() <= i {
+            self.pairs.resize_with(i + 1, Vec::new);
+        }
+        let rows = &mut self.pairs[i];
+        if rows.len() <= a as usize {
+            rows.resize_with(a as usize + 1, Vec::new);
+        }
+        let row = &mut rows[a as usize];
+        if row.len() <= b as usize {
+            row.resize(
+                (b as usize + 1)
+                    .max(row.len() * 2)
+                    .min(Self::PAIR_BELOW as usize),
+                0,
+            );
+        }
+        row[b as usize] = id + 1;
+        true
+    }
 
     fn slot(&self, inst: InstanceId, n: i64) -> Option<u32> {
         let table = self.tables.get(inst.0 as usize)?;
@@ -124,6 +167,59 @@ impl IntAtoms {
     }
 }
 
+/// A position of at most four integers, packed: `(a, b)` of Wythoff, `(x, y, h)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TupleKey {
+    inst: u32,
+    len: u8,
+    items: [i64; 4],
+}
+
+impl std::hash::Hash for TupleKey {
+    /// One well-mixed word: small, regular integers (grid coordinates) hashed field by field
+    /// with the Fx hash cluster in the table's control bits, and probing gets long.
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        let mut h = u64::from(self.inst) << 8 | u64::from(self.len);
+        for item in self.items {
+            h = (h ^ item as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            h ^= h >> 29;
+        }
+        h = (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+        state.write_u64(h ^ (h >> 32));
+    }
+}
+
+impl TupleKey {
+    fn of_ints(inst: InstanceId, items: &[i64]) -> Option<TupleKey> {
+        if items.len() > 4 {
+            return None;
+        }
+        let mut packed = [0; 4];
+        packed[..items.len()].copy_from_slice(items);
+        Some(TupleKey {
+            inst: inst.0,
+            len: items.len() as u8,
+            items: packed,
+        })
+    }
+
+    fn of_values(inst: InstanceId, items: &[Value]) -> Option<TupleKey> {
+        if items.len() > 4 {
+            return None;
+        }
+        let mut packed = [0; 4];
+        for (p, v) in packed.iter_mut().zip(items) {
+            let Value::Int(n) = v else { return None };
+            *p = *n;
+        }
+        Some(TupleKey {
+            inst: inst.0,
+            len: items.len() as u8,
+            items: packed,
+        })
+    }
+}
+
 /// Rule tag on edges that are compound moves rather than a game rule's.
 const PRODUCT_MOVE: u32 = u32::MAX;
 
@@ -148,6 +244,8 @@ pub struct GameGraph {
     pub(crate) remoteness: [Vec<Slot<Rem>>; 2],
     /// Positions that are small integers, indexed directly (no hashing) by instance and value.
     int_atoms: IntAtoms,
+    /// Positions that are short tuples of integers, by a packed key (no boxed value to hash).
+    tuple_atoms: rustc_hash::FxHashMap<TupleKey, u32>,
 }
 
 impl GameGraph {
@@ -253,9 +351,27 @@ impl GameGraph {
                 ),
             ));
         }
-        if let Term::Atom(inst, Value::Int(n)) = &term {
-            self.int_atoms.insert(*inst, *n, self.terms.len() as u32);
+        match &term {
+            Term::Atom(inst, Value::Int(n)) => {
+                self.int_atoms.insert(*inst, *n, self.terms.len() as u32);
+            }
+            Term::Atom(inst, Value::Tuple(items)) => {
+                let id = self.terms.len() as u32;
+                if let [Value::Int(a), Value::Int(b)] = &items[..] {
+                    if self.int_atoms.insert_pair(*inst, *a, *b, id) {
+                        return self.finish_insert(term, info);
+                    }
+                }
+                if let Some(key) = TupleKey::of_values(*inst, items) {
+                    self.tuple_atoms.insert(key, id);
+                }
+            }
+            _ => {}
         }
+        self.finish_insert(term, info)
+    }
+
+    fn finish_insert(&mut self, term: Term, info: TermInfo) -> DiagResult<TermId> {
         let (idx, _) = self.terms.insert_full(term);
         self.info.push(info);
         self.explored.push(false);
@@ -264,6 +380,16 @@ impl GameGraph {
     }
 
     fn lookup(&self, term: &Term) -> Option<TermId> {
+        if let Term::Atom(inst, Value::Tuple(items)) = term {
+            if let [Value::Int(a), Value::Int(b)] = &items[..] {
+                if IntAtoms::pair_is_dense(*a, *b) {
+                    return self.int_atoms.get_pair(*inst, *a, *b);
+                }
+            }
+            if let Some(key) = TupleKey::of_values(*inst, items) {
+                return self.tuple_atoms.get(&key).map(|id| TermId(*id));
+            }
+        }
         if let Term::Atom(inst, Value::Int(n)) = term {
             if let Some(id) = self.int_atoms.get(*inst, *n) {
                 return Some(id);
@@ -273,6 +399,23 @@ impl GameGraph {
             }
         }
         self.terms.get_index_of(term).map(|i| TermId(i as u32))
+    }
+
+    /// The position `(items...)` of `inst` (a game whose positions are tuples of integers),
+    /// if interned.
+    pub(crate) fn lookup_int_tuple(&self, inst: InstanceId, items: &[i64]) -> Option<TermId> {
+        if let [a, b] = items {
+            if IntAtoms::pair_is_dense(*a, *b) {
+                return self.int_atoms.get_pair(inst, *a, *b);
+            }
+        }
+        match TupleKey::of_ints(inst, items) {
+            Some(key) => self.tuple_atoms.get(&key).map(|id| TermId(*id)),
+            None => {
+                let data = Value::Tuple(items.iter().map(|n| Value::Int(*n)).collect());
+                self.lookup(&Term::Atom(inst, data))
+            }
+        }
     }
 
     /// The position `n` of `inst` (a game whose positions are integers), if interned.
