@@ -98,7 +98,7 @@ fn run<A: Analysis>(
             top.next += 1;
             match get(a, g, dep) {
                 Slot::Done(_) => {}
-                Slot::Active => return Err(cycle(g, w, stack, dep)),
+                Slot::Active => return Err(cycle(g, w, stack, dep)?),
                 Slot::Unknown => push(g, w, a, dep, stack)?,
             }
             continue;
@@ -154,7 +154,12 @@ fn push<A: Analysis>(
 /// The diagnostic for a cycle that closes at `back_to`: the positions on it and the rules
 /// that make its moves.
 #[cold]
-fn cycle(g: &GameGraph, w: &World<'_>, stack: &[Frame], back_to: TermId) -> Box<Diag> {
+fn cycle(
+    g: &mut GameGraph,
+    w: &mut World<'_>,
+    stack: &[Frame],
+    back_to: TermId,
+) -> DiagResult<Box<Diag>> {
     let start = stack.iter().position(|f| f.term == back_to).unwrap_or(0);
     let mut path: Vec<TermId> = stack[start..].iter().map(|f| f.term).collect();
     path.push(back_to);
@@ -172,10 +177,11 @@ fn cycle(g: &GameGraph, w: &World<'_>, stack: &[Frame], back_to: TermId) -> Box<
         let Term::Atom(inst, _) = g.term(from) else {
             continue;
         };
-        let Some(rule) = g.rule_of_move(from, to) else {
+        let inst = *inst;
+        let Some(rule) = g.rule_of_move(w, from, to)? else {
             continue;
         };
-        let game_id = w.games.info(*inst).game;
+        let game_id = w.games.info(inst).game;
         let game = &w.program.games[game_id.0 as usize];
         if let Some(r) = game.rules.get(rule as usize) {
             if !labelled.contains(&(game_id, rule)) {
@@ -185,5 +191,5 @@ fn cycle(g: &GameGraph, w: &World<'_>, stack: &[Frame], back_to: TermId) -> Box<
             }
         }
     }
-    Box::new(diag)
+    Ok(Box::new(diag))
 }

@@ -18,8 +18,9 @@
 use std::ops::ControlFlow;
 
 use super::solve::Slot;
+use crate::diag::Span;
 use crate::diag::{Diag, DiagResult};
-use crate::eval::compiled::Emitted;
+use crate::eval::compiled::{Emitted, LaneShape};
 use crate::eval::value::{CompoundKind, InstanceId, Outcome, Value};
 use crate::eval::{Interp, World};
 use crate::graph::{GameGraph, Term, TermId};
@@ -259,153 +260,33 @@ fn scan(
     };
     scratch.missing.clear();
     scratch.mex.clear();
-    let mut give_up = false;
-    let mut p_option = false;
-    // An error from interning an option (or solving a part) is reported as it is, but only
-    // once every rule of this position has run: as the general solver does, an error in this
-    // position's own rules comes first, and says whose moves were being generated.
-    let mut intern_error: Option<Box<Diag>> = None;
-    let Scratch {
-        parts,
-        ids,
-        missing,
-        mex,
-    } = scratch;
     let scanned = {
         let mut interp = Interp::new(w.reborrow(), None);
-        // A split of integers into a disjunctive sum of a game whose positions may be any
-        // integer: its parts are looked up by value, with nothing to check or build.
-        let int_parts_direct = interp.splits_disjunctively(inst) && interp.any_int_fits(inst);
-        // Likewise a tuple of integers when positions are tuples of that many integers.
-        let tuple_len = interp.int_tuple_len(inst);
-        interp.scan_options(inst, &data, &mut |this, target, _rule, span| {
-            ids.clear();
-            if intern_error.is_some() {
-                // The error is known: only the rules' own checks still matter (the first
-                // error of the position's own rules wins), and integers that fit the
-                // position pattern need none.
-                let checked = match &target {
-                    Emitted::IntSplit(_) => int_parts_direct,
-                    Emitted::IntTuple(items) => tuple_len == Some(items.len()),
-                    _ => false,
-                };
-                if checked {
-                    return Ok(ControlFlow::Continue(()));
-                }
-                parts.clear();
-                if !this.disjunctive_parts(inst, target, span, parts)? {
-                    give_up = true;
-                    return Ok(ControlFlow::Break(()));
-                }
-                return Ok(ControlFlow::Continue(()));
-            }
-            let interned = match target {
-                Emitted::IntSplit(ns) if int_parts_direct => ns.iter().try_for_each(|n| {
-                    let id = match g.lookup_int(inst, *n) {
-                        Some(id) => id,
-                        None => g.intern_atom_owned(&mut this.world, inst, Value::Int(*n))?,
-                    };
-                    ids.push(id);
-                    Ok(())
-                }),
-                Emitted::IntTuple(items) if tuple_len == Some(items.len()) => {
-                    match g.lookup_int_tuple(inst, items) {
-                        Some(id) => {
-                            ids.push(id);
-                            Ok(())
-                        }
-                        None => {
-                            let data = Value::Tuple(items.iter().map(|n| Value::Int(*n)).collect());
-                            g.intern_atom_owned(&mut this.world, inst, data)
-                                .map(|id| ids.push(id))
-                        }
-                    }
-                }
-                target => {
-                    parts.clear();
-                    if !this.disjunctive_parts(inst, target, span, parts)? {
-                        give_up = true;
-                        return Ok(ControlFlow::Break(()));
-                    }
-                    parts.drain(..).try_for_each(|(part_inst, part_data)| {
-                        ids.push(g.intern_atom_owned(&mut this.world, part_inst, part_data)?);
-                        Ok(())
-                    })
-                }
-            };
-            if let Err(e) = interned {
-                intern_error = Some(e);
-                return Ok(ControlFlow::Continue(()));
-            }
-            let single = ids.len() == 1;
-            let mut x = 0;
-            let mut known = true;
-            for &id in ids.iter() {
-                if kind == Kind::Outcome && single {
-                    let known = match (slot(&g.outcome[0], id), slot(&g.grundy, id)) {
-                        (Slot::Done(o), _) => Some(o),
-                        (Slot::Active, _) => {
-                            give_up = true;
-                            return Ok(ControlFlow::Break(()));
-                        }
-                        (Slot::Unknown, Slot::Done(v)) => Some(zero_is_p(v)),
-                        (Slot::Unknown, _) => None,
-                    };
-                    match known {
-                        Some(Outcome::P) => {
-                            p_option = true;
-                            return Ok(ControlFlow::Break(()));
-                        }
-                        Some(_) => {}
-                        None => missing.push(id),
-                    }
-                    return Ok(ControlFlow::Continue(()));
-                }
-                // A part of a sum (or any part, for Grundy values): its Grundy value.
-                let value = match slot(&g.grundy, id) {
-                    Slot::Done(v) => Some(v),
-                    Slot::Active => {
-                        give_up = true;
-                        return Ok(ControlFlow::Break(()));
-                    }
-                    Slot::Unknown if kind == Kind::Outcome => {
-                        // Outcomes of sums come from their parts' Grundy values: a search of
-                        // its own, finished before this scan goes on.
-                        match grundy(g, &mut this.world, id) {
-                            Ok(Some(v)) => Some(v),
-                            Ok(None) => {
-                                give_up = true;
-                                return Ok(ControlFlow::Break(()));
-                            }
-                            Err(e) => {
-                                intern_error = Some(e);
-                                return Ok(ControlFlow::Continue(()));
-                            }
-                        }
-                    }
-                    Slot::Unknown => None,
-                };
-                match value {
-                    Some(v) => x ^= v,
-                    None => {
-                        known = false;
-                        missing.push(id);
-                    }
-                }
-            }
-            if known {
-                match kind {
-                    Kind::Grundy => mex.insert(x),
-                    Kind::Outcome if x == 0 => {
-                        p_option = true;
-                        return Ok(ControlFlow::Break(()));
-                    }
-                    Kind::Outcome => {}
-                }
-            }
-            Ok(ControlFlow::Continue(()))
-        })
+        let mut scanner = Scanner {
+            // A split of integers into a disjunctive sum of a game whose positions may be any
+            // integer: its parts are looked up by value, with nothing to check or build.
+            int_parts_direct: interp.splits_disjunctively(inst) && interp.any_int_fits(inst),
+            // Likewise a tuple of integers when positions are tuples of that many integers.
+            tuple_len: interp.int_tuple_len(inst),
+            g: &mut *g,
+            kind,
+            inst,
+            scratch: &mut *scratch,
+            give_up: false,
+            p_option: false,
+            intern_error: None,
+        };
+        let result = interp.scan_options(inst, &data, true, &mut |this, target, _rule, span| {
+            scanner.target(this, target, span)
+        });
+        (
+            result,
+            scanner.give_up,
+            scanner.p_option,
+            scanner.intern_error,
+        )
     };
+    let (scanned, give_up, p_option, intern_error) = scanned;
     let forced = scanned.map_err(|d| g.while_generating(w, inst, &data, d))?;
     if give_up {
         return Ok(Scan::GiveUp);
@@ -423,11 +304,217 @@ fn scan(
     if p_option {
         return Ok(Scan::Value(ScanValue::Outcome(Outcome::N)));
     }
-    if !missing.is_empty() {
+    if !scratch.missing.is_empty() {
         return Ok(Scan::Missing);
     }
     Ok(Scan::Value(match kind {
-        Kind::Grundy => ScanValue::Grundy(mex.value()),
+        Kind::Grundy => ScanValue::Grundy(scratch.mex.value()),
         Kind::Outcome => ScanValue::Outcome(Outcome::P),
     }))
+}
+
+/// What a scan learns from the options of one position, as the rules emit them.
+struct Scanner<'s> {
+    g: &'s mut GameGraph,
+    kind: Kind,
+    /// The instance of the position scanned (its options are of the same game).
+    inst: InstanceId,
+    scratch: &'s mut Scratch,
+    int_parts_direct: bool,
+    tuple_len: Option<usize>,
+    /// A compound of another kind, or a cycle: the general solver must answer.
+    give_up: bool,
+    /// A move to a P-position was found (outcomes).
+    p_option: bool,
+    /// An error from interning an option (or solving a part). It is reported as it is, but
+    /// only once every rule of this position has run: as the general solver does, an error in
+    /// this position's own rules comes first, and says whose moves were being generated.
+    intern_error: Option<Box<Diag>>,
+}
+
+impl Scanner<'_> {
+    /// One emitted target: an option, or a block of options.
+    fn target(
+        &mut self,
+        this: &mut Interp<'_>,
+        target: Emitted<'_>,
+        span: Span,
+    ) -> DiagResult<ControlFlow<()>> {
+        let Emitted::Block(block) = target else {
+            return self.option(this, target, span);
+        };
+        let direct_grundy = self.kind == Kind::Grundy
+            && self.intern_error.is_none()
+            && block.shape() == LaneShape::Split
+            && self.int_parts_direct;
+        let mut lane_parts = Vec::with_capacity(block.width());
+        for lane in block.lanes() {
+            if direct_grundy {
+                // The common case of a heap game: every part's Grundy value known.
+                let mut x = 0;
+                let mut known = true;
+                for column in block.columns() {
+                    match self.g.int_grundy(self.inst, column[lane]) {
+                        Some(v) => x ^= v,
+                        None => {
+                            known = false;
+                            break;
+                        }
+                    }
+                }
+                if known {
+                    self.scratch.mex.insert(x);
+                    continue;
+                }
+            }
+            lane_parts.clear();
+            lane_parts.extend(block.columns().iter().map(|c| c[lane]));
+            if self.option(this, block.lane(&lane_parts), span)?.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+
+    /// One option.
+    fn option(
+        &mut self,
+        this: &mut Interp<'_>,
+        target: Emitted<'_>,
+        span: Span,
+    ) -> DiagResult<ControlFlow<()>> {
+        let inst = self.inst;
+        let Scratch {
+            parts,
+            ids,
+            missing,
+            mex,
+        } = &mut *self.scratch;
+        let g = &mut *self.g;
+        ids.clear();
+        if self.intern_error.is_some() {
+            // The error is known: only the rules' own checks still matter (the first error of
+            // the position's own rules wins), and integers that fit the position pattern need
+            // none.
+            let checked = match &target {
+                Emitted::IntSplit(_) => self.int_parts_direct,
+                Emitted::IntTuple(items) => self.tuple_len == Some(items.len()),
+                _ => false,
+            };
+            if checked {
+                return Ok(ControlFlow::Continue(()));
+            }
+            parts.clear();
+            if !this.disjunctive_parts(inst, target, span, parts)? {
+                self.give_up = true;
+                return Ok(ControlFlow::Break(()));
+            }
+            return Ok(ControlFlow::Continue(()));
+        }
+        let interned = match target {
+            Emitted::IntSplit(ns) if self.int_parts_direct => ns.iter().try_for_each(|n| {
+                let id = match g.lookup_int(inst, *n) {
+                    Some(id) => id,
+                    None => g.intern_atom_owned(&mut this.world, inst, Value::Int(*n))?,
+                };
+                ids.push(id);
+                Ok(())
+            }),
+            Emitted::IntTuple(items) if self.tuple_len == Some(items.len()) => {
+                match g.lookup_int_tuple(inst, items) {
+                    Some(id) => {
+                        ids.push(id);
+                        Ok(())
+                    }
+                    None => {
+                        let data = Value::Tuple(items.iter().map(|n| Value::Int(*n)).collect());
+                        g.intern_atom_owned(&mut this.world, inst, data)
+                            .map(|id| ids.push(id))
+                    }
+                }
+            }
+            target => {
+                parts.clear();
+                if !this.disjunctive_parts(inst, target, span, parts)? {
+                    self.give_up = true;
+                    return Ok(ControlFlow::Break(()));
+                }
+                parts.drain(..).try_for_each(|(part_inst, part_data)| {
+                    ids.push(g.intern_atom_owned(&mut this.world, part_inst, part_data)?);
+                    Ok(())
+                })
+            }
+        };
+        if let Err(e) = interned {
+            self.intern_error = Some(e);
+            return Ok(ControlFlow::Continue(()));
+        }
+        let single = ids.len() == 1;
+        let mut x = 0;
+        let mut known = true;
+        for &id in ids.iter() {
+            if self.kind == Kind::Outcome && single {
+                let known = match (slot(&g.outcome[0], id), slot(&g.grundy, id)) {
+                    (Slot::Done(o), _) => Some(o),
+                    (Slot::Active, _) => {
+                        self.give_up = true;
+                        return Ok(ControlFlow::Break(()));
+                    }
+                    (Slot::Unknown, Slot::Done(v)) => Some(zero_is_p(v)),
+                    (Slot::Unknown, _) => None,
+                };
+                match known {
+                    Some(Outcome::P) => {
+                        self.p_option = true;
+                        return Ok(ControlFlow::Break(()));
+                    }
+                    Some(_) => {}
+                    None => missing.push(id),
+                }
+                return Ok(ControlFlow::Continue(()));
+            }
+            // A part of a sum (or any part, for Grundy values): its Grundy value.
+            let value = match slot(&g.grundy, id) {
+                Slot::Done(v) => Some(v),
+                Slot::Active => {
+                    self.give_up = true;
+                    return Ok(ControlFlow::Break(()));
+                }
+                Slot::Unknown if self.kind == Kind::Outcome => {
+                    // Outcomes of sums come from their parts' Grundy values: a search of its
+                    // own, finished before this scan goes on.
+                    match grundy(g, &mut this.world, id) {
+                        Ok(Some(v)) => Some(v),
+                        Ok(None) => {
+                            self.give_up = true;
+                            return Ok(ControlFlow::Break(()));
+                        }
+                        Err(e) => {
+                            self.intern_error = Some(e);
+                            return Ok(ControlFlow::Continue(()));
+                        }
+                    }
+                }
+                Slot::Unknown => None,
+            };
+            match value {
+                Some(v) => x ^= v,
+                None => {
+                    known = false;
+                    missing.push(id);
+                }
+            }
+        }
+        if known {
+            match self.kind {
+                Kind::Grundy => mex.insert(x),
+                Kind::Outcome if x == 0 => {
+                    self.p_option = true;
+                    return Ok(ControlFlow::Break(()));
+                }
+                Kind::Outcome => {}
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    }
 }

@@ -110,6 +110,7 @@ impl EngineOptions {
                 max_positions: self.max_positions,
                 explicit: self.explicit,
                 max_memory: self.max_memory.saturating_mul(1 << 20),
+                ..GraphConfig::default()
             },
             limits: Limits {
                 compiled_rules: !self.interpret,

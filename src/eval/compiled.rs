@@ -97,11 +97,58 @@ pub struct CompiledRule {
 }
 
 /// The shape of a target built from integers only.
-#[derive(Debug, Clone, Copy)]
-enum LaneShape {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LaneShape {
+    /// One integer (position data).
     Int,
+    /// A tuple of integers (position data).
     Tuple,
+    /// A `split` of integers.
     Split,
+}
+
+/// A block of options of one rule, as its innermost loop computes them: for each lane the
+/// guards let through, the target's integers (one column each).
+pub struct Block<'b> {
+    shape: LaneShape,
+    columns: &'b [Vec<i64>],
+    width: usize,
+    keep: &'b [bool],
+}
+
+impl Block<'_> {
+    /// What each lane's integers make.
+    pub fn shape(&self) -> LaneShape {
+        self.shape
+    }
+
+    /// How many integers a lane has.
+    pub fn width(&self) -> usize {
+        self.width
+    }
+
+    /// The columns of the lanes' integers.
+    pub fn columns(&self) -> &[Vec<i64>] {
+        &self.columns[..self.width]
+    }
+
+    /// The lanes the guards let through, in order.
+    pub fn lanes(&self) -> impl Iterator<Item = usize> + '_ {
+        self.keep
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| **k)
+            .map(|(i, _)| i)
+    }
+
+    /// The target of one lane, given its integers.
+    pub fn lane<'p>(&self, parts: &'p [i64]) -> Emitted<'p> {
+        match self.shape {
+            LaneShape::Int => Emitted::Value(Value::Int(parts[0])),
+            LaneShape::Tuple => Emitted::IntTuple(parts),
+            LaneShape::Split => Emitted::IntSplit(parts),
+        }
+    }
 }
 
 /// Why a compiled rule stopped before its end.
@@ -377,6 +424,8 @@ pub enum Emitted<'t> {
     IntSplit(&'t [i64]),
     /// A tuple of integers (position data).
     IntTuple(&'t [i64]),
+    /// A block of options (only to visitors that asked for blocks).
+    Block(&'t Block<'t>),
 }
 
 impl Emitted<'_> {
@@ -391,6 +440,16 @@ impl Emitted<'_> {
             Emitted::IntTuple(items) => {
                 Value::Tuple(items.iter().map(|n| Value::Int(*n)).collect())
             }
+            // Blocks reach only visitors that take them apart themselves.
+            Emitted::Block(_) => Value::None,
+        }
+    }
+
+    /// How many options this is.
+    pub fn count(&self) -> u64 {
+        match self {
+            Emitted::Block(block) => block.keep.iter().filter(|k| **k).count() as u64,
+            _ => 1,
         }
     }
 }
@@ -596,6 +655,8 @@ thread_local! {
 
 /// The state of one run of a compiled rule.
 struct Run<'r> {
+    /// Emit the innermost loop's options a block at a time.
+    blocks: bool,
     max_collection: u64,
     stop: &'r Stop,
     ticks: u32,
@@ -610,6 +671,7 @@ impl CompiledRule {
         frame: &[Value],
         max_collection: u64,
         stop: &Stop,
+        blocks: bool,
         emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
     ) -> Result<ControlFlow<()>, Interrupt> {
         let mut b = FREE_BUFFERS
@@ -627,6 +689,7 @@ impl CompiledRule {
             }
         }
         let mut run = Run {
+            blocks,
             max_collection,
             stop,
             ticks: 0,
@@ -758,6 +821,22 @@ impl CompiledRule {
             }
             for (part, column) in parts.iter().zip(columns.iter_mut()) {
                 part.eval_block(&at, &mut column[..n], pool)?;
+            }
+            if run.blocks {
+                let block = Block {
+                    shape: self.lane_shape,
+                    columns,
+                    width: parts.len(),
+                    keep: &keep[..n],
+                };
+                if emit(Emitted::Block(&block))
+                    .map_err(Interrupt::Error)?
+                    .is_break()
+                {
+                    return Ok(ControlFlow::Break(()));
+                }
+                start += n as i64;
+                continue;
             }
             for lane in 0..n {
                 if !keep[lane] {

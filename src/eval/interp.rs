@@ -1172,7 +1172,7 @@ impl<'a> Interp<'a> {
         first_only: bool,
         out: &mut Vec<(PosTerm, u32)>,
     ) -> DiagResult<bool> {
-        self.scan_options(inst, data, &mut |this, target, rule, span| {
+        self.scan_options(inst, data, false, &mut |this, target, rule, span| {
             let term = this.target_term(inst, target.into_value(), span)?;
             out.push((term, rule));
             Ok(if first_only {
@@ -1187,10 +1187,14 @@ impl<'a> Interp<'a> {
     /// with the rule's index and the target's span; stops when `visit` breaks. Nothing is
     /// built per option beyond the target value itself. Returns whether a `terminal if`
     /// clause holds (then there are no options).
+    ///
+    /// With `blocks`, the options that a compiled rule's innermost loop computes together come
+    /// as one [`Emitted::Block`]; the visitor takes the block apart.
     pub fn scan_options(
         &mut self,
         inst: InstanceId,
         data: &Value,
+        blocks: bool,
         visit: &mut ScanVisit<'_, 'a>,
     ) -> DiagResult<bool> {
         let program = self.world.program;
@@ -1212,10 +1216,10 @@ impl<'a> Interp<'a> {
                 let stop = self.world.stop;
                 let max = self.world.limits.max_collection;
                 let mut emit = |v: Emitted<'_>| {
-                    visited += 1;
+                    visited += v.count();
                     visit(self, v, rule_idx, span)
                 };
-                match compiled.run(&frame, max, stop, &mut emit) {
+                match compiled.run(&frame, max, stop, blocks, &mut emit) {
                     Ok(flow) if flow.is_break() => break,
                     Ok(_) => continue,
                     Err(Interrupt::Error(e)) => return Err(e),
@@ -1254,6 +1258,9 @@ impl<'a> Interp<'a> {
         match target {
             Emitted::Value(value) => self.disjunctive_value(inst, value, span, out),
             Emitted::Split(parts) => self.disjunctive_split(inst, parts, span, out),
+            Emitted::Block(_) => Err(Box::new(Diag::internal(
+                "a block of options reached a visitor that does not take blocks",
+            ))),
             tuple @ Emitted::IntTuple(_) => {
                 self.disjunctive_value(inst, tuple.into_value(), span, out)
             }

@@ -56,6 +56,8 @@ pub struct GraphConfig {
     pub explicit: bool,
     /// Most memory the graph may take, estimated from its size (bytes).
     pub max_memory: usize,
+    /// Most moves kept in the graph; moves beyond are generated again when needed.
+    pub max_stored_moves: usize,
 }
 
 impl Default for GraphConfig {
@@ -64,11 +66,29 @@ impl Default for GraphConfig {
             max_positions: 5_000_000,
             explicit: false,
             max_memory: 4 << 30,
+            max_stored_moves: 4_000_000,
         }
     }
 }
 
-/// Measured memory per position (term, info, node, memo tables), for the memory estimate.
+/// The heap memory a value holds (its boxed lists, tuples, sets and strings), estimated.
+fn heap_bytes(v: &Value) -> usize {
+    const VALUE: usize = std::mem::size_of::<Value>();
+    match v {
+        Value::Tuple(items) | Value::List(items) | Value::Split(items) => {
+            16 + items.len() * VALUE + items.iter().map(heap_bytes).sum::<usize>()
+        }
+        Value::Set(items) => {
+            48 + items.len() * (VALUE + 8) + items.iter().map(heap_bytes).sum::<usize>()
+        }
+        Value::Str(text) => 16 + text.len(),
+        Value::Pos(_) => 64,
+        _ => 0,
+    }
+}
+
+/// Measured memory per position (term, info, node, memo tables), for the memory estimate;
+/// the data of positions that are lists or tuples comes on top ([`heap_bytes`]).
 pub const BYTES_PER_POSITION: usize = 180;
 /// Measured memory per move (petgraph edge).
 pub const BYTES_PER_MOVE: usize = 20;
@@ -242,6 +262,8 @@ pub struct GameGraph {
     pub(crate) outcome: [Vec<Slot<Outcome>>; 2],
     /// Memo: remoteness, per convention.
     pub(crate) remoteness: [Vec<Slot<Rem>>; 2],
+    /// Heap memory of the positions' data (lists, tuples), estimated as they are interned.
+    data_bytes: usize,
     /// Positions that are small integers, indexed directly (no hashing) by instance and value.
     int_atoms: IntAtoms,
     /// Positions that are short tuples of integers, by a packed key (no boxed value to hash).
@@ -268,7 +290,9 @@ impl GameGraph {
 
     /// The estimated memory of the graph, in bytes.
     pub fn estimated_bytes(&self) -> usize {
-        self.terms.len() * BYTES_PER_POSITION + self.moves.edge_count() * BYTES_PER_MOVE
+        self.terms.len() * BYTES_PER_POSITION
+            + self.data_bytes
+            + self.moves.edge_count() * BYTES_PER_MOVE
     }
 
     /// An error if adding `new_moves` moves would take the graph over its memory budget.
@@ -351,6 +375,14 @@ impl GameGraph {
                 ),
             ));
         }
+        self.data_bytes += match &term {
+            Term::Atom(_, data) => heap_bytes(data),
+            Term::Compound(_, parts) => parts.len() * 4 + 16,
+        };
+        // Positions found by the streaming solver add no moves: the budget is checked here.
+        if self.terms.len() % 4096 == 4095 {
+            self.check_memory(0)?;
+        }
         match &term {
             Term::Atom(inst, Value::Int(n)) => {
                 self.int_atoms.insert(*inst, *n, self.terms.len() as u32);
@@ -415,6 +447,15 @@ impl GameGraph {
                 let data = Value::Tuple(items.iter().map(|n| Value::Int(*n)).collect());
                 self.lookup(&Term::Atom(inst, data))
             }
+        }
+    }
+
+    /// The Grundy value of the position `n` of `inst`, if it is interned and known.
+    pub(crate) fn int_grundy(&self, inst: InstanceId, n: i64) -> Option<u64> {
+        let id = self.int_atoms.get(inst, n)?;
+        match self.grundy.get(id.0 as usize) {
+            Some(crate::analysis::Slot::Done(v)) => Some(*v),
+            _ => None,
         }
     }
 
@@ -556,9 +597,14 @@ impl GameGraph {
 
     /// The moves of a term: the rules' options for a position, the explicit product moves for
     /// a compound. Distinct, in the order the rules (or parts) produce them.
+    ///
+    /// Moves are kept in the petgraph graph while it holds fewer than
+    /// [`GraphConfig::max_stored_moves`]; beyond that they are generated again each time they
+    /// are asked for, so a game of millions of positions costs memory for its positions only.
     pub fn successors(&mut self, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<TermId>> {
         if !self.explored[t.idx()] {
-            self.explore(w, t)?;
+            let found = self.explore(w, t)?;
+            return Ok(found.into_iter().map(|(id, _)| id).collect());
         }
         Ok(self
             .moves
@@ -568,15 +614,29 @@ impl GameGraph {
     }
 
     /// The rule (index in its game) that makes the move `from -> to`, if it is a rule's move.
-    pub fn rule_of_move(&self, from: TermId, to: TermId) -> Option<u32> {
-        let edge = self
-            .moves
-            .find_edge(NodeIndex::new(from.idx()), NodeIndex::new(to.idx()))?;
-        let rule = *self.moves.edge_weight(edge)?;
-        (rule != PRODUCT_MOVE).then_some(rule)
+    pub fn rule_of_move(
+        &mut self,
+        w: &mut World<'_>,
+        from: TermId,
+        to: TermId,
+    ) -> DiagResult<Option<u32>> {
+        let rule = if self.explored[from.idx()] {
+            self.moves
+                .find_edge(NodeIndex::new(from.idx()), NodeIndex::new(to.idx()))
+                .and_then(|edge| self.moves.edge_weight(edge).copied())
+        } else {
+            let found = self.explore(w, from)?;
+            found
+                .iter()
+                .find(|(id, _)| *id == to)
+                .map(|(_, rule)| *rule)
+        };
+        Ok(rule.filter(|r| *r != PRODUCT_MOVE))
     }
 
-    fn explore(&mut self, w: &mut World<'_>, t: TermId) -> DiagResult<()> {
+    /// Generates the moves of `t` (with the rule of each), distinct, and keeps them in the
+    /// graph if there is room.
+    fn explore(&mut self, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<(TermId, u32)>> {
         w.stop.check()?;
         let mut found: Vec<(TermId, u32)> = Vec::new();
         match self.term(t).clone() {
@@ -599,14 +659,17 @@ impl GameGraph {
         }
         let mut seen = FxHashSet::default();
         found.retain(|(id, _)| seen.insert(*id));
+        if self.moves.edge_count() + found.len() > self.config.max_stored_moves {
+            return Ok(found);
+        }
         self.check_memory(found.len())?;
         // petgraph lists a node's neighbours newest first: add them in reverse.
         let from = NodeIndex::new(t.idx());
-        for (to, rule) in found.into_iter().rev() {
-            self.moves.add_edge(from, NodeIndex::new(to.idx()), rule);
+        for (to, rule) in found.iter().rev() {
+            self.moves.add_edge(from, NodeIndex::new(to.idx()), *rule);
         }
         self.explored[t.idx()] = true;
-        Ok(())
+        Ok(found)
     }
 
     fn product_moves(
