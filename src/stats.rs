@@ -54,9 +54,9 @@ impl GraphSize {
                 "positions",
                 (thousands(self.positions), ""),
                 format!(
-                    "{} game positions, {} compounds",
-                    thousands(self.atoms),
-                    thousands(self.compounds)
+                    "{}, {}",
+                    counted(self.atoms, "game position"),
+                    counted(self.compounds, "compound")
                 ),
             ),
             Row::new("moves stored", (thousands(self.moves), ""), String::new()),
@@ -69,11 +69,6 @@ impl GraphSize {
                 },
             ),
         ]
-    }
-
-    /// The rows about the graph as text (the REPL's `:stats`), indented by two spaces.
-    pub fn render(&self) -> String {
-        render_rows(&self.rows())
     }
 }
 
@@ -103,7 +98,7 @@ impl Work {
             Work::Statements(n) => (n, "statement"),
             Work::Expressions(n) => (n, "expression"),
         };
-        format!("{} {noun}{}", thousands(n), if n == 1 { "" } else { "s" })
+        counted(n, noun)
     }
 }
 
@@ -142,6 +137,29 @@ impl Stats {
     }
 }
 
+/// The REPL's `:stats`: the rows about the session's graph, then how long the last entry
+/// took (its text, one-lined and cut short) and how many names are bound at the prompt.
+pub fn session(graph: &GraphSize, last: Option<(Duration, &str)>, names: usize) -> String {
+    const LONGEST: usize = 40;
+    let mut rows = graph.rows();
+    if let Some((time, text)) = last {
+        let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let shown = if line.chars().count() <= LONGEST {
+            line
+        } else {
+            let cut: String = line.chars().take(LONGEST - 1).collect();
+            format!("{cut}…")
+        };
+        rows.push(Row::new("last entry", duration(time), shown));
+    }
+    rows.push(Row::new(
+        "names bound",
+        (thousands(names), ""),
+        String::new(),
+    ));
+    format!("stats  this session\n{}", render_rows(&rows))
+}
+
 /// The block that ends `cgl check --stats` over several files: how many files have figures,
 /// the time the whole run took (checking `jobs` files at once), and each phase's time and the
 /// positions summed over the files (the sums can exceed the whole when files ran at once).
@@ -152,19 +170,14 @@ pub fn total(files: &[Stats], wall: Duration, jobs: usize) -> String {
     let positions: usize = files.iter().map(|s| s.graph.positions).sum();
     let count = files.len();
     let rows = [
-        Row::new(
-            "wall clock",
-            duration(wall),
-            format!("{jobs} job{}", if jobs == 1 { "" } else { "s" }),
-        ),
+        Row::new("wall clock", duration(wall), counted(jobs, "job")),
         Row::new("parse + lower", duration(load), summed.to_string()),
         Row::new("evaluation", duration(eval), summed.to_string()),
         Row::new("positions", (thousands(positions), ""), summed.to_string()),
     ];
     format!(
-        "stats  total: {} file{}\n{}",
-        thousands(count),
-        if count == 1 { "" } else { "s" },
+        "stats  total: {}\n{}",
+        counted(count, "file"),
         render_rows(&rows)
     )
 }
@@ -211,6 +224,11 @@ pub fn thousands(n: usize) -> String {
         out.push(c);
     }
     out
+}
+
+/// A count and a noun, plural unless the count is 1: `1 file`, `1,200 files`.
+fn counted(n: usize, noun: &str) -> String {
+    format!("{} {noun}{}", thousands(n), if n == 1 { "" } else { "s" })
 }
 
 /// A duration as a number and a unit: microseconds below a millisecond, milliseconds (one
@@ -300,7 +318,22 @@ stats  kayles.game
         let size = GraphSize::of(&GameGraph::default());
         assert_eq!(size, GraphSize::default());
         assert_eq!(size.bytes_per_position(), None);
-        assert!(size.render().contains("– a position"), "{}", size.render());
+        let shown = session(
+            &size,
+            Some((Duration::from_millis(5), "grundy(\n  Nim(3))")),
+            2,
+        );
+        assert_eq!(
+            shown,
+            "\
+stats  this session
+  positions              0      0 game positions, 0 compounds
+  moves stored           0
+  memory (est.)          0 B    – a position
+  last entry           5.0 ms   grundy( Nim(3))
+  names bound            2
+"
+        );
         assert_eq!(Work::Expressions(1).describe(), "1 expression");
         assert_eq!(Work::Statements(1).describe(), "1 statement");
     }
