@@ -127,9 +127,8 @@ struct Unattended {
     /// Stop after this many seconds (per file for `check`); e.g. 10 or 0.5.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     timeout: Option<Duration>,
-    /// After the output, print what each file cost on stderr: the time to parse and to
-    /// evaluate, the positions and moves explored, the memory estimate (with `--format json`:
-    /// a `stats` object in each file record).
+    /// Print what each file cost on stderr: time per phase, positions, moves, memory (with
+    /// `--format json`: in each file record).
     #[arg(long)]
     stats: bool,
 }
