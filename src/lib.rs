@@ -31,4 +31,5 @@ pub mod graph;
 pub mod lower;
 pub mod repl;
 pub mod session;
+pub mod stats;
 pub mod syntax;

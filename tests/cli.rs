@@ -350,3 +350,228 @@ fn help_texts() {
         });
     }
 }
+
+/// A row of a `--stats` block: its label, and the rest split on blanks.
+type Row = (String, Vec<String>);
+
+/// A `--stats` block: its title and rows.
+type Block = (String, Vec<Row>);
+
+/// The `--stats` blocks in `stderr`, in the order printed.
+fn stats_blocks(stderr: &str) -> Vec<Block> {
+    let mut blocks: Vec<Block> = Vec::new();
+    // Whether the lines read since the last title are all rows (a diagnostic ends a block).
+    let mut open = false;
+    for line in stderr.lines() {
+        if let Some(title) = line.strip_prefix("stats  ") {
+            blocks.push((title.to_string(), Vec::new()));
+            open = true;
+        } else if let (true, Some(row), Some(block)) =
+            (open, line.strip_prefix("  "), blocks.last_mut())
+        {
+            // Labels are padded to 15 characters.
+            let label = row.get(..15).unwrap_or(row);
+            let rest = row[label.len()..]
+                .split_whitespace()
+                .map(str::to_string)
+                .collect();
+            block.1.push((label.trim_end().to_string(), rest));
+        } else {
+            open = false;
+        }
+    }
+    blocks
+}
+
+/// A count as `--stats` prints it (`2,001`).
+fn count(text: &str) -> usize {
+    text.replace(',', "")
+        .parse()
+        .unwrap_or_else(|_| panic!("not a count: {text}"))
+}
+
+#[test]
+fn eval_stats_print_a_block_on_stderr() {
+    let args = [
+        "eval",
+        "--stats",
+        "-f",
+        "examples/kayles.game",
+        "grundy(Kayles(30))",
+    ];
+    let (code, stdout, stderr) = cgl(&args);
+    assert_no_crash("eval --stats", &stderr);
+    // The value alone on stdout, as without --stats.
+    assert_eq!((code, stdout.as_str()), (0, "7\n"), "{stderr}");
+    let blocks = stats_blocks(&stderr);
+    assert_eq!(blocks.len(), 1, "{stderr}");
+    let (title, rows) = &blocks[0];
+    assert_eq!(title, "eval grundy(Kayles(30))");
+    let labels: Vec<&str> = rows.iter().map(|(l, _)| l.as_str()).collect();
+    assert_eq!(
+        labels,
+        [
+            "parse + lower",
+            "evaluation",
+            "positions",
+            "moves stored",
+            "memory (est.)"
+        ],
+        "{stderr}"
+    );
+    for (_, rest) in &rows[..2] {
+        assert!(["µs", "ms", "s"].contains(&rest[1].as_str()), "{stderr}");
+    }
+    assert_eq!(rows[1].1[2..], ["1", "expression"], "{stderr}");
+    let positions = &rows[2].1;
+    assert!(count(&positions[0]) > 0, "{stderr}");
+    assert_eq!(positions[2..4], ["game", "positions,"], "{stderr}");
+    assert_eq!(
+        count(&positions[0]),
+        count(&positions[1]) + count(&positions[4]),
+        "game positions and compounds make up the positions: {stderr}"
+    );
+    let _moves = count(&rows[3].1[0]);
+    let memory = &rows[4].1;
+    assert!(
+        ["B", "KiB", "MiB"].contains(&memory[1].as_str()),
+        "{stderr}"
+    );
+    assert_eq!(memory[3..], ["B", "a", "position"], "{stderr}");
+    assert!(count(&memory[2]) > 0, "{stderr}");
+    // Without --stats, nothing on stderr.
+    let (_, _, stderr) = cgl(&["eval", "-f", "examples/kayles.game", "grundy(Kayles(30))"]);
+    assert_eq!(stderr, "");
+}
+
+/// The figures that do not depend on the clock: every row but the times.
+fn sizes(stderr: &str) -> Vec<Block> {
+    stats_blocks(stderr)
+        .into_iter()
+        .map(|(title, rows)| {
+            let rows = rows
+                .into_iter()
+                .filter(|(label, _)| {
+                    !["parse + lower", "evaluation", "wall clock"].contains(&label.as_str())
+                })
+                .collect();
+            (title, rows)
+        })
+        .collect()
+}
+
+#[test]
+fn check_stats_come_in_file_order_whatever_the_jobs() {
+    let files = ["examples/kayles.game", GAMES, FAILING];
+    let run = |jobs: &str| {
+        let mut args = vec!["check", "--stats", "--jobs", jobs];
+        args.extend(files);
+        cgl(&args)
+    };
+    let (code, stdout, stderr) = run("2");
+    assert_no_crash("check --stats", &stderr);
+    assert_eq!(code, 1, "{stderr}");
+    // Stdout is what it is without --stats.
+    let mut plain = vec!["check", "--jobs", "2"];
+    plain.extend(files);
+    assert_eq!(stdout, cgl(&plain).1);
+    let blocks = stats_blocks(&stderr);
+    let titles: Vec<&str> = blocks.iter().map(|(t, _)| t.as_str()).collect();
+    assert_eq!(
+        titles,
+        [files[0], files[1], files[2], "total: 3 files"],
+        "{stderr}"
+    );
+    for (title, rows) in &blocks[..3] {
+        assert_eq!(rows.len(), 5, "{title}: {stderr}");
+        assert!(count(&rows[2].1[0]) > 0, "{title}: {stderr}");
+    }
+    // The failing file ran all three of its expectations.
+    assert_eq!(blocks[2].1[1].1[2..], ["3", "expectations"], "{stderr}");
+    // Each file's block follows its diagnostics: the failure is printed before its stats.
+    let failure = stderr.find("cgl::check::failed").unwrap();
+    let block = stderr.find(&format!("stats  {FAILING}")).unwrap();
+    assert!(failure < block, "{stderr}");
+    let total = &blocks[3].1;
+    let labels: Vec<&str> = total.iter().map(|(l, _)| l.as_str()).collect();
+    assert_eq!(
+        labels,
+        ["wall clock", "parse + lower", "evaluation", "positions"]
+    );
+    let summed: usize = blocks[..3].iter().map(|(_, r)| count(&r[2].1[0])).sum();
+    assert_eq!(count(&total[3].1[0]), summed, "{stderr}");
+    // Apart from the times, the same figures with one job as with two.
+    let (_, _, one_job) = run("1");
+    let mut expected = sizes(&stderr);
+    let total_two = expected.pop();
+    let mut found = sizes(&one_job);
+    let total_one = found.pop();
+    assert_eq!(found, expected);
+    assert_eq!(
+        total_two.map(|(_, rows)| rows),
+        total_one.map(|(_, rows)| rows)
+    );
+}
+
+#[test]
+fn check_stats_in_json_are_part_of_the_file_records() {
+    let run = |extra: &[&str]| {
+        let mut args = vec!["check", "--format", "json"];
+        args.extend(extra);
+        args.extend([GAMES, "tests/cli/nope.game"]);
+        let (code, stdout, stderr) = cgl(&args);
+        assert_eq!((code, stderr.as_str()), (2, ""), "{stdout}");
+        let doc: serde_json::Value = serde_json::from_str(&stdout).expect("stdout is JSON");
+        doc["records"]
+            .as_array()
+            .expect("records")
+            .iter()
+            .filter(|r| r["kind"] == "file")
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    let files = run(&["--stats"]);
+    assert_eq!(files.len(), 2);
+    let stats = &files[0]["stats"];
+    for key in [
+        "parse_lower_us",
+        "evaluation_us",
+        "evaluated",
+        "positions",
+        "game_positions",
+        "compounds",
+        "moves",
+        "memory_bytes",
+        "bytes_per_position",
+    ] {
+        assert!(stats[key].is_u64(), "{key}: {stats}");
+    }
+    assert_eq!(stats["evaluated"], 3);
+    let positions = stats["positions"].as_u64().unwrap();
+    assert!(positions > 0, "{stats}");
+    assert_eq!(
+        stats["game_positions"].as_u64().unwrap() + stats["compounds"].as_u64().unwrap(),
+        positions
+    );
+    assert_eq!(
+        stats["bytes_per_position"].as_u64().unwrap(),
+        stats["memory_bytes"].as_u64().unwrap() / positions
+    );
+    // A path that is not there was never read: no figures.
+    assert!(files[1]["stats"].is_null(), "{}", files[1]);
+    // Without --stats, no `stats` field at all.
+    for file in run(&[]) {
+        assert!(file.get("stats").is_none(), "{file}");
+    }
+}
+
+#[test]
+fn run_stats_count_the_statements() {
+    let (code, stdout, stderr) = cgl(&["run", "--stats", PRINTS]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, cgl(&["run", PRINTS]).1);
+    let blocks = stats_blocks(&stderr);
+    assert_eq!(blocks.len(), 1, "{stderr}");
+    assert_eq!(blocks[0].0, PRINTS);
+    assert_eq!(blocks[0].1[1].1[3], "statements", "{stderr}");
+}

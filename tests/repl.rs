@@ -126,7 +126,8 @@ fn files_on_the_command_line_and_reload() {
     d.send("grundy(G(3))");
     assert_eq!(d.line(), "1");
     d.send(":stats");
-    assert!(d.line().starts_with("game graph: "));
+    assert_eq!(d.line(), "stats  this session");
+    assert!(d.line().starts_with("  positions "));
     d.send(":quit");
     // The broken file was an error, so a piped session exits with 1.
     assert_eq!(d.wait(), 1);
@@ -147,7 +148,37 @@ fn time_and_stats_report_positions() {
     assert!(!explored[0].starts_with("0 "), "{stdout}");
     // The second time, everything is known already.
     assert!(explored[1].starts_with("0 "), "{stdout}");
-    assert!(stdout.contains("game graph: "), "{stdout}");
+    // `:stats`: the graph's figures, and the time of the entry before it.
+    let stats: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| *l != "stats  this session")
+        .collect();
+    assert_eq!(stats.len(), 6, "{stdout}");
+    let row = |label: &str| {
+        stats
+            .iter()
+            .find_map(|l| l.strip_prefix(&format!("  {label}")))
+            .unwrap_or_else(|| panic!("no {label} row: {stdout}"))
+            .split_whitespace()
+            .collect::<Vec<_>>()
+    };
+    let number = |text: &str| -> usize { text.replace(',', "").parse().unwrap() };
+    let positions = row("positions");
+    assert!(number(positions[0]) > 0, "{stdout}");
+    assert_eq!(
+        number(positions[0]),
+        number(positions[1]) + number(positions[4]),
+        "game positions and compounds make up the positions: {stdout}"
+    );
+    assert!(
+        row("memory (est.)")[3..].ends_with(&["a", "position"]),
+        "{stdout}"
+    );
+    assert!(
+        row("last entry").ends_with(&[":time", "grundy(Kayles(30))"]),
+        "{stdout}"
+    );
+    assert_eq!(row("names bound"), ["2"], "{stdout}");
 }
 
 #[test]

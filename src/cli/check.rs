@@ -22,6 +22,7 @@ use crate::diag::{Diag, RenderStyle, Severity};
 use crate::eval::{Stop, TIMEOUT};
 use crate::lower::ir::Statement;
 use crate::session::{FailedValues, Session, SessionConfig};
+use crate::stats::{Stats, Work};
 
 /// Stack of each worker thread, as large as the main thread's (src/main.rs), so that a file
 /// that `cgl run` can run, `cgl check` can check. Evaluation recurses over expressions and
@@ -44,6 +45,8 @@ pub struct CheckSettings {
     pub failed_values: bool,
     /// Worker threads.
     pub jobs: usize,
+    /// Whether to measure what each file costs (`--stats`) into its report.
+    pub stats: bool,
 }
 
 /// One thing to check: a file, or a path that cannot be (not found, an unreadable folder).
@@ -401,22 +404,36 @@ fn check_file(path: &Path, settings: &CheckSettings) -> FileReport {
     let shown = path.display().to_string();
     let style = settings.style;
     let mut locator = Locator::default();
-    let index = match session.load_path(path) {
+    let started = Instant::now();
+    let loaded = session.load_path(path);
+    let load_time = started.elapsed();
+    let index = match loaded {
         Ok(index) => index,
         Err(diags) => {
             let errors = diags
                 .iter()
                 .map(|d| Problem::of(d, &session.sources, style, &mut locator))
                 .collect();
-            return FileReport::not_checked(shown, errors);
+            let mut report = FileReport::not_checked(shown, errors);
+            report.stats = settings.stats.then(|| {
+                Stats::new(
+                    load_time,
+                    Duration::ZERO,
+                    Work::Expectations(0),
+                    session.graph(),
+                )
+            });
+            return report;
         }
     };
+    let started = Instant::now();
     let statements = session.statements(index);
     let mut report = FileReport {
         path: shown,
         errors: Vec::new(),
         warnings: Vec::new(),
         expects: Vec::new(),
+        stats: None,
     };
     let loaded = session.file(index);
     if statements.is_empty() && loaded.lowered.scope.is_empty() {
@@ -479,6 +496,15 @@ fn check_file(path: &Path, settings: &CheckSettings) -> FileReport {
             status,
         });
     }
+    if settings.stats {
+        let evaluated = report.expects.len() - report.skipped();
+        report.stats = Some(Stats::new(
+            load_time,
+            started.elapsed(),
+            Work::Expectations(evaluated),
+            session.graph(),
+        ));
+    }
     report
 }
 
@@ -493,6 +519,7 @@ mod tests {
             style: RenderStyle::Plain,
             failed_values: false,
             jobs,
+            stats: false,
         }
     }
 
@@ -523,6 +550,7 @@ mod tests {
                 text: "true".to_string(),
                 status: ExpectStatus::Passed,
             }],
+            stats: None,
         }
     }
 

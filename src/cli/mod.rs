@@ -11,7 +11,7 @@ pub mod report;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
 
@@ -19,6 +19,7 @@ use crate::diag::{render, Diag, RenderStyle, SourceMap};
 use crate::eval::{Limits, Stop};
 use crate::graph::GraphConfig;
 use crate::session::{Session, SessionConfig};
+use crate::stats::{total, Stats, Work};
 use check::{check_all, inputs, CheckSettings};
 use report::{reporter, Format, Totals};
 
@@ -53,7 +54,7 @@ enum Command {
         #[command(flatten)]
         options: EngineOptions,
         #[command(flatten)]
-        deadline: Deadline,
+        unattended: Unattended,
     },
     /// Run a file: print its `print` statements and check its `expect`s, in order.
     Run {
@@ -62,7 +63,7 @@ enum Command {
         #[command(flatten)]
         options: EngineOptions,
         #[command(flatten)]
-        deadline: Deadline,
+        unattended: Unattended,
     },
     /// Print the value of one expression, after loading files.
     Eval {
@@ -75,7 +76,7 @@ enum Command {
         #[command(flatten)]
         options: EngineOptions,
         #[command(flatten)]
-        deadline: Deadline,
+        unattended: Unattended,
     },
     /// Explore games interactively (also what `cgl` alone does).
     Repl {
@@ -120,13 +121,17 @@ impl EngineOptions {
     }
 }
 
-/// `--timeout`, for the commands that run unattended (`check`, `run`, `eval`); the REPL has
-/// Ctrl-C instead.
+/// Options of the commands that run unattended (`check`, `run`, `eval`): `--timeout` (the
+/// REPL has Ctrl-C instead) and `--stats` (the REPL has `:stats`).
 #[derive(Debug, Args, Clone, Copy)]
-struct Deadline {
+struct Unattended {
     /// Stop after this many seconds (per file for `check`); e.g. 10 or 0.5.
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     timeout: Option<Duration>,
+    /// Print what each file cost on stderr: time per phase, positions, moves, memory (with
+    /// `--format json`: in each file record).
+    #[arg(long)]
+    stats: bool,
 }
 
 /// The longest `--timeout` accepted: a year is "no limit" in practice, and keeps deadlines
@@ -147,9 +152,9 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 }
 
 /// A session with these options, its deadline (if any) starting now.
-fn session(options: EngineOptions, deadline: Deadline) -> Session {
+fn session(options: EngineOptions, unattended: Unattended) -> Session {
     let mut session = Session::new(options.config());
-    if let Some(budget) = deadline.timeout {
+    if let Some(budget) = unattended.timeout {
         session.set_stop(Stop::after(budget));
     }
     session
@@ -179,11 +184,11 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
             format,
             jobs,
             options,
-            deadline,
+            unattended,
         }) => {
             let settings = CheckSettings {
                 config: options.config(),
-                timeout: deadline.timeout,
+                timeout: unattended.timeout,
                 // Machine formats carry plain text; colour is for a person at a terminal.
                 style: match format {
                     Format::Human | Format::Github => style,
@@ -194,20 +199,27 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
                     || std::thread::available_parallelism().map_or(1, usize::from),
                     usize::from,
                 ),
+                stats: unattended.stats,
             };
             check(&paths, format, settings, out, err)
         }
         Some(Command::Run {
             file,
             options,
-            deadline,
-        }) => run_file(&file, session(options, deadline), style, out, err),
+            unattended,
+        }) => {
+            let session = session(options, unattended);
+            run_file(&file, session, unattended.stats, style, out, err)
+        }
         Some(Command::Eval {
             files,
             expr,
             options,
-            deadline,
-        }) => eval(&files, &expr, session(options, deadline), style, out, err),
+            unattended,
+        }) => {
+            let session = session(options, unattended);
+            eval(&files, &expr, session, unattended.stats, style, out, err)
+        }
         Some(Command::Repl { files, options }) => {
             crate::repl::run(&files, options.config(), style, out, err)
         }
@@ -222,7 +234,9 @@ fn report(diags: &[Diag], sources: &SourceMap, style: RenderStyle, err: &mut dyn
     }
 }
 
-/// Checks files in parallel and writes the reports in input order, in `format`.
+/// Checks files in parallel and writes the reports in input order, in `format`. With
+/// `--stats`, each file's figures follow its report on stderr (in JSON, they are part of the
+/// records), and a total line ends the run when there were several files.
 fn check(
     paths: &[PathBuf],
     format: Format,
@@ -230,57 +244,132 @@ fn check(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let mut writer = reporter(format);
+    let started = Instant::now();
+    let jobs = settings.jobs;
+    let stats_text = settings.stats && format != Format::Json;
+    let mut writer = reporter(format, settings.stats);
     let mut totals = Totals::default();
+    let mut figures: Vec<Stats> = Vec::new();
     check_all(inputs(paths), settings, &mut |report| {
         totals.add(&report);
         writer.file(&report, out, err);
         let _ = out.flush();
+        if let (true, Some(stats)) = (stats_text, &report.stats) {
+            let _ = write!(err, "{}", stats.render(&report.path));
+            figures.push(*stats);
+        }
     });
     writer.finish(&totals, out, err);
+    let _ = out.flush();
+    if stats_text && totals.files > 1 {
+        let jobs = jobs.min(totals.files);
+        let _ = write!(err, "{}", total(&figures, started.elapsed(), jobs));
+    }
     totals.exit_code()
+}
+
+/// With `--stats`, writes the block of figures on stderr, after what was written to stdout.
+fn write_stats(
+    wanted: bool,
+    title: &str,
+    times: (Duration, Duration),
+    work: Work,
+    session: &Session,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) {
+    if wanted {
+        let _ = out.flush();
+        let stats = Stats::new(times.0, times.1, work, session.graph());
+        let _ = write!(err, "{}", stats.render(title));
+    }
 }
 
 fn run_file(
     path: &Path,
     mut session: Session,
+    stats: bool,
     style: RenderStyle,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let index = match session.load_path(path) {
+    let title = path.display().to_string();
+    let started = Instant::now();
+    let loaded = session.load_path(path);
+    let load_time = started.elapsed();
+    let index = match loaded {
         Ok(i) => i,
         Err(diags) => {
             report(&diags, &session.sources, style, err);
+            let times = (load_time, Duration::ZERO);
+            write_stats(
+                stats,
+                &title,
+                times,
+                Work::Statements(0),
+                &session,
+                out,
+                err,
+            );
             return 2;
         }
     };
+    let started = Instant::now();
+    let statements = session.statements(index).len();
     let failures = session.run_file(index, &mut |line| {
         let _ = writeln!(out, "{line}");
     });
+    let times = (load_time, started.elapsed());
     report(&failures, &session.sources, style, err);
+    let work = Work::Statements(statements);
+    write_stats(stats, &title, times, work, &session, out, err);
     u8::from(!failures.is_empty())
+}
+
+/// The title of `cgl eval --stats`'s block: `eval` and the expression on one line, cut short
+/// if long.
+fn eval_title(expr: &str) -> String {
+    const LONGEST: usize = 60;
+    let line = format!(
+        "eval {}",
+        expr.split_whitespace().collect::<Vec<_>>().join(" ")
+    );
+    if line.chars().count() <= LONGEST {
+        return line;
+    }
+    let cut: String = line.chars().take(LONGEST - 1).collect();
+    format!("{cut}…")
 }
 
 fn eval(
     files: &[PathBuf],
     expr: &str,
     mut session: Session,
+    stats: bool,
     style: RenderStyle,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
+    let title = eval_title(expr);
+    let started = Instant::now();
     let mut loaded = Vec::new();
     for file in files {
         match session.load_path(file) {
             Ok(i) => loaded.push(i),
             Err(diags) => {
                 report(&diags, &session.sources, style, err);
+                let times = (started.elapsed(), Duration::ZERO);
+                let work = Work::Expressions(0);
+                write_stats(stats, &title, times, work, &session, out, err);
                 return 2;
             }
         }
     }
-    match session.eval_text(expr, &loaded) {
+    let load_time = started.elapsed();
+    let started = Instant::now();
+    let result = session.eval_text(expr, &loaded);
+    let times = (load_time, started.elapsed());
+    let code = match result {
         Ok(value) => {
             let _ = writeln!(out, "{}", session.show(&value));
             0
@@ -289,5 +378,15 @@ fn eval(
             report(&diags, &session.sources, style, err);
             1
         }
-    }
+    };
+    write_stats(
+        stats,
+        &title,
+        times,
+        Work::Expressions(1),
+        &session,
+        out,
+        err,
+    );
+    code
 }

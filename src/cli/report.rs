@@ -4,7 +4,8 @@
 //! A [`FileReport`] holds only strings and numbers, so it can be built on a worker thread
 //! (where the file's `Session` lives and dies) and written on the main thread. Every writer
 //! gets the reports in the order of the input, so the output does not depend on which worker
-//! finished first, and none of them writes times or anything else that varies between runs.
+//! finished first, and none of them writes times or anything else that varies between runs
+//! (except the figures of `--stats`, whose times do).
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -13,6 +14,7 @@ use clap::ValueEnum;
 
 use crate::diag::{render, Diag, FileId, RenderStyle, Severity, SourceMap, Span};
 use crate::session::FailedValues;
+use crate::stats::Stats;
 
 /// The output format of `cgl check`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
@@ -180,6 +182,9 @@ pub struct FileReport {
     pub warnings: Vec<Problem>,
     /// Its expectations in source order (none if it could not be checked).
     pub expects: Vec<ExpectReport>,
+    /// What checking it cost, with `--stats` (`None` without it, and for a file that was not
+    /// read: not found, crashed, given up on).
+    pub stats: Option<Stats>,
 }
 
 impl FileReport {
@@ -190,6 +195,7 @@ impl FileReport {
             errors,
             warnings: Vec::new(),
             expects: Vec::new(),
+            stats: None,
         }
     }
 
@@ -285,12 +291,13 @@ pub trait Reporter {
     fn finish(&mut self, totals: &Totals, out: &mut dyn Write, err: &mut dyn Write);
 }
 
-/// The writer for a format.
-pub fn reporter(format: Format) -> Box<dyn Reporter> {
+/// The writer for a format; with `stats`, JSON file records carry a `stats` object (the
+/// other formats leave the figures to the caller, who writes them to stderr).
+pub fn reporter(format: Format, stats: bool) -> Box<dyn Reporter> {
     match format {
         Format::Human => Box::new(Human { github: false }),
         Format::Github => Box::new(Human { github: true }),
-        Format::Json => Box::new(Json { records: 0 }),
+        Format::Json => Box::new(Json { records: 0, stats }),
         Format::Junit => Box::new(Junit::default()),
     }
 }
@@ -422,6 +429,8 @@ fn github_property(text: &str) -> String {
 /// spec/language.md §10 lists the fields.
 struct Json {
     records: usize,
+    /// Whether file records carry a `stats` object (`--stats`).
+    stats: bool,
 }
 
 impl Json {
@@ -454,6 +463,13 @@ impl Reporter for Json {
             .map(|p| json_problem(p).finish())
             .collect();
         file.raw("diagnostics", &format!("[{}]", diagnostics.join(",")));
+        if self.stats {
+            let stats = report
+                .stats
+                .as_ref()
+                .map_or_else(|| "null".to_string(), json_stats);
+            file.raw("stats", &stats);
+        }
         self.record(out, &file);
         for expect in &report.expects {
             let mut record = JsonObject::new();
@@ -511,6 +527,29 @@ impl Reporter for Json {
             .num("exit_code", usize::from(totals.exit_code()));
         let _ = writeln!(out, "\n],\"summary\":{}}}", summary.finish());
     }
+}
+
+/// The `stats` object of a file record: times in microseconds, then the graph's size.
+fn json_stats(stats: &Stats) -> String {
+    let micros = |d: std::time::Duration| usize::try_from(d.as_micros()).unwrap_or(usize::MAX);
+    let graph = &stats.graph;
+    let mut object = JsonObject::new();
+    object
+        .num("parse_lower_us", micros(stats.load))
+        .num("evaluation_us", micros(stats.eval))
+        .num("evaluated", stats.work.count())
+        .num("positions", graph.positions)
+        .num("game_positions", graph.atoms)
+        .num("compounds", graph.compounds)
+        .num("moves", graph.moves)
+        .num("memory_bytes", graph.bytes)
+        .raw(
+            "bytes_per_position",
+            &graph
+                .bytes_per_position()
+                .map_or_else(|| "null".to_string(), |b| b.to_string()),
+        );
+    object.finish()
 }
 
 fn json_problem(problem: &Problem) -> JsonObject {

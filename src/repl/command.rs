@@ -111,7 +111,7 @@ pub const COMMANDS: &[(&str, &[&str], &str, &str)] = &[
         "stats",
         &[],
         "",
-        "size of the game graph: positions and moves",
+        "the game graph's size and memory; the last entry's time",
     ),
     (
         "explain",

@@ -94,7 +94,12 @@ were added to the game graph.
 position, the number of move rules, misère play, compound mode and start.
 "
         }
-        "stats" => "Shows the size of the session's game graph: positions and moves.\n",
+        "stats" => {
+            "Shows what the session's game graph costs: its positions (game positions and
+compounds), the moves stored, its estimated memory and the bytes per position; then
+how long the last entry took, and how many names are bound.
+"
+        }
         "quit" => "Leaves cgl (so does Ctrl-D).\n",
         _ => "",
     }

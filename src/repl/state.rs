@@ -6,7 +6,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use super::command::{
     classify, mask, parse_command, parse_let, Command, CommandError, EntryKind, Generator,
@@ -20,6 +20,7 @@ use crate::eval::Stop;
 use crate::lower::ir::{PositionShape, Statement};
 use crate::lower::{Exports, Global, Scope};
 use crate::session::{ExpectResult, Session, SessionConfig};
+use crate::stats::{self, GraphSize};
 use crate::syntax::ast::{self, CompClause, ExprKind, Ident, Item};
 use crate::syntax::{parse_expr, parse_file};
 
@@ -70,6 +71,8 @@ pub struct Repl {
     entries: usize,
     /// Whether any entry failed (the exit code of a piped session).
     pub failed: bool,
+    /// How long the last timed entry took, and its text (for `:stats`).
+    last: Option<(Duration, String)>,
 }
 
 impl Repl {
@@ -88,6 +91,7 @@ impl Repl {
             color,
             entries: 0,
             failed: false,
+            last: None,
         }
     }
 
@@ -143,6 +147,14 @@ impl Repl {
         self.entries += 1;
         // A Ctrl-C pressed between computations must not stop this one.
         self.stop.reset();
+        // `:stats` shows the time of the last entry that computed something: not its own,
+        // nor help, nor a game of `:play` (which waits for the player).
+        let timed = kind != EntryKind::Command
+            || !matches!(
+                parse_command(text),
+                Ok(Command::Stats | Command::Help(_) | Command::Quit | Command::Play { .. })
+            );
+        let started = Instant::now();
         let result = match kind {
             EntryKind::Command => self.command(text, lines, out, err),
             EntryKind::Let => self
@@ -154,6 +166,9 @@ impl Repl {
             EntryKind::Expr => self.expr_entry(text, out).map(|_| Flow::Continue),
             EntryKind::Empty => Ok(Flow::Continue),
         };
+        if timed {
+            self.last = Some((started.elapsed(), text.trim().to_string()));
+        }
         self.stop.reset();
         match result {
             Ok(flow) => flow,
@@ -446,14 +461,9 @@ impl Repl {
                 let _ = write!(out, "{}", self.games());
             }
             Command::Stats => {
-                let graph = self.session.graph();
-                let _ = writeln!(
-                    out,
-                    "game graph: {} positions, {} moves; {} names bound",
-                    graph.len(),
-                    graph.edge_count(),
-                    self.scope.len()
-                );
+                let graph = GraphSize::of(self.session.graph());
+                let last = self.last.as_ref().map(|(t, text)| (*t, text.as_str()));
+                let _ = write!(out, "{}", stats::session(&graph, last, self.scope.len()));
             }
             Command::Type(range) => {
                 let value = self.eval_part(file, text, &range)?;

@@ -1,0 +1,340 @@
+//! What a run cost, for `--stats` (`check`, `run`, `eval`) and the REPL's `:stats`: the time
+//! spent in each phase and the size of the game graph left behind.
+//!
+//! [`Stats`] is plain data (numbers and durations), so a `cgl check` worker can send it back
+//! with its file's report. Only the times differ from run to run; the sizes are the same for
+//! the same file and options, whatever `--jobs` is.
+
+use std::time::Duration;
+
+use crate::graph::{GameGraph, Term, TermId};
+
+/// The size of a game graph: its terms, split into positions of one game and compounds, its
+/// stored moves, and the memory estimate that `--max-memory` is checked against.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GraphSize {
+    /// Every term interned: positions of one game and compounds ([`GameGraph::len`]).
+    pub positions: usize,
+    /// Positions of one game instance (atoms).
+    pub atoms: usize,
+    /// Compounds (sums and the other compounds of several positions, the empty game).
+    pub compounds: usize,
+    /// Moves stored as edges ([`GameGraph::edge_count`]).
+    pub moves: usize,
+    /// Estimated memory of the graph in bytes ([`GameGraph::estimated_bytes`]).
+    pub bytes: usize,
+}
+
+impl GraphSize {
+    /// Measures a graph. Counting compounds looks at every term once, so this costs time in
+    /// proportion to the graph: call it once, at the end.
+    pub fn of(graph: &GameGraph) -> GraphSize {
+        let positions = graph.len();
+        let compounds = (0..positions)
+            .filter(|&i| matches!(graph.term(TermId(i as u32)), Term::Compound(..)))
+            .count();
+        GraphSize {
+            positions,
+            atoms: positions - compounds,
+            compounds,
+            moves: graph.edge_count(),
+            bytes: graph.estimated_bytes(),
+        }
+    }
+
+    /// Estimated bytes per term, or `None` for an empty graph.
+    pub fn bytes_per_position(&self) -> Option<usize> {
+        self.bytes.checked_div(self.positions)
+    }
+
+    /// The rows about the graph: positions, moves stored, memory.
+    fn rows(&self) -> Vec<Row> {
+        vec![
+            Row::new(
+                "positions",
+                (thousands(self.positions), ""),
+                format!(
+                    "{}, {}",
+                    counted(self.atoms, "game position"),
+                    counted(self.compounds, "compound")
+                ),
+            ),
+            Row::new("moves stored", (thousands(self.moves), ""), String::new()),
+            Row::new(
+                "memory (est.)",
+                bytes(self.bytes),
+                match self.bytes_per_position() {
+                    Some(b) => format!("{} B a position", thousands(b)),
+                    None => "– a position".to_string(),
+                },
+            ),
+        ]
+    }
+}
+
+/// What the evaluation phase ran.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Work {
+    /// `cgl check`: the expectations evaluated (not those skipped after a timeout).
+    Expectations(usize),
+    /// `cgl run`: the statements run (`print` and `expect`).
+    Statements(usize),
+    /// `cgl eval`: the expression (parsed, lowered and evaluated), or none when a `-f` file
+    /// did not load.
+    Expressions(usize),
+}
+
+impl Work {
+    /// How many things were evaluated.
+    pub fn count(self) -> usize {
+        match self {
+            Work::Expectations(n) | Work::Statements(n) | Work::Expressions(n) => n,
+        }
+    }
+
+    fn describe(self) -> String {
+        let (n, noun) = match self {
+            Work::Expectations(n) => (n, "expectation"),
+            Work::Statements(n) => (n, "statement"),
+            Work::Expressions(n) => (n, "expression"),
+        };
+        counted(n, noun)
+    }
+}
+
+/// What one file (or one `cgl eval`) cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stats {
+    /// Reading, parsing and lowering the file and its imports (for `eval`, the `-f` files).
+    pub load: Duration,
+    /// Running the statements (for `check`, the expectations; for `eval`, the expression).
+    pub eval: Duration,
+    /// What was run.
+    pub work: Work,
+    /// The game graph at the end.
+    pub graph: GraphSize,
+}
+
+impl Stats {
+    /// The figures of a session whose phases took `load` and `eval`.
+    pub fn new(load: Duration, eval: Duration, work: Work, graph: &GameGraph) -> Stats {
+        Stats {
+            load,
+            eval,
+            work,
+            graph: GraphSize::of(graph),
+        }
+    }
+
+    /// The block `--stats` prints: `stats  TITLE`, then a row per figure.
+    pub fn render(&self, title: &str) -> String {
+        let mut rows = vec![
+            Row::new("parse + lower", duration(self.load), String::new()),
+            Row::new("evaluation", duration(self.eval), self.work.describe()),
+        ];
+        rows.extend(self.graph.rows());
+        format!("stats  {title}\n{}", render_rows(&rows))
+    }
+}
+
+/// The REPL's `:stats`: the rows about the session's graph, then how long the last entry
+/// took (its text, one-lined and cut short) and how many names are bound at the prompt.
+pub fn session(graph: &GraphSize, last: Option<(Duration, &str)>, names: usize) -> String {
+    const LONGEST: usize = 40;
+    let mut rows = graph.rows();
+    if let Some((time, text)) = last {
+        let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let shown = if line.chars().count() <= LONGEST {
+            line
+        } else {
+            let cut: String = line.chars().take(LONGEST - 1).collect();
+            format!("{cut}…")
+        };
+        rows.push(Row::new("last entry", duration(time), shown));
+    }
+    rows.push(Row::new(
+        "names bound",
+        (thousands(names), ""),
+        String::new(),
+    ));
+    format!("stats  this session\n{}", render_rows(&rows))
+}
+
+/// The block that ends `cgl check --stats` over several files: how many files have figures,
+/// the time the whole run took (checking `jobs` files at once), and each phase's time and the
+/// positions summed over the files (the sums can exceed the whole when files ran at once).
+pub fn total(files: &[Stats], wall: Duration, jobs: usize) -> String {
+    let summed = "summed over the files";
+    let load: Duration = files.iter().map(|s| s.load).sum();
+    let eval: Duration = files.iter().map(|s| s.eval).sum();
+    let positions: usize = files.iter().map(|s| s.graph.positions).sum();
+    let count = files.len();
+    let rows = [
+        Row::new("wall clock", duration(wall), counted(jobs, "job")),
+        Row::new("parse + lower", duration(load), summed.to_string()),
+        Row::new("evaluation", duration(eval), summed.to_string()),
+        Row::new("positions", (thousands(positions), ""), summed.to_string()),
+    ];
+    format!(
+        "stats  total: {}\n{}",
+        counted(count, "file"),
+        render_rows(&rows)
+    )
+}
+
+/// One row of a block: a label, a number with its unit, and a remark.
+struct Row {
+    label: &'static str,
+    value: (String, &'static str),
+    detail: String,
+}
+
+impl Row {
+    fn new(label: &'static str, value: (String, &'static str), detail: String) -> Row {
+        Row {
+            label,
+            value,
+            detail,
+        }
+    }
+}
+
+/// Rows as text: labels left-aligned, numbers right-aligned, units and remarks after them.
+fn render_rows(rows: &[Row]) -> String {
+    let mut out = String::new();
+    for row in rows {
+        let line = format!(
+            "  {:<15}{:>9} {:<3}  {}",
+            row.label, row.value.0, row.value.1, row.detail
+        );
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
+
+/// A count with thousands separators: `1,234,567`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// A count and a noun, plural unless the count is 1: `1 file`, `1,200 files`.
+fn counted(n: usize, noun: &str) -> String {
+    format!("{} {noun}{}", thousands(n), if n == 1 { "" } else { "s" })
+}
+
+/// A duration as a number and a unit: microseconds below a millisecond, milliseconds (one
+/// decimal) below a second, seconds (two decimals) above.
+pub fn duration(d: Duration) -> (String, &'static str) {
+    let micros = d.as_micros();
+    if micros < 1_000 {
+        (micros.to_string(), "µs")
+    } else if micros < 1_000_000 {
+        (format!("{:.1}", d.as_secs_f64() * 1e3), "ms")
+    } else {
+        (format!("{:.2}", d.as_secs_f64()), "s")
+    }
+}
+
+/// A size in bytes as a number and a binary unit, one decimal above a KiB.
+pub fn bytes(n: usize) -> (String, &'static str) {
+    const UNITS: [&str; 3] = ["KiB", "MiB", "GiB"];
+    if n < 1 << 10 {
+        return (n.to_string(), "B");
+    }
+    let mut value = n as f64 / 1024.0;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    (format!("{value:.1}"), UNITS[unit])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn thousands_separators() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(12_345), "12,345");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn durations_and_sizes_pick_a_unit() {
+        assert_eq!(duration(Duration::from_micros(850)), ("850".into(), "µs"));
+        assert_eq!(
+            duration(Duration::from_micros(118_449)),
+            ("118.4".into(), "ms")
+        );
+        assert_eq!(duration(Duration::from_millis(2_346)), ("2.35".into(), "s"));
+        assert_eq!(bytes(190), ("190".into(), "B"));
+        assert_eq!(bytes(400 << 10), ("400.0".into(), "KiB"));
+        assert_eq!(bytes(3 << 20), ("3.0".into(), "MiB"));
+        assert_eq!(bytes(5 << 30), ("5.0".into(), "GiB"));
+    }
+
+    #[test]
+    fn the_block_is_aligned() {
+        let stats = Stats {
+            load: Duration::from_micros(1_234),
+            eval: Duration::from_micros(118_449),
+            work: Work::Expectations(42),
+            graph: GraphSize {
+                positions: 2_001,
+                atoms: 1_990,
+                compounds: 11,
+                moves: 3_120,
+                bytes: 2_001 * 180 + 3_120 * 20,
+            },
+        };
+        assert_eq!(
+            stats.render("kayles.game"),
+            "\
+stats  kayles.game
+  parse + lower        1.2 ms
+  evaluation         118.4 ms   42 expectations
+  positions          2,001      1,990 game positions, 11 compounds
+  moves stored       3,120
+  memory (est.)      412.7 KiB  211 B a position
+"
+        );
+    }
+
+    #[test]
+    fn an_empty_graph_has_no_bytes_per_position() {
+        let size = GraphSize::of(&GameGraph::default());
+        assert_eq!(size, GraphSize::default());
+        assert_eq!(size.bytes_per_position(), None);
+        let shown = session(
+            &size,
+            Some((Duration::from_millis(5), "grundy(\n  Nim(3))")),
+            2,
+        );
+        assert_eq!(
+            shown,
+            "\
+stats  this session
+  positions              0      0 game positions, 0 compounds
+  moves stored           0
+  memory (est.)          0 B    – a position
+  last entry           5.0 ms   grundy( Nim(3))
+  names bound            2
+"
+        );
+        assert_eq!(Work::Expressions(1).describe(), "1 expression");
+        assert_eq!(Work::Statements(1).describe(), "1 statement");
+    }
+}
