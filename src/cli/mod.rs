@@ -98,6 +98,9 @@ struct EngineOptions {
     /// Analyse compounds through their explicit product graph instead of the theorems.
     #[arg(long)]
     explicit: bool,
+    /// Most moves kept in memory; moves beyond are generated again when an analysis needs them.
+    #[arg(long, value_name = "MOVES", default_value_t = GraphConfig::default().max_stored_moves)]
+    max_stored_moves: usize,
     /// Run every move rule in the interpreter, none in compiled form (slower; the answers are
     /// the same).
     #[arg(long)]
@@ -111,7 +114,7 @@ impl EngineOptions {
                 max_positions: self.max_positions,
                 explicit: self.explicit,
                 max_memory: self.max_memory.saturating_mul(1 << 20),
-                ..GraphConfig::default()
+                max_stored_moves: self.max_stored_moves,
             },
             limits: Limits {
                 compiled_rules: !self.interpret,
