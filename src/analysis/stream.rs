@@ -347,8 +347,28 @@ impl Scanner<'_> {
             && self.intern_error.is_none()
             && block.shape() == LaneShape::Split
             && self.int_parts_direct;
+        // The common case of a game on pairs (Wythoff): every option's outcome known.
+        let direct_pairs = self.kind == Kind::Outcome
+            && self.intern_error.is_none()
+            && block.shape() == LaneShape::Tuple
+            && block.width() == 2
+            && self.tuple_len == Some(2);
         let mut lane_parts = Vec::with_capacity(block.width());
         for lane in block.lanes() {
+            if direct_pairs {
+                let columns = block.columns();
+                match self
+                    .g
+                    .pair_outcome(self.inst, columns[0][lane], columns[1][lane])
+                {
+                    Some(Outcome::P) => {
+                        self.p_option = true;
+                        return Ok(ControlFlow::Break(()));
+                    }
+                    Some(_) => continue,
+                    None => {}
+                }
+            }
             if direct_grundy {
                 // The common case of a heap game: every part's Grundy value known.
                 let mut x = 0;

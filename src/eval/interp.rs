@@ -405,7 +405,11 @@ impl<'a> Interp<'a> {
             }
             ExprKind::CallFn(id, args) => {
                 let function = &self.world.program.fns[id.0 as usize];
-                let args = self.eval_all(args, frame)?;
+                // The arguments go straight into the callee's frame.
+                let mut inner = Vec::with_capacity(function.body.frame_size.max(function.arity));
+                for arg in args {
+                    inner.push(self.eval(arg, frame)?);
+                }
                 if self.depth >= self.world.limits.max_call_depth {
                     return Err(Box::new(
                         Diag::error("cgl::eval::recursion", format!("function `{}` recurses too deeply", function.name))
@@ -416,10 +420,7 @@ impl<'a> Interp<'a> {
                             )),
                     ));
                 }
-                let mut inner = vec![Value::None; function.body.frame_size.max(function.arity)];
-                for (slot, arg) in inner.iter_mut().zip(args) {
-                    *slot = arg;
-                }
+                inner.resize(function.body.frame_size.max(function.arity), Value::None);
                 self.tick()?;
                 self.depth += 1;
                 let result = self.eval(&function.body.expr, &mut inner);
@@ -443,6 +444,23 @@ impl<'a> Interp<'a> {
                         ))
                     }
                 }
+            }
+            ExprKind::Bracket(base, args)
+                if matches!(args.as_slice(), [(None, _)])
+                    && !matches!(base.kind, ExprKind::Game(_)) =>
+            {
+                // `xs[i]`, the commonest bracket: indexed in place, nothing built.
+                let base_value = self.eval(base, frame)?;
+                let index_expr = &args[0].1;
+                let index = self.eval(index_expr, frame)?;
+                if let (Value::List(items) | Value::Tuple(items), Value::Int(i)) =
+                    (&base_value, &index)
+                {
+                    if let Some(item) = usize::try_from(*i).ok().and_then(|i| items.get(i)) {
+                        return Ok(item.clone());
+                    }
+                }
+                self.bracket(base_value, vec![(None, index, index_expr.span)], span)?
             }
             ExprKind::Bracket(base, args) => {
                 let mut values = Vec::with_capacity(args.len());

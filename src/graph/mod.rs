@@ -459,6 +459,25 @@ impl GameGraph {
         }
     }
 
+    /// The normal-play outcome of the position `(a, b)` of `inst`, if it is interned and
+    /// known (from its outcome or its Grundy value).
+    pub(crate) fn pair_outcome(&self, inst: InstanceId, a: i64, b: i64) -> Option<Outcome> {
+        use crate::analysis::Slot;
+        let id = if IntAtoms::pair_is_dense(a, b) {
+            self.int_atoms.get_pair(inst, a, b)?
+        } else {
+            return None;
+        };
+        match self.outcome[0].get(id.0 as usize) {
+            Some(Slot::Done(o)) => Some(*o),
+            _ => match self.grundy.get(id.0 as usize) {
+                Some(Slot::Done(0)) => Some(Outcome::P),
+                Some(Slot::Done(_)) => Some(Outcome::N),
+                _ => None,
+            },
+        }
+    }
+
     /// The position `n` of `inst` (a game whose positions are integers), if interned.
     pub(crate) fn lookup_int(&self, inst: InstanceId, n: i64) -> Option<TermId> {
         if let Some(id) = self.int_atoms.get(inst, n) {
