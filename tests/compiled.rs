@@ -299,3 +299,30 @@ fn an_overflow_midway_is_reported_as_the_interpreter_reports_it() {
     assert!(compiled.contains("cgl::eval::overflow"), "{compiled}");
     assert_eq!(compiled, run(false));
 }
+
+/// No game is special: Kayles renamed, with its rules in the other order, its variable
+/// renamed and a guard that changes nothing, compiles the same way and gives the same values
+/// (the benchmark suite times the plain form; this one takes the same paths).
+#[test]
+fn a_game_written_differently_takes_the_same_paths() {
+    let plain = "game Kayles {\n    position n\n    move split(i, n - 1 - i) for i in 0..n\n    \
+                 move split(i, n - 2 - i) for i in 0..n - 1\n}\n";
+    let other = "game Pins {\n    position row\n    \
+                 move split(k, row - k - 2) for k in 0..row - 1 if k >= 0\n    \
+                 move split(row - 1 - k, k) for k in 0..row\n}\n";
+    let values = |source: &str, name: &str| {
+        let mut s = session(true, false);
+        let file = s
+            .load_source("g.game", source)
+            .unwrap_or_else(|d| panic!("{d:?}"));
+        assert!(s.program().games[0]
+            .rules
+            .iter()
+            .all(|r| r.compiled.is_some()));
+        let v = s
+            .eval_text(&format!("[grundy({name}(n)) for n in 0..300]"), &[file])
+            .unwrap_or_else(|d| panic!("{d:?}"));
+        s.show(&v)
+    };
+    assert_eq!(values(plain, "Kayles"), values(other, "Pins"));
+}

@@ -301,6 +301,15 @@ impl Compiler {
 
     fn target(&mut self, e: &Expr) -> Option<Target> {
         Some(match &e.kind {
+            ExprKind::Lit(Value::Tuple(items)) => Target::Tuple(
+                items
+                    .iter()
+                    .map(|v| match v {
+                        Value::Int(n) => Some(IntExpr::Lit(*n)),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<_>>>()?,
+            ),
             ExprKind::Tuple(items) => Target::Tuple(
                 items
                     .iter()
@@ -311,9 +320,9 @@ impl Compiler {
             ExprKind::CallBuiltin(Builtin::Split, args) => Target::Split(
                 args.iter()
                     .map(|a| match &a.kind {
-                        ExprKind::CallBuiltin(Builtin::Split, _) | ExprKind::Tuple(_) => {
-                            self.target(a)
-                        }
+                        ExprKind::CallBuiltin(Builtin::Split, _)
+                        | ExprKind::Tuple(_)
+                        | ExprKind::Lit(Value::Tuple(_)) => self.target(a),
                         _ => self.int(a).map(Target::Int),
                     })
                     .collect::<Option<Vec<_>>>()?,

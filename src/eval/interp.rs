@@ -321,6 +321,25 @@ impl<'a> Interp<'a> {
                     Ok(ControlFlow::Continue(()))
                 }
             }
+            // `for (i, x) in enumerate(xs)`: the pairs are bound without building them.
+            Clause::For(Pattern::Tuple(pair, _), source)
+                if pair.len() == 2
+                    && matches!(&source.kind, ExprKind::CallBuiltin(Builtin::Enumerate, args) if args.len() == 1) =>
+            {
+                let ExprKind::CallBuiltin(_, args) = &source.kind else {
+                    return Ok(ControlFlow::Continue(()));
+                };
+                let src = self.eval(&args[0], frame)?;
+                for (i, item) in self.items(&src, args[0].span)?.enumerate() {
+                    self.tick()?;
+                    self.bind(&pair[0], Value::Int(i as i64), frame)?;
+                    self.bind(&pair[1], item, frame)?;
+                    if self.for_each(rest, frame, body)?.is_break() {
+                        return Ok(ControlFlow::Break(()));
+                    }
+                }
+                Ok(ControlFlow::Continue(()))
+            }
             Clause::For(pattern, source) => {
                 let src = self.eval(source, frame)?;
                 for item in self.items(&src, source.span)? {
@@ -426,6 +445,19 @@ impl<'a> Interp<'a> {
                 let result = self.eval(&function.body.expr, &mut inner);
                 self.depth -= 1;
                 result?
+            }
+            // `min(a, b)`, `max(a, b)` of integers, common in rules: no argument list built.
+            ExprKind::CallBuiltin(b @ (Builtin::Min | Builtin::Max), args) if args.len() == 2 => {
+                let x = self.eval(&args[0], frame)?;
+                let y = self.eval(&args[1], frame)?;
+                if let (Value::Int(m), Value::Int(n)) = (&x, &y) {
+                    return Ok(Value::Int(if *b == Builtin::Min {
+                        *m.min(n)
+                    } else {
+                        *m.max(n)
+                    }));
+                }
+                self.builtin(*b, vec![x, y], args, span)?
             }
             ExprKind::CallBuiltin(b, args) => {
                 let values = self.eval_all(args, frame)?;

@@ -66,7 +66,7 @@ impl Default for GraphConfig {
             max_positions: 5_000_000,
             explicit: false,
             max_memory: 4 << 30,
-            max_stored_moves: 4_000_000,
+            max_stored_moves: 25_000_000,
         }
     }
 }

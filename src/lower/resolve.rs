@@ -724,8 +724,15 @@ impl<'a> Resolver<'a> {
                 Box::new(self.expr(t)),
                 Box::new(self.expr(e)),
             ),
-            ExprKind::Tuple(items) => K::Tuple(self.exprs(items)),
-            ExprKind::List(items) => K::List(self.exprs(items)),
+            // A tuple or list of literals is a literal: built once, not at every evaluation.
+            ExprKind::Tuple(items) => match literals(self.exprs(items)) {
+                Ok(values) => K::Lit(Value::tuple(values)),
+                Err(items) => K::Tuple(items),
+            },
+            ExprKind::List(items) => match literals(self.exprs(items)) {
+                Ok(values) => K::Lit(Value::list(values)),
+                Err(items) => K::List(items),
+            },
             ExprKind::Set(items) => K::Set(self.exprs(items)),
             ExprKind::Repeat(v, n) => K::Repeat(Box::new(self.expr(v)), Box::new(self.expr(n))),
             ExprKind::ListComp(body, clauses) => {
@@ -910,4 +917,18 @@ impl<'a> Resolver<'a> {
         let callee = self.expr(callee);
         K::CallValue(Box::new(callee), args)
     }
+}
+
+/// The values of expressions that are all literals, or the expressions as they were.
+fn literals(items: Vec<ir::Expr>) -> Result<Vec<Value>, Vec<ir::Expr>> {
+    if !items.iter().all(|e| matches!(e.kind, ir::ExprKind::Lit(_))) {
+        return Err(items);
+    }
+    Ok(items
+        .into_iter()
+        .filter_map(|e| match e.kind {
+            ir::ExprKind::Lit(v) => Some(v),
+            _ => None,
+        })
+        .collect())
 }
