@@ -203,7 +203,10 @@ fn is_done(g: &GameGraph, kind: Kind, t: TermId) -> bool {
 /// Sets `t`'s memo entry to a value, or back to unknown (`None`).
 fn mark(g: &mut GameGraph, kind: Kind, t: TermId, value: Option<ScanValue>) {
     match (kind, value) {
-        (Kind::Grundy, Some(ScanValue::Grundy(v))) => set(&mut g.grundy, t, Slot::Done(v)),
+        (Kind::Grundy, Some(ScanValue::Grundy(v))) => {
+            set(&mut g.grundy, t, Slot::Done(v));
+            g.note_int_grundy(t, v);
+        }
         (Kind::Outcome, Some(ScanValue::Outcome(o))) => set(&mut g.outcome[0], t, Slot::Done(o)),
         (Kind::Grundy, _) => set(&mut g.grundy, t, Slot::Unknown),
         (Kind::Outcome, _) => set(&mut g.outcome[0], t, Slot::Unknown),
@@ -354,6 +357,42 @@ impl Scanner<'_> {
             && block.width() == 2
             && self.tuple_len == Some(2);
         let mut lane_parts = Vec::with_capacity(block.width());
+        if direct_grundy {
+            // The common case of a heap game: every part's Grundy value known. Lanes that are
+            // not (a part not interned or not solved yet) go the general way, in order, after.
+            let mut slow = Vec::new();
+            {
+                let values = self.g.int_grundy_values(self.inst);
+                let columns = block.columns();
+                for lane in block.lanes() {
+                    let mut x = 0;
+                    let mut known = true;
+                    for column in columns {
+                        // A negative part wraps to a huge index: not found, the general way.
+                        match values.get(column[lane] as usize) {
+                            Some(v) if *v != u64::MAX => x ^= v,
+                            _ => {
+                                known = false;
+                                break;
+                            }
+                        }
+                    }
+                    if known {
+                        self.scratch.mex.insert(x);
+                    } else {
+                        slow.push(lane);
+                    }
+                }
+            }
+            for lane in slow {
+                lane_parts.clear();
+                lane_parts.extend(block.columns().iter().map(|c| c[lane]));
+                if self.option(this, block.lane(&lane_parts), span)?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            return Ok(ControlFlow::Continue(()));
+        }
         for lane in block.lanes() {
             if direct_pairs {
                 let columns = block.columns();
@@ -367,24 +406,6 @@ impl Scanner<'_> {
                     }
                     Some(_) => continue,
                     None => {}
-                }
-            }
-            if direct_grundy {
-                // The common case of a heap game: every part's Grundy value known.
-                let mut x = 0;
-                let mut known = true;
-                for column in block.columns() {
-                    match self.g.int_grundy(self.inst, column[lane]) {
-                        Some(v) => x ^= v,
-                        None => {
-                            known = false;
-                            break;
-                        }
-                    }
-                }
-                if known {
-                    self.scratch.mex.insert(x);
-                    continue;
                 }
             }
             lane_parts.clear();

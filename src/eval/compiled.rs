@@ -828,6 +828,11 @@ impl CompiledRule {
                     }
                 }
             }
+            if !keep[..n].contains(&true) {
+                // The guards let no lane through: no target to compute (nor to fail).
+                start += n as i64;
+                continue;
+            }
             for (part, column) in parts.iter().zip(columns.iter_mut()) {
                 part.eval_block(&at, &mut column[..n], pool)?;
             }

@@ -106,6 +106,9 @@ struct IntAtoms {
     tables: Vec<Vec<u32>>,
     /// Per instance, `id + 1` of the atom with data `(a, b)` at `[a][b]`.
     pairs: Vec<Vec<Vec<u32>>>,
+    /// Per instance, the Grundy value of the atom with data `n` at index `n` (`u64::MAX`:
+    /// not known), so that a heap game's options are valued with one look-up each.
+    grundy: Vec<Vec<u64>>,
 }
 
 impl IntAtoms {
@@ -113,6 +116,21 @@ impl IntAtoms {
     const DENSE_BELOW: i64 = 1 << 20;
     /// Pairs of integers from 0 up to this bound are indexed densely (at most 16 MiB a game).
     const PAIR_BELOW: i64 = 1 << 11;
+
+    fn set_grundy(&mut self, inst: InstanceId, n: i64, v: u64) {
+        if !(0..Self::DENSE_BELOW).contains(&n) {
+            return;
+        }
+        let (i, n) = (inst.0 as usize, n as usize);
+        if self.grundy.len() <= i {
+            self.grundy.resize_with(i + 1, Vec::new);
+        }
+        let values = &mut self.grundy[i];
+        if values.len() <= n {
+            values.resize((n + 1).max(values.len() * 2), u64::MAX);
+        }
+        values[n] = v;
+    }
 
     fn pair_is_dense(a: i64, b: i64) -> bool {
         (0..Self::PAIR_BELOW).contains(&a) && (0..Self::PAIR_BELOW).contains(&b)
@@ -450,12 +468,21 @@ impl GameGraph {
         }
     }
 
-    /// The Grundy value of the position `n` of `inst`, if it is interned and known.
-    pub(crate) fn int_grundy(&self, inst: InstanceId, n: i64) -> Option<u64> {
-        let id = self.int_atoms.get(inst, n)?;
-        match self.grundy.get(id.0 as usize) {
-            Some(crate::analysis::Slot::Done(v)) => Some(*v),
-            _ => None,
+    /// The known Grundy values of `inst`'s integer positions, by value (`u64::MAX` where
+    /// unknown), for look-ups in a tight loop.
+    pub(crate) fn int_grundy_values(&self, inst: InstanceId) -> &[u64] {
+        self.int_atoms
+            .grundy
+            .get(inst.0 as usize)
+            .map_or(&[][..], Vec::as_slice)
+    }
+
+    /// Records the Grundy value of the term `t` in the dense table by value, when `t` is a
+    /// small integer position.
+    pub(crate) fn note_int_grundy(&mut self, t: TermId, v: u64) {
+        if let Term::Atom(inst, Value::Int(n)) = &self.terms[t.idx()] {
+            let (inst, n) = (*inst, *n);
+            self.int_atoms.set_grundy(inst, n, v);
         }
     }
 
