@@ -207,7 +207,10 @@ fn mark(g: &mut GameGraph, kind: Kind, t: TermId, value: Option<ScanValue>) {
             set(&mut g.grundy, t, Slot::Done(v));
             g.note_int_grundy(t, v);
         }
-        (Kind::Outcome, Some(ScanValue::Outcome(o))) => set(&mut g.outcome[0], t, Slot::Done(o)),
+        (Kind::Outcome, Some(ScanValue::Outcome(o))) => {
+            set(&mut g.outcome[0], t, Slot::Done(o));
+            g.note_pair_outcome(t, o);
+        }
         (Kind::Grundy, _) => set(&mut g.grundy, t, Slot::Unknown),
         (Kind::Outcome, _) => set(&mut g.outcome[0], t, Slot::Unknown),
     }
@@ -396,16 +399,22 @@ impl Scanner<'_> {
         for lane in block.lanes() {
             if direct_pairs {
                 let columns = block.columns();
-                match self
+                let (a, b) = (columns[0][lane], columns[1][lane]);
+                // Negative coordinates wrap to huge indices: not found, the general way.
+                let known = self
                     .g
-                    .pair_outcome(self.inst, columns[0][lane], columns[1][lane])
-                {
-                    Some(Outcome::P) => {
+                    .pair_outcomes(self.inst)
+                    .get(a as usize)
+                    .and_then(|row| row.get(b as usize))
+                    .copied()
+                    .unwrap_or(0);
+                match known {
+                    2 => {
                         self.p_option = true;
                         return Ok(ControlFlow::Break(()));
                     }
-                    Some(_) => continue,
-                    None => {}
+                    1 => continue,
+                    _ => {}
                 }
             }
             lane_parts.clear();

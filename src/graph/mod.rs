@@ -109,6 +109,9 @@ struct IntAtoms {
     /// Per instance, the Grundy value of the atom with data `n` at index `n` (`u64::MAX`:
     /// not known), so that a heap game's options are valued with one look-up each.
     grundy: Vec<Vec<u64>>,
+    /// Per instance, the normal-play outcome of the atom `(a, b)` at `[a][b]` (0: not known,
+    /// 1: N, 2: P).
+    pair_outcomes: Vec<Vec<Vec<u8>>>,
 }
 
 impl IntAtoms {
@@ -130,6 +133,30 @@ impl IntAtoms {
             values.resize((n + 1).max(values.len() * 2), u64::MAX);
         }
         values[n] = v;
+    }
+
+    fn set_pair_outcome(&mut self, inst: InstanceId, a: i64, b: i64, code: u8) {
+        if !Self::pair_is_dense(a, b) {
+            return;
+        }
+        let i = inst.0 as usize;
+        if self.pair_outcomes.len() <= i {
+            self.pair_outcomes.resize_with(i + 1, Vec::new);
+        }
+        let rows = &mut self.pair_outcomes[i];
+        if rows.len() <= a as usize {
+            rows.resize_with(a as usize + 1, Vec::new);
+        }
+        let row = &mut rows[a as usize];
+        if row.len() <= b as usize {
+            row.resize(
+                (b as usize + 1)
+                    .max(row.len() * 2)
+                    .min(Self::PAIR_BELOW as usize),
+                0,
+            );
+        }
+        row[b as usize] = code;
     }
 
     fn pair_is_dense(a: i64, b: i64) -> bool {
@@ -486,22 +513,28 @@ impl GameGraph {
         }
     }
 
-    /// The normal-play outcome of the position `(a, b)` of `inst`, if it is interned and
-    /// known (from its outcome or its Grundy value).
-    pub(crate) fn pair_outcome(&self, inst: InstanceId, a: i64, b: i64) -> Option<Outcome> {
-        use crate::analysis::Slot;
-        let id = if IntAtoms::pair_is_dense(a, b) {
-            self.int_atoms.get_pair(inst, a, b)?
-        } else {
-            return None;
-        };
-        match self.outcome[0].get(id.0 as usize) {
-            Some(Slot::Done(o)) => Some(*o),
-            _ => match self.grundy.get(id.0 as usize) {
-                Some(Slot::Done(0)) => Some(Outcome::P),
-                Some(Slot::Done(_)) => Some(Outcome::N),
-                _ => None,
-            },
+    /// The known normal-play outcomes of `inst`'s positions that are pairs of small integers,
+    /// by value: `[a][b]` is 0 (not known), 1 (N) or 2 (P).
+    pub(crate) fn pair_outcomes(&self, inst: InstanceId) -> &[Vec<u8>] {
+        self.int_atoms
+            .pair_outcomes
+            .get(inst.0 as usize)
+            .map_or(&[][..], Vec::as_slice)
+    }
+
+    /// Records the normal-play outcome of the term `t` in the dense table by value, when `t`
+    /// is a pair of small integers.
+    pub(crate) fn note_pair_outcome(&mut self, t: TermId, o: Outcome) {
+        if let Term::Atom(inst, Value::Tuple(items)) = &self.terms[t.idx()] {
+            if let [Value::Int(a), Value::Int(b)] = &items[..] {
+                let code = match o {
+                    Outcome::N => 1,
+                    Outcome::P => 2,
+                    Outcome::D => return,
+                };
+                let (inst, a, b) = (*inst, *a, *b);
+                self.int_atoms.set_pair_outcome(inst, a, b, code);
+            }
         }
     }
 
