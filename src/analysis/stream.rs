@@ -266,6 +266,9 @@ fn scan(
     };
     scratch.missing.clear();
     scratch.mex.clear();
+    if let Some(found) = from_stored_moves(g, w, kind, t, inst, scratch)? {
+        return Ok(found);
+    }
     let scanned = {
         let mut interp = Interp::new(w.reborrow(), None);
         let mut scanner = Scanner {
@@ -316,6 +319,69 @@ fn scan(
     Ok(Scan::Value(match kind {
         Kind::Grundy => ScanValue::Grundy(scratch.mex.value()),
         Kind::Outcome => ScanValue::Outcome(Outcome::P),
+    }))
+}
+
+/// A scan of a position whose moves the graph keeps (another analysis explored it): its
+/// options are read, not generated. `None` when a move is a compound the streaming solver
+/// does not value (then the rules run as usual, and give up the same way).
+fn from_stored_moves(
+    g: &mut GameGraph,
+    w: &mut World<'_>,
+    kind: Kind,
+    t: TermId,
+    inst: InstanceId,
+    scratch: &mut Scratch,
+) -> DiagResult<Option<Scan>> {
+    let Some(options) = g.stored_successors(t) else {
+        return Ok(None);
+    };
+    // Each option as the atoms of its sum.
+    let mut sums: Vec<Vec<TermId>> = Vec::with_capacity(options.len());
+    for option in options {
+        match g.term(option) {
+            Term::Atom(..) => sums.push(vec![option]),
+            Term::Compound(CompoundKind::Disjunctive, parts)
+                if parts.iter().all(|p| matches!(g.term(*p), Term::Atom(..))) =>
+            {
+                sums.push(parts.to_vec())
+            }
+            _ => return Ok(None),
+        }
+    }
+    let mut scanner = Scanner {
+        int_parts_direct: false,
+        tuple_len: None,
+        g: &mut *g,
+        kind,
+        inst,
+        scratch: &mut *scratch,
+        give_up: false,
+        p_option: false,
+        intern_error: None,
+    };
+    for parts in sums {
+        scanner.scratch.ids.clear();
+        scanner.scratch.ids.extend(parts);
+        if scanner.combine(w).is_break() {
+            break;
+        }
+    }
+    let (give_up, p_option, error) = (scanner.give_up, scanner.p_option, scanner.intern_error);
+    if let Some(e) = error {
+        return Err(e);
+    }
+    Ok(Some(if give_up {
+        Scan::GiveUp
+    } else if p_option {
+        Scan::Value(ScanValue::Outcome(Outcome::N))
+    } else if !scratch.missing.is_empty() {
+        Scan::Missing
+    } else {
+        match kind {
+            Kind::Grundy => Scan::Value(ScanValue::Grundy(scratch.mex.value())),
+            Kind::Outcome => Scan::Value(ScanValue::Outcome(Outcome::P)),
+        }
     }))
 }
 
@@ -434,12 +500,7 @@ impl Scanner<'_> {
         span: Span,
     ) -> DiagResult<ControlFlow<()>> {
         let inst = self.inst;
-        let Scratch {
-            parts,
-            ids,
-            missing,
-            mex,
-        } = &mut *self.scratch;
+        let Scratch { parts, ids, .. } = &mut *self.scratch;
         let g = &mut *self.g;
         ids.clear();
         if self.intern_error.is_some() {
@@ -499,6 +560,16 @@ impl Scanner<'_> {
             self.intern_error = Some(e);
             return Ok(ControlFlow::Continue(()));
         }
+        Ok(self.combine(&mut this.world))
+    }
+
+    /// Values the option whose parts are `scratch.ids`: records its Grundy value (or whether
+    /// it is P), or the parts still unknown.
+    fn combine(&mut self, world: &mut World<'_>) -> ControlFlow<()> {
+        let Scratch {
+            ids, missing, mex, ..
+        } = &mut *self.scratch;
+        let g = &mut *self.g;
         let single = ids.len() == 1;
         let mut x = 0;
         let mut known = true;
@@ -508,7 +579,7 @@ impl Scanner<'_> {
                     (Slot::Done(o), _) => Some(o),
                     (Slot::Active, _) => {
                         self.give_up = true;
-                        return Ok(ControlFlow::Break(()));
+                        return ControlFlow::Break(());
                     }
                     (Slot::Unknown, Slot::Done(v)) => Some(zero_is_p(v)),
                     (Slot::Unknown, _) => None,
@@ -516,32 +587,32 @@ impl Scanner<'_> {
                 match known {
                     Some(Outcome::P) => {
                         self.p_option = true;
-                        return Ok(ControlFlow::Break(()));
+                        return ControlFlow::Break(());
                     }
                     Some(_) => {}
                     None => missing.push(id),
                 }
-                return Ok(ControlFlow::Continue(()));
+                return ControlFlow::Continue(());
             }
             // A part of a sum (or any part, for Grundy values): its Grundy value.
             let value = match slot(&g.grundy, id) {
                 Slot::Done(v) => Some(v),
                 Slot::Active => {
                     self.give_up = true;
-                    return Ok(ControlFlow::Break(()));
+                    return ControlFlow::Break(());
                 }
                 Slot::Unknown if self.kind == Kind::Outcome => {
                     // Outcomes of sums come from their parts' Grundy values: a search of its
                     // own, finished before this scan goes on.
-                    match grundy(g, &mut this.world, id) {
+                    match grundy(g, world, id) {
                         Ok(Some(v)) => Some(v),
                         Ok(None) => {
                             self.give_up = true;
-                            return Ok(ControlFlow::Break(()));
+                            return ControlFlow::Break(());
                         }
                         Err(e) => {
                             self.intern_error = Some(e);
-                            return Ok(ControlFlow::Continue(()));
+                            return ControlFlow::Continue(());
                         }
                     }
                 }
@@ -560,11 +631,11 @@ impl Scanner<'_> {
                 Kind::Grundy => mex.insert(x),
                 Kind::Outcome if x == 0 => {
                     self.p_option = true;
-                    return Ok(ControlFlow::Break(()));
+                    return ControlFlow::Break(());
                 }
                 Kind::Outcome => {}
             }
         }
-        Ok(ControlFlow::Continue(()))
+        ControlFlow::Continue(())
     }
 }

@@ -692,6 +692,19 @@ impl GameGraph {
             .collect())
     }
 
+    /// The moves of `t` if the graph keeps them (it was explored), without generating any.
+    pub(crate) fn stored_successors(&self, t: TermId) -> Option<Vec<TermId>> {
+        if !self.explored[t.idx()] {
+            return None;
+        }
+        Some(
+            self.moves
+                .neighbors(NodeIndex::new(t.idx()))
+                .map(|n| TermId(n.index() as u32))
+                .collect(),
+        )
+    }
+
     /// The rule (index in its game) that makes the move `from -> to`, if it is a rule's move.
     pub fn rule_of_move(
         &mut self,
