@@ -645,9 +645,26 @@ impl<'a> Runner<'a> {
     fn new(case: &'a Case, check: Check) -> Runner<'a> {
         let source = case.spec.source();
         let mut sessions = Vec::new();
-        for (label, explicit) in [("default (theorems)", false), ("explicit", true)] {
+        for (label, explicit, explore_first) in [
+            ("default (theorems)", false, false),
+            ("explicit", true, false),
+            ("default, every position explored first", false, true),
+        ] {
             let mut s = session(explicit);
             let file = load(&mut s, "random.game", &source);
+            if explore_first {
+                // The graph then keeps every position's moves, and the streaming solver
+                // values positions from them instead of running the rules.
+                for n in 0..case.spec.e.len() {
+                    for kind in KINDS {
+                        let _ = eval(
+                            &mut s,
+                            file,
+                            &format!("reachable({})", Expr::Pos(kind, n).text()),
+                        );
+                    }
+                }
+            }
             sessions.push((label, s, file));
         }
         Runner {
