@@ -464,7 +464,7 @@ impl Emitted<'_> {
 }
 
 /// Lanes in a block: the innermost loop of a compiled rule runs this many values at a time.
-const LANES: usize = 64;
+const LANES: usize = 256;
 
 /// Blocks of lanes for vectorized evaluation, reused from block to block.
 #[derive(Default)]
@@ -805,8 +805,12 @@ impl CompiledRule {
         guard.resize(LANES, false);
         columns.resize_with(parts.len().max(columns.len()), || vec![0; LANES]);
         let mut start = a;
+        // Blocks start small and double: a caller that wants only the first option (to learn
+        // whether a position is terminal) should not pay for a whole block.
+        let mut width = 8;
         while start < b {
-            let n = (b - start).min(LANES as i64) as usize;
+            let n = (b - start).min(width as i64) as usize;
+            width = (width * 2).min(LANES);
             for (i, v) in values[..n].iter_mut().enumerate() {
                 *v = start + i as i64;
             }

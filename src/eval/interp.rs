@@ -1233,6 +1233,29 @@ impl<'a> Interp<'a> {
         })
     }
 
+    /// Whether a position of `inst` has an option: `None` when a `terminal if` clause holds,
+    /// else whether its first option exists. The first option is checked as
+    /// [`Interp::options`] would check it, without building it where it is integers that fit
+    /// the position pattern.
+    pub fn has_options(&mut self, inst: InstanceId, data: &Value) -> DiagResult<Option<bool>> {
+        let ints_fit = self.any_int_fits(inst);
+        let tuple_len = self.int_tuple_len(inst);
+        let mut any = false;
+        let forced = self.scan_options(inst, data, false, &mut |this, target, _rule, span| {
+            let checked = match &target {
+                Emitted::Value(Value::Int(_)) | Emitted::IntSplit(_) => ints_fit,
+                Emitted::IntTuple(items) => tuple_len == Some(items.len()),
+                _ => false,
+            };
+            if !checked {
+                this.target_term(inst, target.into_value(), span)?;
+            }
+            any = true;
+            Ok(ControlFlow::Break(()))
+        })?;
+        Ok((!forced).then_some(any))
+    }
+
     /// Runs `visit` on the value of every move target of a position of `inst`, in rule order,
     /// with the rule's index and the target's span; stops when `visit` breaks. Nothing is
     /// built per option beyond the target value itself. Returns whether a `terminal if`

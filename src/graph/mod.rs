@@ -591,12 +591,11 @@ impl GameGraph {
         let data = &data.clone();
         // Learn whether the position is terminal from its first option only: its options'
         // own options are not needed, so interning never recurses into the game.
-        let mut first = Vec::new();
         let mut interp = Interp::new(w.reborrow(), None);
         let forced = interp
-            .options(inst, data, true, &mut first)
+            .has_options(inst, data)
             .map_err(|d| self.while_generating(w, inst, data, d))?;
-        let terminal = forced || first.is_empty();
+        let terminal = forced.is_none_or(|any| !any);
         let draw = terminal && {
             let mut interp = Interp::new(w.reborrow(), None);
             interp
