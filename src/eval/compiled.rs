@@ -516,43 +516,29 @@ impl IntExpr {
                 }
             }
             IntExpr::Bin(op, l, r) => {
-                l.eval_block(at, out, pool)?;
-                let mut rhs = pool.ints();
-                let rhs_block = &mut rhs[..out.len()];
-                r.eval_block(at, rhs_block, pool)?;
-                let pairs = out.iter_mut().zip(rhs_block.iter());
-                match op {
-                    IntOp::Add => pairs.for_each(|(a, b)| {
-                        let (n, o) = a.overflowing_add(*b);
-                        *a = n;
+                // A side that is the same in every lane (a literal, a register other than the
+                // loop's) is not spread over a block: `n - i`, `2 * i`.
+                if let Some(b) = r.scalar(at) {
+                    l.eval_block(at, out, pool)?;
+                    bad |= apply(*op, out, std::iter::repeat(b));
+                } else if let (Some(a), true) = (l.scalar(at), op.commutes()) {
+                    r.eval_block(at, out, pool)?;
+                    bad |= apply(*op, out, std::iter::repeat(a));
+                } else if let (Some(a), IntOp::Sub) = (l.scalar(at), op) {
+                    r.eval_block(at, out, pool)?;
+                    for v in out.iter_mut() {
+                        let (n, o) = a.overflowing_sub(*v);
+                        *v = n;
                         bad |= o;
-                    }),
-                    IntOp::Sub => pairs.for_each(|(a, b)| {
-                        let (n, o) = a.overflowing_sub(*b);
-                        *a = n;
-                        bad |= o;
-                    }),
-                    IntOp::Mul => pairs.for_each(|(a, b)| {
-                        let (n, o) = a.overflowing_mul(*b);
-                        *a = n;
-                        bad |= o;
-                    }),
-                    IntOp::Div | IntOp::Rem => pairs.for_each(|(a, b)| {
-                        let q = if *b == 0 {
-                            None
-                        } else if matches!(op, IntOp::Div) {
-                            floor_div(*a, *b)
-                        } else {
-                            floor_mod(*a, *b)
-                        };
-                        bad |= q.is_none();
-                        *a = q.unwrap_or(0);
-                    }),
-                    IntOp::Xor => pairs.for_each(|(a, b)| *a ^= *b),
-                    IntOp::And => pairs.for_each(|(a, b)| *a &= *b),
-                    IntOp::Or => pairs.for_each(|(a, b)| *a |= *b),
+                    }
+                } else {
+                    l.eval_block(at, out, pool)?;
+                    let mut rhs = pool.ints();
+                    let rhs_block = &mut rhs[..out.len()];
+                    r.eval_block(at, rhs_block, pool)?;
+                    bad |= apply(*op, out, rhs_block.iter().copied());
+                    pool.ints.push(rhs);
                 }
-                pool.ints.push(rhs);
             }
             IntExpr::If(c, t, f) => {
                 let mut cond = pool.bools();
@@ -592,6 +578,78 @@ impl IntExpr {
     }
 }
 
+impl IntExpr {
+    /// The expression's value when it is the same in every lane of a block, and costs
+    /// nothing to compute (a literal, or a register other than the loop's).
+    fn scalar(&self, at: &Lanes<'_>) -> Option<i64> {
+        match self {
+            IntExpr::Lit(n) => Some(*n),
+            IntExpr::Reg(r) if *r != at.reg => Some(at.regs[*r as usize]),
+            _ => None,
+        }
+    }
+}
+
+impl IntOp {
+    /// Whether `a op b == b op a`, overflow included.
+    fn commutes(self) -> bool {
+        matches!(
+            self,
+            IntOp::Add | IntOp::Mul | IntOp::Xor | IntOp::And | IntOp::Or
+        )
+    }
+}
+
+/// A comparison of two integers (the operator is one of `==`, `!=`, `<`, `<=`, `>`, `>=`).
+fn compare(op: BinaryOp, x: i64, y: i64) -> bool {
+    match op {
+        BinaryOp::Eq => x == y,
+        BinaryOp::Ne => x != y,
+        BinaryOp::Lt => x < y,
+        BinaryOp::Le => x <= y,
+        BinaryOp::Gt => x > y,
+        _ => x >= y,
+    }
+}
+
+/// `out[i] = out[i] op rhs[i]` in every lane; true when a lane overflows or divides by 0.
+fn apply(op: IntOp, out: &mut [i64], rhs: impl Iterator<Item = i64>) -> bool {
+    let mut bad = false;
+    let pairs = out.iter_mut().zip(rhs);
+    match op {
+        IntOp::Add => pairs.for_each(|(a, b)| {
+            let (n, o) = a.overflowing_add(b);
+            *a = n;
+            bad |= o;
+        }),
+        IntOp::Sub => pairs.for_each(|(a, b)| {
+            let (n, o) = a.overflowing_sub(b);
+            *a = n;
+            bad |= o;
+        }),
+        IntOp::Mul => pairs.for_each(|(a, b)| {
+            let (n, o) = a.overflowing_mul(b);
+            *a = n;
+            bad |= o;
+        }),
+        IntOp::Div | IntOp::Rem => pairs.for_each(|(a, b)| {
+            let q = if b == 0 {
+                None
+            } else if matches!(op, IntOp::Div) {
+                floor_div(*a, b)
+            } else {
+                floor_mod(*a, b)
+            };
+            bad |= q.is_none();
+            *a = q.unwrap_or(0);
+        }),
+        IntOp::Xor => pairs.for_each(|(a, b)| *a ^= b),
+        IntOp::And => pairs.for_each(|(a, b)| *a &= b),
+        IntOp::Or => pairs.for_each(|(a, b)| *a |= b),
+    }
+    bad
+}
+
 impl BoolExpr {
     /// Evaluates the condition in every lane of a block (both sides of `and`/`or`: a lane
     /// error that short-circuiting would have avoided only sends the rule to the interpreter).
@@ -613,6 +671,16 @@ impl BoolExpr {
                 }
                 pool.bools.push(rhs);
             }
+            BoolExpr::Cmp(op, l, r) if r.scalar(at).is_some() => {
+                let y = r.scalar(at).unwrap_or(0);
+                let n = out.len();
+                let mut a = pool.ints();
+                l.eval_block(at, &mut a[..n], pool)?;
+                for (v, x) in out.iter_mut().zip(&a[..n]) {
+                    *v = compare(*op, *x, y);
+                }
+                pool.ints.push(a);
+            }
             BoolExpr::Cmp(op, l, r) => {
                 let n = out.len();
                 let mut a = pool.ints();
@@ -620,14 +688,7 @@ impl BoolExpr {
                 l.eval_block(at, &mut a[..n], pool)?;
                 r.eval_block(at, &mut b[..n], pool)?;
                 for ((v, x), y) in out.iter_mut().zip(&a[..n]).zip(&b[..n]) {
-                    *v = match op {
-                        BinaryOp::Eq => x == y,
-                        BinaryOp::Ne => x != y,
-                        BinaryOp::Lt => x < y,
-                        BinaryOp::Le => x <= y,
-                        BinaryOp::Gt => x > y,
-                        _ => x >= y,
-                    };
+                    *v = compare(*op, *x, *y);
                 }
                 pool.ints.push(a);
                 pool.ints.push(b);
