@@ -616,20 +616,38 @@ impl<'a> Interp<'a> {
     ) -> DiagResult<Value> {
         match op {
             BinaryOp::And | BinaryOp::Or => {
-                let lv = boolean(&self.eval(l, frame)?, l.span, &format!("`{}`", op.symbol()))?;
+                let what = if op == BinaryOp::And { "`and`" } else { "`or`" };
+                let lv = boolean(&self.eval(l, frame)?, l.span, what)?;
                 if (op == BinaryOp::And) != lv {
                     return Ok(Value::Bool(lv));
                 }
-                return Ok(Value::Bool(boolean(
-                    &self.eval(r, frame)?,
-                    r.span,
-                    &format!("`{}`", op.symbol()),
-                )?));
+                return Ok(Value::Bool(boolean(&self.eval(r, frame)?, r.span, what)?));
             }
             _ => {}
         }
         let a = self.eval(l, frame)?;
         let b = self.eval(r, frame)?;
+        // Integers, the commonest case, without the general dispatch (an overflow still
+        // goes there, for its diagnostic).
+        if let (Value::Int(x), Value::Int(y)) = (&a, &b) {
+            let (x, y) = (*x, *y);
+            let quick = match op {
+                BinaryOp::Add => x.checked_add(y).map(Value::Int),
+                BinaryOp::Sub => x.checked_sub(y).map(Value::Int),
+                BinaryOp::Mul => x.checked_mul(y).map(Value::Int),
+                BinaryOp::Eq => Some(Value::Bool(x == y)),
+                BinaryOp::Ne => Some(Value::Bool(x != y)),
+                BinaryOp::Lt => Some(Value::Bool(x < y)),
+                BinaryOp::Le => Some(Value::Bool(x <= y)),
+                BinaryOp::Gt => Some(Value::Bool(x > y)),
+                BinaryOp::Ge => Some(Value::Bool(x >= y)),
+                BinaryOp::Xor => Some(Value::Int(x ^ y)),
+                _ => None,
+            };
+            if let Some(v) = quick {
+                return Ok(v);
+            }
+        }
         self.apply_binary(op, a, b, l.span, r.span, span)
     }
 
@@ -1510,7 +1528,11 @@ impl<'a> Interp<'a> {
         let ints = |this: &Self, v: &Value, s: Span| -> DiagResult<Vec<u64>> {
             let mut out = Vec::new();
             for item in this.items(v, s)? {
-                let n = int(&item, s, &format!("`{}`", b.name()))?;
+                // The message is built only for the item that is not an integer.
+                let n = match item {
+                    Value::Int(n) => n,
+                    other => int(&other, s, &format!("`{}`", b.name()))?,
+                };
                 out.push(u64::try_from(n).map_err(|_| {
                     type_error(
                         s,
