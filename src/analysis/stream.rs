@@ -271,20 +271,12 @@ fn scan(
     }
     let scanned = {
         let mut interp = Interp::new(w.reborrow(), None);
-        let mut scanner = Scanner {
-            // A split of integers into a disjunctive sum of a game whose positions may be any
-            // integer: its parts are looked up by value, with nothing to check or build.
-            int_parts_direct: interp.splits_disjunctively(inst) && interp.any_int_fits(inst),
-            // Likewise a tuple of integers when positions are tuples of that many integers.
-            tuple_len: interp.int_tuple_len(inst),
-            g: &mut *g,
-            kind,
-            inst,
-            scratch: &mut *scratch,
-            give_up: false,
-            p_option: false,
-            intern_error: None,
-        };
+        let mut scanner = Scanner::new(g, kind, inst, scratch);
+        // A split of integers into a disjunctive sum of a game whose positions may be any
+        // integer: its parts are looked up by value, with nothing to check or build.
+        scanner.int_parts_direct = interp.splits_disjunctively(inst) && interp.any_int_fits(inst);
+        // Likewise a tuple of integers when positions are tuples of that many integers.
+        scanner.tuple_len = interp.int_tuple_len(inst);
         let result = interp.scan_options(inst, &data, true, &mut |this, target, _rule, span| {
             scanner.target(this, target, span)
         });
@@ -349,17 +341,7 @@ fn from_stored_moves(
             _ => return Ok(None),
         }
     }
-    let mut scanner = Scanner {
-        int_parts_direct: false,
-        tuple_len: None,
-        g: &mut *g,
-        kind,
-        inst,
-        scratch: &mut *scratch,
-        give_up: false,
-        p_option: false,
-        intern_error: None,
-    };
+    let mut scanner = Scanner::new(g, kind, inst, scratch);
     for parts in sums {
         scanner.scratch.ids.clear();
         scanner.scratch.ids.extend(parts);
@@ -404,7 +386,26 @@ struct Scanner<'s> {
     intern_error: Option<Box<Diag>>,
 }
 
-impl Scanner<'_> {
+impl<'s> Scanner<'s> {
+    fn new(
+        g: &'s mut GameGraph,
+        kind: Kind,
+        inst: InstanceId,
+        scratch: &'s mut Scratch,
+    ) -> Scanner<'s> {
+        Scanner {
+            g,
+            kind,
+            inst,
+            scratch,
+            int_parts_direct: false,
+            tuple_len: None,
+            give_up: false,
+            p_option: false,
+            intern_error: None,
+        }
+    }
+
     /// One emitted target: an option, or a block of options.
     fn target(
         &mut self,

@@ -98,6 +98,34 @@ const TOO_MUCH_MEMORY: &str = "cgl::graph::too_much_memory";
 /// The code of the position-limit diagnostic.
 const TOO_MANY_POSITIONS: &str = "cgl::graph::too_many_positions";
 
+/// The cell `[i][n]` of a list of tables (one per instance, or per row), the table grown
+/// (filled with `empty`, at least doubling, at most to `cap` cells) to hold it.
+fn cell<T: Clone>(tables: &mut Vec<Vec<T>>, i: usize, n: usize, empty: T, cap: usize) -> &mut T {
+    if tables.len() <= i {
+        tables.resize_with(i + 1, Vec::new);
+    }
+    let table = &mut tables[i];
+    if table.len() <= n {
+        table.resize((n + 1).max(table.len() * 2).min(cap.max(n + 1)), empty);
+    }
+    &mut table[n]
+}
+
+/// The cell `[inst][a][b]` of a table of rows per instance, grown to hold it.
+fn pair_cell<T: Clone>(
+    tables: &mut Vec<Vec<Vec<T>>>,
+    inst: InstanceId,
+    a: usize,
+    b: usize,
+    empty: T,
+) -> &mut T {
+    let i = inst.0 as usize;
+    if tables.len() <= i {
+        tables.resize_with(i + 1, Vec::new);
+    }
+    cell(&mut tables[i], a, b, empty, IntAtoms::PAIR_BELOW as usize)
+}
+
 /// The ids of atoms whose data is a small non-negative integer, in one dense table per game
 /// instance: the commonest positions (heaps) are found by indexing instead of hashing.
 #[derive(Debug, Default)]
@@ -121,42 +149,21 @@ impl IntAtoms {
     const PAIR_BELOW: i64 = 1 << 11;
 
     fn set_grundy(&mut self, inst: InstanceId, n: i64, v: u64) {
-        if !(0..Self::DENSE_BELOW).contains(&n) {
-            return;
+        if (0..Self::DENSE_BELOW).contains(&n) {
+            *cell(
+                &mut self.grundy,
+                inst.0 as usize,
+                n as usize,
+                u64::MAX,
+                usize::MAX,
+            ) = v;
         }
-        let (i, n) = (inst.0 as usize, n as usize);
-        if self.grundy.len() <= i {
-            self.grundy.resize_with(i + 1, Vec::new);
-        }
-        let values = &mut self.grundy[i];
-        if values.len() <= n {
-            values.resize((n + 1).max(values.len() * 2), u64::MAX);
-        }
-        values[n] = v;
     }
 
     fn set_pair_outcome(&mut self, inst: InstanceId, a: i64, b: i64, code: u8) {
-        if !Self::pair_is_dense(a, b) {
-            return;
+        if Self::pair_is_dense(a, b) {
+            *pair_cell(&mut self.pair_outcomes, inst, a as usize, b as usize, 0) = code;
         }
-        let i = inst.0 as usize;
-        if self.pair_outcomes.len() <= i {
-            self.pair_outcomes.resize_with(i + 1, Vec::new);
-        }
-        let rows = &mut self.pair_outcomes[i];
-        if rows.len() <= a as usize {
-            rows.resize_with(a as usize + 1, Vec::new);
-        }
-        let row = &mut rows[a as usize];
-        if row.len() <= b as usize {
-            row.resize(
-                (b as usize + 1)
-                    .max(row.len() * 2)
-                    .min(Self::PAIR_BELOW as usize),
-                0,
-            );
-        }
-        row[b as usize] = code;
     }
 
     fn pair_is_dense(a: i64, b: i64) -> bool {
@@ -177,24 +184,7 @@ impl IntAtoms {
         if !Self::pair_is_dense(a, b) {
             return false;
         }
-        let i = inst.0 as usize;
-        if self.pairs.len() <= i {
-            self.pairs.resize_with(i + 1, Vec::new);
-        }
-        let rows = &mut self.pairs[i];
-        if rows.len() <= a as usize {
-            rows.resize_with(a as usize + 1, Vec::new);
-        }
-        let row = &mut rows[a as usize];
-        if row.len() <= b as usize {
-            row.resize(
-                (b as usize + 1)
-                    .max(row.len() * 2)
-                    .min(Self::PAIR_BELOW as usize),
-                0,
-            );
-        }
-        row[b as usize] = id + 1;
+        *pair_cell(&mut self.pairs, inst, a as usize, b as usize, 0) = id + 1;
         true
     }
 
@@ -217,18 +207,9 @@ impl IntAtoms {
     }
 
     fn insert(&mut self, inst: InstanceId, n: i64, id: u32) {
-        if !(0..Self::DENSE_BELOW).contains(&n) {
-            return;
+        if (0..Self::DENSE_BELOW).contains(&n) {
+            *cell(&mut self.tables, inst.0 as usize, n as usize, 0, usize::MAX) = id + 1;
         }
-        let (i, n) = (inst.0 as usize, n as usize);
-        if self.tables.len() <= i {
-            self.tables.resize_with(i + 1, Vec::new);
-        }
-        let table = &mut self.tables[i];
-        if table.len() <= n {
-            table.resize((n + 1).max(table.len() * 2), 0);
-        }
-        table[n] = id + 1;
     }
 }
 
