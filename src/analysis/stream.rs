@@ -467,15 +467,7 @@ impl<'s> Scanner<'s> {
             if direct_pairs {
                 let columns = block.columns();
                 let (a, b) = (columns[0][lane], columns[1][lane]);
-                // Negative coordinates wrap to huge indices: not found, the general way.
-                let known = self
-                    .g
-                    .pair_outcomes(self.inst)
-                    .get(a as usize)
-                    .and_then(|row| row.get(b as usize))
-                    .copied()
-                    .unwrap_or(0);
-                match known {
+                match self.g.pair_outcome(self.inst, a, b) {
                     2 => {
                         self.p_option = true;
                         return Ok(ControlFlow::Break(()));
