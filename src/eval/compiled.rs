@@ -85,15 +85,14 @@ pub struct CompiledRule {
     inputs: Vec<u32>,
     /// Registers needed (the frame's size).
     registers: usize,
-    /// The target's parts when it is a `split` of integers only.
-    int_split: Option<Vec<IntExpr>>,
-    /// The index of the last `for` step, when only guards follow it.
-    last_for: usize,
-    /// The target's integers, when the innermost loop runs in blocks: its value, its tuple's
-    /// items or its split's parts.
-    lane_parts: Option<Vec<IntExpr>>,
-    /// What the lane parts make.
-    lane_shape: LaneShape,
+    /// The index of the last `for` step (only guards follow it): the loop that runs in
+    /// blocks.
+    last_for: Option<usize>,
+    /// The target's integers, when it is built of integers only: its value, its tuple's items
+    /// or its split's parts.
+    int_parts: Option<Vec<IntExpr>>,
+    /// What the integers make.
+    int_shape: LaneShape,
 }
 
 /// The shape of a target built from integers only.
@@ -190,31 +189,28 @@ pub fn compile_rule(clauses: &[Clause], target: &Expr, frame_size: usize) -> Opt
         }
     }
     let target = c.target(target)?;
-    let int_split = match &target {
-        Target::Split(parts) => parts
-            .iter()
-            .map(|p| match p {
-                Target::Int(e) => Some(e.clone()),
-                _ => None,
-            })
-            .collect(),
-        _ => None,
-    };
-    let last_for = steps.iter().rposition(|s| matches!(s, Step::For { .. }));
-    let (lane_shape, lane_parts) = match &target {
+    let (int_shape, int_parts) = match &target {
         Target::Int(e) => (LaneShape::Int, Some(vec![e.clone()])),
         Target::Tuple(items) => (LaneShape::Tuple, Some(items.clone())),
-        Target::Split(_) => (LaneShape::Split, int_split.clone()),
+        Target::Split(parts) => (
+            LaneShape::Split,
+            parts
+                .iter()
+                .map(|p| match p {
+                    Target::Int(e) => Some(e.clone()),
+                    _ => None,
+                })
+                .collect(),
+        ),
     };
     Some(CompiledRule {
-        last_for: last_for.unwrap_or(usize::MAX),
-        lane_parts: lane_parts.filter(|_| last_for.is_some()),
-        lane_shape,
+        last_for: steps.iter().rposition(|s| matches!(s, Step::For { .. })),
+        int_parts,
+        int_shape,
         steps,
         target,
         inputs: c.inputs,
         registers: frame_size,
-        int_split,
     })
 }
 
@@ -385,17 +381,7 @@ impl BoolExpr {
             BoolExpr::Not(x) => Ok(!x.eval(regs)?),
             BoolExpr::And(l, r) => Ok(l.eval(regs)? && r.eval(regs)?),
             BoolExpr::Or(l, r) => Ok(l.eval(regs)? || r.eval(regs)?),
-            BoolExpr::Cmp(op, l, r) => {
-                let (a, b) = (l.eval(regs)?, r.eval(regs)?);
-                Ok(match op {
-                    BinaryOp::Eq => a == b,
-                    BinaryOp::Ne => a != b,
-                    BinaryOp::Lt => a < b,
-                    BinaryOp::Le => a <= b,
-                    BinaryOp::Gt => a > b,
-                    _ => a >= b,
-                })
-            }
+            BoolExpr::Cmp(op, l, r) => Ok(compare(*op, l.eval(regs)?, r.eval(regs)?)),
         }
     }
 }
@@ -779,7 +765,7 @@ impl CompiledRule {
     ) -> Result<ControlFlow<()>, Interrupt> {
         let Some(step) = self.steps.get(k) else {
             let b = &mut run.b;
-            if let Some(parts) = &self.int_split {
+            if let (LaneShape::Split, Some(parts)) = (self.int_shape, &self.int_parts) {
                 b.int_parts.clear();
                 for p in parts {
                     b.int_parts.push(p.eval(&b.regs)?);
@@ -819,7 +805,7 @@ impl CompiledRule {
                 if (b as i128 - a as i128) as u64 > run.max_collection {
                     return Err(Interrupt::Fallback);
                 }
-                if let Some(parts) = self.lane_parts.as_ref().filter(|_| k == self.last_for) {
+                if let Some(parts) = self.int_parts.as_ref().filter(|_| self.last_for == Some(k)) {
                     return self.blocks(*reg, a, b, &self.steps[k + 1..], parts, run, emit);
                 }
                 for v in a..b {
@@ -903,7 +889,7 @@ impl CompiledRule {
             }
             if run.blocks {
                 let block = Block {
-                    shape: self.lane_shape,
+                    shape: self.int_shape,
                     columns,
                     width: parts.len(),
                     keep: &keep[..n],
@@ -923,7 +909,7 @@ impl CompiledRule {
                 }
                 int_parts.clear();
                 int_parts.extend(columns[..parts.len()].iter().map(|c| c[lane]));
-                let target = match self.lane_shape {
+                let target = match self.int_shape {
                     LaneShape::Int => Emitted::Value(Value::Int(int_parts[0])),
                     LaneShape::Tuple => Emitted::IntTuple(int_parts),
                     LaneShape::Split => Emitted::IntSplit(int_parts),

@@ -1231,23 +1231,17 @@ impl<'a> Interp<'a> {
     }
 
     /// Generates the options of a position of `inst` in rule order, each with the index of the
-    /// rule that made it. With `first_only`, stops after the first (used to learn whether a
-    /// position is terminal). Returns whether a `terminal if` clause holds.
+    /// rule that made it. Returns whether a `terminal if` clause holds.
     pub fn options(
         &mut self,
         inst: InstanceId,
         data: &Value,
-        first_only: bool,
         out: &mut Vec<(PosTerm, u32)>,
     ) -> DiagResult<bool> {
         self.scan_options(inst, data, false, &mut |this, target, rule, span| {
             let term = this.target_term(inst, target.into_value(), span)?;
             out.push((term, rule));
-            Ok(if first_only {
-                ControlFlow::Break(())
-            } else {
-                ControlFlow::Continue(())
-            })
+            Ok(ControlFlow::Continue(()))
         })
     }
 

@@ -163,10 +163,20 @@ impl IntAtoms {
 
     fn set_pair_outcome(&mut self, inst: InstanceId, a: i64, b: i64, code: u8) {
         if Self::pair_is_dense(a, b) {
-            let at = a as usize * Self::PAIR_BELOW as usize + b as usize;
-            let end = (a as usize + 1) * Self::PAIR_BELOW as usize;
-            *cell(&mut self.pair_outcomes, inst.0 as usize, at, 0, end) = code;
+            let end = Self::pair_at(a + 1, 0);
+            *cell(
+                &mut self.pair_outcomes,
+                inst.0 as usize,
+                Self::pair_at(a, b),
+                0,
+                end,
+            ) = code;
         }
+    }
+
+    /// Where the dense pair `(a, b)` stands in a flat table of rows of `PAIR_BELOW` cells.
+    fn pair_at(a: i64, b: i64) -> usize {
+        a as usize * Self::PAIR_BELOW as usize + b as usize
     }
 
     fn pair_is_dense(a: i64, b: i64) -> bool {
@@ -204,13 +214,14 @@ impl IntAtoms {
         }
     }
 
-    /// Whether the table is authoritative for `n`: every interned atom `n` of `inst` is in it.
-    fn covers(&self, _inst: InstanceId, n: i64) -> bool {
+    /// Whether the tables hold `n`: then every interned atom `n` is in them, and one that is
+    /// not is not interned.
+    fn is_dense(n: i64) -> bool {
         (0..Self::DENSE_BELOW).contains(&n)
     }
 
     fn insert(&mut self, inst: InstanceId, n: i64, id: u32) {
-        if (0..Self::DENSE_BELOW).contains(&n) {
+        if Self::is_dense(n) {
             *cell(&mut self.tables, inst.0 as usize, n as usize, 0, usize::MAX) = id + 1;
         }
     }
@@ -256,16 +267,12 @@ impl TupleKey {
         if items.len() > 4 {
             return None;
         }
-        let mut packed = [0; 4];
-        for (p, v) in packed.iter_mut().zip(items) {
-            let Value::Int(n) = v else { return None };
-            *p = *n;
+        let mut ints = [0; 4];
+        for (n, v) in ints.iter_mut().zip(items) {
+            let Value::Int(v) = v else { return None };
+            *n = *v;
         }
-        Some(TupleKey {
-            inst: inst.0,
-            len: items.len() as u8,
-            items: packed,
-        })
+        TupleKey::of_ints(inst, &ints[..items.len()])
     }
 }
 
@@ -452,11 +459,8 @@ impl GameGraph {
             }
         }
         if let Term::Atom(inst, Value::Int(n)) = term {
-            if let Some(id) = self.int_atoms.get(*inst, *n) {
-                return Some(id);
-            }
-            if self.int_atoms.covers(*inst, *n) {
-                return None;
+            if IntAtoms::is_dense(*n) {
+                return self.int_atoms.get(*inst, *n);
             }
         }
         self.terms.get_index_of(term).map(|i| TermId(i as u32))
@@ -503,11 +507,10 @@ impl GameGraph {
         if !IntAtoms::pair_is_dense(a, b) {
             return 0;
         }
-        let at = a as usize * IntAtoms::PAIR_BELOW as usize + b as usize;
         self.int_atoms
             .pair_outcomes
             .get(inst.0 as usize)
-            .and_then(|table| table.get(at))
+            .and_then(|table| table.get(IntAtoms::pair_at(a, b)))
             .copied()
             .unwrap_or(0)
     }
@@ -530,15 +533,7 @@ impl GameGraph {
 
     /// The position `n` of `inst` (a game whose positions are integers), if interned.
     pub(crate) fn lookup_int(&self, inst: InstanceId, n: i64) -> Option<TermId> {
-        if let Some(id) = self.int_atoms.get(inst, n) {
-            return Some(id);
-        }
-        if self.int_atoms.covers(inst, n) {
-            return None;
-        }
-        self.terms
-            .get_index_of(&Term::Atom(inst, Value::Int(n)))
-            .map(|i| TermId(i as u32))
+        self.lookup(&Term::Atom(inst, Value::Int(n)))
     }
 
     /// Interns a value-level position term.
@@ -725,7 +720,7 @@ impl GameGraph {
                 let mut options = Vec::new();
                 let mut interp = Interp::new(w.reborrow(), None);
                 interp
-                    .options(inst, &data, false, &mut options)
+                    .options(inst, &data, &mut options)
                     .map_err(|d| self.while_generating(w, inst, &data, d))?;
                 for (option, rule) in options {
                     let id = self.intern(w, &option)?;
