@@ -598,6 +598,19 @@ fn compare(op: BinaryOp, x: i64, y: i64) -> bool {
     }
 }
 
+/// `out[i] = xs[i] op ys[i]` in every lane, the operator chosen once for the block.
+fn compare_lanes(op: BinaryOp, out: &mut [bool], xs: &[i64], ys: impl Iterator<Item = i64>) {
+    let lanes = out.iter_mut().zip(xs).zip(ys);
+    match op {
+        BinaryOp::Eq => lanes.for_each(|((v, x), y)| *v = *x == y),
+        BinaryOp::Ne => lanes.for_each(|((v, x), y)| *v = *x != y),
+        BinaryOp::Lt => lanes.for_each(|((v, x), y)| *v = *x < y),
+        BinaryOp::Le => lanes.for_each(|((v, x), y)| *v = *x <= y),
+        BinaryOp::Gt => lanes.for_each(|((v, x), y)| *v = *x > y),
+        _ => lanes.for_each(|((v, x), y)| *v = *x >= y),
+    }
+}
+
 /// `out[i] = out[i] op rhs[i]` in every lane; true when a lane overflows or divides by 0.
 fn apply(op: IntOp, out: &mut [i64], rhs: impl Iterator<Item = i64>) -> bool {
     let mut bad = false;
@@ -662,9 +675,7 @@ impl BoolExpr {
                 let n = out.len();
                 let mut a = pool.ints();
                 l.eval_block(at, &mut a[..n], pool)?;
-                for (v, x) in out.iter_mut().zip(&a[..n]) {
-                    *v = compare(*op, *x, y);
-                }
+                compare_lanes(*op, out, &a[..n], std::iter::repeat(y));
                 pool.ints.push(a);
             }
             BoolExpr::Cmp(op, l, r) => {
@@ -673,9 +684,7 @@ impl BoolExpr {
                 let mut b = pool.ints();
                 l.eval_block(at, &mut a[..n], pool)?;
                 r.eval_block(at, &mut b[..n], pool)?;
-                for ((v, x), y) in out.iter_mut().zip(&a[..n]).zip(&b[..n]) {
-                    *v = compare(*op, *x, *y);
-                }
+                compare_lanes(*op, out, &a[..n], b[..n].iter().copied());
                 pool.ints.push(a);
                 pool.ints.push(b);
             }
