@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use crate::graph::{GameGraph, Term, TermId};
+use crate::graph::{GameGraph, TermId};
 
 /// The size of a game graph: its terms, split into positions of one game and compounds, its
 /// stored moves, and the memory estimate that `--max-memory` is checked against.
@@ -31,7 +31,7 @@ impl GraphSize {
     pub fn of(graph: &GameGraph) -> GraphSize {
         let positions = graph.len();
         let compounds = (0..positions)
-            .filter(|&i| matches!(graph.term(TermId(i as u32)), Term::Compound(..)))
+            .filter(|&i| graph.compound_of(TermId(i as u32)).is_some())
             .count();
         GraphSize {
             positions,

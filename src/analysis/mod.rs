@@ -19,7 +19,7 @@ use crate::diag::{Diag, DiagResult};
 use crate::eval::builtins::{self, Builtin};
 use crate::eval::value::{CompoundKind, Outcome, Position, Value};
 use crate::eval::World;
-use crate::graph::{GameGraph, Term, TermId};
+use crate::graph::{GameGraph, TermId};
 use crate::syntax::ast::Convention;
 
 /// Remoteness: `Some(r)` (even iff P), or `None` for a draw.
@@ -104,9 +104,9 @@ impl Analysis for DrawsBelow {
         &mut g.draws_below
     }
     fn deps(self, g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<TermId>> {
-        match g.term(t) {
-            Term::Atom(..) => g.successors(w, t),
-            Term::Compound(_, parts) => Ok(parts.to_vec()),
+        match g.compound_of(t) {
+            None => g.successors(w, t),
+            Some((_, parts)) => Ok(parts.to_vec()),
         }
     }
     fn combine(
@@ -137,8 +137,8 @@ impl Analysis for Draws {
         if !solve(g, w, DrawsBelow, t)? {
             return Ok(Vec::new());
         }
-        match g.term(t) {
-            Term::Compound(CompoundKind::Disjunctive | CompoundKind::Selective, parts) => {
+        match g.compound_of(t) {
+            Some((CompoundKind::Disjunctive | CompoundKind::Selective, parts)) => {
                 Ok(parts.to_vec())
             }
             _ => g.successors(w, t),
@@ -170,8 +170,8 @@ fn theorem_applies(
 }
 
 fn compound_kind(g: &GameGraph, t: TermId) -> Option<(CompoundKind, Vec<TermId>)> {
-    match g.term(t) {
-        Term::Compound(kind, parts) if !parts.is_empty() => Some((*kind, parts.to_vec())),
+    match g.compound_of(t) {
+        Some((kind, parts)) if !parts.is_empty() => Some((kind, parts.to_vec())),
         _ => None,
     }
 }

@@ -4,7 +4,7 @@
 
 use crate::diag::{Diag, DiagResult};
 use crate::eval::World;
-use crate::graph::{GameGraph, Term, TermId};
+use crate::graph::{GameGraph, TermId};
 
 /// A memo entry of an analysis.
 #[derive(Clone, Copy, Debug, Default)]
@@ -174,10 +174,9 @@ fn cycle(
     let mut labelled = Vec::new();
     for pair in path.windows(2) {
         let (from, to) = (pair[0], pair[1]);
-        let Term::Atom(inst, _) = g.term(from) else {
+        let Some(inst) = g.atom_instance(from) else {
             continue;
         };
-        let inst = *inst;
         let Some(rule) = g.rule_of_move(w, from, to)? else {
             continue;
         };

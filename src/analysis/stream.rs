@@ -44,6 +44,7 @@ impl Mex {
         self.words.iter_mut().for_each(|w| *w = 0);
     }
 
+    #[inline]
     fn insert(&mut self, v: u64) {
         // Values beyond 2^26 cannot be the mex of fewer than 2^26 options' values.
         if v >= 1 << 26 {
@@ -54,6 +55,17 @@ impl Mex {
             self.words.resize(word + 1, 0);
         }
         self.words[word] |= 1 << bit;
+    }
+
+    /// Inserts every `v < 64` whose bit is set in `bits`.
+    fn insert_below_64(&mut self, bits: u64) {
+        if bits == 0 {
+            return;
+        }
+        if self.words.is_empty() {
+            self.words.push(0);
+        }
+        self.words[0] |= bits;
     }
 
     fn value(&self) -> u64 {
@@ -87,8 +99,8 @@ fn set<V: Copy>(memo: &mut Vec<Slot<V>>, t: TermId, value: Slot<V>) {
 
 /// The Grundy value of `t`, or `None` when the general solver must answer.
 pub(crate) fn grundy(g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<Option<u64>> {
-    match g.term(t).clone() {
-        Term::Atom(..) => {
+    match g.compound_of(t) {
+        None => {
             if !search(g, w, t, Kind::Grundy)? {
                 return Ok(None);
             }
@@ -99,17 +111,19 @@ pub(crate) fn grundy(g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagRes
                 ))),
             }
         }
-        Term::Compound(CompoundKind::Disjunctive, parts) => {
+        Some((CompoundKind::Disjunctive, parts)) => {
             let mut x = 0;
-            for part in parts.iter() {
-                match grundy(g, w, *part)? {
+            // Owned: solving a part changes the graph.
+            let parts = parts.to_vec();
+            for part in parts {
+                match grundy(g, w, part)? {
                     Some(v) => x ^= v,
                     None => return Ok(None),
                 }
             }
             Ok(Some(x))
         }
-        Term::Compound(..) => Ok(None),
+        Some(_) => Ok(None),
     }
 }
 
@@ -119,8 +133,8 @@ pub(crate) fn outcome(
     w: &mut World<'_>,
     t: TermId,
 ) -> DiagResult<Option<Outcome>> {
-    match g.term(t) {
-        Term::Atom(..) => {
+    match g.compound_of(t) {
+        None => {
             if !search(g, w, t, Kind::Outcome)? {
                 return Ok(None);
             }
@@ -131,8 +145,8 @@ pub(crate) fn outcome(
                 ))),
             }
         }
-        Term::Compound(CompoundKind::Disjunctive, _) => Ok(grundy(g, w, t)?.map(zero_is_p)),
-        Term::Compound(..) => Ok(None),
+        Some((CompoundKind::Disjunctive, _)) => Ok(grundy(g, w, t)?.map(zero_is_p)),
+        Some(_) => Ok(None),
     }
 }
 
@@ -261,7 +275,7 @@ fn scan(
     t: TermId,
     scratch: &mut Scratch,
 ) -> DiagResult<Scan> {
-    let Term::Atom(inst, data) = g.term(t).clone() else {
+    let Term::Atom(inst, data) = g.term(t) else {
         return Ok(Scan::GiveUp);
     };
     scratch.missing.clear();
@@ -331,10 +345,10 @@ fn from_stored_moves(
     // Each option as the atoms of its sum.
     let mut sums: Vec<Vec<TermId>> = Vec::with_capacity(options.len());
     for option in options {
-        match g.term(option) {
-            Term::Atom(..) => sums.push(vec![option]),
-            Term::Compound(CompoundKind::Disjunctive, parts)
-                if parts.iter().all(|p| matches!(g.term(*p), Term::Atom(..))) =>
+        match g.compound_of(option) {
+            None => sums.push(vec![option]),
+            Some((CompoundKind::Disjunctive, parts))
+                if parts.iter().all(|p| g.compound_of(*p).is_none()) =>
             {
                 sums.push(parts.to_vec())
             }
@@ -433,26 +447,43 @@ impl<'s> Scanner<'s> {
             let mut slow = Vec::new();
             {
                 let values = self.g.int_grundy_values(self.inst);
-                let columns = block.columns();
-                for lane in block.lanes() {
-                    let mut x = 0;
-                    let mut known = true;
-                    for column in columns {
-                        // A negative part wraps to a huge index: not found, the general way.
-                        match values.get(column[lane] as usize) {
-                            Some(v) if *v != u64::MAX => x ^= v,
-                            _ => {
-                                known = false;
-                                break;
+                // A negative part wraps to a huge index: not found, the general way.
+                let known = |n: i64| values.get(n as usize).copied().filter(|v| *v != u64::MAX);
+                let mex = &mut self.scratch.mex;
+                // Values below 64 (nearly all) are gathered in a register and merged once: a
+                // store per option into the same word of the bitset would chain every option
+                // to the one before.
+                let mut low = 0u64;
+                let mut insert = |x: u64| {
+                    if x < 64 {
+                        low |= 1 << x;
+                    } else {
+                        mex.insert(x);
+                    }
+                };
+                match block.columns() {
+                    // Two heaps, the commonest split: one pass without an inner loop.
+                    [xs, ys] => {
+                        for lane in block.lanes() {
+                            match (known(xs[lane]), known(ys[lane])) {
+                                (Some(x), Some(y)) => insert(x ^ y),
+                                _ => slow.push(lane),
                             }
                         }
                     }
-                    if known {
-                        self.scratch.mex.insert(x);
-                    } else {
-                        slow.push(lane);
+                    columns => {
+                        for lane in block.lanes() {
+                            let x = columns
+                                .iter()
+                                .try_fold(0, |x, column| known(column[lane]).map(|v| x ^ v));
+                            match x {
+                                Some(x) => insert(x),
+                                None => slow.push(lane),
+                            }
+                        }
                     }
                 }
+                mex.insert_below_64(low);
             }
             for lane in slow {
                 lane_parts.clear();
@@ -463,19 +494,33 @@ impl<'s> Scanner<'s> {
             }
             return Ok(ControlFlow::Continue(()));
         }
-        for lane in block.lanes() {
-            if direct_pairs {
-                let columns = block.columns();
-                let (a, b) = (columns[0][lane], columns[1][lane]);
-                match self.g.pair_outcome(self.inst, a, b) {
+        let mut lanes: Box<dyn Iterator<Item = usize>> = Box::new(block.lanes());
+        if direct_pairs {
+            // Lanes whose outcome is known are settled here; the first that is not, and the
+            // rest after it, go the general way.
+            let outcomes = self.g.pair_outcomes(self.inst);
+            let columns = block.columns();
+            let (xs, ys) = (&columns[0], &columns[1]);
+            let mut first_unknown = None;
+            for lane in block.lanes() {
+                match outcomes.get(xs[lane], ys[lane]) {
                     2 => {
                         self.p_option = true;
                         return Ok(ControlFlow::Break(()));
                     }
-                    1 => continue,
-                    _ => {}
+                    1 => {}
+                    _ => {
+                        first_unknown = Some(lane);
+                        break;
+                    }
                 }
             }
+            match first_unknown {
+                Some(first) => lanes = Box::new(block.lanes().skip_while(move |l| *l < first)),
+                None => return Ok(ControlFlow::Continue(())),
+            }
+        }
+        for lane in lanes {
             lane_parts.clear();
             lane_parts.extend(block.columns().iter().map(|c| c[lane]));
             if self.option(this, block.lane(&lane_parts), span)?.is_break() {

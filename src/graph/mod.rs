@@ -6,8 +6,10 @@
 //! Atoms' moves come from the game's rules; compounds' moves (the explicit product) are built
 //! from their parts' moves, only when an analysis asks for them.
 
-use indexmap::IndexSet;
+use hashbrown::HashTable;
 use petgraph::graph::{DiGraph, NodeIndex};
+use std::hash::BuildHasher;
+
 use rustc_hash::{FxBuildHasher, FxHashSet};
 
 use crate::analysis::{Rem, Slot};
@@ -16,6 +18,10 @@ use crate::eval::value::{
     display, CompoundKind, InstanceId, InstanceNames, Outcome, PosTerm, Value,
 };
 use crate::eval::{Interp, World};
+
+mod store;
+
+use store::{cells_hash, home, Home, TermStore, MAX_CELLS};
 
 /// Index of a term in the graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -126,6 +132,20 @@ fn pair_cell<T: Clone>(
     cell(&mut tables[i], a, b, empty, IntAtoms::PAIR_BELOW as usize)
 }
 
+/// One game's known pair outcomes (see [`GameGraph::pair_outcomes`]).
+pub(crate) struct PairOutcomes<'g>(&'g [u8]);
+
+impl PairOutcomes<'_> {
+    /// The outcome code of `(a, b)`: 0 (not known), 1 (N) or 2 (P).
+    #[inline]
+    pub(crate) fn get(&self, a: i64, b: i64) -> u8 {
+        if !IntAtoms::pair_is_dense(a, b) {
+            return 0;
+        }
+        self.0.get(IntAtoms::pair_at(a, b)).copied().unwrap_or(0)
+    }
+}
+
 /// The ids of atoms whose data is a small non-negative integer, in one dense table per game
 /// instance: the commonest positions (heaps) are found by indexing instead of hashing.
 #[derive(Debug, Default)]
@@ -220,10 +240,13 @@ impl IntAtoms {
         (0..Self::DENSE_BELOW).contains(&n)
     }
 
-    fn insert(&mut self, inst: InstanceId, n: i64, id: u32) {
-        if Self::is_dense(n) {
-            *cell(&mut self.tables, inst.0 as usize, n as usize, 0, usize::MAX) = id + 1;
+    /// Indexes `n` when it is dense; false when it is not (the caller hashes it).
+    fn insert(&mut self, inst: InstanceId, n: i64, id: u32) -> bool {
+        if !Self::is_dense(n) {
+            return false;
         }
+        *cell(&mut self.tables, inst.0 as usize, n as usize, 0, usize::MAX) = id + 1;
+        true
     }
 }
 
@@ -282,7 +305,14 @@ const PRODUCT_MOVE: u32 = u32::MAX;
 /// The game graph of a session, shared by every query so later ones reuse earlier work.
 #[derive(Debug, Default)]
 pub struct GameGraph {
-    terms: IndexSet<Term, FxBuildHasher>,
+    /// The terms, by id; small positions packed.
+    terms: TermStore,
+    /// The ids of the terms that no dense table, packed key or the cell index finds, by the
+    /// terms' hash: the commonest positions (small integers, short integer tuples, boards)
+    /// are never hashed as values.
+    index: HashTable<u32>,
+    /// The ids of list (and long tuple) positions of small cells, by the hash of the cells.
+    cells_index: HashTable<u32>,
     info: Vec<TermInfo>,
     moves: DiGraph<(), u32, u32>,
     explored: Vec<bool>,
@@ -361,7 +391,7 @@ impl GameGraph {
 
     /// True when nothing is interned yet.
     pub fn is_empty(&self) -> bool {
-        self.terms.is_empty()
+        self.terms.len() == 0
     }
 
     /// Number of moves stored.
@@ -369,9 +399,19 @@ impl GameGraph {
         self.moves.edge_count()
     }
 
-    /// The term behind an id.
-    pub fn term(&self, t: TermId) -> &Term {
-        &self.terms[t.idx()]
+    /// The term behind an id (built afresh when it is kept packed).
+    pub fn term(&self, t: TermId) -> Term {
+        self.terms.term(t)
+    }
+
+    /// The kind and parts of a compound term; `None` for a position.
+    pub fn compound_of(&self, t: TermId) -> Option<(CompoundKind, &[TermId])> {
+        self.terms.compound(t)
+    }
+
+    /// The game instance of a position; `None` for a compound.
+    pub fn atom_instance(&self, t: TermId) -> Option<InstanceId> {
+        self.terms.atom_instance(t)
     }
 
     /// Whether the term is terminal, and a draw.
@@ -382,9 +422,9 @@ impl GameGraph {
     /// The position a term stands for, as a value-level term.
     pub fn pos_term(&self, t: TermId) -> PosTerm {
         match self.term(t) {
-            Term::Atom(inst, data) => PosTerm::Atom(*inst, data.clone()),
+            Term::Atom(inst, data) => PosTerm::Atom(inst, data),
             Term::Compound(kind, parts) => {
-                PosTerm::compound(*kind, parts.iter().map(|p| self.pos_term(*p)))
+                PosTerm::compound(kind, parts.iter().map(|p| self.pos_term(*p)))
             }
         }
     }
@@ -411,59 +451,74 @@ impl GameGraph {
                 ),
             ));
         }
-        self.data_bytes += match &term {
-            Term::Atom(_, data) => heap_bytes(data),
-            Term::Compound(_, parts) => parts.len() * 4 + 16,
+        let mut buf = [0; MAX_CELLS];
+        let home = home(&term, &mut buf);
+        self.data_bytes += match (&home, &term) {
+            (Home::Int(..) | Home::Pair(..), _) => 0,
+            (Home::Cells(_, _, cells), _) => cells.len(),
+            (_, Term::Atom(_, data)) => heap_bytes(data),
+            (_, Term::Compound(_, parts)) => parts.len() * 4 + 16,
         };
         // Positions found by the streaming solver add no moves: the budget is checked here.
         if self.terms.len() % 4096 == 4095 {
             self.check_memory(0)?;
         }
-        match &term {
-            Term::Atom(inst, Value::Int(n)) => {
-                self.int_atoms.insert(*inst, *n, self.terms.len() as u32);
+        let id = self.terms.len() as u32;
+        match &home {
+            Home::Int(inst, n) => {
+                self.int_atoms.insert(*inst, *n, id);
             }
-            Term::Atom(inst, Value::Tuple(items)) => {
-                let id = self.terms.len() as u32;
-                if let [Value::Int(a), Value::Int(b)] = &items[..] {
-                    if self.int_atoms.insert_pair(*inst, *a, *b, id) {
-                        return self.finish_insert(term, info);
-                    }
-                }
-                if let Some(key) = TupleKey::of_values(*inst, items) {
-                    self.tuple_atoms.insert(key, id);
-                }
+            Home::Pair(inst, a, b) => {
+                self.int_atoms.insert_pair(*inst, *a, *b, id);
             }
-            _ => {}
+            Home::Key(key) => {
+                self.tuple_atoms.insert(*key, id);
+            }
+            Home::Cells(inst, of, cells) => {
+                let terms = &self.terms;
+                self.cells_index
+                    .insert_unique(cells_hash(*inst, *of, cells), id, |i| {
+                        terms
+                            .cells(TermId(*i))
+                            .map_or(0, |(inst, of, cells)| cells_hash(inst, of, cells))
+                    });
+            }
+            Home::Hashed => {
+                let terms = &self.terms;
+                self.index
+                    .insert_unique(FxBuildHasher.hash_one(&term), id, |i| {
+                        terms
+                            .boxed(TermId(*i))
+                            .map_or(0, |t| FxBuildHasher.hash_one(t))
+                    });
+            }
         }
-        self.finish_insert(term, info)
-    }
-
-    fn finish_insert(&mut self, term: Term, info: TermInfo) -> DiagResult<TermId> {
-        let (idx, _) = self.terms.insert_full(term);
+        self.terms.push(term, &home);
         self.info.push(info);
         self.explored.push(false);
         self.moves.add_node(());
-        Ok(TermId(idx as u32))
+        Ok(TermId(id))
     }
 
     fn lookup(&self, term: &Term) -> Option<TermId> {
-        if let Term::Atom(inst, Value::Tuple(items)) = term {
-            if let [Value::Int(a), Value::Int(b)] = &items[..] {
-                if IntAtoms::pair_is_dense(*a, *b) {
-                    return self.int_atoms.get_pair(*inst, *a, *b);
-                }
-            }
-            if let Some(key) = TupleKey::of_values(*inst, items) {
-                return self.tuple_atoms.get(&key).map(|id| TermId(*id));
-            }
+        let mut buf = [0; MAX_CELLS];
+        match home(term, &mut buf) {
+            Home::Int(inst, n) => self.int_atoms.get(inst, n),
+            Home::Pair(inst, a, b) => self.int_atoms.get_pair(inst, a, b),
+            Home::Key(key) => self.tuple_atoms.get(&key).map(|id| TermId(*id)),
+            Home::Cells(inst, of, cells) => self
+                .cells_index
+                .find(cells_hash(inst, of, cells), |i| {
+                    self.terms.cells(TermId(*i)) == Some((inst, of, cells))
+                })
+                .map(|i| TermId(*i)),
+            Home::Hashed => self
+                .index
+                .find(FxBuildHasher.hash_one(term), |i| {
+                    self.terms.boxed(TermId(*i)) == Some(term)
+                })
+                .map(|i| TermId(*i)),
         }
-        if let Term::Atom(inst, Value::Int(n)) = term {
-            if IntAtoms::is_dense(*n) {
-                return self.int_atoms.get(*inst, *n);
-            }
-        }
-        self.terms.get_index_of(term).map(|i| TermId(i as u32))
     }
 
     /// The position `(items...)` of `inst` (a game whose positions are tuples of integers),
@@ -495,39 +550,32 @@ impl GameGraph {
     /// Records the Grundy value of the term `t` in the dense table by value, when `t` is a
     /// small integer position.
     pub(crate) fn note_int_grundy(&mut self, t: TermId, v: u64) {
-        if let Term::Atom(inst, Value::Int(n)) = &self.terms[t.idx()] {
-            let (inst, n) = (*inst, *n);
+        if let Some((inst, n)) = self.terms.int_atom(t) {
             self.int_atoms.set_grundy(inst, n, v);
         }
     }
 
-    /// The known normal-play outcome of the position `(a, b)` of `inst`, a pair of small
-    /// integers: 0 (not known), 1 (N) or 2 (P).
-    pub(crate) fn pair_outcome(&self, inst: InstanceId, a: i64, b: i64) -> u8 {
-        if !IntAtoms::pair_is_dense(a, b) {
-            return 0;
-        }
-        self.int_atoms
-            .pair_outcomes
-            .get(inst.0 as usize)
-            .and_then(|table| table.get(IntAtoms::pair_at(a, b)))
-            .copied()
-            .unwrap_or(0)
+    /// The known normal-play outcomes of `inst`'s pair positions, for look-ups in a tight
+    /// loop.
+    pub(crate) fn pair_outcomes(&self, inst: InstanceId) -> PairOutcomes<'_> {
+        PairOutcomes(
+            self.int_atoms
+                .pair_outcomes
+                .get(inst.0 as usize)
+                .map_or(&[][..], Vec::as_slice),
+        )
     }
 
     /// Records the normal-play outcome of the term `t` in the dense table by value, when `t`
     /// is a pair of small integers.
     pub(crate) fn note_pair_outcome(&mut self, t: TermId, o: Outcome) {
-        if let Term::Atom(inst, Value::Tuple(items)) = &self.terms[t.idx()] {
-            if let [Value::Int(a), Value::Int(b)] = &items[..] {
-                let code = match o {
-                    Outcome::N => 1,
-                    Outcome::P => 2,
-                    Outcome::D => return,
-                };
-                let (inst, a, b) = (*inst, *a, *b);
-                self.int_atoms.set_pair_outcome(inst, a, b, code);
-            }
+        if let Some((inst, a, b)) = self.terms.pair_atom(t) {
+            let code = match o {
+                Outcome::N => 1,
+                Outcome::P => 2,
+                Outcome::D => return,
+            };
+            self.int_atoms.set_pair_outcome(inst, a, b, code);
         }
     }
 
@@ -623,8 +671,8 @@ impl GameGraph {
     pub fn compound(&mut self, kind: CompoundKind, parts: Vec<TermId>) -> DiagResult<TermId> {
         let mut flat = Vec::with_capacity(parts.len());
         for part in parts {
-            match self.term(part) {
-                Term::Compound(k, inner) if *k == kind => flat.extend(inner.iter().copied()),
+            match self.compound_of(part) {
+                Some((k, inner)) if k == kind => flat.extend(inner.iter().copied()),
                 _ => {
                     let info = self.info(part);
                     let over = info.terminal && !info.draw;
@@ -715,7 +763,7 @@ impl GameGraph {
     fn explore(&mut self, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<(TermId, u32)>> {
         w.stop.check()?;
         let mut found: Vec<(TermId, u32)> = Vec::new();
-        match self.term(t).clone() {
+        match self.term(t) {
             Term::Atom(inst, data) => {
                 let mut options = Vec::new();
                 let mut interp = Interp::new(w.reborrow(), None);

@@ -1,0 +1,264 @@
+//! How the graph keeps its terms. Positions of a fixed, small shape are packed into 16 bytes
+//! instead of a boxed [`Value`]: a small integer, a pair of small integers, or a list (or long
+//! tuple) of cells from 0 to 255 whose bytes sit in one shared arena (a board, Chomp's rows).
+//! Every other term is kept as it is. [`TermStore::term`] gives any term back as a [`Term`],
+//! equal to the one interned.
+//!
+//! The store decides nothing about finding terms: [`Home`] says which index of the graph
+//! finds a term (a dense table, a packed key, the cell index or the general hash index), and
+//! the graph keeps those indexes. A term is packed exactly when its home is a dense table or
+//! the cell index, so a packed term is never looked for in the general index.
+
+use std::hash::BuildHasher;
+use std::rc::Rc;
+
+use rustc_hash::FxBuildHasher;
+
+use super::{IntAtoms, Term, TermId, TupleKey};
+use crate::eval::value::{CompoundKind, InstanceId, Value};
+
+/// Longest list kept as cells.
+pub(super) const MAX_CELLS: usize = 256;
+
+/// Whether packed cells were a list or a tuple.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) enum CellsOf {
+    List,
+    Tuple,
+}
+
+/// One term, packed or not (16 bytes).
+#[derive(Clone, Copy, Debug)]
+enum Stored {
+    /// The position `n` of `inst`, `n` in the dense integer range.
+    Int { inst: u32, n: i64 },
+    /// The position `(a, b)` of `inst`, a dense pair.
+    Pair { inst: u32, a: u32, b: u32 },
+    /// A list or tuple position of `len` cells, from `at` in the arena.
+    Cells {
+        inst: u32,
+        of: CellsOf,
+        len: u16,
+        at: u32,
+    },
+    /// Any other term: `boxed[i]`.
+    Boxed(u32),
+}
+
+/// The terms of a graph, by id.
+#[derive(Debug, Default)]
+pub(super) struct TermStore {
+    stored: Vec<Stored>,
+    boxed: Vec<Term>,
+    arena: Vec<u8>,
+}
+
+/// Which index of the graph finds a term, with what it needs to find it.
+pub(super) enum Home<'b> {
+    /// The dense integer table.
+    Int(InstanceId, i64),
+    /// The dense pair table.
+    Pair(InstanceId, i64, i64),
+    /// The packed key of a short integer tuple.
+    Key(TupleKey),
+    /// The cell index: a list or tuple of small cells.
+    Cells(InstanceId, CellsOf, &'b [u8]),
+    /// The general hash index.
+    Hashed,
+}
+
+/// Where `term` lives; `buf` holds the cells of a list that fits them.
+pub(super) fn home<'b>(term: &Term, buf: &'b mut [u8; MAX_CELLS]) -> Home<'b> {
+    let Term::Atom(inst, data) = term else {
+        return Home::Hashed;
+    };
+    let (of, items) = match data {
+        Value::Int(n) if IntAtoms::is_dense(*n) => return Home::Int(*inst, *n),
+        Value::Tuple(items) => {
+            if let [Value::Int(a), Value::Int(b)] = &items[..] {
+                if IntAtoms::pair_is_dense(*a, *b) {
+                    return Home::Pair(*inst, *a, *b);
+                }
+            }
+            if let Some(key) = TupleKey::of_values(*inst, items) {
+                return Home::Key(key);
+            }
+            (CellsOf::Tuple, items)
+        }
+        Value::List(items) => (CellsOf::List, items),
+        _ => return Home::Hashed,
+    };
+    if items.len() > MAX_CELLS {
+        return Home::Hashed;
+    }
+    for (cell, item) in buf.iter_mut().zip(items.iter()) {
+        match item {
+            Value::Int(n) if (0..=255).contains(n) => *cell = *n as u8,
+            _ => return Home::Hashed,
+        }
+    }
+    Home::Cells(*inst, of, &buf[..items.len()])
+}
+
+/// The hash of packed cells in the cell index.
+pub(super) fn cells_hash(inst: InstanceId, of: CellsOf, cells: &[u8]) -> u64 {
+    FxBuildHasher.hash_one((inst, of, cells))
+}
+
+impl TermStore {
+    /// How many terms there are.
+    pub(super) fn len(&self) -> usize {
+        self.stored.len()
+    }
+
+    /// Adds a term whose home is `home` (as [`home`] found it for `term`).
+    pub(super) fn push(&mut self, term: Term, home: &Home<'_>) {
+        let stored = match *home {
+            Home::Int(inst, n) => Stored::Int { inst: inst.0, n },
+            Home::Pair(inst, a, b) => Stored::Pair {
+                inst: inst.0,
+                a: a as u32,
+                b: b as u32,
+            },
+            Home::Cells(inst, of, cells) => {
+                let at = self.arena.len() as u32;
+                self.arena.extend_from_slice(cells);
+                Stored::Cells {
+                    inst: inst.0,
+                    of,
+                    len: cells.len() as u16,
+                    at,
+                }
+            }
+            Home::Key(_) | Home::Hashed => {
+                self.boxed.push(term);
+                Stored::Boxed(self.boxed.len() as u32 - 1)
+            }
+        };
+        self.stored.push(stored);
+    }
+
+    /// The term `t`, as it was interned.
+    pub(super) fn term(&self, t: TermId) -> Term {
+        match self.stored[t.idx()] {
+            Stored::Int { inst, n } => Term::Atom(InstanceId(inst), Value::Int(n)),
+            Stored::Pair { inst, a, b } => Term::Atom(
+                InstanceId(inst),
+                Value::Tuple(Rc::new([Value::Int(a.into()), Value::Int(b.into())])),
+            ),
+            Stored::Cells { inst, of, len, at } => {
+                let cells = &self.arena[at as usize..at as usize + len as usize];
+                let items: Rc<[Value]> = cells.iter().map(|c| Value::Int((*c).into())).collect();
+                let data = match of {
+                    CellsOf::List => Value::List(items),
+                    CellsOf::Tuple => Value::Tuple(items),
+                };
+                Term::Atom(InstanceId(inst), data)
+            }
+            Stored::Boxed(i) => self.boxed[i as usize].clone(),
+        }
+    }
+
+    /// A term kept boxed, without building anything; `None` for a packed one.
+    pub(super) fn boxed(&self, t: TermId) -> Option<&Term> {
+        match self.stored[t.idx()] {
+            Stored::Boxed(i) => Some(&self.boxed[i as usize]),
+            _ => None,
+        }
+    }
+
+    /// The parts of a compound term.
+    pub(super) fn compound(&self, t: TermId) -> Option<(CompoundKind, &[TermId])> {
+        match self.boxed(t)? {
+            Term::Compound(kind, parts) => Some((*kind, parts)),
+            Term::Atom(..) => None,
+        }
+    }
+
+    /// The instance of an atom.
+    pub(super) fn atom_instance(&self, t: TermId) -> Option<InstanceId> {
+        match self.stored[t.idx()] {
+            Stored::Int { inst, .. } | Stored::Pair { inst, .. } | Stored::Cells { inst, .. } => {
+                Some(InstanceId(inst))
+            }
+            Stored::Boxed(i) => match &self.boxed[i as usize] {
+                Term::Atom(inst, _) => Some(*inst),
+                Term::Compound(..) => None,
+            },
+        }
+    }
+
+    /// The dense integer position `t`, if it is one.
+    pub(super) fn int_atom(&self, t: TermId) -> Option<(InstanceId, i64)> {
+        match self.stored[t.idx()] {
+            Stored::Int { inst, n } => Some((InstanceId(inst), n)),
+            _ => None,
+        }
+    }
+
+    /// The dense pair position `t`, if it is one.
+    pub(super) fn pair_atom(&self, t: TermId) -> Option<(InstanceId, i64, i64)> {
+        match self.stored[t.idx()] {
+            Stored::Pair { inst, a, b } => Some((InstanceId(inst), a.into(), b.into())),
+            _ => None,
+        }
+    }
+
+    /// The cells of a packed list or tuple position, if `t` is one.
+    pub(super) fn cells(&self, t: TermId) -> Option<(InstanceId, CellsOf, &[u8])> {
+        match self.stored[t.idx()] {
+            Stored::Cells { inst, of, len, at } => Some((
+                InstanceId(inst),
+                of,
+                &self.arena[at as usize..at as usize + len as usize],
+            )),
+            _ => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ints(ns: &[i64]) -> Rc<[Value]> {
+        ns.iter().map(|n| Value::Int(*n)).collect()
+    }
+
+    #[test]
+    fn a_stored_record_is_sixteen_bytes() {
+        assert_eq!(std::mem::size_of::<Stored>(), 16);
+    }
+
+    #[test]
+    fn every_home_gives_back_the_term_interned() {
+        let inst = InstanceId(3);
+        let terms = [
+            Term::Atom(inst, Value::Int(7)),
+            Term::Atom(inst, Value::Int(-7)),
+            Term::Atom(inst, Value::Tuple(ints(&[2, 5]))),
+            Term::Atom(inst, Value::Tuple(ints(&[2, 5, 9]))),
+            Term::Atom(inst, Value::Tuple(ints(&[1, 2, 3, 4, 5]))),
+            Term::Atom(inst, Value::List(ints(&[0, 1, 2, 255]))),
+            Term::Atom(inst, Value::List(ints(&[]))),
+            Term::Atom(inst, Value::List(ints(&[0, 256]))),
+            Term::Atom(inst, Value::List(ints(&[0; MAX_CELLS + 1]))),
+            Term::Compound(CompoundKind::Disjunctive, vec![TermId(0), TermId(2)].into()),
+        ];
+        let mut store = TermStore::default();
+        let mut buf = [0; MAX_CELLS];
+        for term in &terms {
+            let home = home(term, &mut buf);
+            store.push(term.clone(), &home);
+        }
+        for (i, term) in terms.iter().enumerate() {
+            assert_eq!(&store.term(TermId(i as u32)), term, "term {i}");
+        }
+        assert!(store.cells(TermId(5)).is_some());
+        assert!(store.cells(TermId(7)).is_none());
+        assert!(store.cells(TermId(8)).is_none());
+        assert_eq!(store.atom_instance(TermId(4)), Some(inst));
+        assert_eq!(store.atom_instance(TermId(9)), None);
+        assert!(store.compound(TermId(9)).is_some());
+    }
+}
