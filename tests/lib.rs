@@ -8,6 +8,7 @@ mod ci;
 mod cli;
 mod common;
 mod compiled;
+mod compiled_lists;
 mod diagnostics;
 mod examples;
 mod fuzz;

@@ -1293,11 +1293,11 @@ impl<'a> Interp<'a> {
             let span = rule.target.span;
             // Targets already visited by the compiled rule before it handed over.
             let mut visited: u64 = 0;
-            if let Some(compiled) = rule
-                .compiled
-                .as_ref()
-                .filter(|_| self.world.limits.compiled_rules)
-            {
+            if let Some(compiled) = rule.compiled.as_ref().filter(|c| {
+                self.world.limits.compiled_rules
+                    && self.depth as usize + c.call_depth()
+                        <= self.world.limits.max_call_depth as usize
+            }) {
                 let stop = self.world.stop;
                 let max = self.world.limits.max_collection;
                 let mut emit = |v: Emitted<'_>| {
@@ -1346,8 +1346,8 @@ impl<'a> Interp<'a> {
             Emitted::Block(_) => Err(Box::new(Diag::internal(
                 "a block of options reached a visitor that does not take blocks",
             ))),
-            tuple @ Emitted::IntTuple(_) => {
-                self.disjunctive_value(inst, tuple.into_value(), span, out)
+            data @ (Emitted::IntTuple(_) | Emitted::IntList(_)) => {
+                self.disjunctive_value(inst, data.into_value(), span, out)
             }
             Emitted::IntSplit(parts) => {
                 if parts.len() > 1 && self.world.games.info(inst).mode != CompoundKind::Disjunctive

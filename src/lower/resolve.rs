@@ -218,10 +218,33 @@ pub fn lower_file(
     if !errors.is_empty() {
         return Err(errors);
     }
+    let first_new_game = program.games.len();
     program.games.extend(games);
     program.fns.extend(fns);
     program.consts.extend(consts);
+    compile_rules(program, first_new_game);
     Ok(lowered)
+}
+
+/// Compiles the move rules of the games from `first` on, once every function and constant
+/// they may call is lowered (a file's functions may follow its games).
+fn compile_rules(program: &mut Program, first: usize) {
+    let compiled: Vec<Vec<_>> = program.games[first..]
+        .iter()
+        .map(|game| {
+            game.rules
+                .iter()
+                .map(|rule| {
+                    compile_rule(&rule.clauses, &rule.target, game.frame_size, Some(program))
+                })
+                .collect()
+        })
+        .collect();
+    for (game, rules) in program.games[first..].iter_mut().zip(compiled) {
+        for (rule, compiled) in game.rules.iter_mut().zip(rules) {
+            rule.compiled = compiled;
+        }
+    }
 }
 
 /// Lowers a standalone expression (for `cgl eval` and the REPL) against a file's scope.
@@ -535,11 +558,6 @@ impl<'a> Resolver<'a> {
                 clauses,
                 span: rule.span,
             });
-        }
-        // Compiled once the frame's size is known (every rule's slots are allocated).
-        let frame_size = self.frame_size();
-        for rule in &mut rules {
-            rule.compiled = compile_rule(&rule.clauses, &rule.target, frame_size);
         }
         ir::Game {
             name: game.name.name.clone(),

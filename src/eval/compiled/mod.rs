@@ -1,23 +1,30 @@
 //! Move rules compiled once, at lowering, for the common case where every variable a rule
-//! reads holds an integer: `move split(i, n - 1 - i) for i in 0..n`, `move (a - k, b) for k in
-//! 1..=a`, guards such as `if 2 * i < n`. Such a rule runs over unboxed `i64` registers with
-//! no allocation but the target value itself, instead of walking the IR per option.
+//! reads holds an integer or a list of integers: `move split(i, n - 1 - i) for i in 0..n`,
+//! `move (a - k, b) for k in 1..=a`, guards such as `if 2 * i < n`, and (in [`lists`]) boards
+//! and rows: `move set(b, i, turn(b)) for i in 0..9 if b[i] == 0`, with user functions
+//! inlined. Such a rule runs over unboxed `i64` registers and integer lists, with no
+//! allocation per option, instead of walking the IR per option.
 //!
 //! The compiled form means exactly what the interpreter does with the same rule: the same
 //! order of evaluation, the same checked arithmetic, the same range limits. Where the
 //! interpreter would raise an error (overflow, division by zero, a range too long), the
 //! compiled rule stops with [`Interrupt::Fallback`] and the caller re-runs the rule in the
-//! interpreter, which raises the error with its diagnostic. Rules outside the fragment (lists,
-//! sets, function calls, constants, tuple patterns) are not compiled and are interpreted.
+//! interpreter, which raises the error with its diagnostic. Rules outside the fragment (sets,
+//! strings, positions, nested lists, recursive functions) are not compiled and are
+//! interpreted.
+
+mod lists;
 
 use std::ops::ControlFlow;
 use std::rc::Rc;
+
+use lists::{Binding, Fold, Gen, GenClause, Kind, ListExpr};
 
 use super::builtins::{floor_div, floor_mod, Builtin};
 use super::stop::Stop;
 use super::value::Value;
 use crate::diag::{Diag, DiagResult};
-use crate::lower::ir::{Clause, Expr, ExprKind, Pattern};
+use crate::lower::ir::{Clause, Expr, ExprKind, Program};
 use crate::syntax::ast::{BinaryOp, UnaryOp};
 
 /// An integer expression over registers.
@@ -31,6 +38,16 @@ enum IntExpr {
     If(Box<BoolExpr>, Box<IntExpr>, Box<IntExpr>),
     Min(Vec<IntExpr>),
     Max(Vec<IntExpr>),
+    /// `xs[i]`.
+    Index(Box<ListExpr>, Box<IntExpr>),
+    /// `len(xs)` (and `count(xs)` of integers).
+    Len(Box<ListExpr>),
+    /// `sum(xs)`.
+    SumList(Box<ListExpr>),
+    /// `count(...)`, `sum(...)`, `len(...)` of a comprehension.
+    Fold(Box<Fold>),
+    /// An inlined call.
+    Let(Vec<Binding>, Box<IntExpr>),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -53,40 +70,40 @@ enum BoolExpr {
     Not(Box<BoolExpr>),
     And(Box<BoolExpr>, Box<BoolExpr>),
     Or(Box<BoolExpr>, Box<BoolExpr>),
+    /// `x in xs` (`not in` when the flag is set).
+    In(bool, IntExpr, Box<ListExpr>),
+    /// `(a, b) == (c, d)` or `!=`.
+    TupleCmp(BinaryOp, Vec<IntExpr>, Vec<IntExpr>),
+    /// `exists` (true) or `forall` (false).
+    Quant(bool, Box<Gen>, Box<BoolExpr>),
+    /// An inlined call.
+    Let(Vec<Binding>, Box<BoolExpr>),
 }
 
-/// A move target: position data (an integer or a tuple of them) or a `split` of targets.
+/// A move target: position data (an integer, a tuple of them or a list of them) or a
+/// `split` of targets.
 #[derive(Debug, Clone)]
 enum Target {
     Int(IntExpr),
     Tuple(Vec<IntExpr>),
+    List(ListExpr),
     Split(Vec<Target>),
-}
-
-#[derive(Debug, Clone)]
-enum Step {
-    /// `for reg in lo..hi` (`lo..=hi` when inclusive).
-    For {
-        reg: u32,
-        lo: IntExpr,
-        hi: IntExpr,
-        inclusive: bool,
-    },
-    /// `if cond`.
-    If(BoolExpr),
 }
 
 /// A move rule in compiled form.
 #[derive(Debug, Clone)]
 pub struct CompiledRule {
-    steps: Vec<Step>,
+    /// The rule's clauses: for the `for` clauses, `GenClause::Range` and `Items`/`Rows`.
+    steps: Vec<GenClause>,
     target: Target,
-    /// Frame slots the rule reads without binding them: each must hold an integer.
-    inputs: Vec<u32>,
+    /// Frame slots the rule reads without binding them, with what each must hold.
+    inputs: Vec<(u32, Kind)>,
+    /// How deep the inlined calls nest: the interpreter's call-depth limit must allow it.
+    call_depth: usize,
     /// Registers needed (the frame's size).
     registers: usize,
-    /// The index of the last `for` step (only guards follow it): the loop that runs in
-    /// blocks.
+    /// The index of the last `for` step, a range followed only by guards that can run in
+    /// blocks: the loop that runs in blocks.
     last_for: Option<usize>,
     /// The target's integers, when it is built of integers only: its value, its tuple's items
     /// or its split's parts.
@@ -159,39 +176,24 @@ pub enum Interrupt {
     Error(Box<Diag>),
 }
 
-/// Compiles a move rule, if it lies in the integer fragment.
-pub fn compile_rule(clauses: &[Clause], target: &Expr, frame_size: usize) -> Option<CompiledRule> {
-    let mut c = Compiler {
-        bound: Vec::new(),
-        inputs: Vec::new(),
-    };
+/// Compiles a move rule, if it lies in the fragment. `program` gives the functions and
+/// constants the rule may use (inlined); without it, calls are not compiled.
+pub fn compile_rule(
+    clauses: &[Clause],
+    target: &Expr,
+    frame_size: usize,
+    program: Option<&Program>,
+) -> Option<CompiledRule> {
+    let mut c = Compiler::new(program, frame_size);
     let mut steps = Vec::new();
     for clause in clauses {
-        match clause {
-            Clause::For(Pattern::Bind(slot, _), source) => {
-                let ExprKind::Binary(op @ (BinaryOp::Range | BinaryOp::RangeIncl), lo, hi) =
-                    &source.kind
-                else {
-                    return None;
-                };
-                let lo = c.int(lo)?;
-                let hi = c.int(hi)?;
-                c.bound.push(*slot);
-                steps.push(Step::For {
-                    reg: *slot,
-                    lo,
-                    hi,
-                    inclusive: *op == BinaryOp::RangeIncl,
-                });
-            }
-            Clause::For(..) => return None,
-            Clause::If(cond) => steps.push(Step::If(c.boolean(cond)?)),
-        }
+        steps.push(c.gen_clause(clause)?);
     }
     let target = c.target(target)?;
     let (int_shape, int_parts) = match &target {
         Target::Int(e) => (LaneShape::Int, Some(vec![e.clone()])),
         Target::Tuple(items) => (LaneShape::Tuple, Some(items.clone())),
+        Target::List(_) => (LaneShape::Int, None),
         Target::Split(parts) => (
             LaneShape::Split,
             parts
@@ -203,36 +205,140 @@ pub fn compile_rule(clauses: &[Clause], target: &Expr, frame_size: usize) -> Opt
                 .collect(),
         ),
     };
+    // The innermost loop runs in blocks when it is a range followed by guards that blocks
+    // can compute, and the target is integers that blocks can compute.
+    let int_parts = int_parts.filter(|parts| parts.iter().all(IntExpr::blockable));
+    let last_for = steps
+        .iter()
+        .rposition(|s| !matches!(s, GenClause::If(_)))
+        .filter(|k| {
+            matches!(steps[*k], GenClause::Range { .. })
+                && steps[k + 1..].iter().all(|s| match s {
+                    GenClause::If(cond) => cond.blockable(),
+                    _ => false,
+                })
+        });
     Some(CompiledRule {
-        last_for: steps.iter().rposition(|s| matches!(s, Step::For { .. })),
+        last_for,
         int_parts,
         int_shape,
         steps,
         target,
         inputs: c.inputs,
-        registers: frame_size,
+        call_depth: c.call_depth,
+        registers: c.next as usize,
     })
 }
 
-struct Compiler {
-    /// Slots bound by the rule's own generators so far.
-    bound: Vec<u32>,
-    /// Slots read from the position's frame.
-    inputs: Vec<u32>,
+/// The state of compiling one rule.
+struct Compiler<'p> {
+    /// Functions (inlined) and constants (literal ones folded in).
+    program: Option<&'p Program>,
+    /// Per register, what it holds, once known.
+    kinds: Vec<Option<Kind>>,
+    /// Per register, whether something in the rule binds it (a generator, a parameter of an
+    /// inlined function); the others are read from the position's frame.
+    bound: Vec<bool>,
+    /// Frame slots read without being bound, with what they must hold.
+    inputs: Vec<(u32, Kind)>,
+    /// The first register of the current function's frame (0: the rule's own frame).
+    base: u32,
+    /// Registers in use.
+    next: u32,
+    /// How deep inlined calls nest here, and at most.
+    depth: usize,
+    call_depth: usize,
 }
 
-impl Compiler {
-    fn reg(&mut self, slot: u32) -> IntExpr {
-        if !self.bound.contains(&slot) && !self.inputs.contains(&slot) {
-            self.inputs.push(slot);
+/// What [`Compiler::attempt`] restores.
+struct Snapshot {
+    kinds: Vec<Option<Kind>>,
+    bound: Vec<bool>,
+    inputs: Vec<(u32, Kind)>,
+    next: u32,
+    call_depth: usize,
+}
+
+impl<'p> Compiler<'p> {
+    fn new(program: Option<&'p Program>, frame_size: usize) -> Compiler<'p> {
+        let mut c = Compiler {
+            program,
+            kinds: Vec::new(),
+            bound: Vec::new(),
+            inputs: Vec::new(),
+            base: 0,
+            next: frame_size as u32,
+            depth: 0,
+            call_depth: 0,
+        };
+        c.grow();
+        c
+    }
+
+    /// Sizes the per-register tables to the registers in use.
+    fn grow(&mut self) {
+        self.kinds.resize(self.next as usize, None);
+        self.bound.resize(self.next as usize, false);
+    }
+
+    fn snapshot(&self) -> Snapshot {
+        Snapshot {
+            kinds: self.kinds.clone(),
+            bound: self.bound.clone(),
+            inputs: self.inputs.clone(),
+            next: self.next,
+            call_depth: self.call_depth,
         }
-        IntExpr::Reg(slot)
+    }
+
+    fn restore(&mut self, s: Snapshot) {
+        self.kinds = s.kinds;
+        self.bound = s.bound;
+        self.inputs = s.inputs;
+        self.next = s.next;
+        self.call_depth = s.call_depth;
+    }
+
+    /// The register of a variable read as `kind`; `None` if it holds something else.
+    fn local(&mut self, slot: u32, kind: Kind) -> Option<u32> {
+        let reg = self.base + slot;
+        let i = reg as usize;
+        if i >= self.kinds.len() {
+            return None;
+        }
+        match self.kinds[i] {
+            Some(k) if k != kind => return None,
+            Some(_) => {}
+            None => self.kinds[i] = Some(kind),
+        }
+        if !self.bound[i] && !self.inputs.iter().any(|(r, _)| *r == reg) {
+            // Only the rule's own frame has inputs: a function sees its parameters.
+            if self.base != 0 {
+                return None;
+            }
+            self.inputs.push((reg, kind));
+        }
+        Some(reg)
+    }
+
+    /// Binds a variable of the current frame to a fresh value of `kind`. Lowering reuses a
+    /// slot once its variable's scope has ended, so a slot may be bound again with another
+    /// kind; reads see the latest binding, as they are compiled in scope order.
+    fn bind(&mut self, slot: u32, kind: Kind) -> Option<u32> {
+        let reg = self.base + slot;
+        let i = reg as usize;
+        if i >= self.kinds.len() || self.inputs.iter().any(|(r, _)| *r == reg) {
+            return None;
+        }
+        self.kinds[i] = Some(kind);
+        self.bound[i] = true;
+        Some(reg)
     }
 
     fn int(&mut self, e: &Expr) -> Option<IntExpr> {
         Some(match &e.kind {
             ExprKind::Lit(Value::Int(n)) => IntExpr::Lit(*n),
-            ExprKind::Local(slot) => self.reg(*slot),
+            ExprKind::Local(slot) => IntExpr::Reg(self.local(*slot, Kind::Int)?),
             ExprKind::Unary(UnaryOp::Neg, x) => IntExpr::Neg(Box::new(self.int(x)?)),
             ExprKind::Binary(op, l, r) => {
                 let op = match op {
@@ -267,7 +373,7 @@ impl Compiler {
             ExprKind::CallBuiltin(Builtin::Abs, args) if args.len() == 1 => {
                 IntExpr::Abs(Box::new(self.int(&args[0])?))
             }
-            _ => return None,
+            _ => return self.list_int(e),
         })
     }
 
@@ -290,8 +396,11 @@ impl Compiler {
                 | BinaryOp::Ge),
                 l,
                 r,
-            ) => BoolExpr::Cmp(*op, self.int(l)?, self.int(r)?),
-            _ => return None,
+            ) if self.attempt(|c| Some((c.int(l)?, c.int(r)?))).is_some() => {
+                // Compiled twice: the first time only to learn that both sides are integers.
+                BoolExpr::Cmp(*op, self.int(l)?, self.int(r)?)
+            }
+            _ => return self.list_bool(e),
         })
     }
 
@@ -323,7 +432,10 @@ impl Compiler {
                     })
                     .collect::<Option<Vec<_>>>()?,
             ),
-            _ => Target::Int(self.int(e)?),
+            _ => match self.attempt(|c| c.int(e)) {
+                Some(n) => Target::Int(n),
+                None => Target::List(self.list(e)?),
+            },
         })
     }
 }
@@ -331,15 +443,15 @@ impl Compiler {
 type Eval<T> = Result<T, Interrupt>;
 
 impl IntExpr {
-    fn eval(&self, regs: &[i64]) -> Eval<i64> {
+    fn eval(&self, run: &mut Run<'_>) -> Eval<i64> {
         let checked = |v: Option<i64>| v.ok_or(Interrupt::Fallback);
         match self {
             IntExpr::Lit(n) => Ok(*n),
-            IntExpr::Reg(r) => Ok(regs[*r as usize]),
-            IntExpr::Neg(x) => checked(x.eval(regs)?.checked_neg()),
-            IntExpr::Abs(x) => checked(x.eval(regs)?.checked_abs()),
+            IntExpr::Reg(r) => Ok(run.b.regs[*r as usize]),
+            IntExpr::Neg(x) => checked(x.eval(run)?.checked_neg()),
+            IntExpr::Abs(x) => checked(x.eval(run)?.checked_abs()),
             IntExpr::Bin(op, l, r) => {
-                let (a, b) = (l.eval(regs)?, r.eval(regs)?);
+                let (a, b) = (l.eval(run)?, r.eval(run)?);
                 match op {
                     IntOp::Add => checked(a.checked_add(b)),
                     IntOp::Sub => checked(a.checked_sub(b)),
@@ -353,54 +465,117 @@ impl IntExpr {
                 }
             }
             IntExpr::If(c, t, f) => {
-                if c.eval(regs)? {
-                    t.eval(regs)
+                if c.eval(run)? {
+                    t.eval(run)
                 } else {
-                    f.eval(regs)
+                    f.eval(run)
                 }
             }
             IntExpr::Min(xs) | IntExpr::Max(xs) => {
                 let min = matches!(self, IntExpr::Min(_));
-                let mut best = xs[0].eval(regs)?;
+                let mut best = xs[0].eval(run)?;
                 for x in &xs[1..] {
-                    let v = x.eval(regs)?;
+                    let v = x.eval(run)?;
                     if (min && v < best) || (!min && v > best) {
                         best = v;
                     }
                 }
                 Ok(best)
             }
+            IntExpr::Index(list, i) => lists::index(list, i, run),
+            IntExpr::Len(list) => list.with(run, |_, items| Ok(items.len() as i64)),
+            IntExpr::SumList(list) => list.with(run, |_, items| {
+                items
+                    .iter()
+                    .try_fold(0i64, |t, x| t.checked_add(*x))
+                    .ok_or(Interrupt::Fallback)
+            }),
+            IntExpr::Fold(fold) => fold.eval(run),
+            IntExpr::Let(bindings, body) => {
+                lists::bind_all(bindings, run)?;
+                body.eval(run)
+            }
+        }
+    }
+
+    /// Whether blocks can compute it: integer registers and arithmetic only.
+    fn blockable(&self) -> bool {
+        match self {
+            IntExpr::Lit(_) | IntExpr::Reg(_) => true,
+            IntExpr::Neg(x) | IntExpr::Abs(x) => x.blockable(),
+            IntExpr::Bin(_, l, r) => l.blockable() && r.blockable(),
+            IntExpr::If(c, t, f) => c.blockable() && t.blockable() && f.blockable(),
+            IntExpr::Min(xs) | IntExpr::Max(xs) => xs.iter().all(IntExpr::blockable),
+            IntExpr::Index(..)
+            | IntExpr::Len(_)
+            | IntExpr::SumList(_)
+            | IntExpr::Fold(_)
+            | IntExpr::Let(..) => false,
         }
     }
 }
 
 impl BoolExpr {
-    fn eval(&self, regs: &[i64]) -> Eval<bool> {
+    fn eval(&self, run: &mut Run<'_>) -> Eval<bool> {
         match self {
             BoolExpr::Lit(b) => Ok(*b),
-            BoolExpr::Not(x) => Ok(!x.eval(regs)?),
-            BoolExpr::And(l, r) => Ok(l.eval(regs)? && r.eval(regs)?),
-            BoolExpr::Or(l, r) => Ok(l.eval(regs)? || r.eval(regs)?),
-            BoolExpr::Cmp(op, l, r) => Ok(compare(*op, l.eval(regs)?, r.eval(regs)?)),
+            BoolExpr::Not(x) => Ok(!x.eval(run)?),
+            BoolExpr::And(l, r) => Ok(l.eval(run)? && r.eval(run)?),
+            BoolExpr::Or(l, r) => Ok(l.eval(run)? || r.eval(run)?),
+            BoolExpr::Cmp(op, l, r) => {
+                let a = l.eval(run)?;
+                let b = r.eval(run)?;
+                Ok(compare(*op, a, b))
+            }
+            BoolExpr::In(negated, x, list) => Ok(lists::contains(x, list, run)? != *negated),
+            BoolExpr::TupleCmp(op, l, r) => {
+                Ok(lists::tuples_equal(l, r, run)? == (*op == BinaryOp::Eq))
+            }
+            BoolExpr::Quant(exists, gen, body) => lists::quantified(*exists, gen, body, run),
+            BoolExpr::Let(bindings, body) => {
+                lists::bind_all(bindings, run)?;
+                body.eval(run)
+            }
+        }
+    }
+
+    /// Whether blocks can compute it.
+    fn blockable(&self) -> bool {
+        match self {
+            BoolExpr::Lit(_) => true,
+            BoolExpr::Not(x) => x.blockable(),
+            BoolExpr::And(l, r) | BoolExpr::Or(l, r) => l.blockable() && r.blockable(),
+            BoolExpr::Cmp(_, l, r) => l.blockable() && r.blockable(),
+            BoolExpr::In(..) | BoolExpr::TupleCmp(..) | BoolExpr::Quant(..) | BoolExpr::Let(..) => {
+                false
+            }
         }
     }
 }
 
 impl Target {
-    fn eval(&self, regs: &[i64]) -> Eval<Value> {
+    fn eval(&self, run: &mut Run<'_>) -> Eval<Value> {
         Ok(match self {
-            Target::Int(e) => Value::Int(e.eval(regs)?),
+            Target::Int(e) => Value::Int(e.eval(run)?),
             Target::Tuple(items) => {
                 let mut out = Vec::with_capacity(items.len());
                 for i in items {
-                    out.push(Value::Int(i.eval(regs)?));
+                    out.push(Value::Int(i.eval(run)?));
                 }
                 Value::tuple(out)
+            }
+            Target::List(list) => {
+                let mut out = run.take_list();
+                let result = list.eval_into(run, &mut out);
+                let value = Value::list(out.iter().map(|n| Value::Int(*n)).collect());
+                run.put_list(out);
+                result?;
+                value
             }
             Target::Split(parts) => {
                 let mut out = Vec::with_capacity(parts.len());
                 for p in parts {
-                    out.push(p.eval(regs)?);
+                    out.push(p.eval(run)?);
                 }
                 Value::Split(Rc::from(out))
             }
@@ -419,6 +594,8 @@ pub enum Emitted<'t> {
     IntSplit(&'t [i64]),
     /// A tuple of integers (position data).
     IntTuple(&'t [i64]),
+    /// A list of integers (position data).
+    IntList(&'t [i64]),
     /// A block of options (only to visitors that asked for blocks).
     Block(&'t Block<'t>),
 }
@@ -435,6 +612,7 @@ impl Emitted<'_> {
             Emitted::IntTuple(items) => {
                 Value::Tuple(items.iter().map(|n| Value::Int(*n)).collect())
             }
+            Emitted::IntList(items) => Value::List(items.iter().map(|n| Value::Int(*n)).collect()),
             // Blocks reach only visitors that take them apart themselves.
             Emitted::Block(_) => Value::None,
         }
@@ -556,6 +734,12 @@ impl IntExpr {
                 }
                 pool.ints.push(next);
             }
+            // Not blockable: a rule with these never runs in blocks.
+            IntExpr::Index(..)
+            | IntExpr::Len(_)
+            | IntExpr::SumList(_)
+            | IntExpr::Fold(_)
+            | IntExpr::Let(..) => return Err(Interrupt::Fallback),
         }
         if bad {
             return Err(Interrupt::Fallback);
@@ -688,6 +872,10 @@ impl BoolExpr {
                 pool.ints.push(a);
                 pool.ints.push(b);
             }
+            // Not blockable: a rule with these never runs in blocks.
+            BoolExpr::In(..) | BoolExpr::TupleCmp(..) | BoolExpr::Quant(..) | BoolExpr::Let(..) => {
+                return Err(Interrupt::Fallback)
+            }
         }
         Ok(())
     }
@@ -698,6 +886,12 @@ impl BoolExpr {
 #[derive(Default)]
 struct Buffers {
     regs: Vec<i64>,
+    /// List registers (empty for integer registers).
+    lists: Vec<Vec<i64>>,
+    /// Free list buffers for intermediate lists.
+    spare: Vec<Vec<i64>>,
+    /// A list target, reused from option to option.
+    list_out: Vec<i64>,
     /// The parts of a top-level `split` target, reused from option to option.
     parts: Vec<Value>,
     /// The same when every part is an integer.
@@ -728,7 +922,36 @@ struct Run<'r> {
     b: Buffers,
 }
 
+impl Run<'_> {
+    /// Counts one step of a loop; looks at the clock now and then, as the interpreter does.
+    fn tick(&mut self) -> Eval<()> {
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks.is_multiple_of(4096) {
+            self.stop.check().map_err(Interrupt::Error)?;
+        }
+        Ok(())
+    }
+
+    /// An empty list buffer.
+    fn take_list(&mut self) -> Vec<i64> {
+        let mut buf = self.b.spare.pop().unwrap_or_default();
+        buf.clear();
+        buf
+    }
+
+    /// Gives a buffer from [`Run::take_list`] back.
+    fn put_list(&mut self, buf: Vec<i64>) {
+        self.b.spare.push(buf);
+    }
+}
+
 impl CompiledRule {
+    /// How deep the rule's inlined calls nest: it may run only where the interpreter would
+    /// allow calls that deep.
+    pub fn call_depth(&self) -> usize {
+        self.call_depth
+    }
+
     /// Runs the rule for a position whose frame (parameters and position fields bound) is
     /// `frame`, calling `emit` with each target value in the interpreter's order.
     pub fn run(
@@ -742,15 +965,34 @@ impl CompiledRule {
         let mut b = FREE_BUFFERS
             .with(|free| free.borrow_mut().pop())
             .unwrap_or_default();
+        let registers = self.registers.max(frame.len());
         b.regs.clear();
-        b.regs.resize(self.registers.max(frame.len()), 0);
-        for slot in &self.inputs {
-            match frame.get(*slot as usize) {
-                Some(Value::Int(n)) => b.regs[*slot as usize] = *n,
-                _ => {
-                    FREE_BUFFERS.with(|free| free.borrow_mut().push(b));
-                    return Err(Interrupt::Fallback);
+        b.regs.resize(registers, 0);
+        if b.lists.len() < registers {
+            b.lists.resize_with(registers, Vec::new);
+        }
+        for (slot, kind) in &self.inputs {
+            let loaded = match (kind, frame.get(*slot as usize)) {
+                (Kind::Int, Some(Value::Int(n))) => {
+                    b.regs[*slot as usize] = *n;
+                    true
                 }
+                (Kind::List, Some(Value::List(items))) => {
+                    let list = &mut b.lists[*slot as usize];
+                    list.clear();
+                    items.iter().all(|item| match item {
+                        Value::Int(n) => {
+                            list.push(*n);
+                            true
+                        }
+                        _ => false,
+                    })
+                }
+                _ => false,
+            };
+            if !loaded {
+                FREE_BUFFERS.with(|free| free.borrow_mut().push(b));
+                return Err(Interrupt::Fallback);
             }
         }
         let mut run = Run {
@@ -773,63 +1015,79 @@ impl CompiledRule {
         emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
     ) -> Result<ControlFlow<()>, Interrupt> {
         let Some(step) = self.steps.get(k) else {
-            let b = &mut run.b;
-            if let (LaneShape::Split, Some(parts)) = (self.int_shape, &self.int_parts) {
-                b.int_parts.clear();
-                for p in parts {
-                    b.int_parts.push(p.eval(&b.regs)?);
-                }
-                return emit(Emitted::IntSplit(&b.int_parts)).map_err(Interrupt::Error);
-            }
-            if let Target::Split(parts) = &self.target {
-                b.parts.clear();
-                for p in parts {
-                    b.parts.push(p.eval(&b.regs)?);
-                }
-                return emit(Emitted::Split(&b.parts)).map_err(Interrupt::Error);
-            }
-            let value = self.target.eval(&b.regs)?;
-            return emit(Emitted::Value(value)).map_err(Interrupt::Error);
+            return self.emit_target(run, emit);
         };
         match step {
-            Step::If(cond) => {
-                if cond.eval(&run.b.regs)? {
-                    self.steps_from(k + 1, run, emit)
-                } else {
-                    Ok(ControlFlow::Continue(()))
-                }
-            }
-            Step::For {
+            GenClause::Range {
                 reg,
                 lo,
                 hi,
                 inclusive,
-            } => {
-                let a = lo.eval(&run.b.regs)?;
-                let mut b = hi.eval(&run.b.regs)?;
-                if *inclusive {
-                    b = b.checked_add(1).ok_or(Interrupt::Fallback)?;
+            } if self.last_for == Some(k) => {
+                let (a, b) = lists::range(run, lo, hi, *inclusive)?;
+                match &self.int_parts {
+                    Some(parts) => self.blocks(*reg, a, b, &self.steps[k + 1..], parts, run, emit),
+                    None => self.one_step(k, run, emit),
                 }
-                let b = b.max(a);
-                if (b as i128 - a as i128) as u64 > run.max_collection {
-                    return Err(Interrupt::Fallback);
-                }
-                if let Some(parts) = self.int_parts.as_ref().filter(|_| self.last_for == Some(k)) {
-                    return self.blocks(*reg, a, b, &self.steps[k + 1..], parts, run, emit);
-                }
-                for v in a..b {
-                    run.ticks = run.ticks.wrapping_add(1);
-                    if run.ticks.is_multiple_of(4096) {
-                        run.stop.check().map_err(Interrupt::Error)?;
-                    }
-                    run.b.regs[*reg as usize] = v;
-                    if self.steps_from(k + 1, run, emit)?.is_break() {
-                        return Ok(ControlFlow::Break(()));
-                    }
-                }
-                Ok(ControlFlow::Continue(()))
             }
+            _ => self.one_step(k, run, emit),
         }
+    }
+
+    /// Runs clause `k` alone, the rest of the rule for each binding it makes.
+    fn one_step(
+        &self,
+        k: usize,
+        run: &mut Run<'_>,
+        emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
+    ) -> Result<ControlFlow<()>, Interrupt> {
+        lists::run_clauses(&self.steps[k..=k], run, &mut |run| {
+            self.steps_from(k + 1, run, emit)
+        })
+    }
+
+    /// Computes the target in the registers as they are and hands it to `emit`.
+    fn emit_target(
+        &self,
+        run: &mut Run<'_>,
+        emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
+    ) -> Result<ControlFlow<()>, Interrupt> {
+        if let (LaneShape::Split, Some(parts)) = (self.int_shape, &self.int_parts) {
+            let mut ints = std::mem::take(&mut run.b.int_parts);
+            ints.clear();
+            let result = parts.iter().try_for_each(|p| {
+                ints.push(p.eval(run)?);
+                Ok(())
+            });
+            let flow =
+                result.and_then(|()| emit(Emitted::IntSplit(&ints)).map_err(Interrupt::Error));
+            run.b.int_parts = ints;
+            return flow;
+        }
+        if let Target::Split(parts) = &self.target {
+            let mut values = std::mem::take(&mut run.b.parts);
+            values.clear();
+            let result = parts.iter().try_for_each(|p| {
+                values.push(p.eval(run)?);
+                Ok(())
+            });
+            let flow =
+                result.and_then(|()| emit(Emitted::Split(&values)).map_err(Interrupt::Error));
+            values.clear();
+            run.b.parts = values;
+            return flow;
+        }
+        if let Target::List(list) = &self.target {
+            let mut out = std::mem::take(&mut run.b.list_out);
+            out.clear();
+            let flow = list
+                .eval_into(run, &mut out)
+                .and_then(|()| emit(Emitted::IntList(&out)).map_err(Interrupt::Error));
+            run.b.list_out = out;
+            return flow;
+        }
+        let value = self.target.eval(run)?;
+        emit(Emitted::Value(value)).map_err(Interrupt::Error)
     }
 
     /// The innermost loop, `for reg in a..b` followed only by guards, a block of lanes at a
@@ -841,7 +1099,7 @@ impl CompiledRule {
         reg: u32,
         a: i64,
         b: i64,
-        guards: &[Step],
+        guards: &[GenClause],
         parts: &[IntExpr],
         run: &mut Run<'_>,
         emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
@@ -881,7 +1139,7 @@ impl CompiledRule {
             };
             keep[..n].fill(true);
             for step in guards {
-                if let Step::If(cond) = step {
+                if let GenClause::If(cond) = step {
                     cond.eval_block(&at, &mut guard[..n], pool)?;
                     for (k, g) in keep[..n].iter_mut().zip(&guard[..n]) {
                         *k &= *g;

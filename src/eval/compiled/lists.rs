@@ -1,0 +1,689 @@
+//! The list part of the compiled fragment: lists of integers held unboxed in registers
+//! (a board, Chomp's rows), comprehensions and quantifiers over them, `set`, `len`, `count`,
+//! `sum`, `x in xs`, indexing, and calls of user functions, inlined with their arguments
+//! evaluated first, as the interpreter evaluates them.
+//!
+//! As for integer rules, the compiled form means what the interpreter does, in the same order;
+//! where the interpreter would raise an error (an index out of range, a comprehension over
+//! the collection limit, an overflow), evaluation stops with [`Interrupt::Fallback`] and the
+//! interpreter runs the rule again and raises it.
+
+use std::ops::ControlFlow;
+use std::rc::Rc;
+
+use super::{BoolExpr, Compiler, Eval, IntExpr, Interrupt, Run};
+use crate::eval::builtins::Builtin;
+use crate::eval::value::Value;
+use crate::lower::ir::{Clause, Expr, ExprKind, Pattern};
+use crate::syntax::ast::{BinaryOp, Quantifier};
+
+/// What a register holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    Int,
+    List,
+}
+
+/// Calls nest at most this deep when inlined; a deeper (or recursive) call is not compiled.
+const MAX_INLINE_DEPTH: usize = 12;
+
+/// A list of integers.
+#[derive(Debug, Clone)]
+pub(super) enum ListExpr {
+    /// A list register.
+    Reg(u32),
+    /// A literal list.
+    Lit(Rc<[i64]>),
+    /// `[a, b, c]`.
+    Elems(Vec<IntExpr>),
+    /// `[body for ...]`.
+    Comp(Box<Gen>, Box<IntExpr>),
+    /// `set(list, index, value)`.
+    SetAt(Box<ListExpr>, Box<IntExpr>, Box<IntExpr>),
+    /// `[value; count]`.
+    Repeat(Box<IntExpr>, Box<IntExpr>),
+    /// An inlined call: the arguments bound, then the body.
+    Let(Vec<Binding>, Box<ListExpr>),
+}
+
+/// An argument of an inlined call, bound to the callee's register.
+#[derive(Debug, Clone)]
+pub(super) enum Binding {
+    Int(u32, IntExpr),
+    List(u32, ListExpr),
+}
+
+/// The clauses of a comprehension or quantifier (or of a rule).
+#[derive(Debug, Clone)]
+pub(super) struct Gen {
+    pub(super) clauses: Vec<GenClause>,
+}
+
+/// One clause of a generator.
+#[derive(Debug, Clone)]
+pub(super) enum GenClause {
+    /// `for reg in lo..hi` (`..=` when inclusive).
+    Range {
+        reg: u32,
+        lo: IntExpr,
+        hi: IntExpr,
+        inclusive: bool,
+    },
+    /// `for item in list`, or `for (index, item) in enumerate(list)`; `None` for `_`.
+    Items {
+        index: Option<u32>,
+        item: Option<u32>,
+        list: ListExpr,
+    },
+    /// `for row in ROWS`, a constant list of integer lists, each row into a list register.
+    Rows { reg: u32, rows: Rc<[Rc<[i64]>]> },
+    /// `if cond`.
+    If(BoolExpr),
+}
+
+type Body<'b> = dyn FnMut(&mut Run<'_>) -> Eval<ControlFlow<()>> + 'b;
+
+impl Gen {
+    /// Runs the clauses from the first, calling `body` for every binding they make.
+    pub(super) fn run(&self, run: &mut Run<'_>, body: &mut Body<'_>) -> Eval<ControlFlow<()>> {
+        run_clauses(&self.clauses, run, body)
+    }
+}
+
+pub(super) fn run_clauses(
+    clauses: &[GenClause],
+    run: &mut Run<'_>,
+    body: &mut Body<'_>,
+) -> Eval<ControlFlow<()>> {
+    let Some((first, rest)) = clauses.split_first() else {
+        return body(run);
+    };
+    match first {
+        GenClause::If(cond) => {
+            if cond.eval(run)? {
+                run_clauses(rest, run, body)
+            } else {
+                Ok(ControlFlow::Continue(()))
+            }
+        }
+        GenClause::Range {
+            reg,
+            lo,
+            hi,
+            inclusive,
+        } => {
+            let (a, b) = range(run, lo, hi, *inclusive)?;
+            for v in a..b {
+                run.tick()?;
+                run.b.regs[*reg as usize] = v;
+                if run_clauses(rest, run, body)?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            Ok(ControlFlow::Continue(()))
+        }
+        GenClause::Items { index, item, list } => {
+            // A list register is read in place (nothing inside the loop rebinds it); any
+            // other list is computed once, as the interpreter evaluates the source once.
+            let (source, owned) = match list {
+                ListExpr::Reg(r) => (*r as usize, None),
+                other => {
+                    let mut buf = run.take_list();
+                    other.eval_into(run, &mut buf)?;
+                    (usize::MAX, Some(buf))
+                }
+            };
+            let len = owned
+                .as_ref()
+                .map_or_else(|| run.b.lists[source].len(), Vec::len);
+            let mut flow = ControlFlow::Continue(());
+            for k in 0..len {
+                run.tick()?;
+                let v = match &owned {
+                    Some(buf) => buf[k],
+                    None => run.b.lists[source][k],
+                };
+                if let Some(i) = index {
+                    run.b.regs[*i as usize] = k as i64;
+                }
+                if let Some(x) = item {
+                    run.b.regs[*x as usize] = v;
+                }
+                if run_clauses(rest, run, body)?.is_break() {
+                    flow = ControlFlow::Break(());
+                    break;
+                }
+            }
+            if let Some(buf) = owned {
+                run.put_list(buf);
+            }
+            Ok(flow)
+        }
+        GenClause::Rows { reg, rows } => {
+            for row in rows.iter() {
+                run.tick()?;
+                let target = &mut run.b.lists[*reg as usize];
+                target.clear();
+                target.extend_from_slice(row);
+                if run_clauses(rest, run, body)?.is_break() {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            Ok(ControlFlow::Continue(()))
+        }
+    }
+}
+
+/// The bounds of `lo..hi` (`..=`), checked as the interpreter checks a range it iterates.
+pub(super) fn range(
+    run: &mut Run<'_>,
+    lo: &IntExpr,
+    hi: &IntExpr,
+    inclusive: bool,
+) -> Eval<(i64, i64)> {
+    let a = lo.eval(run)?;
+    let mut b = hi.eval(run)?;
+    if inclusive {
+        b = b.checked_add(1).ok_or(Interrupt::Fallback)?;
+    }
+    let b = b.max(a);
+    if (b as i128 - a as i128) as u64 > run.max_collection {
+        return Err(Interrupt::Fallback);
+    }
+    Ok((a, b))
+}
+
+impl Binding {
+    fn bind(&self, run: &mut Run<'_>) -> Eval<()> {
+        match self {
+            Binding::Int(reg, e) => {
+                let v = e.eval(run)?;
+                run.b.regs[*reg as usize] = v;
+            }
+            Binding::List(reg, e) => {
+                let mut buf = std::mem::take(&mut run.b.lists[*reg as usize]);
+                buf.clear();
+                let result = e.eval_into(run, &mut buf);
+                run.b.lists[*reg as usize] = buf;
+                result?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Binds an inlined call's arguments, in order.
+pub(super) fn bind_all(bindings: &[Binding], run: &mut Run<'_>) -> Eval<()> {
+    bindings.iter().try_for_each(|b| b.bind(run))
+}
+
+impl ListExpr {
+    /// Appends the list's items to `out` (empty on entry).
+    pub(super) fn eval_into(&self, run: &mut Run<'_>, out: &mut Vec<i64>) -> Eval<()> {
+        match self {
+            ListExpr::Reg(r) => out.extend_from_slice(&run.b.lists[*r as usize]),
+            ListExpr::Lit(items) => out.extend_from_slice(items),
+            ListExpr::Elems(items) => {
+                for item in items {
+                    let v = item.eval(run)?;
+                    out.push(v);
+                }
+            }
+            ListExpr::Comp(gen, body) => {
+                let limit = run.max_collection as usize;
+                let _complete = gen.run(run, &mut |run| {
+                    let v = body.eval(run)?;
+                    out.push(v);
+                    if out.len() > limit {
+                        return Err(Interrupt::Fallback);
+                    }
+                    Ok(ControlFlow::Continue(()))
+                })?;
+            }
+            ListExpr::SetAt(list, index, value) => {
+                list.eval_into(run, out)?;
+                let i = index.eval(run)?;
+                let v = value.eval(run)?;
+                let slot = usize::try_from(i)
+                    .ok()
+                    .and_then(|i| out.get_mut(i))
+                    .ok_or(Interrupt::Fallback)?;
+                *slot = v;
+            }
+            ListExpr::Repeat(value, count) => {
+                let v = value.eval(run)?;
+                let n = count.eval(run)?;
+                if n < 0 || n as u64 > run.max_collection {
+                    return Err(Interrupt::Fallback);
+                }
+                out.resize(n as usize, v);
+            }
+            ListExpr::Let(bindings, body) => {
+                bind_all(bindings, run)?;
+                body.eval_into(run, out)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs `f` on the list's items: in place for a register, else computed into a buffer.
+    pub(super) fn with<T>(
+        &self,
+        run: &mut Run<'_>,
+        f: impl FnOnce(&mut Run<'_>, &[i64]) -> Eval<T>,
+    ) -> Eval<T> {
+        if let ListExpr::Reg(r) = self {
+            let items = std::mem::take(&mut run.b.lists[*r as usize]);
+            let result = f(run, &items);
+            run.b.lists[*r as usize] = items;
+            return result;
+        }
+        let mut buf = run.take_list();
+        let result = self.eval_into(run, &mut buf).and_then(|()| f(run, &buf));
+        run.put_list(buf);
+        result
+    }
+}
+
+/// `count(...)` / `sum(...)` of a comprehension: the body is counted (a condition) or added.
+#[derive(Debug, Clone)]
+pub(super) enum Fold {
+    /// `count(cond for ...)`: how many bindings make the condition true.
+    CountTrue(Box<Gen>, Box<BoolExpr>),
+    /// `count(x for ...)` with an integer body: how many items.
+    CountItems(Box<Gen>, Box<IntExpr>),
+    /// `sum(x for ...)`.
+    Sum(Box<Gen>, Box<IntExpr>),
+}
+
+impl Fold {
+    pub(super) fn eval(&self, run: &mut Run<'_>) -> Eval<i64> {
+        let limit = run.max_collection;
+        let mut items: u64 = 0;
+        let mut total: i64 = 0;
+        // The interpreter builds the comprehension's list first (checking its length), then
+        // folds it: every body is evaluated even where the fold's answer is already known.
+        let mut step = |run: &mut Run<'_>| -> Eval<i64> {
+            items += 1;
+            if items > limit {
+                return Err(Interrupt::Fallback);
+            }
+            Ok(match self {
+                Fold::CountTrue(_, cond) => i64::from(cond.eval(run)?),
+                Fold::CountItems(_, body) => {
+                    body.eval(run)?;
+                    1
+                }
+                Fold::Sum(_, body) => body.eval(run)?,
+            })
+        };
+        let gen = match self {
+            Fold::CountTrue(gen, _) | Fold::CountItems(gen, _) | Fold::Sum(gen, _) => gen,
+        };
+        let mut overflow = false;
+        let _complete = gen.run(run, &mut |run| {
+            let v = step(run)?;
+            match total.checked_add(v) {
+                Some(t) => total = t,
+                None => overflow = true,
+            }
+            Ok(ControlFlow::Continue(()))
+        })?;
+        // `sum` adds in order and fails at the first overflow; the list is complete by then.
+        if overflow {
+            return Err(Interrupt::Fallback);
+        }
+        Ok(total)
+    }
+}
+
+/// `forall`/`exists`.
+pub(super) fn quantified(
+    exists: bool,
+    gen: &Gen,
+    body: &BoolExpr,
+    run: &mut Run<'_>,
+) -> Eval<bool> {
+    let mut found = false;
+    let _stopped = gen.run(run, &mut |run| {
+        if body.eval(run)? == exists {
+            found = true;
+            return Ok(ControlFlow::Break(()));
+        }
+        Ok(ControlFlow::Continue(()))
+    })?;
+    Ok(if exists { found } else { !found })
+}
+
+/// `(a, b) == (c, d)` (or `!=`): both tuples evaluated, left then right, then compared.
+pub(super) fn tuples_equal(left: &[IntExpr], right: &[IntExpr], run: &mut Run<'_>) -> Eval<bool> {
+    let mut xs = run.take_list();
+    let mut ys = run.take_list();
+    let result = (|| {
+        for e in left {
+            let v = e.eval(run)?;
+            xs.push(v);
+        }
+        for e in right {
+            let v = e.eval(run)?;
+            ys.push(v);
+        }
+        Ok(xs == ys)
+    })();
+    run.put_list(xs);
+    run.put_list(ys);
+    result
+}
+
+/// `x in xs` over integers.
+pub(super) fn contains(x: &IntExpr, list: &ListExpr, run: &mut Run<'_>) -> Eval<bool> {
+    let v = x.eval(run)?;
+    list.with(run, |_, items| Ok(items.contains(&v)))
+}
+
+/// `xs[i]`.
+pub(super) fn index(list: &ListExpr, i: &IntExpr, run: &mut Run<'_>) -> Eval<i64> {
+    if let ListExpr::Reg(r) = list {
+        let i = i.eval(run)?;
+        return usize::try_from(i)
+            .ok()
+            .and_then(|i| run.b.lists[*r as usize].get(i).copied())
+            .ok_or(Interrupt::Fallback);
+    }
+    let mut buf = run.take_list();
+    let result = list.eval_into(run, &mut buf).and_then(|()| {
+        let i = i.eval(run)?;
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| buf.get(i).copied())
+            .ok_or(Interrupt::Fallback)
+    });
+    run.put_list(buf);
+    result
+}
+
+/// The items of a literal list of integers.
+fn int_items(v: &Value) -> Option<Rc<[i64]>> {
+    match v {
+        Value::List(items) => items
+            .iter()
+            .map(|i| match i {
+                Value::Int(n) => Some(*n),
+                _ => None,
+            })
+            .collect(),
+        _ => None,
+    }
+}
+
+impl Compiler<'_> {
+    /// Compiles with `f`, or leaves the compiler as it was if `f` cannot.
+    pub(super) fn attempt<T>(&mut self, f: impl FnOnce(&mut Self) -> Option<T>) -> Option<T> {
+        let saved = self.snapshot();
+        let result = f(self);
+        if result.is_none() {
+            self.restore(saved);
+        }
+        result
+    }
+
+    /// The value of a constant whose definition is a literal.
+    fn literal_const(&self, e: &Expr) -> Option<Value> {
+        match &e.kind {
+            ExprKind::Lit(v) => Some(v.clone()),
+            ExprKind::Const(id) => match &self.program?.consts.get(id.0 as usize)?.body.expr.kind {
+                ExprKind::Lit(v) => Some(v.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A literal integer constant.
+    pub(super) fn const_int(&self, e: &Expr) -> Option<i64> {
+        match self.literal_const(e)? {
+            Value::Int(n) if matches!(e.kind, ExprKind::Const(_)) => Some(n),
+            _ => None,
+        }
+    }
+
+    /// A list of integers.
+    pub(super) fn list(&mut self, e: &Expr) -> Option<ListExpr> {
+        if let Some(v) = self.literal_const(e) {
+            return int_items(&v).map(ListExpr::Lit);
+        }
+        Some(match &e.kind {
+            ExprKind::Local(slot) => ListExpr::Reg(self.local(*slot, Kind::List)?),
+            ExprKind::List(items) => ListExpr::Elems(
+                items
+                    .iter()
+                    .map(|i| self.int(i))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+            ExprKind::ListComp(body, clauses) => {
+                let gen = self.gen(clauses)?;
+                let body = self.int(body)?;
+                ListExpr::Comp(Box::new(gen), Box::new(body))
+            }
+            ExprKind::Repeat(value, count) => {
+                ListExpr::Repeat(Box::new(self.int(value)?), Box::new(self.int(count)?))
+            }
+            ExprKind::CallBuiltin(Builtin::SetAt, args) if args.len() == 3 => ListExpr::SetAt(
+                Box::new(self.list(&args[0])?),
+                Box::new(self.int(&args[1])?),
+                Box::new(self.int(&args[2])?),
+            ),
+            ExprKind::CallFn(id, args) => {
+                let (bindings, body) = self.inline(id.0 as usize, args, |c, body| c.list(body))?;
+                ListExpr::Let(bindings, Box::new(body))
+            }
+            _ => return None,
+        })
+    }
+
+    /// Generator clauses; each binds fresh registers.
+    pub(super) fn gen(&mut self, clauses: &[Clause]) -> Option<Gen> {
+        let mut out = Vec::with_capacity(clauses.len());
+        for clause in clauses {
+            out.push(self.gen_clause(clause)?);
+        }
+        Some(Gen { clauses: out })
+    }
+
+    pub(super) fn gen_clause(&mut self, clause: &Clause) -> Option<GenClause> {
+        let (pattern, source) = match clause {
+            Clause::If(cond) => return Some(GenClause::If(self.boolean(cond)?)),
+            Clause::For(pattern, source) => (pattern, source),
+        };
+        // The source is evaluated before its variables are bound.
+        if let ExprKind::Binary(op @ (BinaryOp::Range | BinaryOp::RangeIncl), lo, hi) = &source.kind
+        {
+            let Pattern::Bind(slot, _) = pattern else {
+                return None;
+            };
+            let lo = self.int(lo)?;
+            let hi = self.int(hi)?;
+            return Some(GenClause::Range {
+                reg: self.bind(*slot, Kind::Int)?,
+                lo,
+                hi,
+                inclusive: *op == BinaryOp::RangeIncl,
+            });
+        }
+        if let ExprKind::CallBuiltin(Builtin::Enumerate, args) = &source.kind {
+            let ([arg], Pattern::Tuple(pair, _)) = (args.as_slice(), pattern) else {
+                return None;
+            };
+            let [first, second] = pair.as_slice() else {
+                return None;
+            };
+            let list = self.list(arg)?;
+            return Some(GenClause::Items {
+                index: self.bind_pattern(first)?,
+                item: self.bind_pattern(second)?,
+                list,
+            });
+        }
+        if let Some(Value::List(rows)) = self.literal_const(source) {
+            if let Some(rows) = rows.iter().map(int_items).collect::<Option<Rc<[_]>>>() {
+                let Pattern::Bind(slot, _) = pattern else {
+                    return None;
+                };
+                return Some(GenClause::Rows {
+                    reg: self.bind(*slot, Kind::List)?,
+                    rows,
+                });
+            }
+        }
+        let list = self.list(source)?;
+        let item = match pattern {
+            Pattern::Tuple(..) => return None,
+            p => self.bind_pattern(p)?,
+        };
+        Some(GenClause::Items {
+            index: None,
+            item,
+            list,
+        })
+    }
+
+    /// Binds an integer pattern variable; `Some(None)` for `_`.
+    fn bind_pattern(&mut self, p: &Pattern) -> Option<Option<u32>> {
+        match p {
+            Pattern::Bind(slot, _) => Some(Some(self.bind(*slot, Kind::Int)?)),
+            Pattern::Wildcard(_) => Some(None),
+            Pattern::Tuple(..) => None,
+        }
+    }
+
+    /// An integer from the list part of the fragment.
+    pub(super) fn list_int(&mut self, e: &Expr) -> Option<IntExpr> {
+        if let Some(n) = self.const_int(e) {
+            return Some(IntExpr::Lit(n));
+        }
+        Some(match &e.kind {
+            ExprKind::Bracket(base, args)
+                if matches!(args.as_slice(), [(None, _)])
+                    && !matches!(base.kind, ExprKind::Game(_)) =>
+            {
+                let list = self.list(base)?;
+                IntExpr::Index(Box::new(list), Box::new(self.int(&args[0].1)?))
+            }
+            ExprKind::CallBuiltin(b @ (Builtin::Len | Builtin::Count | Builtin::Sum), args)
+                if args.len() == 1 =>
+            {
+                let arg = &args[0];
+                if let ExprKind::ListComp(body, clauses) = &arg.kind {
+                    let fold = self.attempt(|c| {
+                        let gen = Box::new(c.gen(clauses)?);
+                        Some(match b {
+                            Builtin::Sum => Fold::Sum(gen, Box::new(c.int(body)?)),
+                            Builtin::Count => match c.attempt(|c| c.boolean(body)) {
+                                Some(cond) => Fold::CountTrue(gen, Box::new(cond)),
+                                None => Fold::CountItems(gen, Box::new(c.int(body)?)),
+                            },
+                            _ => Fold::CountItems(gen, Box::new(c.int(body)?)),
+                        })
+                    });
+                    if let Some(fold) = fold {
+                        return Some(IntExpr::Fold(Box::new(fold)));
+                    }
+                }
+                let list = self.list(arg)?;
+                match b {
+                    Builtin::Sum => IntExpr::SumList(Box::new(list)),
+                    _ => IntExpr::Len(Box::new(list)),
+                }
+            }
+            ExprKind::CallFn(id, args) => {
+                let (bindings, body) = self.inline(id.0 as usize, args, |c, body| c.int(body))?;
+                IntExpr::Let(bindings, Box::new(body))
+            }
+            _ => return None,
+        })
+    }
+
+    /// A condition from the list part of the fragment.
+    pub(super) fn list_bool(&mut self, e: &Expr) -> Option<BoolExpr> {
+        Some(match &e.kind {
+            ExprKind::Binary(op @ (BinaryOp::In | BinaryOp::NotIn), x, xs) => {
+                let x = self.int(x)?;
+                let xs = self.list(xs)?;
+                BoolExpr::In(*op == BinaryOp::NotIn, x, Box::new(xs))
+            }
+            ExprKind::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne), l, r) => {
+                let left = self.int_tuple(l)?;
+                let right = self.int_tuple(r)?;
+                BoolExpr::TupleCmp(*op, left, right)
+            }
+            ExprKind::Quantified(q, clauses, body) => {
+                let gen = self.gen(clauses)?;
+                let body = self.boolean(body)?;
+                BoolExpr::Quant(*q == Quantifier::Exists, Box::new(gen), Box::new(body))
+            }
+            ExprKind::CallFn(id, args) => {
+                let (bindings, body) =
+                    self.inline(id.0 as usize, args, |c, body| c.boolean(body))?;
+                BoolExpr::Let(bindings, Box::new(body))
+            }
+            _ => return None,
+        })
+    }
+
+    /// A tuple of integers, written out or literal.
+    fn int_tuple(&mut self, e: &Expr) -> Option<Vec<IntExpr>> {
+        match &e.kind {
+            ExprKind::Tuple(items) => items.iter().map(|i| self.int(i)).collect(),
+            ExprKind::Lit(Value::Tuple(items)) => items
+                .iter()
+                .map(|v| match v {
+                    Value::Int(n) => Some(IntExpr::Lit(*n)),
+                    _ => None,
+                })
+                .collect(),
+            _ => None,
+        }
+    }
+
+    /// Inlines a call of function `id`: its body compiled by `body` in a frame of fresh
+    /// registers, and its arguments bound to the parameters' registers, in order. The
+    /// parameters' kinds come from how the body uses them.
+    fn inline<T>(
+        &mut self,
+        id: usize,
+        args: &[Expr],
+        body: impl FnOnce(&mut Self, &Expr) -> Option<T>,
+    ) -> Option<(Vec<Binding>, T)> {
+        let function = self.program?.fns.get(id)?;
+        if self.depth >= MAX_INLINE_DEPTH || args.len() != function.arity {
+            return None;
+        }
+        let base = self.next;
+        self.next += function.body.frame_size.max(function.arity) as u32;
+        self.grow();
+        for j in 0..function.arity {
+            self.bound[base as usize + j] = true;
+        }
+        let caller_base = std::mem::replace(&mut self.base, base);
+        self.depth += 1;
+        self.call_depth = self.call_depth.max(self.depth);
+        let compiled = body(self, &function.body.expr);
+        self.depth -= 1;
+        self.base = caller_base;
+        let compiled = compiled?;
+        let mut bindings = Vec::with_capacity(args.len());
+        for (j, arg) in args.iter().enumerate() {
+            let reg = base + j as u32;
+            bindings.push(match self.kinds[reg as usize] {
+                Some(Kind::Int) => Binding::Int(reg, self.int(arg)?),
+                Some(Kind::List) => Binding::List(reg, self.list(arg)?),
+                // An unused parameter: its argument is still evaluated.
+                None => match self.attempt(|c| c.int(arg)) {
+                    Some(e) => Binding::Int(reg, e),
+                    None => Binding::List(reg, self.list(arg)?),
+                },
+            });
+        }
+        Some((bindings, compiled))
+    }
+}
