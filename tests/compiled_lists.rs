@@ -3,8 +3,9 @@
 //! Random games whose positions are lists of small integers, with rules built from the list
 //! part of the compiled fragment (indexing, `set`, `len`, `count`, `sum`, `x in xs`,
 //! comprehensions with `enumerate` and guards, `exists`/`forall`, tuple comparisons, repeats,
-//! calls of user functions, constants), are loaded twice: with compiled rules and with the
-//! interpreter only. Every rule must compile, and the moves, Grundy values and outcomes of a
+//! calls of user functions, constants), some with a `terminal if` condition of the same
+//! kind, are loaded twice: with compiled rules and with the interpreter only. Every rule and
+//! condition must compile, and the moves, Grundy values and outcomes of a
 //! set of positions must be the same, every error included, to the letter. The expressions
 //! index out of range, overflow and build long lists often, so the hand-over to the
 //! interpreter is exercised as much as the compiled path.
@@ -297,10 +298,14 @@ fn answers(compiled_rules: bool, source: &str) -> Vec<Result<String, String>> {
         .load_source("g.game", source)
         .unwrap_or_else(|d| panic!("does not load: {d:?}\n{source}"));
     if compiled_rules {
-        let rules = &s.program().games[0].rules;
+        let game = &s.program().games[0];
         assert!(
-            rules.iter().all(|r| r.compiled.is_some()),
+            game.rules.iter().all(|r| r.compiled.is_some()),
             "a rule of the list fragment was not compiled:\n{source}"
+        );
+        assert!(
+            game.terminal_compiled.iter().all(Option::is_some),
+            "a condition of the list fragment was not compiled:\n{source}"
         );
     }
     let mut out = Vec::new();
@@ -336,7 +341,8 @@ proptest! {
     }
 }
 
-/// The games of the benchmark suite and the examples that are written over lists compile.
+/// The games of the benchmark suite and the examples that are written over lists compile,
+/// rules and conditions.
 #[test]
 fn board_and_row_rules_compile() {
     for path in [
@@ -350,7 +356,9 @@ fn board_and_row_rules_compile() {
         let mut s = session(true);
         s.load_source(path, &source)
             .unwrap_or_else(|d| panic!("{path}: {d:?}"));
-        for game in &s.program().games {
+        // Games with parameters may take lists of lists (Amoba's lines), which the fragment
+        // does not hold; the plain board and row games must compile whole.
+        for game in s.program().games.iter().filter(|g| g.params.is_empty()) {
             for (i, rule) in game.rules.iter().enumerate() {
                 assert!(
                     rule.compiled.is_some(),
@@ -358,6 +366,13 @@ fn board_and_row_rules_compile() {
                     game.name
                 );
             }
+            let conditions = game.terminal_compiled.iter().chain(&game.draw_compiled);
+            assert_eq!(
+                conditions.filter(|c| c.is_some()).count(),
+                game.terminal.len() + game.draw.len(),
+                "{path}: a condition of {} is not compiled",
+                game.name
+            );
         }
     }
 }

@@ -288,9 +288,11 @@ fn scan(
         let mut scanner = Scanner::new(g, kind, inst, scratch);
         // A split of integers into a disjunctive sum of a game whose positions may be any
         // integer: its parts are looked up by value, with nothing to check or build.
-        scanner.int_parts_direct = interp.splits_disjunctively(inst) && interp.any_int_fits(inst);
-        // Likewise a tuple of integers when positions are tuples of that many integers.
+        scanner.int_parts_direct = interp.splits_disjunctively(inst) && interp.any_value_fits(inst);
+        // Likewise a tuple of integers when positions are tuples of that many integers, and a
+        // list of integers (a board) when a position may be any value.
         scanner.tuple_len = interp.int_tuple_len(inst);
+        scanner.values_fit = interp.any_value_fits(inst);
         let result = interp.scan_options(inst, &data, true, &mut |this, target, _rule, span| {
             scanner.target(this, target, span)
         });
@@ -390,6 +392,7 @@ struct Scanner<'s> {
     scratch: &'s mut Scratch,
     int_parts_direct: bool,
     tuple_len: Option<usize>,
+    values_fit: bool,
     /// A compound of another kind, or a cycle: the general solver must answer.
     give_up: bool,
     /// A move to a P-position was found (outcomes).
@@ -414,6 +417,7 @@ impl<'s> Scanner<'s> {
             scratch,
             int_parts_direct: false,
             tuple_len: None,
+            values_fit: false,
             give_up: false,
             p_option: false,
             intern_error: None,
@@ -548,6 +552,7 @@ impl<'s> Scanner<'s> {
             let checked = match &target {
                 Emitted::IntSplit(_) => self.int_parts_direct,
                 Emitted::IntTuple(items) => self.tuple_len == Some(items.len()),
+                Emitted::IntList(_) => self.values_fit,
                 _ => false,
             };
             if checked {
@@ -582,6 +587,9 @@ impl<'s> Scanner<'s> {
                     }
                 }
             }
+            Emitted::IntList(items) if self.values_fit => g
+                .intern_int_list(&mut this.world, inst, items)
+                .map(|id| ids.push(id)),
             target => {
                 parts.clear();
                 if !this.disjunctive_parts(inst, target, span, parts)? {

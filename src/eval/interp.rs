@@ -4,7 +4,7 @@ use std::ops::ControlFlow;
 use std::rc::Rc;
 
 use super::builtins::{self, Builtin};
-use super::compiled::{Emitted, Interrupt};
+use super::compiled::{CompiledCond, Emitted, Interrupt};
 use super::games::{GameTable, InstanceInfo};
 use super::stop::Stop;
 use super::value::{display, CompoundKind, InstanceId, PosTerm, Value};
@@ -144,6 +144,15 @@ pub type Visit<'v, 'a> =
 /// the rule that made it, and the target expression's span.
 pub type ScanVisit<'v, 'a> =
     dyn FnMut(&mut Interp<'a>, Emitted<'_>, u32, Span) -> DiagResult<ControlFlow<()>> + 'v;
+
+/// An option as [`Interp::options_packed`] gives it.
+pub enum OptionTarget {
+    /// The option's position term.
+    Term(PosTerm),
+    /// A position of the same game whose data is the list of these integers (a range of the
+    /// caller's buffer).
+    IntList(std::ops::Range<usize>),
+}
 
 /// Iterates the items of a collection value.
 enum Items {
@@ -1220,8 +1229,29 @@ impl<'a> Interp<'a> {
         Ok(frame)
     }
 
-    fn any_true(&mut self, conds: &[Expr], frame: &mut [Value], what: &str) -> DiagResult<bool> {
-        for cond in conds {
+    /// Whether any of a game's conditions holds, in order; compiled ones run compiled
+    /// (the interpreter evaluates one that hands over, and raises its error).
+    fn any_true(
+        &mut self,
+        conds: &[Expr],
+        compiled: &[Option<CompiledCond>],
+        frame: &mut [Value],
+        what: &str,
+    ) -> DiagResult<bool> {
+        for (i, cond) in conds.iter().enumerate() {
+            let fast = compiled.get(i).and_then(Option::as_ref).filter(|c| {
+                self.world.limits.compiled_rules
+                    && self.depth as usize + c.call_depth()
+                        <= self.world.limits.max_call_depth as usize
+            });
+            if let Some(c) = fast {
+                match c.eval(frame, self.world.limits.max_collection, self.world.stop) {
+                    Ok(true) => return Ok(true),
+                    Ok(false) => continue,
+                    Err(Interrupt::Error(e)) => return Err(e),
+                    Err(Interrupt::Fallback) => {}
+                }
+            }
             let v = self.eval(cond, frame)?;
             if boolean(&v, cond.span, what)? {
                 return Ok(true);
@@ -1245,17 +1275,45 @@ impl<'a> Interp<'a> {
         })
     }
 
+    /// The options of a position of `inst`, as [`Interp::options`] gives them, except that a
+    /// list of integers that fits the position pattern is not built as a value: its items are
+    /// appended to `ints` and the option names their range, so the caller can find the
+    /// position by its packed cells.
+    pub fn options_packed(
+        &mut self,
+        inst: InstanceId,
+        data: &Value,
+        out: &mut Vec<(OptionTarget, u32)>,
+        ints: &mut Vec<i64>,
+    ) -> DiagResult<bool> {
+        let values_fit = self.any_value_fits(inst);
+        self.scan_options(inst, data, false, &mut |this, target, rule, span| {
+            let option = match target {
+                Emitted::IntList(items) if values_fit => {
+                    let start = ints.len();
+                    ints.extend_from_slice(items);
+                    OptionTarget::IntList(start..ints.len())
+                }
+                target => OptionTarget::Term(this.target_term(inst, target.into_value(), span)?),
+            };
+            out.push((option, rule));
+            Ok(ControlFlow::Continue(()))
+        })
+    }
+
     /// Whether a position of `inst` has an option: `None` when a `terminal if` clause holds,
     /// else whether its first option exists. The first option is checked as
     /// [`Interp::options`] would check it, without building it where it is integers that fit
     /// the position pattern.
     pub fn has_options(&mut self, inst: InstanceId, data: &Value) -> DiagResult<Option<bool>> {
-        let ints_fit = self.any_int_fits(inst);
+        let values_fit = self.any_value_fits(inst);
         let tuple_len = self.int_tuple_len(inst);
         let mut any = false;
         let forced = self.scan_options(inst, data, false, &mut |this, target, _rule, span| {
             let checked = match &target {
-                Emitted::Value(Value::Int(_)) | Emitted::IntSplit(_) => ints_fit,
+                Emitted::Value(Value::Int(_)) | Emitted::IntSplit(_) | Emitted::IntList(_) => {
+                    values_fit
+                }
                 Emitted::IntTuple(items) => tuple_len == Some(items.len()),
                 _ => false,
             };
@@ -1285,7 +1343,12 @@ impl<'a> Interp<'a> {
         let program = self.world.program;
         let game = &program.games[self.world.games.info(inst).game.0 as usize];
         let mut frame = self.position_frame(inst, data)?;
-        if self.any_true(&game.terminal, &mut frame, "`terminal if`")? {
+        if self.any_true(
+            &game.terminal,
+            &game.terminal_compiled,
+            &mut frame,
+            "`terminal if`",
+        )? {
             return Ok(true);
         }
         for (rule_idx, rule) in game.rules.iter().enumerate() {
@@ -1405,8 +1468,9 @@ impl<'a> Interp<'a> {
         self.world.games.info(inst).mode == CompoundKind::Disjunctive
     }
 
-    /// Whether every integer fits `inst`'s position pattern (`position n`).
-    pub fn any_int_fits(&self, inst: InstanceId) -> bool {
+    /// Whether every value (an integer, a list, ...) fits `inst`'s position pattern
+    /// (`position n`, `position b`).
+    pub fn any_value_fits(&self, inst: InstanceId) -> bool {
         let game = &self.world.program.games[self.world.games.info(inst).game.0 as usize];
         matches!(
             game.position,
@@ -1454,7 +1518,7 @@ impl<'a> Interp<'a> {
             return Ok(false);
         }
         let mut frame = self.position_frame(inst, data)?;
-        self.any_true(&game.draw, &mut frame, "`draw if`")
+        self.any_true(&game.draw, &game.draw_compiled, &mut frame, "`draw if`")
     }
 
     // ------------------------------------------------------------------ built-ins

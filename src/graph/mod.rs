@@ -17,11 +17,11 @@ use crate::diag::{Diag, DiagResult};
 use crate::eval::value::{
     display, CompoundKind, InstanceId, InstanceNames, Outcome, PosTerm, Value,
 };
-use crate::eval::{Interp, World};
+use crate::eval::{Interp, OptionTarget, World};
 
 mod store;
 
-use store::{cells_hash, home, Home, TermStore, MAX_CELLS};
+use store::{cells_hash, home, CellsOf, Home, TermStore, MAX_CELLS};
 
 /// Index of a term in the graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -584,6 +584,33 @@ impl GameGraph {
         self.lookup(&Term::Atom(inst, Value::Int(n)))
     }
 
+    /// The position of `inst` whose data is the list `items`, interned if it is new: a list
+    /// of small cells is found by its packed cells, without building it.
+    pub(crate) fn intern_int_list(
+        &mut self,
+        w: &mut World<'_>,
+        inst: InstanceId,
+        items: &[i64],
+    ) -> DiagResult<TermId> {
+        if items.len() <= MAX_CELLS && items.iter().all(|n| (0..=255).contains(n)) {
+            let mut buf = [0u8; MAX_CELLS];
+            for (cell, n) in buf.iter_mut().zip(items) {
+                *cell = *n as u8;
+            }
+            let cells = &buf[..items.len()];
+            let found = self
+                .cells_index
+                .find(cells_hash(inst, CellsOf::List, cells), |i| {
+                    self.terms.cells(TermId(*i)) == Some((inst, CellsOf::List, cells))
+                });
+            if let Some(id) = found {
+                return Ok(TermId(*id));
+            }
+        }
+        let data = Value::List(items.iter().map(|n| Value::Int(*n)).collect());
+        self.intern_atom_owned(w, inst, data)
+    }
+
     /// Interns a value-level position term.
     pub fn intern(&mut self, w: &mut World<'_>, term: &PosTerm) -> DiagResult<TermId> {
         match term {
@@ -766,12 +793,18 @@ impl GameGraph {
         match self.term(t) {
             Term::Atom(inst, data) => {
                 let mut options = Vec::new();
+                let mut ints = Vec::new();
                 let mut interp = Interp::new(w.reborrow(), None);
                 interp
-                    .options(inst, &data, &mut options)
+                    .options_packed(inst, &data, &mut options, &mut ints)
                     .map_err(|d| self.while_generating(w, inst, &data, d))?;
                 for (option, rule) in options {
-                    let id = self.intern(w, &option)?;
+                    let id = match option {
+                        OptionTarget::Term(term) => self.intern(w, &term)?,
+                        OptionTarget::IntList(range) => {
+                            self.intern_int_list(w, inst, &ints[range])?
+                        }
+                    };
                     found.push((id, rule));
                 }
             }

@@ -7,7 +7,7 @@ use indexmap::IndexMap;
 use super::ir::{self, Body, Clause, ConstId, FnId, GameId, Program, Slot, Statement};
 use crate::diag::{did_you_mean, Diag, Span};
 use crate::eval::builtins::{self, CONSTANT_NAMES};
-use crate::eval::compiled::compile_rule;
+use crate::eval::compiled::{compile_condition, compile_rule};
 use crate::eval::value::Value;
 use crate::syntax::ast::{
     self, BinaryOp, Convention, ExprKind, FieldName, GameClause, Item, Side, UnaryOp,
@@ -226,24 +226,34 @@ pub fn lower_file(
     Ok(lowered)
 }
 
-/// Compiles the move rules of the games from `first` on, once every function and constant
-/// they may call is lowered (a file's functions may follow its games).
+/// Compiles the move rules and the `terminal if` / `draw if` conditions of the games from
+/// `first` on, once every function and constant they may call is lowered (a file's functions
+/// may follow its games).
 fn compile_rules(program: &mut Program, first: usize) {
-    let compiled: Vec<Vec<_>> = program.games[first..]
+    let compiled: Vec<_> = program.games[first..]
         .iter()
         .map(|game| {
-            game.rules
+            let frame = game.frame_size;
+            let conditions = |conds: &[ir::Expr]| -> Vec<_> {
+                conds
+                    .iter()
+                    .map(|c| compile_condition(c, frame, Some(program)))
+                    .collect()
+            };
+            let rules: Vec<_> = game
+                .rules
                 .iter()
-                .map(|rule| {
-                    compile_rule(&rule.clauses, &rule.target, game.frame_size, Some(program))
-                })
-                .collect()
+                .map(|rule| compile_rule(&rule.clauses, &rule.target, frame, Some(program)))
+                .collect();
+            (rules, conditions(&game.terminal), conditions(&game.draw))
         })
         .collect();
-    for (game, rules) in program.games[first..].iter_mut().zip(compiled) {
+    for (game, (rules, terminal, draw)) in program.games[first..].iter_mut().zip(compiled) {
         for (rule, compiled) in game.rules.iter_mut().zip(rules) {
             rule.compiled = compiled;
         }
+        game.terminal_compiled = terminal;
+        game.draw_compiled = draw;
     }
 }
 
@@ -510,6 +520,8 @@ impl<'a> Resolver<'a> {
                 convention: Convention::Normal,
                 terminal: Vec::new(),
                 draw: Vec::new(),
+                terminal_compiled: Vec::new(),
+                draw_compiled: Vec::new(),
                 rules: Vec::new(),
                 frame_size: self.frame_size(),
             };
@@ -569,6 +581,8 @@ impl<'a> Resolver<'a> {
             convention: convention.unwrap_or(Convention::Normal),
             terminal,
             draw,
+            terminal_compiled: Vec::new(),
+            draw_compiled: Vec::new(),
             rules,
             frame_size: self.frame_size(),
         }

@@ -88,6 +88,62 @@ impl Gen {
     pub(super) fn run(&self, run: &mut Run<'_>, body: &mut Body<'_>) -> Eval<ControlFlow<()>> {
         run_clauses(&self.clauses, run, body)
     }
+
+    /// The commonest generator, `for x in xs` or `for (i, x) in enumerate(xs)` over a list
+    /// register, with at most one guard: its parts, for a loop without a body closure.
+    fn simple(&self) -> Option<SimpleGen<'_>> {
+        match self.clauses.as_slice() {
+            [GenClause::Items {
+                index,
+                item,
+                list: ListExpr::Reg(list),
+            }, rest @ ..]
+                if rest.len() <= 1 && rest.iter().all(|c| matches!(c, GenClause::If(_))) =>
+            {
+                Some(SimpleGen {
+                    index: *index,
+                    item: *item,
+                    list: *list,
+                    guard: match rest {
+                        [GenClause::If(cond)] => Some(cond),
+                        _ => None,
+                    },
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// `for (index, item) in enumerate(list) if guard`, `list` a register.
+struct SimpleGen<'g> {
+    index: Option<u32>,
+    item: Option<u32>,
+    list: u32,
+    guard: Option<&'g BoolExpr>,
+}
+
+impl SimpleGen<'_> {
+    /// Binds the `k`-th item; whether the guard lets it through.
+    #[inline]
+    fn bind(&self, run: &mut Run<'_>, k: usize) -> Eval<bool> {
+        run.tick()?;
+        let v = run.b.lists[self.list as usize][k];
+        if let Some(i) = self.index {
+            run.b.regs[i as usize] = k as i64;
+        }
+        if let Some(x) = self.item {
+            run.b.regs[x as usize] = v;
+        }
+        match self.guard {
+            Some(cond) => cond.eval(run),
+            None => Ok(true),
+        }
+    }
+
+    fn len(&self, run: &Run<'_>) -> usize {
+        run.b.lists[self.list as usize].len()
+    }
 }
 
 pub(super) fn run_clauses(
@@ -231,6 +287,18 @@ impl ListExpr {
             }
             ListExpr::Comp(gen, body) => {
                 let limit = run.max_collection as usize;
+                if let Some(simple) = gen.simple() {
+                    for k in 0..simple.len(run) {
+                        if simple.bind(run, k)? {
+                            let v = body.eval(run)?;
+                            out.push(v);
+                            if out.len() > limit {
+                                return Err(Interrupt::Fallback);
+                            }
+                        }
+                    }
+                    return Ok(());
+                }
                 let _complete = gen.run(run, &mut |run| {
                     let v = body.eval(run)?;
                     out.push(v);
@@ -321,6 +389,22 @@ impl Fold {
             Fold::CountTrue(gen, _) | Fold::CountItems(gen, _) | Fold::Sum(gen, _) => gen,
         };
         let mut overflow = false;
+        if let Some(simple) = gen.simple() {
+            for k in 0..simple.len(run) {
+                if simple.bind(run, k)? {
+                    let v = step(run)?;
+                    match total.checked_add(v) {
+                        Some(t) => total = t,
+                        None => overflow = true,
+                    }
+                }
+            }
+            return if overflow {
+                Err(Interrupt::Fallback)
+            } else {
+                Ok(total)
+            };
+        }
         let _complete = gen.run(run, &mut |run| {
             let v = step(run)?;
             match total.checked_add(v) {
@@ -344,6 +428,14 @@ pub(super) fn quantified(
     body: &BoolExpr,
     run: &mut Run<'_>,
 ) -> Eval<bool> {
+    if let Some(simple) = gen.simple() {
+        for k in 0..simple.len(run) {
+            if simple.bind(run, k)? && body.eval(run)? == exists {
+                return Ok(exists);
+            }
+        }
+        return Ok(!exists);
+    }
     let mut found = false;
     let _stopped = gen.run(run, &mut |run| {
         if body.eval(run)? == exists {

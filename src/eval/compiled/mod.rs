@@ -945,6 +945,114 @@ impl Run<'_> {
     }
 }
 
+/// A `terminal if` or `draw if` condition in compiled form: the same fragment as rules.
+#[derive(Debug, Clone)]
+pub struct CompiledCond {
+    cond: BoolExpr,
+    inputs: Vec<(u32, Kind)>,
+    registers: usize,
+    call_depth: usize,
+}
+
+/// Compiles a game's condition, if it lies in the fragment.
+pub fn compile_condition(
+    cond: &Expr,
+    frame_size: usize,
+    program: Option<&Program>,
+) -> Option<CompiledCond> {
+    let mut c = Compiler::new(program, frame_size);
+    let cond = c.boolean(cond)?;
+    Some(CompiledCond {
+        cond,
+        inputs: c.inputs,
+        registers: c.next as usize,
+        call_depth: c.call_depth,
+    })
+}
+
+impl CompiledCond {
+    /// How deep the condition's inlined calls nest.
+    pub fn call_depth(&self) -> usize {
+        self.call_depth
+    }
+
+    /// The condition's value in a position's frame; [`Interrupt::Fallback`] where the
+    /// interpreter must evaluate it (and raise its error).
+    pub fn eval(
+        &self,
+        frame: &[Value],
+        max_collection: u64,
+        stop: &Stop,
+    ) -> Result<bool, Interrupt> {
+        with_run(
+            &self.inputs,
+            self.registers,
+            frame,
+            max_collection,
+            stop,
+            false,
+            |run| self.cond.eval(run),
+        )
+    }
+}
+
+/// Sets up a run (buffers from the free list, the inputs loaded from `frame`), runs `f` in
+/// it, and gives the buffers back.
+fn with_run<T>(
+    inputs: &[(u32, Kind)],
+    registers: usize,
+    frame: &[Value],
+    max_collection: u64,
+    stop: &Stop,
+    blocks: bool,
+    f: impl FnOnce(&mut Run<'_>) -> Eval<T>,
+) -> Eval<T> {
+    let mut b = FREE_BUFFERS
+        .with(|free| free.borrow_mut().pop())
+        .unwrap_or_default();
+    let registers = registers.max(frame.len());
+    b.regs.clear();
+    b.regs.resize(registers, 0);
+    if b.lists.len() < registers {
+        b.lists.resize_with(registers, Vec::new);
+    }
+    for (slot, kind) in inputs {
+        let loaded = match (kind, frame.get(*slot as usize)) {
+            (Kind::Int, Some(Value::Int(n))) => {
+                b.regs[*slot as usize] = *n;
+                true
+            }
+            (Kind::List, Some(Value::List(items))) => {
+                let list = &mut b.lists[*slot as usize];
+                list.clear();
+                items.iter().all(|item| match item {
+                    Value::Int(n) => {
+                        list.push(*n);
+                        true
+                    }
+                    _ => false,
+                })
+            }
+            _ => false,
+        };
+        if !loaded {
+            FREE_BUFFERS.with(|free| free.borrow_mut().push(b));
+            return Err(Interrupt::Fallback);
+        }
+    }
+    let mut run = Run {
+        blocks,
+        max_collection,
+        stop,
+        ticks: 0,
+        b,
+    };
+    let result = f(&mut run);
+    run.b.parts.clear();
+    FREE_BUFFERS.with(|free| free.borrow_mut().push(run.b));
+    result
+}
+
 impl CompiledRule {
     /// How deep the rule's inlined calls nest: it may run only where the interpreter would
     /// allow calls that deep.
@@ -962,50 +1070,15 @@ impl CompiledRule {
         blocks: bool,
         emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
     ) -> Result<ControlFlow<()>, Interrupt> {
-        let mut b = FREE_BUFFERS
-            .with(|free| free.borrow_mut().pop())
-            .unwrap_or_default();
-        let registers = self.registers.max(frame.len());
-        b.regs.clear();
-        b.regs.resize(registers, 0);
-        if b.lists.len() < registers {
-            b.lists.resize_with(registers, Vec::new);
-        }
-        for (slot, kind) in &self.inputs {
-            let loaded = match (kind, frame.get(*slot as usize)) {
-                (Kind::Int, Some(Value::Int(n))) => {
-                    b.regs[*slot as usize] = *n;
-                    true
-                }
-                (Kind::List, Some(Value::List(items))) => {
-                    let list = &mut b.lists[*slot as usize];
-                    list.clear();
-                    items.iter().all(|item| match item {
-                        Value::Int(n) => {
-                            list.push(*n);
-                            true
-                        }
-                        _ => false,
-                    })
-                }
-                _ => false,
-            };
-            if !loaded {
-                FREE_BUFFERS.with(|free| free.borrow_mut().push(b));
-                return Err(Interrupt::Fallback);
-            }
-        }
-        let mut run = Run {
-            blocks,
+        with_run(
+            &self.inputs,
+            self.registers,
+            frame,
             max_collection,
             stop,
-            ticks: 0,
-            b,
-        };
-        let result = self.steps_from(0, &mut run, emit);
-        run.b.parts.clear();
-        FREE_BUFFERS.with(|free| free.borrow_mut().push(run.b));
-        result
+            blocks,
+            |run| self.steps_from(0, run, emit),
+        )
     }
 
     fn steps_from(
