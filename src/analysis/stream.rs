@@ -293,9 +293,11 @@ fn scan(
         // list of integers (a board) when a position may be any value.
         scanner.tuple_len = interp.int_tuple_len(inst);
         scanner.values_fit = interp.any_value_fits(inst);
-        let result = interp.scan_options(inst, &data, true, &mut |this, target, _rule, span| {
-            scanner.target(this, target, span)
-        });
+        let live = !scanner.g.info(t).terminal;
+        let result =
+            interp.scan_options(inst, &data, true, live, &mut |this, target, _rule, span| {
+                scanner.target(this, target, span)
+            });
         (
             result,
             scanner.give_up,

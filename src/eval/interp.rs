@@ -1268,7 +1268,7 @@ impl<'a> Interp<'a> {
         data: &Value,
         out: &mut Vec<(PosTerm, u32)>,
     ) -> DiagResult<bool> {
-        self.scan_options(inst, data, false, &mut |this, target, rule, span| {
+        self.scan_options(inst, data, false, false, &mut |this, target, rule, span| {
             let term = this.target_term(inst, target.into_value(), span)?;
             out.push((term, rule));
             Ok(ControlFlow::Continue(()))
@@ -1279,15 +1279,18 @@ impl<'a> Interp<'a> {
     /// list of integers that fits the position pattern is not built as a value: its items are
     /// appended to `ints` and the option names their range, so the caller can find the
     /// position by its packed cells.
+    ///
+    /// `live` says the position is known not to be terminal (see [`Interp::scan_options`]).
     pub fn options_packed(
         &mut self,
         inst: InstanceId,
         data: &Value,
+        live: bool,
         out: &mut Vec<(OptionTarget, u32)>,
         ints: &mut Vec<i64>,
     ) -> DiagResult<bool> {
         let values_fit = self.any_value_fits(inst);
-        self.scan_options(inst, data, false, &mut |this, target, rule, span| {
+        self.scan_options(inst, data, false, live, &mut |this, target, rule, span| {
             let option = match target {
                 Emitted::IntList(items) if values_fit => {
                     let start = ints.len();
@@ -1309,20 +1312,26 @@ impl<'a> Interp<'a> {
         let values_fit = self.any_value_fits(inst);
         let tuple_len = self.int_tuple_len(inst);
         let mut any = false;
-        let forced = self.scan_options(inst, data, false, &mut |this, target, _rule, span| {
-            let checked = match &target {
-                Emitted::Value(Value::Int(_)) | Emitted::IntSplit(_) | Emitted::IntList(_) => {
-                    values_fit
+        let forced = self.scan_options(
+            inst,
+            data,
+            false,
+            false,
+            &mut |this, target, _rule, span| {
+                let checked = match &target {
+                    Emitted::Value(Value::Int(_)) | Emitted::IntSplit(_) | Emitted::IntList(_) => {
+                        values_fit
+                    }
+                    Emitted::IntTuple(items) => tuple_len == Some(items.len()),
+                    _ => false,
+                };
+                if !checked {
+                    this.target_term(inst, target.into_value(), span)?;
                 }
-                Emitted::IntTuple(items) => tuple_len == Some(items.len()),
-                _ => false,
-            };
-            if !checked {
-                this.target_term(inst, target.into_value(), span)?;
-            }
-            any = true;
-            Ok(ControlFlow::Break(()))
-        })?;
+                any = true;
+                Ok(ControlFlow::Break(()))
+            },
+        )?;
         Ok((!forced).then_some(any))
     }
 
@@ -1332,23 +1341,28 @@ impl<'a> Interp<'a> {
     /// clause holds (then there are no options).
     ///
     /// With `blocks`, the options that a compiled rule's innermost loop computes together come
-    /// as one [`Emitted::Block`]; the visitor takes the block apart.
+    /// as one [`Emitted::Block`]; the visitor takes the block apart. With `live`, the caller
+    /// knows the position is not terminal (the graph learnt it when the position was
+    /// interned): its `terminal if` conditions, which are pure, are not evaluated again.
     pub fn scan_options(
         &mut self,
         inst: InstanceId,
         data: &Value,
         blocks: bool,
+        live: bool,
         visit: &mut ScanVisit<'_, 'a>,
     ) -> DiagResult<bool> {
         let program = self.world.program;
         let game = &program.games[self.world.games.info(inst).game.0 as usize];
         let mut frame = self.position_frame(inst, data)?;
-        if self.any_true(
-            &game.terminal,
-            &game.terminal_compiled,
-            &mut frame,
-            "`terminal if`",
-        )? {
+        if !live
+            && self.any_true(
+                &game.terminal,
+                &game.terminal_compiled,
+                &mut frame,
+                "`terminal if`",
+            )?
+        {
             return Ok(true);
         }
         for (rule_idx, rule) in game.rules.iter().enumerate() {

@@ -299,6 +299,24 @@ impl TupleKey {
     }
 }
 
+/// Drops the moves to a position met before, keeping the first of each, in order.
+fn dedup_moves(found: &mut Vec<(TermId, u32)>) {
+    if found.len() > 32 {
+        let mut seen = FxHashSet::default();
+        found.retain(|(id, _)| seen.insert(*id));
+        return;
+    }
+    // A few moves (a board's): a scan is cheaper than a hash set.
+    let mut kept = 0;
+    for i in 0..found.len() {
+        if !found[..kept].iter().any(|(id, _)| *id == found[i].0) {
+            found.swap(kept, i);
+            kept += 1;
+        }
+    }
+    found.truncate(kept);
+}
+
 /// Rule tag on edges that are compound moves rather than a game rule's.
 const PRODUCT_MOVE: u32 = u32::MAX;
 
@@ -796,7 +814,7 @@ impl GameGraph {
                 let mut ints = Vec::new();
                 let mut interp = Interp::new(w.reborrow(), None);
                 interp
-                    .options_packed(inst, &data, &mut options, &mut ints)
+                    .options_packed(inst, &data, !self.info(t).terminal, &mut options, &mut ints)
                     .map_err(|d| self.while_generating(w, inst, &data, d))?;
                 for (option, rule) in options {
                     let id = match option {
@@ -814,8 +832,7 @@ impl GameGraph {
                 }
             }
         }
-        let mut seen = FxHashSet::default();
-        found.retain(|(id, _)| seen.insert(*id));
+        dedup_moves(&mut found);
         if self.moves.edge_count() + found.len() > self.config.max_stored_moves {
             return Ok(found);
         }

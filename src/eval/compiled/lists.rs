@@ -268,6 +268,81 @@ impl Binding {
     }
 }
 
+impl Binding {
+    /// A variable or a literal: read without evaluating anything.
+    fn is_simple(&self) -> bool {
+        matches!(
+            self,
+            Binding::Int(_, IntExpr::Reg(_) | IntExpr::Lit(_))
+                | Binding::List(_, ListExpr::Reg(_) | ListExpr::Lit(_))
+        )
+    }
+
+    /// Appends the argument's value to a memo key (a list as its length, then its items).
+    fn write_key(&self, run: &Run<'_>, key: &mut Vec<i64>) {
+        match self {
+            Binding::Int(_, IntExpr::Reg(r)) => key.push(run.b.regs[*r as usize]),
+            Binding::Int(_, IntExpr::Lit(n)) => key.push(*n),
+            Binding::List(_, ListExpr::Reg(r)) => {
+                let items = &run.b.lists[*r as usize];
+                key.push(items.len() as i64);
+                key.extend_from_slice(items);
+            }
+            Binding::List(_, ListExpr::Lit(items)) => {
+                key.push(items.len() as i64);
+                key.extend_from_slice(items);
+            }
+            // Not remembered (see `is_simple`).
+            Binding::Int(..) | Binding::List(..) => key.push(i64::MIN),
+        }
+    }
+}
+
+/// A remembered call: its arguments' values (the key) and its value.
+#[derive(Default, Debug)]
+pub(super) struct Memo {
+    pub(super) valid: bool,
+    key: Vec<i64>,
+    value: i64,
+}
+
+/// Evaluates a remembered call: its value from the memo when its arguments are those of the
+/// last evaluation in this run (the body is pure, so it would give the same value), else
+/// the arguments bound and the body evaluated.
+pub(super) fn memoized(
+    id: u32,
+    bindings: &[Binding],
+    run: &mut Run<'_>,
+    body: impl FnOnce(&mut Run<'_>) -> Eval<i64>,
+) -> Eval<i64> {
+    let i = id as usize;
+    if run.b.memo.len() <= i {
+        run.b.memo.resize_with(i + 1, Memo::default);
+    }
+    let mut key = std::mem::take(&mut run.b.memo[i].key);
+    let mut fresh = run.take_list();
+    for b in bindings {
+        b.write_key(run, &mut fresh);
+    }
+    if run.b.memo[i].valid && fresh == key {
+        run.b.memo[i].key = key;
+        run.put_list(fresh);
+        return Ok(run.b.memo[i].value);
+    }
+    run.b.memo[i].valid = false;
+    let result = bind_all(bindings, run).and_then(|()| body(run));
+    key.clear();
+    key.extend_from_slice(&fresh);
+    run.put_list(fresh);
+    let value = result?;
+    run.b.memo[i] = Memo {
+        valid: true,
+        key,
+        value,
+    };
+    Ok(value)
+}
+
 /// Binds an inlined call's arguments, in order.
 pub(super) fn bind_all(bindings: &[Binding], run: &mut Run<'_>) -> Eval<()> {
     bindings.iter().try_for_each(|b| b.bind(run))
@@ -689,7 +764,10 @@ impl Compiler<'_> {
             }
             ExprKind::CallFn(id, args) => {
                 let (bindings, body) = self.inline(id.0 as usize, args, |c, body| c.int(body))?;
-                IntExpr::Let(bindings, Box::new(body))
+                match self.memo_id(&bindings) {
+                    Some(id) => IntExpr::Memo(id, bindings, Box::new(body)),
+                    None => IntExpr::Let(bindings, Box::new(body)),
+                }
             }
             _ => return None,
         })
@@ -716,7 +794,10 @@ impl Compiler<'_> {
             ExprKind::CallFn(id, args) => {
                 let (bindings, body) =
                     self.inline(id.0 as usize, args, |c, body| c.boolean(body))?;
-                BoolExpr::Let(bindings, Box::new(body))
+                match self.memo_id(&bindings) {
+                    Some(id) => BoolExpr::Memo(id, bindings, Box::new(body)),
+                    None => BoolExpr::Let(bindings, Box::new(body)),
+                }
             }
             _ => return None,
         })
@@ -735,6 +816,15 @@ impl Compiler<'_> {
                 .collect(),
             _ => None,
         }
+    }
+
+    /// An id for remembering a call whose arguments are variables or literals (comparing
+    /// them is cheap and cannot fail); `None` for other calls.
+    fn memo_id(&mut self, bindings: &[Binding]) -> Option<u32> {
+        bindings.iter().all(Binding::is_simple).then(|| {
+            self.memos += 1;
+            self.memos - 1
+        })
     }
 
     /// Inlines a call of function `id`: its body compiled by `body` in a frame of fresh

@@ -48,6 +48,9 @@ enum IntExpr {
     Fold(Box<Fold>),
     /// An inlined call.
     Let(Vec<Binding>, Box<IntExpr>),
+    /// An inlined call whose arguments are variables or literals, remembered: called again
+    /// with the same arguments in the same run, its body is not evaluated again.
+    Memo(u32, Vec<Binding>, Box<IntExpr>),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -78,6 +81,8 @@ enum BoolExpr {
     Quant(bool, Box<Gen>, Box<BoolExpr>),
     /// An inlined call.
     Let(Vec<Binding>, Box<BoolExpr>),
+    /// A remembered inlined call (see [`IntExpr::Memo`]).
+    Memo(u32, Vec<Binding>, Box<BoolExpr>),
 }
 
 /// A move target: position data (an integer, a tuple of them or a list of them) or a
@@ -248,6 +253,8 @@ struct Compiler<'p> {
     /// How deep inlined calls nest here, and at most.
     depth: usize,
     call_depth: usize,
+    /// Remembered calls so far (their ids).
+    memos: u32,
 }
 
 /// What [`Compiler::attempt`] restores.
@@ -270,6 +277,7 @@ impl<'p> Compiler<'p> {
             next: frame_size as u32,
             depth: 0,
             call_depth: 0,
+            memos: 0,
         };
         c.grow();
         c
@@ -495,6 +503,9 @@ impl IntExpr {
                 lists::bind_all(bindings, run)?;
                 body.eval(run)
             }
+            IntExpr::Memo(id, bindings, body) => {
+                lists::memoized(*id, bindings, run, |run| body.eval(run))
+            }
         }
     }
 
@@ -510,7 +521,8 @@ impl IntExpr {
             | IntExpr::Len(_)
             | IntExpr::SumList(_)
             | IntExpr::Fold(_)
-            | IntExpr::Let(..) => false,
+            | IntExpr::Let(..)
+            | IntExpr::Memo(..) => false,
         }
     }
 }
@@ -536,6 +548,9 @@ impl BoolExpr {
                 lists::bind_all(bindings, run)?;
                 body.eval(run)
             }
+            BoolExpr::Memo(id, bindings, body) => {
+                Ok(lists::memoized(*id, bindings, run, |run| Ok(i64::from(body.eval(run)?)))? != 0)
+            }
         }
     }
 
@@ -546,9 +561,11 @@ impl BoolExpr {
             BoolExpr::Not(x) => x.blockable(),
             BoolExpr::And(l, r) | BoolExpr::Or(l, r) => l.blockable() && r.blockable(),
             BoolExpr::Cmp(_, l, r) => l.blockable() && r.blockable(),
-            BoolExpr::In(..) | BoolExpr::TupleCmp(..) | BoolExpr::Quant(..) | BoolExpr::Let(..) => {
-                false
-            }
+            BoolExpr::In(..)
+            | BoolExpr::TupleCmp(..)
+            | BoolExpr::Quant(..)
+            | BoolExpr::Let(..)
+            | BoolExpr::Memo(..) => false,
         }
     }
 }
@@ -739,7 +756,8 @@ impl IntExpr {
             | IntExpr::Len(_)
             | IntExpr::SumList(_)
             | IntExpr::Fold(_)
-            | IntExpr::Let(..) => return Err(Interrupt::Fallback),
+            | IntExpr::Let(..)
+            | IntExpr::Memo(..) => return Err(Interrupt::Fallback),
         }
         if bad {
             return Err(Interrupt::Fallback);
@@ -873,9 +891,11 @@ impl BoolExpr {
                 pool.ints.push(b);
             }
             // Not blockable: a rule with these never runs in blocks.
-            BoolExpr::In(..) | BoolExpr::TupleCmp(..) | BoolExpr::Quant(..) | BoolExpr::Let(..) => {
-                return Err(Interrupt::Fallback)
-            }
+            BoolExpr::In(..)
+            | BoolExpr::TupleCmp(..)
+            | BoolExpr::Quant(..)
+            | BoolExpr::Let(..)
+            | BoolExpr::Memo(..) => return Err(Interrupt::Fallback),
         }
         Ok(())
     }
@@ -892,6 +912,8 @@ struct Buffers {
     spare: Vec<Vec<i64>>,
     /// A list target, reused from option to option.
     list_out: Vec<i64>,
+    /// The remembered calls of the current run, by id.
+    memo: Vec<lists::Memo>,
     /// The parts of a top-level `split` target, reused from option to option.
     parts: Vec<Value>,
     /// The same when every part is an integer.
@@ -1040,6 +1062,8 @@ fn with_run<T>(
             return Err(Interrupt::Fallback);
         }
     }
+    // Remembered calls hold for one run: the next may be of another rule.
+    b.memo.iter_mut().for_each(|m| m.valid = false);
     let mut run = Run {
         blocks,
         max_collection,
