@@ -456,15 +456,27 @@ pub fn line(
 /// The number of distinct positions reachable from `t` by moves, `t` included (a compound
 /// counts as one position: its explicit product is explored).
 pub fn reachable(g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<usize> {
-    let mut seen = rustc_hash::FxHashSet::default();
-    seen.insert(t);
+    // Term ids are dense: a bitset over them, grown as the graph grows.
+    let mut seen: Vec<u64> = Vec::new();
+    let mut mark = |id: TermId| {
+        let (word, bit) = (id.0 as usize / 64, id.0 % 64);
+        if seen.len() <= word {
+            seen.resize((word + 1).max(2 * seen.len()), 0);
+        }
+        let new = seen[word] & (1 << bit) == 0;
+        seen[word] |= 1 << bit;
+        new
+    };
+    mark(t);
+    let mut count = 1;
     let mut stack = vec![t];
     while let Some(current) = stack.pop() {
         for next in g.successors(w, current)? {
-            if seen.insert(next) {
+            if mark(next) {
+                count += 1;
                 stack.push(next);
             }
         }
     }
-    Ok(seen.len())
+    Ok(count)
 }

@@ -365,7 +365,7 @@ impl ListExpr {
                 if let Some(simple) = gen.simple() {
                     for k in 0..simple.len(run) {
                         if simple.bind(run, k)? {
-                            let v = body.eval(run)?;
+                            let v = body.operand(run)?;
                             out.push(v);
                             if out.len() > limit {
                                 return Err(Interrupt::Fallback);
@@ -551,7 +551,7 @@ pub(super) fn contains(x: &IntExpr, list: &ListExpr, run: &mut Run<'_>) -> Eval<
 /// `xs[i]`.
 pub(super) fn index(list: &ListExpr, i: &IntExpr, run: &mut Run<'_>) -> Eval<i64> {
     if let ListExpr::Reg(r) = list {
-        let i = i.eval(run)?;
+        let i = i.operand(run)?;
         return usize::try_from(i)
             .ok()
             .and_then(|i| run.b.lists[*r as usize].get(i).copied())

@@ -451,6 +451,25 @@ impl<'p> Compiler<'p> {
 type Eval<T> = Result<T, Interrupt>;
 
 impl IntExpr {
+    /// The value of a leaf (a literal or a register) without a call: most operands are one.
+    #[inline]
+    fn leaf(&self, run: &Run<'_>) -> Option<i64> {
+        match self {
+            IntExpr::Lit(n) => Some(*n),
+            IntExpr::Reg(r) => Some(run.b.regs[*r as usize]),
+            _ => None,
+        }
+    }
+
+    /// The value of an operand: a leaf read in place, anything else evaluated.
+    #[inline]
+    fn operand(&self, run: &mut Run<'_>) -> Eval<i64> {
+        match self.leaf(run) {
+            Some(v) => Ok(v),
+            None => self.eval(run),
+        }
+    }
+
     fn eval(&self, run: &mut Run<'_>) -> Eval<i64> {
         let checked = |v: Option<i64>| v.ok_or(Interrupt::Fallback);
         match self {
@@ -459,7 +478,8 @@ impl IntExpr {
             IntExpr::Neg(x) => checked(x.eval(run)?.checked_neg()),
             IntExpr::Abs(x) => checked(x.eval(run)?.checked_abs()),
             IntExpr::Bin(op, l, r) => {
-                let (a, b) = (l.eval(run)?, r.eval(run)?);
+                let a = l.operand(run)?;
+                let b = r.operand(run)?;
                 match op {
                     IntOp::Add => checked(a.checked_add(b)),
                     IntOp::Sub => checked(a.checked_sub(b)),
@@ -474,16 +494,16 @@ impl IntExpr {
             }
             IntExpr::If(c, t, f) => {
                 if c.eval(run)? {
-                    t.eval(run)
+                    t.operand(run)
                 } else {
-                    f.eval(run)
+                    f.operand(run)
                 }
             }
             IntExpr::Min(xs) | IntExpr::Max(xs) => {
                 let min = matches!(self, IntExpr::Min(_));
-                let mut best = xs[0].eval(run)?;
+                let mut best = xs[0].operand(run)?;
                 for x in &xs[1..] {
-                    let v = x.eval(run)?;
+                    let v = x.operand(run)?;
                     if (min && v < best) || (!min && v > best) {
                         best = v;
                     }
@@ -535,8 +555,8 @@ impl BoolExpr {
             BoolExpr::And(l, r) => Ok(l.eval(run)? && r.eval(run)?),
             BoolExpr::Or(l, r) => Ok(l.eval(run)? || r.eval(run)?),
             BoolExpr::Cmp(op, l, r) => {
-                let a = l.eval(run)?;
-                let b = r.eval(run)?;
+                let a = l.operand(run)?;
+                let b = r.operand(run)?;
                 Ok(compare(*op, a, b))
             }
             BoolExpr::In(negated, x, list) => Ok(lists::contains(x, list, run)? != *negated),
