@@ -326,3 +326,27 @@ fn a_game_written_differently_takes_the_same_paths() {
     };
     assert_eq!(values(plain, "Kayles"), values(other, "Pins"));
 }
+
+/// Grundy values past 64 and past 256: the streaming solver gathers a block's option values
+/// one way while every known value is below 64, another below 256, a third beyond. A heap
+/// game whose values grow with the heap (Lasker's Nim: take any number, or split a heap in
+/// two) crosses both bounds, and must agree at every heap with its interpreted rules (whose
+/// options come one at a time, not in blocks).
+#[test]
+fn grundy_values_past_64_and_256_agree_with_the_general_solver() {
+    let source = "game Lasker {\n    position n\n    move k for k in 0..n\n    \
+                  move split(a, n - a) for a in 1..n if 2 * a <= n\n}\n";
+    let values = |compiled_rules: bool, explicit: bool| {
+        let mut s = session(compiled_rules, explicit);
+        let file = s
+            .load_source("g.game", source)
+            .unwrap_or_else(|d| panic!("{d:?}"));
+        let v = s
+            .eval_text("[grundy(Lasker(n)) for n in 0..330]", &[file])
+            .unwrap_or_else(|d| panic!("{d:?}"));
+        s.show(&v)
+    };
+    let fast = values(true, false);
+    assert!(fast.contains("329"), "the values do not pass 256: {fast}");
+    assert_eq!(fast, values(false, false));
+}

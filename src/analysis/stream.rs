@@ -20,7 +20,7 @@ use std::ops::ControlFlow;
 use super::solve::Slot;
 use crate::diag::Span;
 use crate::diag::{Diag, DiagResult};
-use crate::eval::compiled::{Emitted, LaneShape};
+use crate::eval::compiled::{Block, Emitted, LaneShape};
 use crate::eval::value::{CompoundKind, InstanceId, Outcome, Value};
 use crate::eval::{Interp, World};
 use crate::graph::{GameGraph, Term, TermId};
@@ -57,15 +57,15 @@ impl Mex {
         self.words[word] |= 1 << bit;
     }
 
-    /// Inserts every `v < 64` whose bit is set in `bits`.
-    fn insert_below_64(&mut self, bits: u64) {
-        if bits == 0 {
-            return;
+    /// Inserts every `v` whose bit is set in `words` (bit `v % 64` of word `v / 64`).
+    fn insert_words(&mut self, words: &[u64]) {
+        let used = words.iter().rposition(|w| *w != 0).map_or(0, |i| i + 1);
+        if self.words.len() < used {
+            self.words.resize(used, 0);
         }
-        if self.words.is_empty() {
-            self.words.push(0);
+        for (mine, w) in self.words.iter_mut().zip(&words[..used]) {
+            *mine |= w;
         }
-        self.words[0] |= bits;
     }
 
     fn value(&self) -> u64 {
@@ -156,6 +156,39 @@ fn zero_is_p(v: u64) -> Outcome {
         Outcome::P
     } else {
         Outcome::N
+    }
+}
+
+#[inline(always)]
+/// Runs `insert` on the value of every lane of a block of `split` options whose parts'
+/// values `known` gives, and records in `slow` the lanes with a part not known.
+fn gather(
+    block: &Block<'_>,
+    known: &impl Fn(i64) -> Option<u64>,
+    slow: &mut Vec<usize>,
+    mut insert: impl FnMut(u64),
+) {
+    match block.columns() {
+        // Two heaps, the commonest split: one pass without an inner loop.
+        [xs, ys] => {
+            for lane in block.lanes() {
+                match (known(xs[lane]), known(ys[lane])) {
+                    (Some(x), Some(y)) => insert(x ^ y),
+                    _ => slow.push(lane),
+                }
+            }
+        }
+        columns => {
+            for lane in block.lanes() {
+                let x = columns
+                    .iter()
+                    .try_fold(0, |x, column| known(column[lane]).map(|v| x ^ v));
+                match x {
+                    Some(x) => insert(x),
+                    None => slow.push(lane),
+                }
+            }
+        }
     }
 }
 
@@ -452,44 +485,33 @@ impl<'s> Scanner<'s> {
             // not (a part not interned or not solved yet) go the general way, in order, after.
             let mut slow = Vec::new();
             {
-                let values = self.g.int_grundy_values(self.inst);
+                let (values, any_bits) = self.g.int_grundy_values(self.inst);
                 // A negative part wraps to a huge index: not found, the general way.
                 let known = |n: i64| values.get(n as usize).copied().filter(|v| *v != u64::MAX);
                 let mex = &mut self.scratch.mex;
-                // Values below 64 (nearly all) are gathered in a register and merged once: a
-                // store per option into the same word of the bitset would chain every option
-                // to the one before.
-                let mut low = 0u64;
-                let mut insert = |x: u64| {
-                    if x < 64 {
-                        low |= 1 << x;
-                    } else {
-                        mex.insert(x);
-                    }
-                };
-                match block.columns() {
-                    // Two heaps, the commonest split: one pass without an inner loop.
-                    [xs, ys] => {
-                        for lane in block.lanes() {
-                            match (known(xs[lane]), known(ys[lane])) {
-                                (Some(x), Some(y)) => insert(x ^ y),
-                                _ => slow.push(lane),
-                            }
+                // The options' bits are gathered in registers and merged once per block: a
+                // store per option into the bitset would chain every option to the one before
+                // through the same word. The XOR of known values has no bit that none of them
+                // has, so `any_bits` bounds every option's value.
+                if any_bits < 64 {
+                    // Heap games such as Kayles: one word, no test per option.
+                    let mut low = 0u64;
+                    gather(block, &known, &mut slow, |x| low |= 1 << (x & 63));
+                    mex.insert_words(&[low]);
+                } else if any_bits < 256 {
+                    // Four words, picked by masks rather than a branch: the values are too
+                    // varied for a branch to be predicted (Grundy's game).
+                    let mut low = [0u64; 4];
+                    gather(block, &known, &mut slow, |x| {
+                        let bit = 1u64 << (x & 63);
+                        for (k, w) in low.iter_mut().enumerate() {
+                            *w |= bit & u64::from(x >> 6 == k as u64).wrapping_neg();
                         }
-                    }
-                    columns => {
-                        for lane in block.lanes() {
-                            let x = columns
-                                .iter()
-                                .try_fold(0, |x, column| known(column[lane]).map(|v| x ^ v));
-                            match x {
-                                Some(x) => insert(x),
-                                None => slow.push(lane),
-                            }
-                        }
-                    }
+                    });
+                    mex.insert_words(&low);
+                } else {
+                    gather(block, &known, &mut slow, |x| mex.insert(x));
                 }
-                mex.insert_below_64(low);
             }
             for lane in slow {
                 lane_parts.clear();

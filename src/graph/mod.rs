@@ -157,6 +157,8 @@ struct IntAtoms {
     /// Per instance, the Grundy value of the atom with data `n` at index `n` (`u64::MAX`:
     /// not known), so that a heap game's options are valued with one look-up each.
     grundy: Vec<Vec<u64>>,
+    /// Per instance, the OR of the values in `grundy`.
+    grundy_bits: Vec<u64>,
     /// Per instance, the normal-play outcome of the atom `(a, b)` at `a * PAIR_BELOW + b`
     /// (0: not known, 1: N, 2: P): one flat array, so that the options `(a - k, b)` of a
     /// position are read at a fixed stride, which the processor prefetches.
@@ -171,6 +173,11 @@ impl IntAtoms {
 
     fn set_grundy(&mut self, inst: InstanceId, n: i64, v: u64) {
         if (0..Self::DENSE_BELOW).contains(&n) {
+            let i = inst.0 as usize;
+            if self.grundy_bits.len() <= i {
+                self.grundy_bits.resize(i + 1, 0);
+            }
+            self.grundy_bits[i] |= v;
             *cell(
                 &mut self.grundy,
                 inst.0 as usize,
@@ -557,12 +564,14 @@ impl GameGraph {
     }
 
     /// The known Grundy values of `inst`'s integer positions, by value (`u64::MAX` where
-    /// unknown), for look-ups in a tight loop.
-    pub(crate) fn int_grundy_values(&self, inst: InstanceId) -> &[u64] {
-        self.int_atoms
-            .grundy
-            .get(inst.0 as usize)
-            .map_or(&[][..], Vec::as_slice)
+    /// unknown), for look-ups in a tight loop; and every bit any of them has (their OR).
+    pub(crate) fn int_grundy_values(&self, inst: InstanceId) -> (&[u64], u64) {
+        let i = inst.0 as usize;
+        let values = self.int_atoms.grundy.get(i).map_or(&[][..], Vec::as_slice);
+        (
+            values,
+            self.int_atoms.grundy_bits.get(i).copied().unwrap_or(0),
+        )
     }
 
     /// Records the Grundy value of the term `t` in the dense table by value, when `t` is a
