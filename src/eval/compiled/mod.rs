@@ -964,6 +964,27 @@ struct Run<'r> {
     b: Buffers,
 }
 
+/// Evaluates `items` in order into a buffer of the run's (no allocation per option), hands
+/// the values to `emit`, and gives the buffer back.
+fn emit_each<X, T>(
+    run: &mut Run<'_>,
+    buffer: fn(&mut Buffers) -> &mut Vec<T>,
+    items: &[X],
+    eval: impl Fn(&X, &mut Run<'_>) -> Eval<T>,
+    emit: impl FnOnce(&[T]) -> DiagResult<ControlFlow<()>>,
+) -> Result<ControlFlow<()>, Interrupt> {
+    let mut out = std::mem::take(buffer(&mut run.b));
+    out.clear();
+    let result = items.iter().try_for_each(|x| {
+        out.push(eval(x, run)?);
+        Ok(())
+    });
+    let flow = result.and_then(|()| emit(&out).map_err(Interrupt::Error));
+    out.clear();
+    *buffer(&mut run.b) = out;
+    flow
+}
+
 impl Run<'_> {
     /// Counts one step of a loop; looks at the clock now and then, as the interpreter does.
     fn tick(&mut self) -> Eval<()> {
@@ -1170,29 +1191,22 @@ impl CompiledRule {
         emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
     ) -> Result<ControlFlow<()>, Interrupt> {
         if let (LaneShape::Split, Some(parts)) = (self.int_shape, &self.int_parts) {
-            let mut ints = std::mem::take(&mut run.b.int_parts);
-            ints.clear();
-            let result = parts.iter().try_for_each(|p| {
-                ints.push(p.eval(run)?);
-                Ok(())
-            });
-            let flow =
-                result.and_then(|()| emit(Emitted::IntSplit(&ints)).map_err(Interrupt::Error));
-            run.b.int_parts = ints;
-            return flow;
+            return emit_each(
+                run,
+                |b| &mut b.int_parts,
+                parts,
+                |p, run| p.eval(run),
+                |ints| emit(Emitted::IntSplit(ints)),
+            );
         }
         if let Target::Split(parts) = &self.target {
-            let mut values = std::mem::take(&mut run.b.parts);
-            values.clear();
-            let result = parts.iter().try_for_each(|p| {
-                values.push(p.eval(run)?);
-                Ok(())
-            });
-            let flow =
-                result.and_then(|()| emit(Emitted::Split(&values)).map_err(Interrupt::Error));
-            values.clear();
-            run.b.parts = values;
-            return flow;
+            return emit_each(
+                run,
+                |b| &mut b.parts,
+                parts,
+                |p, run| p.eval(run),
+                |values| emit(Emitted::Split(values)),
+            );
         }
         if let Target::List(list) = &self.target {
             let mut out = std::mem::take(&mut run.b.list_out);
