@@ -8,6 +8,53 @@
 use std::time::Duration;
 
 use crate::graph::{GameGraph, TermId};
+use crate::lower::ir::Program;
+
+/// How much of a program has a compiled form (spec §8), so that a slow game shows what runs
+/// in the interpreter: its move rules, and its `terminal if` and `draw if` conditions.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Compiled {
+    /// Move rules with a compiled form.
+    pub rules: usize,
+    /// Every move rule of the program.
+    pub of_rules: usize,
+    /// `terminal if` / `draw if` conditions with a compiled form.
+    pub conditions: usize,
+    /// Every such condition.
+    pub of_conditions: usize,
+}
+
+impl Compiled {
+    /// Counts a program's rules and conditions.
+    pub fn of(program: &Program) -> Compiled {
+        let mut c = Compiled::default();
+        for game in &program.games {
+            c.of_rules += game.rules.len();
+            c.rules += game.rules.iter().filter(|r| r.compiled.is_some()).count();
+            c.of_conditions += game.terminal.len() + game.draw.len();
+            c.conditions += game
+                .terminal_compiled
+                .iter()
+                .chain(&game.draw_compiled)
+                .filter(|c| c.is_some())
+                .count();
+        }
+        c
+    }
+
+    fn row(&self) -> Row {
+        Row::new(
+            "compiled",
+            (thousands(self.rules), ""),
+            format!(
+                "of {}, {} of {}",
+                counted(self.of_rules, "move rule"),
+                thousands(self.conditions),
+                counted(self.of_conditions, "condition")
+            ),
+        )
+    }
+}
 
 /// The size of a game graph: its terms, split into positions of one game and compounds, its
 /// stored moves, and the memory estimate that `--max-memory` is checked against.
@@ -111,17 +158,26 @@ pub struct Stats {
     pub eval: Duration,
     /// What was run.
     pub work: Work,
+    /// What of the program runs compiled.
+    pub compiled: Compiled,
     /// The game graph at the end.
     pub graph: GraphSize,
 }
 
 impl Stats {
     /// The figures of a session whose phases took `load` and `eval`.
-    pub fn new(load: Duration, eval: Duration, work: Work, graph: &GameGraph) -> Stats {
+    pub fn new(
+        load: Duration,
+        eval: Duration,
+        work: Work,
+        program: &Program,
+        graph: &GameGraph,
+    ) -> Stats {
         Stats {
             load,
             eval,
             work,
+            compiled: Compiled::of(program),
             graph: GraphSize::of(graph),
         }
     }
@@ -131,6 +187,7 @@ impl Stats {
         let mut rows = vec![
             Row::new("parse + lower", duration(self.load), String::new()),
             Row::new("evaluation", duration(self.eval), self.work.describe()),
+            self.compiled.row(),
         ];
         rows.extend(self.graph.rows());
         format!("stats  {title}\n{}", render_rows(&rows))
@@ -292,6 +349,12 @@ mod tests {
             load: Duration::from_micros(1_234),
             eval: Duration::from_micros(118_449),
             work: Work::Expectations(42),
+            compiled: Compiled {
+                rules: 3,
+                of_rules: 4,
+                conditions: 1,
+                of_conditions: 1,
+            },
             graph: GraphSize {
                 positions: 2_001,
                 atoms: 1_990,
@@ -306,6 +369,7 @@ mod tests {
 stats  kayles.game
   parse + lower        1.2 ms
   evaluation         118.4 ms   42 expectations
+  compiled               3      of 4 move rules, 1 of 1 condition
   positions          2,001      1,990 game positions, 11 compounds
   moves stored       3,120
   memory (est.)      412.7 KiB  211 B a position

@@ -413,6 +413,7 @@ fn eval_stats_print_a_block_on_stderr() {
         [
             "parse + lower",
             "evaluation",
+            "compiled",
             "positions",
             "moves stored",
             "memory (est.)"
@@ -423,7 +424,23 @@ fn eval_stats_print_a_block_on_stderr() {
         assert!(["µs", "ms", "s"].contains(&rest[1].as_str()), "{stderr}");
     }
     assert_eq!(rows[1].1[2..], ["1", "expression"], "{stderr}");
-    let positions = &rows[2].1;
+    // Kayles' two rules are compiled; it has no conditions.
+    assert_eq!(
+        rows[2].1,
+        [
+            "2",
+            "of",
+            "2",
+            "move",
+            "rules,",
+            "0",
+            "of",
+            "0",
+            "conditions"
+        ],
+        "{stderr}"
+    );
+    let positions = &rows[3].1;
     assert!(count(&positions[0]) > 0, "{stderr}");
     assert_eq!(positions[2..4], ["game", "positions,"], "{stderr}");
     assert_eq!(
@@ -431,8 +448,8 @@ fn eval_stats_print_a_block_on_stderr() {
         count(&positions[1]) + count(&positions[4]),
         "game positions and compounds make up the positions: {stderr}"
     );
-    let _moves = count(&rows[3].1[0]);
-    let memory = &rows[4].1;
+    let _moves = count(&rows[4].1[0]);
+    let memory = &rows[5].1;
     assert!(
         ["B", "KiB", "MiB"].contains(&memory[1].as_str()),
         "{stderr}"
@@ -483,8 +500,8 @@ fn check_stats_come_in_file_order_whatever_the_jobs() {
         "{stderr}"
     );
     for (title, rows) in &blocks[..3] {
-        assert_eq!(rows.len(), 5, "{title}: {stderr}");
-        assert!(count(&rows[2].1[0]) > 0, "{title}: {stderr}");
+        assert_eq!(rows.len(), 6, "{title}: {stderr}");
+        assert!(count(&rows[3].1[0]) > 0, "{title}: {stderr}");
     }
     // The failing file ran all three of its expectations.
     assert_eq!(blocks[2].1[1].1[2..], ["3", "expectations"], "{stderr}");
@@ -498,7 +515,7 @@ fn check_stats_come_in_file_order_whatever_the_jobs() {
         labels,
         ["wall clock", "parse + lower", "evaluation", "positions"]
     );
-    let summed: usize = blocks[..3].iter().map(|(_, r)| count(&r[2].1[0])).sum();
+    let summed: usize = blocks[..3].iter().map(|(_, r)| count(&r[3].1[0])).sum();
     assert_eq!(count(&total[3].1[0]), summed, "{stderr}");
     // Apart from the times, the same figures with one job as with two.
     let (_, _, one_job) = run("1");
@@ -537,6 +554,10 @@ fn check_stats_in_json_are_part_of_the_file_records() {
         "parse_lower_us",
         "evaluation_us",
         "evaluated",
+        "rules",
+        "rules_compiled",
+        "conditions",
+        "conditions_compiled",
         "positions",
         "game_positions",
         "compounds",

@@ -420,6 +420,7 @@ fn check_file(path: &Path, settings: &CheckSettings) -> FileReport {
                     load_time,
                     Duration::ZERO,
                     Work::Expectations(0),
+                    session.program(),
                     session.graph(),
                 )
             });
@@ -502,6 +503,7 @@ fn check_file(path: &Path, settings: &CheckSettings) -> FileReport {
             load_time,
             started.elapsed(),
             Work::Expectations(evaluated),
+            session.program(),
             session.graph(),
         ));
     }

@@ -283,7 +283,7 @@ fn write_stats(
 ) {
     if wanted {
         let _ = out.flush();
-        let stats = Stats::new(times.0, times.1, work, session.graph());
+        let stats = Stats::new(times.0, times.1, work, session.program(), session.graph());
         let _ = write!(err, "{}", stats.render(title));
     }
 }
