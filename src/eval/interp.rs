@@ -1406,7 +1406,7 @@ impl<'a> Interp<'a> {
     }
 
     /// The positions of a disjunctive sum that a move target of `inst` stands for, appended to
-    /// `out` as (instance, data) pairs, with the checks [`Interp::target_term`] makes. False
+    /// `out` as (instance, data) pairs, with the checks `Interp::target_term` makes. False
     /// when the target is, or contains, a compound of another kind (a `split` of a game whose
     /// mode is not disjunctive, a conjunctive or selective position): the caller must then use
     /// `target_term`. The empty game adds nothing.

@@ -93,8 +93,9 @@ fn heap_bytes(v: &Value) -> usize {
     }
 }
 
-/// Measured memory per position (term, info, node, memo tables), for the memory estimate;
-/// the data of positions that are lists or tuples comes on top ([`heap_bytes`]).
+/// Memory per position (term, info, node, memo tables), for the memory estimate: measured for
+/// boxed positions, an upper bound for packed ones (30-90 bytes); the data of lists and
+/// tuples comes on top (`heap_bytes`, or a byte a packed cell).
 pub const BYTES_PER_POSITION: usize = 180;
 /// Measured memory per move (petgraph edge).
 pub const BYTES_PER_MOVE: usize = 20;

@@ -1,6 +1,6 @@
 //! Move rules compiled once, at lowering, for the common case where every variable a rule
 //! reads holds an integer or a list of integers: `move split(i, n - 1 - i) for i in 0..n`,
-//! `move (a - k, b) for k in 1..=a`, guards such as `if 2 * i < n`, and (in [`lists`]) boards
+//! `move (a - k, b) for k in 1..=a`, guards such as `if 2 * i < n`, and (in `lists.rs`) boards
 //! and rows: `move set(b, i, turn(b)) for i in 0..9 if b[i] == 0`, with user functions
 //! inlined. Such a rule runs over unboxed `i64` registers and integer lists, with no
 //! allocation per option, instead of walking the IR per option.
