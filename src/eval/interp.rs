@@ -1229,6 +1229,13 @@ impl<'a> Interp<'a> {
         Ok(frame)
     }
 
+    /// Whether compiled code whose inlined calls nest `call_depth` deep may run here: compiled
+    /// forms are on, and the interpreter would allow calls that deep from here.
+    fn may_run_compiled(&self, call_depth: usize) -> bool {
+        self.world.limits.compiled_rules
+            && self.depth as usize + call_depth <= self.world.limits.max_call_depth as usize
+    }
+
     /// Whether any of a game's conditions holds, in order; compiled ones run compiled
     /// (the interpreter evaluates one that hands over, and raises its error).
     fn any_true(
@@ -1239,11 +1246,10 @@ impl<'a> Interp<'a> {
         what: &str,
     ) -> DiagResult<bool> {
         for (i, cond) in conds.iter().enumerate() {
-            let fast = compiled.get(i).and_then(Option::as_ref).filter(|c| {
-                self.world.limits.compiled_rules
-                    && self.depth as usize + c.call_depth()
-                        <= self.world.limits.max_call_depth as usize
-            });
+            let fast = compiled
+                .get(i)
+                .and_then(Option::as_ref)
+                .filter(|c| self.may_run_compiled(c.call_depth()));
             if let Some(c) = fast {
                 match c.eval(frame, self.world.limits.max_collection, self.world.stop) {
                     Ok(true) => return Ok(true),
@@ -1260,25 +1266,11 @@ impl<'a> Interp<'a> {
         Ok(false)
     }
 
-    /// Generates the options of a position of `inst` in rule order, each with the index of the
-    /// rule that made it. Returns whether a `terminal if` clause holds.
-    pub fn options(
-        &mut self,
-        inst: InstanceId,
-        data: &Value,
-        out: &mut Vec<(PosTerm, u32)>,
-    ) -> DiagResult<bool> {
-        self.scan_options(inst, data, false, false, &mut |this, target, rule, span| {
-            let term = this.target_term(inst, target.into_value(), span)?;
-            out.push((term, rule));
-            Ok(ControlFlow::Continue(()))
-        })
-    }
-
-    /// The options of a position of `inst`, as [`Interp::options`] gives them, except that a
-    /// list of integers that fits the position pattern is not built as a value: its items are
-    /// appended to `ints` and the option names their range, so the caller can find the
-    /// position by its packed cells.
+    /// The options of a position of `inst` in rule order, each with the index of the rule
+    /// that made it, and whether a `terminal if` clause holds. A list of integers that fits
+    /// the position pattern is not built as a value: its items are appended to `ints` and
+    /// the option names their range, so the caller can find the position by its packed
+    /// cells.
     ///
     /// `live` says the position is known not to be terminal (see [`Interp::scan_options`]).
     pub fn options_packed(
@@ -1306,7 +1298,7 @@ impl<'a> Interp<'a> {
 
     /// Whether a position of `inst` has an option: `None` when a `terminal if` clause holds,
     /// else whether its first option exists. The first option is checked as
-    /// [`Interp::options`] would check it, without building it where it is integers that fit
+    /// [`Interp::options_packed`] would check it, without building it where it is integers that fit
     /// the position pattern.
     pub fn has_options(&mut self, inst: InstanceId, data: &Value) -> DiagResult<Option<bool>> {
         let values_fit = self.any_value_fits(inst);
@@ -1370,11 +1362,11 @@ impl<'a> Interp<'a> {
             let span = rule.target.span;
             // Targets already visited by the compiled rule before it handed over.
             let mut visited: u64 = 0;
-            if let Some(compiled) = rule.compiled.as_ref().filter(|c| {
-                self.world.limits.compiled_rules
-                    && self.depth as usize + c.call_depth()
-                        <= self.world.limits.max_call_depth as usize
-            }) {
+            if let Some(compiled) = rule
+                .compiled
+                .as_ref()
+                .filter(|c| self.may_run_compiled(c.call_depth()))
+            {
                 let stop = self.world.stop;
                 let max = self.world.limits.max_collection;
                 let mut emit = |v: Emitted<'_>| {

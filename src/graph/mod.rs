@@ -21,7 +21,7 @@ use crate::eval::{Interp, OptionTarget, World};
 
 mod store;
 
-use store::{cells_hash, home, CellsOf, Home, TermStore, MAX_CELLS};
+use store::{cells_hash, home, pack, CellsOf, Home, TermStore, MAX_CELLS};
 
 /// Index of a term in the graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -532,12 +532,7 @@ impl GameGraph {
             Home::Int(inst, n) => self.int_atoms.get(inst, n),
             Home::Pair(inst, a, b) => self.int_atoms.get_pair(inst, a, b),
             Home::Key(key) => self.tuple_atoms.get(&key).map(|id| TermId(*id)),
-            Home::Cells(inst, of, cells) => self
-                .cells_index
-                .find(cells_hash(inst, of, cells), |i| {
-                    self.terms.cells(TermId(*i)) == Some((inst, of, cells))
-                })
-                .map(|i| TermId(*i)),
+            Home::Cells(inst, of, cells) => self.find_cells(inst, of, cells),
             Home::Hashed => self
                 .index
                 .find(FxBuildHasher.hash_one(term), |i| {
@@ -545,6 +540,15 @@ impl GameGraph {
                 })
                 .map(|i| TermId(*i)),
         }
+    }
+
+    /// The list or tuple position of `inst` with these packed cells, if interned.
+    fn find_cells(&self, inst: InstanceId, of: CellsOf, cells: &[u8]) -> Option<TermId> {
+        self.cells_index
+            .find(cells_hash(inst, of, cells), |i| {
+                self.terms.cells(TermId(*i)) == Some((inst, of, cells))
+            })
+            .map(|i| TermId(*i))
     }
 
     /// The position `(items...)` of `inst` (a game whose positions are tuples of integers),
@@ -620,19 +624,10 @@ impl GameGraph {
         inst: InstanceId,
         items: &[i64],
     ) -> DiagResult<TermId> {
-        if items.len() <= MAX_CELLS && items.iter().all(|n| (0..=255).contains(n)) {
-            let mut buf = [0u8; MAX_CELLS];
-            for (cell, n) in buf.iter_mut().zip(items) {
-                *cell = *n as u8;
-            }
-            let cells = &buf[..items.len()];
-            let found = self
-                .cells_index
-                .find(cells_hash(inst, CellsOf::List, cells), |i| {
-                    self.terms.cells(TermId(*i)) == Some((inst, CellsOf::List, cells))
-                });
-            if let Some(id) = found {
-                return Ok(TermId(*id));
+        let mut buf = [0u8; MAX_CELLS];
+        if let Some(cells) = pack(items.iter().map(|n| Some(*n)), items.len(), &mut buf) {
+            if let Some(id) = self.find_cells(inst, CellsOf::List, cells) {
+                return Ok(id);
             }
         }
         let data = Value::List(items.iter().map(|n| Value::Int(*n)).collect());

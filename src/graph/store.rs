@@ -88,16 +88,30 @@ pub(super) fn home<'b>(term: &Term, buf: &'b mut [u8; MAX_CELLS]) -> Home<'b> {
         Value::List(items) => (CellsOf::List, items),
         _ => return Home::Hashed,
     };
-    if items.len() > MAX_CELLS {
-        return Home::Hashed;
+    let ints = items.iter().map(|item| match item {
+        Value::Int(n) => Some(*n),
+        _ => None,
+    });
+    match pack(ints, items.len(), buf) {
+        Some(cells) => Home::Cells(*inst, of, cells),
+        None => Home::Hashed,
     }
-    for (cell, item) in buf.iter_mut().zip(items.iter()) {
-        match item {
-            Value::Int(n) if (0..=255).contains(n) => *cell = *n as u8,
-            _ => return Home::Hashed,
-        }
+}
+
+/// The cells of a list of `len` integers, when it fits them (at most [`MAX_CELLS`] items,
+/// each an integer from 0 to 255).
+pub(super) fn pack(
+    items: impl Iterator<Item = Option<i64>>,
+    len: usize,
+    buf: &mut [u8; MAX_CELLS],
+) -> Option<&[u8]> {
+    if len > MAX_CELLS {
+        return None;
     }
-    Home::Cells(*inst, of, &buf[..items.len()])
+    for (cell, item) in buf.iter_mut().zip(items) {
+        *cell = u8::try_from(item?).ok()?;
+    }
+    Some(&buf[..len])
 }
 
 /// The hash of packed cells in the cell index.

@@ -84,13 +84,27 @@ pub(super) enum GenClause {
 type Body<'b> = dyn FnMut(&mut Run<'_>) -> Eval<ControlFlow<()>> + 'b;
 
 impl Gen {
-    /// Runs the clauses from the first, calling `body` for every binding they make.
-    pub(super) fn run(&self, run: &mut Run<'_>, body: &mut Body<'_>) -> Eval<ControlFlow<()>> {
-        run_clauses(&self.clauses, run, body)
+    /// Runs the clauses from the first, calling `body` for every binding they make. The
+    /// commonest generator (see [`Gen::simple`]) runs as a plain loop with `body` inlined;
+    /// any other goes through [`run_clauses`].
+    pub(super) fn for_each(
+        &self,
+        run: &mut Run<'_>,
+        mut body: impl FnMut(&mut Run<'_>) -> Eval<ControlFlow<()>>,
+    ) -> Eval<ControlFlow<()>> {
+        let Some(simple) = self.simple() else {
+            return run_clauses(&self.clauses, run, &mut body);
+        };
+        for k in 0..run.b.lists[simple.list as usize].len() {
+            if simple.bind(run, k)? && body(run)?.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        Ok(ControlFlow::Continue(()))
     }
 
     /// The commonest generator, `for x in xs` or `for (i, x) in enumerate(xs)` over a list
-    /// register, with at most one guard: its parts, for a loop without a body closure.
+    /// register, with at most one guard: its parts, for a loop without recursion.
     fn simple(&self) -> Option<SimpleGen<'_>> {
         match self.clauses.as_slice() {
             [GenClause::Items {
@@ -127,23 +141,33 @@ impl SimpleGen<'_> {
     /// Binds the `k`-th item; whether the guard lets it through.
     #[inline]
     fn bind(&self, run: &mut Run<'_>, k: usize) -> Eval<bool> {
-        run.tick()?;
         let v = run.b.lists[self.list as usize][k];
-        if let Some(i) = self.index {
-            run.b.regs[i as usize] = k as i64;
-        }
-        if let Some(x) = self.item {
-            run.b.regs[x as usize] = v;
-        }
+        bind_item(run, self.index, self.item, k, v)?;
         match self.guard {
             Some(cond) => cond.eval(run),
             None => Ok(true),
         }
     }
+}
 
-    fn len(&self, run: &Run<'_>) -> usize {
-        run.b.lists[self.list as usize].len()
+/// One step of `for (index, item) in enumerate(...)` (or `for item in ...`): the item `v` at
+/// `k` bound, the step counted.
+#[inline]
+fn bind_item(
+    run: &mut Run<'_>,
+    index: Option<u32>,
+    item: Option<u32>,
+    k: usize,
+    v: i64,
+) -> Eval<()> {
+    run.tick()?;
+    if let Some(i) = index {
+        run.b.regs[i as usize] = k as i64;
     }
+    if let Some(x) = item {
+        run.b.regs[x as usize] = v;
+    }
+    Ok(())
 }
 
 pub(super) fn run_clauses(
@@ -194,17 +218,11 @@ pub(super) fn run_clauses(
                 .map_or_else(|| run.b.lists[source].len(), Vec::len);
             let mut flow = ControlFlow::Continue(());
             for k in 0..len {
-                run.tick()?;
                 let v = match &owned {
                     Some(buf) => buf[k],
                     None => run.b.lists[source][k],
                 };
-                if let Some(i) = index {
-                    run.b.regs[*i as usize] = k as i64;
-                }
-                if let Some(x) = item {
-                    run.b.regs[*x as usize] = v;
-                }
+                bind_item(run, *index, *item, k, v)?;
                 if run_clauses(rest, run, body)?.is_break() {
                     flow = ControlFlow::Break(());
                     break;
@@ -362,20 +380,8 @@ impl ListExpr {
             }
             ListExpr::Comp(gen, body) => {
                 let limit = run.max_collection as usize;
-                if let Some(simple) = gen.simple() {
-                    for k in 0..simple.len(run) {
-                        if simple.bind(run, k)? {
-                            let v = body.operand(run)?;
-                            out.push(v);
-                            if out.len() > limit {
-                                return Err(Interrupt::Fallback);
-                            }
-                        }
-                    }
-                    return Ok(());
-                }
-                let _complete = gen.run(run, &mut |run| {
-                    let v = body.eval(run)?;
+                let _complete = gen.for_each(run, |run| {
+                    let v = body.operand(run)?;
                     out.push(v);
                     if out.len() > limit {
                         return Err(Interrupt::Fallback);
@@ -464,23 +470,7 @@ impl Fold {
             Fold::CountTrue(gen, _) | Fold::CountItems(gen, _) | Fold::Sum(gen, _) => gen,
         };
         let mut overflow = false;
-        if let Some(simple) = gen.simple() {
-            for k in 0..simple.len(run) {
-                if simple.bind(run, k)? {
-                    let v = step(run)?;
-                    match total.checked_add(v) {
-                        Some(t) => total = t,
-                        None => overflow = true,
-                    }
-                }
-            }
-            return if overflow {
-                Err(Interrupt::Fallback)
-            } else {
-                Ok(total)
-            };
-        }
-        let _complete = gen.run(run, &mut |run| {
+        let _complete = gen.for_each(run, |run| {
             let v = step(run)?;
             match total.checked_add(v) {
                 Some(t) => total = t,
@@ -503,16 +493,8 @@ pub(super) fn quantified(
     body: &BoolExpr,
     run: &mut Run<'_>,
 ) -> Eval<bool> {
-    if let Some(simple) = gen.simple() {
-        for k in 0..simple.len(run) {
-            if simple.bind(run, k)? && body.eval(run)? == exists {
-                return Ok(exists);
-            }
-        }
-        return Ok(!exists);
-    }
     let mut found = false;
-    let _stopped = gen.run(run, &mut |run| {
+    let _stopped = gen.for_each(run, |run| {
         if body.eval(run)? == exists {
             found = true;
             return Ok(ControlFlow::Break(()));
