@@ -297,11 +297,11 @@ fn explicit_gives_the_same_answers() {
 
 #[test]
 fn max_memory_is_honoured() {
-    // Nim(2000) has 2 million moves: about 40 MB of them.
+    // Nim(2000) has 2 million moves: about 8 MB of them.
     let (code, _, stderr) = cgl(&[
         "eval",
         "--max-memory",
-        "10",
+        "4",
         "-f",
         GAMES,
         "outcome(Nim(2000))",

@@ -12,6 +12,7 @@ mod compiled_lists;
 mod diagnostics;
 mod examples;
 mod fuzz;
+mod graph;
 mod properties;
 mod repl;
 mod seed_brute;

@@ -25,6 +25,31 @@ use crate::syntax::ast::Convention;
 /// Remoteness: `Some(r)` (even iff P), or `None` for a draw.
 pub type Rem = Option<u64>;
 
+/// A remoteness as the memo keeps it, in 4 bytes: `r`, or `u32::MAX` for a draw. A
+/// remoteness is the length of a play, so below the number of positions (`u32` ids).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RemCode(u32);
+
+impl RemCode {
+    const DRAW: RemCode = RemCode(u32::MAX);
+
+    fn get(self) -> Rem {
+        (self != RemCode::DRAW).then_some(u64::from(self.0))
+    }
+
+    fn of(r: Rem) -> DiagResult<RemCode> {
+        match r {
+            None => Ok(RemCode::DRAW),
+            Some(r) => match u32::try_from(r) {
+                Ok(code) if code != u32::MAX => Ok(RemCode(code)),
+                _ => Err(Box::new(Diag::internal(format!(
+                    "a remoteness of {r} is past what the memo can hold"
+                )))),
+            },
+        }
+    }
+}
+
 fn conv_index(c: Convention) -> usize {
     match c {
         Convention::Normal => 0,
@@ -103,10 +128,19 @@ impl Analysis for DrawsBelow {
     fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<bool>> {
         &mut g.draws_below
     }
-    fn deps(self, g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<TermId>> {
+    fn deps(
+        self,
+        g: &mut GameGraph,
+        w: &mut World<'_>,
+        t: TermId,
+        out: &mut Vec<TermId>,
+    ) -> DiagResult<()> {
         match g.compound_of(t) {
-            None => g.successors(w, t),
-            Some((_, parts)) => Ok(parts.to_vec()),
+            None => g.successors_into(w, t, out),
+            Some((_, parts)) => {
+                out.extend_from_slice(parts);
+                Ok(())
+            }
         }
     }
     fn combine(
@@ -133,15 +167,22 @@ impl Analysis for Draws {
     fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<bool>> {
         &mut g.draws
     }
-    fn deps(self, g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<TermId>> {
+    fn deps(
+        self,
+        g: &mut GameGraph,
+        w: &mut World<'_>,
+        t: TermId,
+        out: &mut Vec<TermId>,
+    ) -> DiagResult<()> {
         if !solve(g, w, DrawsBelow, t)? {
-            return Ok(Vec::new());
+            return Ok(());
         }
         match g.compound_of(t) {
             Some((CompoundKind::Disjunctive | CompoundKind::Selective, parts)) => {
-                Ok(parts.to_vec())
+                out.extend_from_slice(parts);
+                Ok(())
             }
-            _ => g.successors(w, t),
+            _ => g.successors_into(w, t, out),
         }
     }
     fn combine(
@@ -185,10 +226,19 @@ impl Analysis for Grundy {
     fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<u64>> {
         &mut g.grundy
     }
-    fn deps(self, g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<TermId>> {
-        match compound_kind(g, t) {
-            Some((CompoundKind::Disjunctive, parts)) if !g.config.explicit => Ok(parts),
-            _ => g.successors(w, t),
+    fn deps(
+        self,
+        g: &mut GameGraph,
+        w: &mut World<'_>,
+        t: TermId,
+        out: &mut Vec<TermId>,
+    ) -> DiagResult<()> {
+        match g.compound_of(t) {
+            Some((CompoundKind::Disjunctive, parts)) if !g.config.explicit => {
+                out.extend_from_slice(parts);
+                Ok(())
+            }
+            _ => g.successors_into(w, t, out),
         }
     }
     fn combine(
@@ -238,16 +288,22 @@ impl Analysis for OutcomeOf {
     fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<Outcome>> {
         &mut g.outcome[conv_index(self.0)]
     }
-    fn deps(self, g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<TermId>> {
+    fn deps(
+        self,
+        g: &mut GameGraph,
+        w: &mut World<'_>,
+        t: TermId,
+        out: &mut Vec<TermId>,
+    ) -> DiagResult<()> {
         if let Some((kind, parts)) = compound_kind(g, t) {
             if theorem_applies(g, w, t, self.0)? {
-                return Ok(match kind {
-                    CompoundKind::Selective => parts,
-                    _ => Vec::new(),
-                });
+                if kind == CompoundKind::Selective {
+                    out.extend(parts);
+                }
+                return Ok(());
             }
         }
-        g.successors(w, t)
+        g.successors_into(w, t, out)
     }
     fn combine(
         self,
@@ -267,7 +323,7 @@ impl Analysis for OutcomeOf {
                             Outcome::N
                         }
                     }
-                    CompoundKind::Conjunctive => match solve(g, w, Remoteness(self.0), t)? {
+                    CompoundKind::Conjunctive => match solve(g, w, Remoteness(self.0), t)?.get() {
                         Some(r) if r % 2 == 0 => Outcome::P,
                         Some(_) => Outcome::N,
                         None => Outcome::D,
@@ -327,17 +383,24 @@ pub fn outcome(
 struct Remoteness(Convention);
 
 impl Analysis for Remoteness {
-    type V = Rem;
-    fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<Rem>> {
+    type V = RemCode;
+    fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<RemCode>> {
         &mut g.remoteness[conv_index(self.0)]
     }
-    fn deps(self, g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<TermId>> {
+    fn deps(
+        self,
+        g: &mut GameGraph,
+        w: &mut World<'_>,
+        t: TermId,
+        out: &mut Vec<TermId>,
+    ) -> DiagResult<()> {
         if let Some((kind, parts)) = compound_kind(g, t) {
             if kind != CompoundKind::Disjunctive && theorem_applies(g, w, t, self.0)? {
-                return Ok(parts);
+                out.extend(parts);
+                return Ok(());
             }
         }
-        g.successors(w, t)
+        g.successors_into(w, t, out)
     }
     fn combine(
         self,
@@ -345,20 +408,20 @@ impl Analysis for Remoteness {
         w: &mut World<'_>,
         t: TermId,
         _: &[TermId],
-        values: &[Rem],
-    ) -> DiagResult<Rem> {
+        values: &[RemCode],
+    ) -> DiagResult<RemCode> {
         if let Some((kind, _)) = compound_kind(g, t) {
             if kind != CompoundKind::Disjunctive && theorem_applies(g, w, t, self.0)? {
-                let parts: Vec<u64> = values.iter().map(|v| v.unwrap_or(0)).collect();
-                return Ok(Some(match kind {
+                let parts = values.iter().map(|v| v.get().unwrap_or(0));
+                return RemCode::of(Some(match kind {
                     // 003 Thm 16: the conjunctive compound ends with its quickest part.
-                    CompoundKind::Conjunctive => parts.iter().copied().min().unwrap_or(0),
+                    CompoundKind::Conjunctive => parts.min().unwrap_or(0),
                     // 003 Def 17, Thm 19: add, minus one for each pair of odd values.
-                    _ => parts.iter().copied().fold(0, selective_rule),
+                    _ => parts.fold(0, selective_rule),
                 }));
             }
         }
-        Ok(lego_rule(g.info(t), self.0, values))
+        RemCode::of(lego_rule(g.info(t), self.0, values))
     }
 }
 
@@ -371,7 +434,7 @@ pub fn selective_rule(a: u64, b: u64) -> u64 {
     }
 }
 
-fn lego_rule(info: crate::graph::TermInfo, conv: Convention, values: &[Rem]) -> Rem {
+fn lego_rule(info: crate::graph::TermInfo, conv: Convention, values: &[RemCode]) -> Rem {
     if values.is_empty() {
         return if info.draw {
             None
@@ -381,14 +444,15 @@ fn lego_rule(info: crate::graph::TermInfo, conv: Convention, values: &[Rem]) -> 
             Some(1)
         };
     }
-    let least_even = values.iter().flatten().filter(|v| *v % 2 == 0).min();
+    let known = values.iter().filter_map(|v| v.get());
+    let least_even = known.clone().filter(|v| *v % 2 == 0).min();
     if let Some(e) = least_even {
         return Some(e + 1);
     }
-    if values.iter().any(Option::is_none) {
+    if values.contains(&RemCode::DRAW) {
         return None;
     }
-    values.iter().flatten().max().map(|m| m + 1)
+    known.max().map(|m| m + 1)
 }
 
 /// The remoteness of a term under a convention (`None` for a draw).
@@ -398,7 +462,7 @@ pub fn remoteness(
     t: TermId,
     conv: Convention,
 ) -> DiagResult<Rem> {
-    solve(g, w, Remoteness(conv), t)
+    Ok(solve(g, w, Remoteness(conv), t)?.get())
 }
 
 /// The optimal line from `t`: the winner hurries (the P option of least remoteness), the loser

@@ -24,8 +24,14 @@ pub(crate) trait Analysis: Copy {
     type V: Copy;
     /// The memo table in the graph.
     fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<Self::V>>;
-    /// The terms whose values this term's value needs.
-    fn deps(self, g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<TermId>>;
+    /// The terms whose values this term's value needs, into `out` (empty on entry).
+    fn deps(
+        self,
+        g: &mut GameGraph,
+        w: &mut World<'_>,
+        t: TermId,
+        out: &mut Vec<TermId>,
+    ) -> DiagResult<()>;
     /// The term's value from theirs (in the order of `deps`).
     fn combine(
         self,
@@ -68,7 +74,8 @@ pub(crate) fn solve<A: Analysis>(
         return Ok(v);
     }
     let mut stack: Vec<Frame> = Vec::new();
-    let result = run(g, w, a, root, &mut stack);
+    let mut spare: Vec<Vec<TermId>> = Vec::new();
+    let result = run(g, w, a, root, &mut stack, &mut spare);
     if result.is_err() {
         // Leave the memo as if this search never ran, so the session can go on.
         for frame in &stack {
@@ -84,8 +91,9 @@ fn run<A: Analysis>(
     a: A,
     root: TermId,
     stack: &mut Vec<Frame>,
+    spare: &mut Vec<Vec<TermId>>,
 ) -> DiagResult<A::V> {
-    push(g, w, a, root, stack)?;
+    push(g, w, a, root, stack, spare)?;
     let mut values = Vec::new();
     let mut steps: u32 = 0;
     while let Some(top) = stack.last_mut() {
@@ -99,7 +107,7 @@ fn run<A: Analysis>(
             match get(a, g, dep) {
                 Slot::Done(_) => {}
                 Slot::Active => return Err(cycle(g, w, stack, dep)?),
-                Slot::Unknown => push(g, w, a, dep, stack)?,
+                Slot::Unknown => push(g, w, a, dep, stack, spare)?,
             }
             continue;
         }
@@ -116,7 +124,10 @@ fn run<A: Analysis>(
             }
         }
         match a.combine(g, w, frame.term, &frame.deps, &values) {
-            Ok(v) => set(a, g, frame.term, Slot::Done(v)),
+            Ok(v) => {
+                set(a, g, frame.term, Slot::Done(v));
+                spare.push(frame.deps);
+            }
             Err(e) => {
                 stack.push(frame);
                 return Err(e);
@@ -137,6 +148,7 @@ fn push<A: Analysis>(
     a: A,
     t: TermId,
     stack: &mut Vec<Frame>,
+    spare: &mut Vec<Vec<TermId>>,
 ) -> DiagResult<()> {
     set(a, g, t, Slot::Active);
     stack.push(Frame {
@@ -144,11 +156,14 @@ fn push<A: Analysis>(
         deps: Vec::new(),
         next: 0,
     });
-    let deps = a.deps(g, w, t)?;
+    // The dependency lists of finished frames are reused: no allocation per term.
+    let mut deps = spare.pop().unwrap_or_default();
+    deps.clear();
+    let found = a.deps(g, w, t, &mut deps);
     if let Some(top) = stack.last_mut() {
         top.deps = deps;
     }
-    Ok(())
+    found
 }
 
 /// The diagnostic for a cycle that closes at `back_to`: the positions on it and the rules

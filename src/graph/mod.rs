@@ -2,9 +2,10 @@
 //!
 //! A *term* is either an atom (a position of one game instance) or a canonical compound of
 //! terms. Terms are hash-consed, so equal positions and equal compounds share one [`TermId`];
-//! the moves between terms are the edges of a petgraph `DiGraph` whose node `i` is term `i`.
-//! Atoms' moves come from the game's rules; compounds' moves (the explicit product) are built
-//! from their parts' moves, only when an analysis asks for them.
+//! the moves between terms are stored compactly, each explored term's targets side by side in
+//! one arena (4 bytes a move). Atoms' moves come from the game's rules; compounds' moves (the
+//! explicit product) are built from their parts' moves, only when an analysis asks for them.
+//! [`GameGraph::explored_graph`] hands the explored part to petgraph, for its algorithms.
 
 use hashbrown::HashTable;
 use petgraph::graph::{DiGraph, NodeIndex};
@@ -12,7 +13,7 @@ use std::hash::BuildHasher;
 
 use rustc_hash::{FxBuildHasher, FxHashSet};
 
-use crate::analysis::{Rem, Slot};
+use crate::analysis::{RemCode, Slot};
 use crate::diag::{Diag, DiagResult};
 use crate::eval::value::{
     display, CompoundKind, InstanceId, InstanceNames, Outcome, PosTerm, Value,
@@ -21,7 +22,7 @@ use crate::eval::{Interp, OptionTarget, World};
 
 mod store;
 
-use store::{cells_hash, home, pack, CellsOf, Home, TermStore, MAX_CELLS};
+use store::{cells_hash, home, pack, CellsOf, Home, NibbleKey, TermStore, MAX_CELLS};
 
 /// Index of a term in the graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -72,7 +73,7 @@ impl Default for GraphConfig {
             max_positions: 5_000_000,
             explicit: false,
             max_memory: 4 << 30,
-            max_stored_moves: 25_000_000,
+            max_stored_moves: 100_000_000,
         }
     }
 }
@@ -97,8 +98,8 @@ fn heap_bytes(v: &Value) -> usize {
 /// boxed positions, an upper bound for packed ones (30-90 bytes); the data of lists and
 /// tuples comes on top (`heap_bytes`, or a byte a packed cell).
 pub const BYTES_PER_POSITION: usize = 180;
-/// Measured memory per move (petgraph edge).
-pub const BYTES_PER_MOVE: usize = 20;
+/// Memory per stored move: its target's id in the move arena.
+pub const BYTES_PER_MOVE: usize = 4;
 /// The code of the memory-limit diagnostic.
 const TOO_MUCH_MEMORY: &str = "cgl::graph::too_much_memory";
 
@@ -325,8 +326,49 @@ fn dedup_moves(found: &mut Vec<(TermId, u32)>) {
     found.truncate(kept);
 }
 
-/// Rule tag on edges that are compound moves rather than a game rule's.
+/// Rule tag on generated moves that are compound moves rather than a game rule's.
 const PRODUCT_MOVE: u32 = u32::MAX;
+
+/// The stored moves: each explored term's targets side by side in one arena, in the order
+/// the rules produce them. A move takes 4 bytes, a term 8 (where its moves start, how many).
+/// Which rule made a move is not kept: the rare question (a diagnostic's label) generates
+/// the moves again.
+#[derive(Debug, Default)]
+struct MoveStore {
+    /// Per term: the start of its moves in `targets` and their number; `NOT_STORED` as the
+    /// start when the term's moves are not stored.
+    spans: Vec<(u32, u32)>,
+    /// The targets' ids.
+    targets: Vec<u32>,
+}
+
+impl MoveStore {
+    const NOT_STORED: u32 = u32::MAX;
+    /// The most moves the arena can index.
+    const MAX_MOVES: usize = (u32::MAX - 1) as usize;
+
+    fn add_term(&mut self) {
+        self.spans.push((Self::NOT_STORED, 0));
+    }
+
+    fn len(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// The moves of `t`, if stored.
+    fn get(&self, t: TermId) -> Option<&[u32]> {
+        let (start, len) = self.spans[t.idx()];
+        (start != Self::NOT_STORED)
+            .then(|| &self.targets[start as usize..start as usize + len as usize])
+    }
+
+    /// Stores the moves of `t` (not stored before; the caller checked there is room).
+    fn store(&mut self, t: TermId, found: &[(TermId, u32)]) {
+        let start = self.targets.len() as u32;
+        self.targets.extend(found.iter().map(|(id, _)| id.0));
+        self.spans[t.idx()] = (start, found.len() as u32);
+    }
+}
 
 /// The game graph of a session, shared by every query so later ones reuse earlier work.
 #[derive(Debug, Default)]
@@ -339,9 +381,12 @@ pub struct GameGraph {
     index: HashTable<u32>,
     /// The ids of list (and long tuple) positions of small cells, by the hash of the cells.
     cells_index: HashTable<u32>,
+    /// The same for the positions kept as a [`NibbleKey`], the key beside the id: a look-up
+    /// reads the table only, not the terms.
+    nibble_index: HashTable<(NibbleKey, u32)>,
     info: Vec<TermInfo>,
-    moves: DiGraph<(), u32, u32>,
-    explored: Vec<bool>,
+    /// The moves of the explored terms.
+    moves: MoveStore,
     /// Settings.
     pub config: GraphConfig,
     /// Memo: does a draw lie below the term (in its moves or parts)?
@@ -353,7 +398,7 @@ pub struct GameGraph {
     /// Memo: outcomes, per convention (normal, misère).
     pub(crate) outcome: [Vec<Slot<Outcome>>; 2],
     /// Memo: remoteness, per convention.
-    pub(crate) remoteness: [Vec<Slot<Rem>>; 2],
+    pub(crate) remoteness: [Vec<Slot<RemCode>>; 2],
     /// Heap memory of the positions' data (lists, tuples), estimated as they are interned.
     data_bytes: usize,
     /// Positions that are small integers, indexed directly (no hashing) by instance and value.
@@ -382,9 +427,7 @@ impl GameGraph {
 
     /// The estimated memory of the graph, in bytes.
     pub fn estimated_bytes(&self) -> usize {
-        self.terms.len() * BYTES_PER_POSITION
-            + self.data_bytes
-            + self.moves.edge_count() * BYTES_PER_MOVE
+        self.terms.len() * BYTES_PER_POSITION + self.data_bytes + self.moves.len() * BYTES_PER_MOVE
     }
 
     /// An error if adding `new_moves` moves would take the graph over its memory budget.
@@ -400,7 +443,7 @@ impl GameGraph {
                     "the game graph would take more than {} MiB ({} positions, {} moves)",
                     self.config.max_memory >> 20,
                     self.terms.len(),
-                    self.moves.edge_count() + new_moves
+                    self.moves.len() + new_moves
                 ),
             )
             .help(
@@ -422,7 +465,23 @@ impl GameGraph {
 
     /// Number of moves stored.
     pub fn edge_count(&self) -> usize {
-        self.moves.edge_count()
+        self.moves.len()
+    }
+
+    /// The explored part of the graph as a petgraph graph: node `i` is term `i`, an edge per
+    /// stored move (terms whose moves are not stored have none), for petgraph's algorithms and
+    /// for drawing.
+    pub fn explored_graph(&self) -> DiGraph<TermId, ()> {
+        let mut graph = DiGraph::with_capacity(self.len(), self.moves.len());
+        for i in 0..self.len() {
+            graph.add_node(TermId(i as u32));
+        }
+        for i in 0..self.len() {
+            for to in self.moves.get(TermId(i as u32)).unwrap_or(&[]) {
+                graph.add_edge(NodeIndex::new(i), NodeIndex::new(*to as usize), ());
+            }
+        }
+        graph
     }
 
     /// The term behind an id (built afresh when it is kept packed).
@@ -501,13 +560,18 @@ impl GameGraph {
                 self.tuple_atoms.insert(*key, id);
             }
             Home::Cells(inst, of, cells) => {
-                let terms = &self.terms;
-                self.cells_index
-                    .insert_unique(cells_hash(*inst, *of, cells), id, |i| {
-                        terms
-                            .cells(TermId(*i))
-                            .map_or(0, |(inst, of, cells)| cells_hash(inst, of, cells))
-                    });
+                if let Some(key) = NibbleKey::of(*inst, *of, cells) {
+                    self.nibble_index
+                        .insert_unique(key.hash(), (key, id), |(k, _)| k.hash());
+                } else {
+                    let terms = &self.terms;
+                    self.cells_index
+                        .insert_unique(cells_hash(*inst, *of, cells), id, |i| {
+                            terms
+                                .cells(TermId(*i))
+                                .map_or(0, |(inst, of, cells)| cells_hash(inst, of, cells))
+                        });
+                }
             }
             Home::Hashed => {
                 let terms = &self.terms;
@@ -521,8 +585,7 @@ impl GameGraph {
         }
         self.terms.push(term, &home);
         self.info.push(info);
-        self.explored.push(false);
-        self.moves.add_node(());
+        self.moves.add_term();
         Ok(TermId(id))
     }
 
@@ -544,6 +607,12 @@ impl GameGraph {
 
     /// The list or tuple position of `inst` with these packed cells, if interned.
     fn find_cells(&self, inst: InstanceId, of: CellsOf, cells: &[u8]) -> Option<TermId> {
+        if let Some(key) = NibbleKey::of(inst, of, cells) {
+            return self
+                .nibble_index
+                .find(key.hash(), |(k, _)| *k == key)
+                .map(|(_, id)| TermId(*id));
+        }
         self.cells_index
             .find(cells_hash(inst, of, cells), |i| {
                 self.terms.cells(TermId(*i)) == Some((inst, of, cells))
@@ -629,6 +698,9 @@ impl GameGraph {
             if let Some(id) = self.find_cells(inst, CellsOf::List, cells) {
                 return Ok(id);
             }
+            // Not interned: the cell index is the home of such a list, so it is new.
+            let data = Value::List(items.iter().map(|n| Value::Int(*n)).collect());
+            return self.add_atom(w, inst, data);
         }
         let data = Value::List(items.iter().map(|n| Value::Int(*n)).collect());
         self.intern_atom_owned(w, inst, data)
@@ -668,10 +740,20 @@ impl GameGraph {
         if let Some(id) = self.lookup(&key) {
             return Ok(id);
         }
-        let Term::Atom(_, data) = &key else {
+        let Term::Atom(_, data) = key else {
             return Err(Box::new(Diag::internal("an atom key changed kind")));
         };
-        let data = &data.clone();
+        self.add_atom(w, inst, data)
+    }
+
+    /// Adds the position `data` of `inst`, not interned yet.
+    fn add_atom(
+        &mut self,
+        w: &mut World<'_>,
+        inst: InstanceId,
+        value: Value,
+    ) -> DiagResult<TermId> {
+        let data = &value;
         // Learn whether the position is terminal from its first option only: its options'
         // own options are not needed, so interning never recurses into the game.
         let mut interp = Interp::new(w.reborrow(), None);
@@ -685,8 +767,9 @@ impl GameGraph {
                 .is_draw(inst, data)
                 .map_err(|d| self.while_generating(w, inst, data, d))?
         };
-        self.insert(key, TermInfo { terminal, draw }).map_err(|mut d| {
-            let position = PosTerm::Atom(inst, data.clone());
+        // A list's items are shared (`Rc`): the clone copies no cells.
+        self.insert(Term::Atom(inst, value.clone()), TermInfo { terminal, draw }).map_err(|mut d| {
+            let position = PosTerm::Atom(inst, value);
             let shown = display(
                 &Value::pos(position.clone(), first_convention(&position, &*w.games)),
                 &*w.games,
@@ -759,58 +842,68 @@ impl GameGraph {
     /// The moves of a term: the rules' options for a position, the explicit product moves for
     /// a compound. Distinct, in the order the rules (or parts) produce them.
     ///
-    /// Moves are kept in the petgraph graph while it holds fewer than
+    /// Moves are kept in the graph while it holds fewer than
     /// [`GraphConfig::max_stored_moves`]; beyond that they are generated again each time they
     /// are asked for, so a game of millions of positions costs memory for its positions only.
     pub fn successors(&mut self, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<TermId>> {
-        if !self.explored[t.idx()] {
-            let found = self.explore(w, t)?;
-            return Ok(found.into_iter().map(|(id, _)| id).collect());
+        let mut out = Vec::new();
+        self.successors_into(w, t, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`GameGraph::successors`] into a buffer of the caller's (cleared first).
+    pub(crate) fn successors_into(
+        &mut self,
+        w: &mut World<'_>,
+        t: TermId,
+        out: &mut Vec<TermId>,
+    ) -> DiagResult<()> {
+        out.clear();
+        if let Some(stored) = self.moves.get(t) {
+            out.extend(stored.iter().map(|id| TermId(*id)));
+            return Ok(());
         }
-        Ok(self
-            .moves
-            .neighbors(NodeIndex::new(t.idx()))
-            .map(|n| TermId(n.index() as u32))
-            .collect())
+        let found = self.explore(w, t)?;
+        out.extend(found.into_iter().map(|(id, _)| id));
+        Ok(())
     }
 
     /// The moves of `t` if the graph keeps them (it was explored), without generating any.
     pub(crate) fn stored_successors(&self, t: TermId) -> Option<Vec<TermId>> {
-        if !self.explored[t.idx()] {
-            return None;
-        }
-        Some(
-            self.moves
-                .neighbors(NodeIndex::new(t.idx()))
-                .map(|n| TermId(n.index() as u32))
-                .collect(),
-        )
+        Some(self.moves.get(t)?.iter().map(|id| TermId(*id)).collect())
     }
 
     /// The rule (index in its game) that makes the move `from -> to`, if it is a rule's move.
+    /// The moves are generated again (the graph does not keep rules): this is for diagnostics.
     pub fn rule_of_move(
         &mut self,
         w: &mut World<'_>,
         from: TermId,
         to: TermId,
     ) -> DiagResult<Option<u32>> {
-        let rule = if self.explored[from.idx()] {
-            self.moves
-                .find_edge(NodeIndex::new(from.idx()), NodeIndex::new(to.idx()))
-                .and_then(|edge| self.moves.edge_weight(edge).copied())
-        } else {
-            let found = self.explore(w, from)?;
-            found
-                .iter()
-                .find(|(id, _)| *id == to)
-                .map(|(_, rule)| *rule)
-        };
-        Ok(rule.filter(|r| *r != PRODUCT_MOVE))
+        let found = self.generate(w, from)?;
+        Ok(found
+            .iter()
+            .find(|(id, _)| *id == to)
+            .map(|(_, rule)| *rule)
+            .filter(|r| *r != PRODUCT_MOVE))
     }
 
     /// Generates the moves of `t` (with the rule of each), distinct, and keeps them in the
     /// graph if there is room.
     fn explore(&mut self, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<(TermId, u32)>> {
+        let found = self.generate(w, t)?;
+        let stored = self.moves.len() + found.len();
+        if stored > self.config.max_stored_moves || stored > MoveStore::MAX_MOVES {
+            return Ok(found);
+        }
+        self.check_memory(found.len())?;
+        self.moves.store(t, &found);
+        Ok(found)
+    }
+
+    /// Generates the moves of `t` (with the rule of each), distinct, without storing them.
+    fn generate(&mut self, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<(TermId, u32)>> {
         w.stop.check()?;
         let mut found: Vec<(TermId, u32)> = Vec::new();
         match self.term(t) {
@@ -838,16 +931,6 @@ impl GameGraph {
             }
         }
         dedup_moves(&mut found);
-        if self.moves.edge_count() + found.len() > self.config.max_stored_moves {
-            return Ok(found);
-        }
-        self.check_memory(found.len())?;
-        // petgraph lists a node's neighbours newest first: add them in reverse.
-        let from = NodeIndex::new(t.idx());
-        for (to, rule) in found.iter().rev() {
-            self.moves.add_edge(from, NodeIndex::new(to.idx()), *rule);
-        }
-        self.explored[t.idx()] = true;
         Ok(found)
     }
 

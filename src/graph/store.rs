@@ -1,6 +1,7 @@
 //! How the graph keeps its terms. Positions of a fixed, small shape are packed into 16 bytes
-//! instead of a boxed [`Value`]: a small integer, a pair of small integers, or a list (or long
-//! tuple) of cells from 0 to 255 whose bytes sit in one shared arena (a board, Chomp's rows).
+//! instead of a boxed [`Value`]: a small integer, a pair of small integers, a short list (or
+//! long tuple) of cells below 16, packed four bits a cell into the record itself (a board,
+//! Chomp's rows), or a longer one of cells from 0 to 255 whose bytes sit in one shared arena.
 //! Every other term is kept as it is. [`TermStore::term`] gives any term back as a [`Term`],
 //! equal to the one interned.
 //!
@@ -34,6 +35,8 @@ enum Stored {
     Int { inst: u32, n: i64 },
     /// The position `(a, b)` of `inst`, a dense pair.
     Pair { inst: u32, a: u32, b: u32 },
+    /// A list or tuple position of at most 16 cells below 16, four bits a cell.
+    Nibbles(NibbleKey),
     /// A list or tuple position of `len` cells, from `at` in the arena.
     Cells {
         inst: u32,
@@ -114,6 +117,67 @@ pub(super) fn pack(
     Some(&buf[..len])
 }
 
+/// The cells of a short list of small cells, packed four bits a cell, with their number: the
+/// key of the nibble index and what the store keeps of such a position, in 12 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct NibbleKey {
+    /// Cell `i` in bits `4i..4i + 4`.
+    bits: [u32; 2],
+    /// The instance, whether the cells were a list or a tuple, and how many (see `of`).
+    tag: u32,
+}
+
+impl NibbleKey {
+    /// Most cells a key holds.
+    const MAX_LEN: usize = 16;
+
+    /// The key of `cells`, when there are at most 16, each below 16, and the instance id is
+    /// small enough to share a word with the length.
+    pub(super) fn of(inst: InstanceId, of: CellsOf, cells: &[u8]) -> Option<NibbleKey> {
+        if cells.len() > Self::MAX_LEN || inst.0 >= 1 << 26 {
+            return None;
+        }
+        let mut bits = 0u64;
+        for (i, c) in cells.iter().enumerate() {
+            if *c >= 16 {
+                return None;
+            }
+            bits |= u64::from(*c) << (4 * i);
+        }
+        let of_bit = u32::from(of == CellsOf::Tuple);
+        Some(NibbleKey {
+            bits: [bits as u32, (bits >> 32) as u32],
+            tag: inst.0 << 6 | of_bit << 5 | cells.len() as u32,
+        })
+    }
+
+    fn inst(self) -> InstanceId {
+        InstanceId(self.tag >> 6)
+    }
+
+    fn cells_of(self) -> CellsOf {
+        if self.tag & (1 << 5) != 0 {
+            CellsOf::Tuple
+        } else {
+            CellsOf::List
+        }
+    }
+
+    fn cells(self) -> impl Iterator<Item = u8> {
+        let bits = u64::from(self.bits[0]) | u64::from(self.bits[1]) << 32;
+        (0..(self.tag & 31) as usize).map(move |i| ((bits >> (4 * i)) & 15) as u8)
+    }
+
+    /// The key's hash: one well-mixed word (the nibbles of a board are very regular).
+    pub(super) fn hash(self) -> u64 {
+        let bits = u64::from(self.bits[0]) | u64::from(self.bits[1]) << 32;
+        let mut h = bits ^ u64::from(self.tag).rotate_left(40);
+        h = (h ^ (h >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        h ^ (h >> 31)
+    }
+}
+
 /// The hash of packed cells in the cell index.
 pub(super) fn cells_hash(inst: InstanceId, of: CellsOf, cells: &[u8]) -> u64 {
     FxBuildHasher.hash_one((inst, of, cells))
@@ -135,6 +199,10 @@ impl TermStore {
                 b: b as u32,
             },
             Home::Cells(inst, of, cells) => {
+                if let Some(key) = NibbleKey::of(inst, of, cells) {
+                    self.stored.push(Stored::Nibbles(key));
+                    return;
+                }
                 let at = self.arena.len() as u32;
                 self.arena.extend_from_slice(cells);
                 Stored::Cells {
@@ -160,14 +228,14 @@ impl TermStore {
                 InstanceId(inst),
                 Value::Tuple(Rc::new([Value::Int(a.into()), Value::Int(b.into())])),
             ),
+            Stored::Nibbles(key) => {
+                let items: Rc<[Value]> = key.cells().map(|c| Value::Int(c.into())).collect();
+                cells_term(key.inst(), key.cells_of(), items)
+            }
             Stored::Cells { inst, of, len, at } => {
                 let cells = &self.arena[at as usize..at as usize + len as usize];
                 let items: Rc<[Value]> = cells.iter().map(|c| Value::Int((*c).into())).collect();
-                let data = match of {
-                    CellsOf::List => Value::List(items),
-                    CellsOf::Tuple => Value::Tuple(items),
-                };
-                Term::Atom(InstanceId(inst), data)
+                cells_term(InstanceId(inst), of, items)
             }
             Stored::Boxed(i) => self.boxed[i as usize].clone(),
         }
@@ -195,6 +263,7 @@ impl TermStore {
             Stored::Int { inst, .. } | Stored::Pair { inst, .. } | Stored::Cells { inst, .. } => {
                 Some(InstanceId(inst))
             }
+            Stored::Nibbles(key) => Some(key.inst()),
             Stored::Boxed(i) => match &self.boxed[i as usize] {
                 Term::Atom(inst, _) => Some(*inst),
                 Term::Compound(..) => None,
@@ -218,7 +287,7 @@ impl TermStore {
         }
     }
 
-    /// The cells of a packed list or tuple position, if `t` is one.
+    /// The cells of a list or tuple position kept in the arena, if `t` is one.
     pub(super) fn cells(&self, t: TermId) -> Option<(InstanceId, CellsOf, &[u8])> {
         match self.stored[t.idx()] {
             Stored::Cells { inst, of, len, at } => Some((
@@ -229,6 +298,15 @@ impl TermStore {
             _ => None,
         }
     }
+}
+
+/// A list or tuple position of these items.
+fn cells_term(inst: InstanceId, of: CellsOf, items: Rc<[Value]>) -> Term {
+    let data = match of {
+        CellsOf::List => Value::List(items),
+        CellsOf::Tuple => Value::Tuple(items),
+    };
+    Term::Atom(inst, data)
 }
 
 #[cfg(test)]
@@ -257,6 +335,10 @@ mod tests {
             Term::Atom(inst, Value::List(ints(&[]))),
             Term::Atom(inst, Value::List(ints(&[0, 256]))),
             Term::Atom(inst, Value::List(ints(&[0; MAX_CELLS + 1]))),
+            Term::Atom(inst, Value::List(ints(&[15; 16]))),
+            Term::Atom(inst, Value::List(ints(&[3; 17]))),
+            Term::Atom(inst, Value::List(ints(&[0, 16]))),
+            Term::Atom(inst, Value::Tuple(ints(&[1, 0, 0, 0, 2]))),
             Term::Compound(CompoundKind::Disjunctive, vec![TermId(0), TermId(2)].into()),
         ];
         let mut store = TermStore::default();
@@ -272,7 +354,27 @@ mod tests {
         assert!(store.cells(TermId(7)).is_none());
         assert!(store.cells(TermId(8)).is_none());
         assert_eq!(store.atom_instance(TermId(4)), Some(inst));
-        assert_eq!(store.atom_instance(TermId(9)), None);
-        assert!(store.compound(TermId(9)).is_some());
+        assert_eq!(store.atom_instance(TermId(13)), None);
+        assert!(store.compound(TermId(13)).is_some());
+        // Kept as nibbles: no cells in the arena; longer lists and larger cells are.
+        assert!(store.cells(TermId(6)).is_none());
+        assert!(store.cells(TermId(9)).is_none());
+        assert!(store.cells(TermId(10)).is_some());
+        assert!(store.cells(TermId(11)).is_some());
+        assert_eq!(store.atom_instance(TermId(12)), Some(inst));
+    }
+
+    #[test]
+    fn nibble_keys_tell_length_kind_and_instance_apart() {
+        let key = |inst: u32, of: CellsOf, cells: &[u8]| NibbleKey::of(InstanceId(inst), of, cells);
+        let one = key(1, CellsOf::List, &[1]);
+        assert!(one.is_some());
+        assert_ne!(one, key(1, CellsOf::List, &[1, 0]));
+        assert_ne!(one, key(1, CellsOf::Tuple, &[1]));
+        assert_ne!(one, key(2, CellsOf::List, &[1]));
+        assert_ne!(key(1, CellsOf::List, &[]), key(1, CellsOf::List, &[0]));
+        assert_eq!(key(1, CellsOf::List, &[16]), None);
+        assert_eq!(key(1, CellsOf::List, &[0; 17]), None);
+        assert_eq!(key(1 << 26, CellsOf::List, &[0]), None);
     }
 }
