@@ -11,7 +11,7 @@
 use std::ops::ControlFlow;
 use std::rc::Rc;
 
-use super::{BoolExpr, Compiler, Eval, IntExpr, Interrupt, Run};
+use super::{tick_n, BoolExpr, Compiler, Eval, IntExpr, Interrupt, Lanes, Run, LANES, NO_REG};
 use crate::eval::builtins::Builtin;
 use crate::eval::value::Value;
 use crate::lower::ir::{Clause, Expr, ExprKind, Pattern};
@@ -57,6 +57,9 @@ pub(super) enum Binding {
 #[derive(Debug, Clone)]
 pub(super) struct Gen {
     pub(super) clauses: Vec<GenClause>,
+    /// Whether a comprehension or fold over this generator runs a block of items at a time
+    /// (see [`Gen::blocks`]); set when the body is known.
+    pub(super) in_blocks: bool,
 }
 
 /// One clause of a generator.
@@ -101,6 +104,58 @@ impl Gen {
             }
         }
         Ok(ControlFlow::Continue(()))
+    }
+
+    /// Notes whether a comprehension or fold over this generator, with a body that
+    /// `body_blocks` says blocks can compute, runs in blocks: a simple generator (see
+    /// [`Gen::simple`]) whose guard blocks can compute too.
+    fn with_body(mut self, body_blocks: bool) -> Gen {
+        self.in_blocks = body_blocks
+            && self
+                .simple()
+                .is_some_and(|g| g.guard.is_none_or(BoolExpr::blockable));
+        self
+    }
+
+    /// Runs a generator marked `in_blocks` a block of items at a time: `block` gets the
+    /// lanes (the items, and their indexes) and which lanes the guard keeps. As with a rule's
+    /// blocks, a lane error (where a guard would have stopped the interpreter first, too)
+    /// sends the whole expression to the interpreter.
+    fn blocks(
+        &self,
+        run: &mut Run<'_>,
+        mut block: impl FnMut(&Lanes<'_>, &[bool], &mut super::Pool) -> Eval<()>,
+    ) -> Eval<()> {
+        let Some(simple) = self.simple() else {
+            return Err(Interrupt::Fallback);
+        };
+        let len = run.b.lists[simple.list as usize].len();
+        tick_n(&mut run.ticks, run.stop, len)?;
+        let b = &mut run.b;
+        let mut keep = b.pool.bools();
+        let mut index = b.pool.ints();
+        let items = &b.lists[simple.list as usize];
+        for start in (0..len).step_by(LANES) {
+            let n = (len - start).min(LANES);
+            for (k, v) in index[..n].iter_mut().enumerate() {
+                *v = (start + k) as i64;
+            }
+            let at = Lanes {
+                regs: &b.regs,
+                reg: simple.item.unwrap_or(NO_REG),
+                values: &items[start..start + n],
+                index_reg: simple.index.unwrap_or(NO_REG),
+                index_values: &index[..n],
+            };
+            match simple.guard {
+                Some(cond) => cond.eval_block(&at, &mut keep[..n], &mut b.pool)?,
+                None => keep[..n].fill(true),
+            }
+            block(&at, &keep[..n], &mut b.pool)?;
+        }
+        b.pool.bools.push(keep);
+        b.pool.ints.push(index);
+        Ok(())
     }
 
     /// The commonest generator, `for x in xs` or `for (i, x) in enumerate(xs)` over a list
@@ -378,6 +433,25 @@ impl ListExpr {
                     out.push(v);
                 }
             }
+            ListExpr::Comp(gen, body) if gen.in_blocks => {
+                let limit = run.max_collection as usize;
+                gen.blocks(run, |at, keep, pool| {
+                    let mut values = pool.ints();
+                    let lanes = &mut values[..keep.len()];
+                    let result = body.eval_block(at, lanes, pool);
+                    for (v, k) in lanes.iter().zip(keep) {
+                        if *k {
+                            out.push(*v);
+                        }
+                    }
+                    pool.ints.push(values);
+                    result?;
+                    if out.len() > limit {
+                        return Err(Interrupt::Fallback);
+                    }
+                    Ok(())
+                })?;
+            }
             ListExpr::Comp(gen, body) => {
                 let limit = run.max_collection as usize;
                 let _complete = gen.for_each(run, |run| {
@@ -447,6 +521,12 @@ pub(super) enum Fold {
 
 impl Fold {
     pub(super) fn eval(&self, run: &mut Run<'_>) -> Eval<i64> {
+        let gen = match self {
+            Fold::CountTrue(gen, _) | Fold::CountItems(gen, _) | Fold::Sum(gen, _) => gen,
+        };
+        if gen.in_blocks {
+            return self.eval_blocks(gen, run);
+        }
         let limit = run.max_collection;
         let mut items: u64 = 0;
         let mut total: i64 = 0;
@@ -466,9 +546,6 @@ impl Fold {
                 Fold::Sum(_, body) => body.eval(run)?,
             })
         };
-        let gen = match self {
-            Fold::CountTrue(gen, _) | Fold::CountItems(gen, _) | Fold::Sum(gen, _) => gen,
-        };
         let mut overflow = false;
         let _complete = gen.for_each(run, |run| {
             let v = step(run)?;
@@ -479,6 +556,55 @@ impl Fold {
             Ok(ControlFlow::Continue(()))
         })?;
         // `sum` adds in order and fails at the first overflow; the list is complete by then.
+        if overflow {
+            return Err(Interrupt::Fallback);
+        }
+        Ok(total)
+    }
+
+    /// [`Fold::eval`] a block of items at a time (the generator is `in_blocks`).
+    fn eval_blocks(&self, gen: &Gen, run: &mut Run<'_>) -> Eval<i64> {
+        let limit = run.max_collection;
+        let mut items: u64 = 0;
+        let mut total: i64 = 0;
+        let mut overflow = false;
+        gen.blocks(run, |at, keep, pool| {
+            items += keep.iter().filter(|k| **k).count() as u64;
+            if items > limit {
+                return Err(Interrupt::Fallback);
+            }
+            match self {
+                Fold::CountTrue(_, cond) => {
+                    let mut truth = pool.bools();
+                    let lanes = &mut truth[..keep.len()];
+                    let result = cond.eval_block(at, lanes, pool);
+                    let n = lanes.iter().zip(keep).filter(|(t, k)| **t && **k).count();
+                    pool.bools.push(truth);
+                    result?;
+                    total += n as i64;
+                }
+                Fold::CountItems(_, body) | Fold::Sum(_, body) => {
+                    let mut values = pool.ints();
+                    let lanes = &mut values[..keep.len()];
+                    let result = body.eval_block(at, lanes, pool);
+                    for (v, k) in lanes.iter().zip(keep) {
+                        let add = match self {
+                            Fold::Sum(..) => *v,
+                            _ => 1,
+                        };
+                        if *k {
+                            match total.checked_add(add) {
+                                Some(t) => total = t,
+                                None => overflow = true,
+                            }
+                        }
+                    }
+                    pool.ints.push(values);
+                    result?;
+                }
+            }
+            Ok(())
+        })?;
         if overflow {
             return Err(Interrupt::Fallback);
         }
@@ -612,6 +738,7 @@ impl Compiler<'_> {
             ExprKind::ListComp(body, clauses) => {
                 let gen = self.gen(clauses)?;
                 let body = self.int(body)?;
+                let gen = gen.with_body(body.blockable());
                 ListExpr::Comp(Box::new(gen), Box::new(body))
             }
             ExprKind::Repeat(value, count) => {
@@ -636,7 +763,10 @@ impl Compiler<'_> {
         for clause in clauses {
             out.push(self.gen_clause(clause)?);
         }
-        Some(Gen { clauses: out })
+        Some(Gen {
+            clauses: out,
+            in_blocks: false,
+        })
     }
 
     pub(super) fn gen_clause(&mut self, clause: &Clause) -> Option<GenClause> {
@@ -724,14 +854,32 @@ impl Compiler<'_> {
                 let arg = &args[0];
                 if let ExprKind::ListComp(body, clauses) = &arg.kind {
                     let fold = self.attempt(|c| {
-                        let gen = Box::new(c.gen(clauses)?);
+                        let gen = c.gen(clauses)?;
                         Some(match b {
-                            Builtin::Sum => Fold::Sum(gen, Box::new(c.int(body)?)),
+                            Builtin::Sum => {
+                                let body = c.int(body)?;
+                                Fold::Sum(Box::new(gen.with_body(body.blockable())), Box::new(body))
+                            }
                             Builtin::Count => match c.attempt(|c| c.boolean(body)) {
-                                Some(cond) => Fold::CountTrue(gen, Box::new(cond)),
-                                None => Fold::CountItems(gen, Box::new(c.int(body)?)),
+                                Some(cond) => Fold::CountTrue(
+                                    Box::new(gen.with_body(cond.blockable())),
+                                    Box::new(cond),
+                                ),
+                                None => {
+                                    let body = c.int(body)?;
+                                    Fold::CountItems(
+                                        Box::new(gen.with_body(body.blockable())),
+                                        Box::new(body),
+                                    )
+                                }
                             },
-                            _ => Fold::CountItems(gen, Box::new(c.int(body)?)),
+                            _ => {
+                                let body = c.int(body)?;
+                                Fold::CountItems(
+                                    Box::new(gen.with_body(body.blockable())),
+                                    Box::new(body),
+                                )
+                            }
                         })
                     });
                     if let Some(fold) = fold {

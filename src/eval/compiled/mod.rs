@@ -684,11 +684,41 @@ impl Pool {
 }
 
 /// Where a block is evaluated: the registers, the register of the innermost loop, and that
-/// register's values in the block's lanes.
+/// register's values in the block's lanes; for a loop over a list's items, the register of
+/// the items' index (`enumerate`) and its values too (`NO_REG` when there is none).
 struct Lanes<'l> {
     regs: &'l [i64],
     reg: u32,
     values: &'l [i64],
+    index_reg: u32,
+    index_values: &'l [i64],
+}
+
+/// No register (see [`Lanes`]).
+const NO_REG: u32 = u32::MAX;
+
+impl Lanes<'_> {
+    /// The lanes of `r`, if it varies from lane to lane.
+    #[inline]
+    fn varying(&self, r: u32) -> Option<&[i64]> {
+        if r == self.reg {
+            Some(self.values)
+        } else if r == self.index_reg {
+            Some(self.index_values)
+        } else {
+            None
+        }
+    }
+}
+
+/// Counts `n` steps of a loop at once (see [`Run::tick`]).
+fn tick_n(ticks: &mut u32, stop: &Stop, n: usize) -> Eval<()> {
+    let n = n as u32;
+    *ticks = ticks.wrapping_add(n);
+    if n >= 4096 || *ticks % 4096 < n {
+        stop.check().map_err(Interrupt::Error)?;
+    }
+    Ok(())
 }
 
 impl IntExpr {
@@ -699,8 +729,10 @@ impl IntExpr {
         let mut bad = false;
         match self {
             IntExpr::Lit(n) => out.fill(*n),
-            IntExpr::Reg(r) if *r == at.reg => out.copy_from_slice(at.values),
-            IntExpr::Reg(r) => out.fill(at.regs[*r as usize]),
+            IntExpr::Reg(r) => match at.varying(*r) {
+                Some(values) => out.copy_from_slice(values),
+                None => out.fill(at.regs[*r as usize]),
+            },
             IntExpr::Neg(x) => {
                 x.eval_block(at, out, pool)?;
                 for v in out.iter_mut() {
@@ -792,7 +824,7 @@ impl IntExpr {
     fn scalar(&self, at: &Lanes<'_>) -> Option<i64> {
         match self {
             IntExpr::Lit(n) => Some(*n),
-            IntExpr::Reg(r) if *r != at.reg => Some(at.regs[*r as usize]),
+            IntExpr::Reg(r) if at.varying(*r).is_none() => Some(at.regs[*r as usize]),
             _ => None,
         }
     }
@@ -1259,14 +1291,13 @@ impl CompiledRule {
             for (i, v) in values[..n].iter_mut().enumerate() {
                 *v = start + i as i64;
             }
-            run.ticks = run.ticks.wrapping_add(n as u32);
-            if run.ticks % 4096 < n as u32 {
-                run.stop.check().map_err(Interrupt::Error)?;
-            }
+            tick_n(&mut run.ticks, run.stop, n)?;
             let at = Lanes {
                 regs,
                 reg,
                 values: &values[..n],
+                index_reg: NO_REG,
+                index_values: &[],
             };
             keep[..n].fill(true);
             for step in guards {
