@@ -11,7 +11,7 @@ use hashbrown::HashTable;
 use petgraph::graph::{DiGraph, NodeIndex};
 use std::hash::BuildHasher;
 
-use rustc_hash::{FxBuildHasher, FxHashSet};
+use rustc_hash::FxBuildHasher;
 
 use crate::analysis::{RemCode, Slot};
 use crate::diag::{Diag, DiagResult};
@@ -308,24 +308,6 @@ impl TupleKey {
     }
 }
 
-/// Drops the moves to a position met before, keeping the first of each, in order.
-fn dedup_moves(found: &mut Vec<(TermId, u32)>) {
-    if found.len() > 32 {
-        let mut seen = FxHashSet::default();
-        found.retain(|(id, _)| seen.insert(*id));
-        return;
-    }
-    // A few moves (a board's): a scan is cheaper than a hash set.
-    let mut kept = 0;
-    for i in 0..found.len() {
-        if !found[..kept].iter().any(|(id, _)| *id == found[i].0) {
-            found.swap(kept, i);
-            kept += 1;
-        }
-    }
-    found.truncate(kept);
-}
-
 /// Rule tag on generated moves that are compound moves rather than a game rule's.
 const PRODUCT_MOVE: u32 = u32::MAX;
 
@@ -405,6 +387,10 @@ pub struct GameGraph {
     int_atoms: IntAtoms,
     /// Positions that are short tuples of integers, by a packed key (no boxed value to hash).
     tuple_atoms: rustc_hash::FxHashMap<TupleKey, u32>,
+    /// Per term, the last round of [`GameGraph::dedup_moves`] that met it (grown when a
+    /// position has many moves).
+    dedup_marks: Vec<u32>,
+    dedup_round: u32,
 }
 
 impl GameGraph {
@@ -930,8 +916,35 @@ impl GameGraph {
                 }
             }
         }
-        dedup_moves(&mut found);
+        self.dedup_moves(&mut found);
         Ok(found)
+    }
+
+    /// Drops the moves to a position met before, keeping the first of each, in order.
+    fn dedup_moves(&mut self, found: &mut Vec<(TermId, u32)>) {
+        if found.len() <= 32 {
+            // A few moves (a board's): a scan is cheapest.
+            let mut kept = 0;
+            for i in 0..found.len() {
+                if !found[..kept].iter().any(|(id, _)| *id == found[i].0) {
+                    found.swap(kept, i);
+                    kept += 1;
+                }
+            }
+            found.truncate(kept);
+            return;
+        }
+        // Many moves: each target marked with this round's number, in a table by id.
+        self.dedup_round = self.dedup_round.wrapping_add(1);
+        if self.dedup_round == 0 {
+            self.dedup_marks.fill(0);
+            self.dedup_round = 1;
+        }
+        if self.dedup_marks.len() < self.terms.len() {
+            self.dedup_marks.resize(self.terms.len(), 0);
+        }
+        let (marks, round) = (&mut self.dedup_marks, self.dedup_round);
+        found.retain(|(id, _)| std::mem::replace(&mut marks[id.idx()], round) != round);
     }
 
     fn product_moves(

@@ -632,6 +632,18 @@ pub(super) fn quantified(
 
 /// `(a, b) == (c, d)` (or `!=`): both tuples evaluated, left then right, then compared.
 pub(super) fn tuples_equal(left: &[IntExpr], right: &[IntExpr], run: &mut Run<'_>) -> Eval<bool> {
+    const SHORT: usize = 8;
+    if left.len() <= SHORT && right.len() <= SHORT {
+        // The common case, `(i, j) != (0, 0)`: no buffers.
+        let (mut xs, mut ys) = ([0i64; SHORT], [0i64; SHORT]);
+        for (x, e) in xs.iter_mut().zip(left) {
+            *x = e.operand(run)?;
+        }
+        for (y, e) in ys.iter_mut().zip(right) {
+            *y = e.operand(run)?;
+        }
+        return Ok(left.len() == right.len() && xs == ys);
+    }
     let mut xs = run.take_list();
     let mut ys = run.take_list();
     let result = (|| {
