@@ -711,6 +711,150 @@ impl Lanes<'_> {
     }
 }
 
+/// An integer expression as `k * x + c` in the loop's variable `x`, the other registers read
+/// as they are, when it is one (sums, differences, negations, products with a side that does
+/// not depend on `x`), and when evaluating it at `x = lo` and at `x = hi` overflows nowhere:
+/// each of its subexpressions is affine in `x` too, so then it overflows nowhere in between.
+fn affine(e: &IntExpr, x: u32, regs: &[i64], lo: i64, hi: i64) -> Option<(i128, i128)> {
+    // `(k, c)`, when `k * v + c` is an `i64` at both ends (all in `i128`, checked).
+    let fits = |k: Option<i128>, c: Option<i128>| {
+        let (k, c) = (k?, c?);
+        let fit = |v: i64| {
+            k.checked_mul(i128::from(v))
+                .and_then(|kv| kv.checked_add(c))
+                .is_some_and(|y| i64::try_from(y).is_ok())
+        };
+        (fit(lo) && fit(hi)).then_some((k, c))
+    };
+    match e {
+        IntExpr::Lit(n) => Some((0, i128::from(*n))),
+        IntExpr::Reg(r) if *r == x => Some((1, 0)),
+        IntExpr::Reg(r) => Some((0, i128::from(regs[*r as usize]))),
+        IntExpr::Neg(y) => {
+            let (k, c) = affine(y, x, regs, lo, hi)?;
+            fits(k.checked_neg(), c.checked_neg())
+        }
+        IntExpr::Bin(op @ (IntOp::Add | IntOp::Sub | IntOp::Mul), l, r) => {
+            let (k1, c1) = affine(l, x, regs, lo, hi)?;
+            let (k2, c2) = affine(r, x, regs, lo, hi)?;
+            match op {
+                IntOp::Add => fits(k1.checked_add(k2), c1.checked_add(c2)),
+                IntOp::Sub => fits(k1.checked_sub(k2), c1.checked_sub(c2)),
+                _ if k1 == 0 => fits(c1.checked_mul(k2), c1.checked_mul(c2)),
+                _ if k2 == 0 => fits(k1.checked_mul(c2), c1.checked_mul(c2)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+/// The part of the range `a..b` of the loop's variable `x` that its first guards let
+/// through, and how many guards that accounts for. A guard counts when it is a comparison, or
+/// an `and` of them, of expressions affine in `x` (see [`affine`]) that overflow nowhere in
+/// what is left of the range: each comparison is then monotone in `x`, so the values it lets
+/// through are one interval, found by bisection, and it raises no error on the values it cuts
+/// off. Cutting stops at the first comparison that does not count, as the interpreter would
+/// evaluate it on every value not cut off before it.
+fn narrow(x: u32, mut a: i64, mut b: i64, guards: &[GenClause], regs: &[i64]) -> (i64, i64, usize) {
+    let mut narrowed = 0;
+    let mut conjuncts = Vec::new();
+    for guard in guards {
+        let GenClause::If(cond) = guard else {
+            break;
+        };
+        conjuncts.clear();
+        and_parts(cond, &mut conjuncts);
+        for part in &conjuncts {
+            if a >= b {
+                // Nothing is left: no guard is evaluated on anything.
+                return (a, a, guards.len());
+            }
+            match narrow_by(part, x, a, b, regs) {
+                Some((lo, hi)) => (a, b) = (lo, hi),
+                None => return (a, b, narrowed),
+            }
+        }
+        narrowed += 1;
+    }
+    (a, b, narrowed)
+}
+
+/// The operands of an `and` chain, left to right (the order the interpreter evaluates them).
+fn and_parts<'e>(cond: &'e BoolExpr, out: &mut Vec<&'e BoolExpr>) {
+    match cond {
+        BoolExpr::And(l, r) => {
+            and_parts(l, out);
+            and_parts(r, out);
+        }
+        other => out.push(other),
+    }
+}
+
+/// The values of the non-empty range `a..b` that the comparison `cond` lets through, an
+/// interval, when it is an affine comparison (see [`narrow`]); `None` when it is not.
+fn narrow_by(cond: &BoolExpr, x: u32, a: i64, b: i64, regs: &[i64]) -> Option<(i64, i64)> {
+    let BoolExpr::Cmp(op, l, r) = cond else {
+        return None;
+    };
+    let (k1, c1) = affine(l, x, regs, a, b - 1)?;
+    let (k2, c2) = affine(r, x, regs, a, b - 1)?;
+    // The comparison holds at `v` iff `k v + c op 0`.
+    let (k, c) = (k1.checked_sub(k2)?, c1.checked_sub(c2)?);
+    let exact = |v: i64| {
+        k.checked_mul(i128::from(v))
+            .and_then(|kv| kv.checked_add(c))
+    };
+    exact(a)?;
+    exact(b - 1)?;
+    if matches!(op, BinaryOp::Eq | BinaryOp::Ne) && k != 0 {
+        // Not monotone: a point, or all but a point.
+        return None;
+    }
+    let holds = |v: i64| {
+        // `k v + c` lies between its values at the ends, which fit: no overflow.
+        let d = k * i128::from(v) + c;
+        match op {
+            BinaryOp::Eq => d == 0,
+            BinaryOp::Ne => d != 0,
+            BinaryOp::Lt => d < 0,
+            BinaryOp::Le => d <= 0,
+            BinaryOp::Gt => d > 0,
+            _ => d >= 0,
+        }
+    };
+    Some(match (holds(a), holds(b - 1)) {
+        (true, true) => (a, b),
+        (false, false) => (a, a),
+        // True up to some value: the last one that holds ends the range.
+        (true, false) => {
+            let (mut yes, mut no) = (a, b - 1);
+            while no - yes > 1 {
+                let mid = yes + (no - yes) / 2;
+                if holds(mid) {
+                    yes = mid;
+                } else {
+                    no = mid;
+                }
+            }
+            (a, yes + 1)
+        }
+        // True from some value on: the first one that holds starts the range.
+        (false, true) => {
+            let (mut no, mut yes) = (a, b - 1);
+            while yes - no > 1 {
+                let mid = no + (yes - no) / 2;
+                if holds(mid) {
+                    yes = mid;
+                } else {
+                    no = mid;
+                }
+            }
+            (yes, b)
+        }
+    })
+}
+
 /// Counts `n` steps of a loop at once (see [`Run::tick`]).
 fn tick_n(ticks: &mut u32, stop: &Stop, n: usize) -> Eval<()> {
     let n = n as u32;
@@ -1277,6 +1421,9 @@ impl CompiledRule {
             columns,
             ..
         } = &mut run.b;
+        // Guards that are affine in the loop's variable cut the range down first.
+        let (a, b, narrowed) = narrow(reg, a, b, guards, regs);
+        let guards = &guards[narrowed..];
         values.resize(LANES, 0);
         keep.resize(LANES, true);
         guard.resize(LANES, false);
