@@ -479,7 +479,6 @@ impl<'s> Scanner<'s> {
             && block.shape() == LaneShape::Tuple
             && block.width() == 2
             && self.tuple_len == Some(2);
-        let mut lane_parts = Vec::with_capacity(block.width());
         if direct_grundy {
             // The common case of a heap game: every part's Grundy value known. Lanes that are
             // not (a part not interned or not solved yet) go the general way, in order, after.
@@ -513,25 +512,21 @@ impl<'s> Scanner<'s> {
                     gather(block, &known, &mut slow, |x| mex.insert(x));
                 }
             }
-            for lane in slow {
-                lane_parts.clear();
-                lane_parts.extend(block.columns().iter().map(|c| c[lane]));
-                if self.option(this, block.lane(&lane_parts), span)?.is_break() {
-                    return Ok(ControlFlow::Break(()));
-                }
-            }
-            return Ok(ControlFlow::Continue(()));
+            return self.lanes_one_by_one(this, block, slow.into_iter(), span);
         }
-        let mut lanes: Box<dyn Iterator<Item = usize>> = Box::new(block.lanes());
+        let mut first = 0;
         if direct_pairs {
             // Lanes whose outcome is known are settled here; the first that is not, and the
             // rest after it, go the general way.
             let outcomes = self.g.pair_outcomes(self.inst);
             let columns = block.columns();
-            let (xs, ys) = (&columns[0], &columns[1]);
+            let lanes = block.keep().iter().zip(&columns[0]).zip(&columns[1]);
             let mut first_unknown = None;
-            for lane in block.lanes() {
-                match outcomes.get(xs[lane], ys[lane]) {
+            for (lane, ((keep, x), y)) in lanes.enumerate() {
+                if !*keep {
+                    continue;
+                }
+                match outcomes.get(*x, *y) {
                     2 => {
                         self.p_option = true;
                         return Ok(ControlFlow::Break(()));
@@ -544,10 +539,22 @@ impl<'s> Scanner<'s> {
                 }
             }
             match first_unknown {
-                Some(first) => lanes = Box::new(block.lanes().skip_while(move |l| *l < first)),
+                Some(lane) => first = lane,
                 None => return Ok(ControlFlow::Continue(())),
             }
         }
+        self.lanes_one_by_one(this, block, block.lanes().filter(|l| *l >= first), span)
+    }
+
+    /// The options of a block's `lanes`, one at a time, in order.
+    fn lanes_one_by_one(
+        &mut self,
+        this: &mut Interp<'_>,
+        block: &Block<'_>,
+        lanes: impl Iterator<Item = usize>,
+        span: Span,
+    ) -> DiagResult<ControlFlow<()>> {
+        let mut lane_parts = Vec::new();
         for lane in lanes {
             lane_parts.clear();
             lane_parts.extend(block.columns().iter().map(|c| c[lane]));

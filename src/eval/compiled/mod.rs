@@ -153,6 +153,11 @@ impl Block<'_> {
         &self.columns[..self.width]
     }
 
+    /// Which lanes the guards let through.
+    pub fn keep(&self) -> &[bool] {
+        self.keep
+    }
+
     /// The lanes the guards let through, in order.
     pub fn lanes(&self) -> impl Iterator<Item = usize> + '_ {
         self.keep
