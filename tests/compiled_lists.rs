@@ -171,7 +171,7 @@ impl Gen {
             let cmp = self.pick(&["==", "!=", "<", "<=", ">", ">="]);
             return format!("{} {cmp} {}", self.int(ints, lists), self.int(ints, lists));
         }
-        self.nested(|g| match g.below(7) {
+        self.nested(|g| match g.below(8) {
             0 => format!("{} in {}", g.int(ints, lists), g.list(ints, lists)),
             1 => format!("not ({} in {})", g.int(ints, lists), g.list(ints, lists)),
             2 | 3 => {
@@ -194,6 +194,24 @@ impl Gen {
                 g.pick(&["and", "or"]),
                 g.cond(ints, lists)
             ),
+            // A board game's line test: a quantifier over a constant's rows of one over a
+            // row's cells, comparing the indexed cell with a variable or literal.
+            6 => {
+                let (outer, inner) = (g.pick(&["exists", "forall"]), g.pick(&["exists", "forall"]));
+                let (x, _) = g.bind(ints);
+                let cmp = g.pick(&["==", "!=", "<", ">="]);
+                let other = match ints.len() {
+                    0 => g.below(4).to_string(),
+                    n => ints[g.below(n as u64) as usize].clone(),
+                };
+                let r = format!("r{}", g.depth);
+                let test = if g.below(2) == 0 {
+                    format!("b[{x}] {cmp} {other}")
+                } else {
+                    format!("{other} {cmp} b[{x}]")
+                };
+                format!("({outer} {r} in GRID: {inner} {x} in {r}: {test})")
+            }
             _ => format!("small({})", g.list(ints, lists)),
         })
     }

@@ -630,6 +630,143 @@ pub(super) fn quantified(
     Ok(if exists { found } else { !found })
 }
 
+/// `exists`/`forall x in xs: ys[x] op y`, `xs` and `ys` list registers and `y` a literal or a
+/// register other than `x` (or the comparison the other way round): the quantifier of a
+/// board game's lines (`forall i in line: b[i] == p`), run as one loop over the items instead
+/// of a generator and a body per item. It means what the general form does: items in order,
+/// stopping at the first that decides, an index out of range handed to the interpreter.
+#[derive(Debug, Clone)]
+pub(super) struct IndexedQuant {
+    exists: bool,
+    items: u32,
+    board: u32,
+    /// The comparison with the indexed item on its left.
+    op: BinaryOp,
+    other: IntExpr,
+}
+
+impl IndexedQuant {
+    /// The quantifier `exists gen: body` (`forall` when not `exists`) in this form, if it is.
+    fn recognise(exists: bool, gen: &Gen, body: &BoolExpr) -> Option<IndexedQuant> {
+        let [GenClause::Items {
+            index: None,
+            item: Some(x),
+            list: ListExpr::Reg(items),
+        }] = gen.clauses.as_slice()
+        else {
+            return None;
+        };
+        let BoolExpr::Cmp(op, l, r) = body else {
+            return None;
+        };
+        let indexed = |e: &IntExpr| match e {
+            IntExpr::Index(list, i) => match (&**list, &**i) {
+                (ListExpr::Reg(board), IntExpr::Reg(i)) if i == x && board != x => Some(*board),
+                _ => None,
+            },
+            _ => None,
+        };
+        let leaf_not_x = |e: &IntExpr| match e {
+            IntExpr::Lit(_) => true,
+            IntExpr::Reg(r) => r != x,
+            _ => false,
+        };
+        let (board, op, other) = match (indexed(l), indexed(r)) {
+            (Some(board), _) if leaf_not_x(r) => (board, *op, r.clone()),
+            (_, Some(board)) if leaf_not_x(l) => (board, flipped(*op), l.clone()),
+            _ => return None,
+        };
+        Some(IndexedQuant {
+            exists,
+            items: *items,
+            board,
+            op,
+            other,
+        })
+    }
+
+    pub(super) fn eval(&self, run: &mut Run<'_>) -> Eval<bool> {
+        let y = self.other.leaf(run).ok_or(Interrupt::Fallback)?;
+        let b = &run.b;
+        let (items, board) = (&b.lists[self.items as usize], &b.lists[self.board as usize]);
+        let (value, steps) = self.over(items, board, y)?;
+        tick_n(&mut run.ticks, run.stop, steps)?;
+        Ok(value)
+    }
+
+    /// The quantifier's value over `items`, and how many items it looked at.
+    #[inline]
+    fn over(&self, items: &[i64], board: &[i64], y: i64) -> Eval<(bool, usize)> {
+        let mut steps = 0;
+        for i in items {
+            steps += 1;
+            let v = usize::try_from(*i)
+                .ok()
+                .and_then(|i| board.get(i))
+                .ok_or(Interrupt::Fallback)?;
+            if super::compare(self.op, *v, y) == self.exists {
+                return Ok((self.exists, steps));
+            }
+        }
+        Ok((!self.exists, steps))
+    }
+}
+
+/// `exists`/`forall line in LINES: <an [`IndexedQuant`] over line>`, `LINES` a constant list
+/// of lists: whether a board has a line of one player's marks, as one loop over the
+/// constant's rows, read in place rather than copied into a register one by one.
+#[derive(Debug, Clone)]
+pub(super) struct LinesQuant {
+    exists: bool,
+    rows: Rc<[Rc<[i64]>]>,
+    inner: IndexedQuant,
+}
+
+impl LinesQuant {
+    /// The quantifier `exists gen: body` in this form, if it is.
+    fn recognise(exists: bool, gen: &Gen, body: &BoolExpr) -> Option<LinesQuant> {
+        let [GenClause::Rows { reg, rows }] = gen.clauses.as_slice() else {
+            return None;
+        };
+        let BoolExpr::IndexedQuant(inner) = body else {
+            return None;
+        };
+        (inner.items == *reg && inner.board != *reg).then(|| LinesQuant {
+            exists,
+            rows: rows.clone(),
+            inner: (**inner).clone(),
+        })
+    }
+
+    pub(super) fn eval(&self, run: &mut Run<'_>) -> Eval<bool> {
+        let y = self.inner.other.leaf(run).ok_or(Interrupt::Fallback)?;
+        let board = &run.b.lists[self.inner.board as usize];
+        let mut steps = 0;
+        let mut value = !self.exists;
+        for row in self.rows.iter() {
+            let (inner, n) = self.inner.over(row, board, y)?;
+            steps += n + 1;
+            if inner == self.exists {
+                value = self.exists;
+                break;
+            }
+        }
+        tick_n(&mut run.ticks, run.stop, steps)?;
+        Ok(value)
+    }
+}
+
+/// The comparison `y op' x` that means `x op y`.
+fn flipped(op: BinaryOp) -> BinaryOp {
+    match op {
+        BinaryOp::Lt => BinaryOp::Gt,
+        BinaryOp::Le => BinaryOp::Ge,
+        BinaryOp::Gt => BinaryOp::Lt,
+        BinaryOp::Ge => BinaryOp::Le,
+        other => other,
+    }
+}
+
 /// `(a, b) == (c, d)` (or `!=`): both tuples evaluated, left then right, then compared.
 pub(super) fn tuples_equal(left: &[IntExpr], right: &[IntExpr], run: &mut Run<'_>) -> Eval<bool> {
     const SHORT: usize = 8;
@@ -931,7 +1068,14 @@ impl Compiler<'_> {
             ExprKind::Quantified(q, clauses, body) => {
                 let gen = self.gen(clauses)?;
                 let body = self.boolean(body)?;
-                BoolExpr::Quant(*q == Quantifier::Exists, Box::new(gen), Box::new(body))
+                let exists = *q == Quantifier::Exists;
+                if let Some(q) = IndexedQuant::recognise(exists, &gen, &body) {
+                    BoolExpr::IndexedQuant(Box::new(q))
+                } else if let Some(q) = LinesQuant::recognise(exists, &gen, &body) {
+                    BoolExpr::LinesQuant(Box::new(q))
+                } else {
+                    BoolExpr::Quant(exists, Box::new(gen), Box::new(body))
+                }
             }
             ExprKind::CallFn(id, args) => {
                 let (bindings, body) =

@@ -79,6 +79,11 @@ enum BoolExpr {
     TupleCmp(BinaryOp, Vec<IntExpr>, Vec<IntExpr>),
     /// `exists` (true) or `forall` (false).
     Quant(bool, Box<Gen>, Box<BoolExpr>),
+    /// The commonest quantifier over a board, `forall i in line: b[i] == p`, as one loop.
+    IndexedQuant(Box<lists::IndexedQuant>),
+    /// A quantifier over a constant's rows of an `IndexedQuant` over each row: a board game's
+    /// `exists line in LINES: forall i in line: b[i] == p`.
+    LinesQuant(Box<lists::LinesQuant>),
     /// An inlined call.
     Let(Vec<Binding>, Box<BoolExpr>),
     /// A remembered inlined call (see [`IntExpr::Memo`]).
@@ -569,6 +574,8 @@ impl BoolExpr {
                 Ok(lists::tuples_equal(l, r, run)? == (*op == BinaryOp::Eq))
             }
             BoolExpr::Quant(exists, gen, body) => lists::quantified(*exists, gen, body, run),
+            BoolExpr::IndexedQuant(q) => q.eval(run),
+            BoolExpr::LinesQuant(q) => q.eval(run),
             BoolExpr::Let(bindings, body) => {
                 lists::bind_all(bindings, run)?;
                 body.eval(run)
@@ -589,6 +596,8 @@ impl BoolExpr {
             BoolExpr::In(..)
             | BoolExpr::TupleCmp(..)
             | BoolExpr::Quant(..)
+            | BoolExpr::IndexedQuant(_)
+            | BoolExpr::LinesQuant(_)
             | BoolExpr::Let(..)
             | BoolExpr::Memo(..) => false,
         }
@@ -1095,6 +1104,8 @@ impl BoolExpr {
             BoolExpr::In(..)
             | BoolExpr::TupleCmp(..)
             | BoolExpr::Quant(..)
+            | BoolExpr::IndexedQuant(_)
+            | BoolExpr::LinesQuant(_)
             | BoolExpr::Let(..)
             | BoolExpr::Memo(..) => return Err(Interrupt::Fallback),
         }
