@@ -146,6 +146,7 @@ pub type ScanVisit<'v, 'a> =
     dyn FnMut(&mut Interp<'a>, Emitted<'_>, u32, Span) -> DiagResult<ControlFlow<()>> + 'v;
 
 /// An option as [`Interp::options_packed`] gives it.
+#[derive(Debug)]
 pub enum OptionTarget {
     /// The option's position term.
     Term(PosTerm),

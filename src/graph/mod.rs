@@ -391,6 +391,17 @@ pub struct GameGraph {
     /// position has many moves).
     dedup_marks: Vec<u32>,
     dedup_round: u32,
+    /// Buffers for generating moves, reused from position to position.
+    scratch: Scratch,
+}
+
+/// Buffers of [`GameGraph::generate`], taken while in use (a nested use, the parts of a
+/// compound explored for its moves, finds them empty and makes its own).
+#[derive(Debug, Default)]
+struct Scratch {
+    options: Vec<(OptionTarget, u32)>,
+    ints: Vec<i64>,
+    found: Vec<(TermId, u32)>,
 }
 
 impl GameGraph {
@@ -849,8 +860,11 @@ impl GameGraph {
             out.extend(stored.iter().map(|id| TermId(*id)));
             return Ok(());
         }
-        let found = self.explore(w, t)?;
-        out.extend(found.into_iter().map(|(id, _)| id));
+        let mut found = std::mem::take(&mut self.scratch.found);
+        let explored = self.explore(w, t, &mut found);
+        out.extend(found.iter().map(|(id, _)| id));
+        self.scratch.found = found;
+        explored?;
         Ok(())
     }
 
@@ -867,7 +881,8 @@ impl GameGraph {
         from: TermId,
         to: TermId,
     ) -> DiagResult<Option<u32>> {
-        let found = self.generate(w, from)?;
+        let mut found = Vec::new();
+        self.generate(w, from, &mut found)?;
         Ok(found
             .iter()
             .find(|(id, _)| *id == to)
@@ -877,38 +892,43 @@ impl GameGraph {
 
     /// Generates the moves of `t` (with the rule of each), distinct, and keeps them in the
     /// graph if there is room.
-    fn explore(&mut self, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<(TermId, u32)>> {
-        let found = self.generate(w, t)?;
+    fn explore(
+        &mut self,
+        w: &mut World<'_>,
+        t: TermId,
+        found: &mut Vec<(TermId, u32)>,
+    ) -> DiagResult<()> {
+        self.generate(w, t, found)?;
         let stored = self.moves.len() + found.len();
         if stored > self.config.max_stored_moves || stored > MoveStore::MAX_MOVES {
-            return Ok(found);
+            return Ok(());
         }
         self.check_memory(found.len())?;
-        self.moves.store(t, &found);
-        Ok(found)
+        self.moves.store(t, found);
+        Ok(())
     }
 
-    /// Generates the moves of `t` (with the rule of each), distinct, without storing them.
-    fn generate(&mut self, w: &mut World<'_>, t: TermId) -> DiagResult<Vec<(TermId, u32)>> {
+    /// Generates the moves of `t` (with the rule of each), distinct, into `found` (cleared
+    /// first), without storing them.
+    fn generate(
+        &mut self,
+        w: &mut World<'_>,
+        t: TermId,
+        found: &mut Vec<(TermId, u32)>,
+    ) -> DiagResult<()> {
         w.stop.check()?;
-        let mut found: Vec<(TermId, u32)> = Vec::new();
+        found.clear();
         match self.term(t) {
             Term::Atom(inst, data) => {
-                let mut options = Vec::new();
-                let mut ints = Vec::new();
-                let mut interp = Interp::new(w.reborrow(), None);
-                interp
-                    .options_packed(inst, &data, !self.info(t).terminal, &mut options, &mut ints)
-                    .map_err(|d| self.while_generating(w, inst, &data, d))?;
-                for (option, rule) in options {
-                    let id = match option {
-                        OptionTarget::Term(term) => self.intern(w, &term)?,
-                        OptionTarget::IntList(range) => {
-                            self.intern_int_list(w, inst, &ints[range])?
-                        }
-                    };
-                    found.push((id, rule));
-                }
+                // The option buffers are the graph's, reused from position to position.
+                let mut options = std::mem::take(&mut self.scratch.options);
+                let mut ints = std::mem::take(&mut self.scratch.ints);
+                let result = self.intern_options(w, inst, &data, t, &mut options, &mut ints, found);
+                options.clear();
+                ints.clear();
+                self.scratch.options = options;
+                self.scratch.ints = ints;
+                result?;
             }
             Term::Compound(kind, parts) => {
                 for id in self.product_moves(w, kind, &parts)? {
@@ -916,8 +936,35 @@ impl GameGraph {
                 }
             }
         }
-        self.dedup_moves(&mut found);
-        Ok(found)
+        self.dedup_moves(found);
+        Ok(())
+    }
+
+    /// Runs the rules of the position `data` of `inst` (the term `t`) and interns its options
+    /// into `found`.
+    #[allow(clippy::too_many_arguments)]
+    fn intern_options(
+        &mut self,
+        w: &mut World<'_>,
+        inst: InstanceId,
+        data: &Value,
+        t: TermId,
+        options: &mut Vec<(OptionTarget, u32)>,
+        ints: &mut Vec<i64>,
+        found: &mut Vec<(TermId, u32)>,
+    ) -> DiagResult<()> {
+        let mut interp = Interp::new(w.reborrow(), None);
+        interp
+            .options_packed(inst, data, !self.info(t).terminal, options, ints)
+            .map_err(|d| self.while_generating(w, inst, data, d))?;
+        for (option, rule) in options.drain(..) {
+            let id = match option {
+                OptionTarget::Term(term) => self.intern(w, &term)?,
+                OptionTarget::IntList(range) => self.intern_int_list(w, inst, &ints[range])?,
+            };
+            found.push((id, rule));
+        }
+        Ok(())
     }
 
     /// Drops the moves to a position met before, keeping the first of each, in order.
