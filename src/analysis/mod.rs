@@ -323,11 +323,13 @@ impl Analysis for OutcomeOf {
                             Outcome::N
                         }
                     }
-                    CompoundKind::Conjunctive => match solve(g, w, Remoteness(self.0), t)?.get() {
-                        Some(r) if r % 2 == 0 => Outcome::P,
-                        Some(_) => Outcome::N,
-                        None => Outcome::D,
-                    },
+                    CompoundKind::Conjunctive => {
+                        match solve(g, w, Remoteness(self.0, false), t)?.get() {
+                            Some(r) if r % 2 == 0 => Outcome::P,
+                            Some(_) => Outcome::N,
+                            None => Outcome::D,
+                        }
+                    }
                     CompoundKind::Selective => {
                         if values.iter().all(|o| *o == Outcome::P) {
                             Outcome::P
@@ -373,14 +375,37 @@ pub fn outcome(
             return Ok(o);
         }
     }
+    // Below a position whose moves reach positions only (no compound), the outcome is the
+    // parity of the remoteness (even iff P; none for a draw), which the same search computes:
+    // one search then answers both `outcome` and a later `remoteness`. The search gives up
+    // at the first compound, where outcomes are found by the theorems instead.
+    if g.compound_of(t).is_none() {
+        match solve(g, w, Remoteness(conv, true), t) {
+            Ok(r) => {
+                return Ok(match r.get() {
+                    None => Outcome::D,
+                    Some(r) if r % 2 == 0 => Outcome::P,
+                    Some(_) => Outcome::N,
+                })
+            }
+            Err(e) if e.code == ONLY_ATOMS => {}
+            Err(e) => return Err(e),
+        }
+    }
     solve(g, w, OutcomeOf(conv), t)
 }
 
 /// The Kalmár–Steinhaus function (remoteness), 003: `κ(terminal) = 0`,
 /// `κ(p) = 1 + lego { κ(q) : p -> q }`. Draws have none. Under misère play a terminal position
 /// counts 1 (the player to move has won, as if by one last move), so κ stays even iff P.
+///
+/// With its flag set, the search gives up (with [`ONLY_ATOMS`]) at the first compound it
+/// meets: see [`outcome`].
 #[derive(Clone, Copy)]
-struct Remoteness(Convention);
+struct Remoteness(Convention, bool);
+
+/// The code with which a remoteness search limited to positions gives up at a compound.
+const ONLY_ATOMS: &str = "cgl::internal::only_atoms";
 
 impl Analysis for Remoteness {
     type V = RemCode;
@@ -395,6 +420,10 @@ impl Analysis for Remoteness {
         out: &mut Vec<TermId>,
     ) -> DiagResult<()> {
         if let Some((kind, parts)) = compound_kind(g, t) {
+            if self.1 {
+                // Caught by `outcome`, never shown.
+                return Err(Box::new(Diag::error(ONLY_ATOMS, "a compound below")));
+            }
             if kind != CompoundKind::Disjunctive && theorem_applies(g, w, t, self.0)? {
                 out.extend(parts);
                 return Ok(());
@@ -462,7 +491,7 @@ pub fn remoteness(
     t: TermId,
     conv: Convention,
 ) -> DiagResult<Rem> {
-    Ok(solve(g, w, Remoteness(conv), t)?.get())
+    Ok(solve(g, w, Remoteness(conv, false), t)?.get())
 }
 
 /// The optimal line from `t`: the winner hurries (the P option of least remoteness), the loser
