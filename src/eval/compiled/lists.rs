@@ -436,14 +436,22 @@ impl ListExpr {
             ListExpr::Comp(gen, body) if gen.in_blocks => {
                 let limit = run.max_collection as usize;
                 gen.blocks(run, |at, keep, pool| {
+                    out.reserve(keep.len());
+                    if let Some(items) = body.lanes_in_place(at) {
+                        // `[x for x in xs if ...]`: the kept items, read in place.
+                        let kept = items.iter().zip(keep).filter(|(_, k)| **k);
+                        out.extend(kept.map(|(v, _)| *v));
+                        return if out.len() > limit {
+                            Err(Interrupt::Fallback)
+                        } else {
+                            Ok(())
+                        };
+                    }
                     let mut values = pool.ints();
                     let lanes = &mut values[..keep.len()];
                     let result = body.eval_block(at, lanes, pool);
-                    for (v, k) in lanes.iter().zip(keep) {
-                        if *k {
-                            out.push(*v);
-                        }
-                    }
+                    let kept = lanes.iter().zip(keep).filter(|(_, k)| **k);
+                    out.extend(kept.map(|(v, _)| *v));
                     pool.ints.push(values);
                     result?;
                     if out.len() > limit {
@@ -779,7 +787,12 @@ pub(super) fn tuples_equal(left: &[IntExpr], right: &[IntExpr], run: &mut Run<'_
         for (y, e) in ys.iter_mut().zip(right) {
             *y = e.operand(run)?;
         }
-        return Ok(left.len() == right.len() && xs == ys);
+        // Item by item: comparing the arrays whole would be a call to `memcmp`.
+        let mut equal = left.len() == right.len();
+        for (x, y) in xs.iter().zip(&ys).take(left.len()) {
+            equal &= x == y;
+        }
+        return Ok(equal);
     }
     let mut xs = run.take_list();
     let mut ys = run.take_list();

@@ -689,9 +689,11 @@ struct Pool {
 }
 
 impl Pool {
+    #[inline]
     fn ints(&mut self) -> Vec<i64> {
         self.ints.pop().unwrap_or_else(|| vec![0; LANES])
     }
+    #[inline]
     fn bools(&mut self) -> Vec<bool> {
         self.bools.pop().unwrap_or_else(|| vec![false; LANES])
     }
@@ -711,10 +713,10 @@ struct Lanes<'l> {
 /// No register (see [`Lanes`]).
 const NO_REG: u32 = u32::MAX;
 
-impl Lanes<'_> {
+impl<'l> Lanes<'l> {
     /// The lanes of `r`, if it varies from lane to lane.
     #[inline]
-    fn varying(&self, r: u32) -> Option<&[i64]> {
+    fn varying(&self, r: u32) -> Option<&'l [i64]> {
         if r == self.reg {
             Some(self.values)
         } else if r == self.index_reg {
@@ -933,24 +935,48 @@ impl IntExpr {
             }
             IntExpr::If(c, t, f) => {
                 let mut cond = pool.bools();
-                let mut other = pool.ints();
                 let n = out.len();
                 c.eval_block(at, &mut cond[..n], pool)?;
                 t.eval_block(at, out, pool)?;
-                f.eval_block(at, &mut other[..n], pool)?;
-                for ((v, c), e) in out.iter_mut().zip(&cond[..n]).zip(&other[..n]) {
-                    if !*c {
-                        *v = *e;
+                // A register's lanes (or one value) are read in place, not copied first.
+                if let Some(e) = f.scalar(at) {
+                    for (v, c) in out.iter_mut().zip(&cond[..n]) {
+                        if !*c {
+                            *v = e;
+                        }
                     }
+                } else if let Some(other) = f.lanes_in_place(at) {
+                    for ((v, c), e) in out.iter_mut().zip(&cond[..n]).zip(other) {
+                        if !*c {
+                            *v = *e;
+                        }
+                    }
+                } else {
+                    let mut other = pool.ints();
+                    f.eval_block(at, &mut other[..n], pool)?;
+                    for ((v, c), e) in out.iter_mut().zip(&cond[..n]).zip(&other[..n]) {
+                        if !*c {
+                            *v = *e;
+                        }
+                    }
+                    pool.ints.push(other);
                 }
                 pool.bools.push(cond);
-                pool.ints.push(other);
             }
             IntExpr::Min(xs) | IntExpr::Max(xs) => {
                 let min = matches!(self, IntExpr::Min(_));
                 xs[0].eval_block(at, out, pool)?;
-                let mut next = pool.ints();
                 for x in &xs[1..] {
+                    if let Some(w) = x.scalar(at) {
+                        // `min(l, j)` with `j` the same in every lane: no block of `j`s.
+                        for v in out.iter_mut() {
+                            if (min && w < *v) || (!min && w > *v) {
+                                *v = w;
+                            }
+                        }
+                        continue;
+                    }
+                    let mut next = pool.ints();
                     let block = &mut next[..out.len()];
                     x.eval_block(at, block, pool)?;
                     for (v, w) in out.iter_mut().zip(block.iter()) {
@@ -958,8 +984,8 @@ impl IntExpr {
                             *v = *w;
                         }
                     }
+                    pool.ints.push(next);
                 }
-                pool.ints.push(next);
             }
             // Not blockable: a rule with these never runs in blocks.
             IntExpr::Index(..)
@@ -977,6 +1003,15 @@ impl IntExpr {
 }
 
 impl IntExpr {
+    /// The lanes of a register that varies from lane to lane, to be read in place.
+    #[inline]
+    pub(super) fn lanes_in_place<'l>(&self, at: &Lanes<'l>) -> Option<&'l [i64]> {
+        match self {
+            IntExpr::Reg(r) => at.varying(*r),
+            _ => None,
+        }
+    }
+
     /// The expression's value when it is the same in every lane of a block, and costs
     /// nothing to compute (a literal, or a register other than the loop's).
     fn scalar(&self, at: &Lanes<'_>) -> Option<i64> {
@@ -1084,6 +1119,11 @@ impl BoolExpr {
             }
             BoolExpr::Cmp(op, l, r) if r.scalar(at).is_some() => {
                 let y = r.scalar(at).unwrap_or(0);
+                if let Some(xs) = l.lanes_in_place(at) {
+                    // A loop's register against one value (`l > 0`, `r >= i`): read in place.
+                    compare_lanes(*op, out, xs, std::iter::repeat(y));
+                    return Ok(());
+                }
                 let n = out.len();
                 let mut a = pool.ints();
                 l.eval_block(at, &mut a[..n], pool)?;
