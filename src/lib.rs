@@ -5,7 +5,7 @@
 //! ```text
 //! .game text ──syntax──▶ AST ──lower──▶ IR (Program) ──eval──▶ values, positions
 //!                                                         │
-//!                         analysis ◀── graph (terms, moves, petgraph DAG)
+//!                         analysis ◀── graph (terms, moves; petgraph view)
 //! ```
 //!
 //! [`session::Session`] ties them together for the CLI (and later the REPL). See
