@@ -842,33 +842,25 @@ fn narrow_by(cond: &BoolExpr, x: u32, a: i64, b: i64, regs: &[i64]) -> Option<(i
     Some(match (holds(a), holds(b - 1)) {
         (true, true) => (a, b),
         (false, false) => (a, a),
-        // True up to some value: the last one that holds ends the range.
-        (true, false) => {
-            let (mut yes, mut no) = (a, b - 1);
-            while no - yes > 1 {
-                let mid = yes + (no - yes) / 2;
-                if holds(mid) {
-                    yes = mid;
-                } else {
-                    no = mid;
-                }
-            }
-            (a, yes + 1)
-        }
+        // True up to some value: the first one that does not hold ends the range.
+        (true, false) => (a, first_where(a, b - 1, false, holds)),
         // True from some value on: the first one that holds starts the range.
-        (false, true) => {
-            let (mut no, mut yes) = (a, b - 1);
-            while yes - no > 1 {
-                let mid = no + (yes - no) / 2;
-                if holds(mid) {
-                    yes = mid;
-                } else {
-                    no = mid;
-                }
-            }
-            (yes, b)
-        }
+        (false, true) => (first_where(a, b - 1, true, holds), b),
     })
+}
+
+/// The first value in `lo..=hi` at which `holds` is `want`, by bisection: it is not at
+/// `lo`, it is at `hi`, and it changes once in between.
+fn first_where(mut lo: i64, mut hi: i64, want: bool, holds: impl Fn(i64) -> bool) -> i64 {
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        if holds(mid) == want {
+            hi = mid;
+        } else {
+            lo = mid;
+        }
+    }
+    hi
 }
 
 /// Counts `n` steps of a loop at once (see [`Run::tick`]).
