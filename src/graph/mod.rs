@@ -208,8 +208,10 @@ impl IntAtoms {
         a as usize * Self::PAIR_BELOW as usize + b as usize
     }
 
+    #[inline]
     fn pair_is_dense(a: i64, b: i64) -> bool {
-        (0..Self::PAIR_BELOW).contains(&a) && (0..Self::PAIR_BELOW).contains(&b)
+        // Both in 0..PAIR_BELOW, a power of two: no bit at or above it in either, and no sign.
+        (a as u64 | b as u64) < Self::PAIR_BELOW as u64
     }
 
     fn get_pair(&self, inst: InstanceId, a: i64, b: i64) -> Option<TermId> {
