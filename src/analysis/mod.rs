@@ -378,7 +378,12 @@ pub fn outcome(
     // Below a position whose moves reach positions only (no compound), the outcome is the
     // parity of the remoteness (even iff P; none for a draw), which the same search computes:
     // one search then answers both `outcome` and a later `remoteness`. The search gives up
-    // at the first compound, where outcomes are found by the theorems instead.
+    // at the first compound, where outcomes are found by the theorems instead (and kept:
+    // a position whose outcome is known is not searched again).
+    let known = g.outcome[conv_index(conv)].get(t.0 as usize);
+    if let Some(Slot::Done(o)) = known {
+        return Ok(*o);
+    }
     if g.compound_of(t).is_none() {
         match solve(g, w, Remoteness(conv, true), t) {
             Ok(r) => {

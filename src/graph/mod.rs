@@ -22,7 +22,7 @@ use crate::eval::{Interp, OptionTarget, World};
 
 mod store;
 
-use store::{cells_hash, home, pack, CellsOf, Home, NibbleKey, TermStore, MAX_CELLS};
+use store::{cells_hash, cells_home, home, pack, CellsOf, Home, NibbleKey, TermStore, MAX_CELLS};
 
 /// Index of a term in the graph.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -539,6 +539,7 @@ impl GameGraph {
         let home = home(&term, &mut buf);
         self.data_bytes += match (&home, &term) {
             (Home::Int(..) | Home::Pair(..), _) => 0,
+            (Home::Nibbles(key), _) => key.len(),
             (Home::Cells(_, _, cells), _) => cells.len(),
             (_, Term::Atom(_, data)) => heap_bytes(data),
             (_, Term::Compound(_, parts)) => parts.len() * 4 + 16,
@@ -558,19 +559,18 @@ impl GameGraph {
             Home::Key(key) => {
                 self.tuple_atoms.insert(*key, id);
             }
+            Home::Nibbles(key) => {
+                self.nibble_index
+                    .insert_unique(key.hash(), (*key, id), |(k, _)| k.hash());
+            }
             Home::Cells(inst, of, cells) => {
-                if let Some(key) = NibbleKey::of(*inst, *of, cells) {
-                    self.nibble_index
-                        .insert_unique(key.hash(), (key, id), |(k, _)| k.hash());
-                } else {
-                    let terms = &self.terms;
-                    self.cells_index
-                        .insert_unique(cells_hash(*inst, *of, cells), id, |i| {
-                            terms
-                                .cells(TermId(*i))
-                                .map_or(0, |(inst, of, cells)| cells_hash(inst, of, cells))
-                        });
-                }
+                let terms = &self.terms;
+                self.cells_index
+                    .insert_unique(cells_hash(*inst, *of, cells), id, |i| {
+                        terms
+                            .cells(TermId(*i))
+                            .map_or(0, |(inst, of, cells)| cells_hash(inst, of, cells))
+                    });
             }
             Home::Hashed => {
                 let terms = &self.terms;
@@ -591,32 +591,35 @@ impl GameGraph {
     fn lookup(&self, term: &Term) -> Option<TermId> {
         let mut buf = [0; MAX_CELLS];
         match home(term, &mut buf) {
-            Home::Int(inst, n) => self.int_atoms.get(inst, n),
-            Home::Pair(inst, a, b) => self.int_atoms.get_pair(inst, a, b),
-            Home::Key(key) => self.tuple_atoms.get(&key).map(|id| TermId(*id)),
-            Home::Cells(inst, of, cells) => self.find_cells(inst, of, cells),
             Home::Hashed => self
                 .index
                 .find(FxBuildHasher.hash_one(term), |i| {
                     self.terms.boxed(TermId(*i)) == Some(term)
                 })
                 .map(|i| TermId(*i)),
+            packed => self.find_packed(&packed),
         }
     }
 
-    /// The list or tuple position of `inst` with these packed cells, if interned.
-    fn find_cells(&self, inst: InstanceId, of: CellsOf, cells: &[u8]) -> Option<TermId> {
-        if let Some(key) = NibbleKey::of(inst, of, cells) {
-            return self
+    /// The term whose home is `home`, if interned; `None` for `Home::Hashed`, which needs the
+    /// term itself (see [`GameGraph::lookup`]).
+    fn find_packed(&self, home: &Home<'_>) -> Option<TermId> {
+        match *home {
+            Home::Int(inst, n) => self.int_atoms.get(inst, n),
+            Home::Pair(inst, a, b) => self.int_atoms.get_pair(inst, a, b),
+            Home::Key(key) => self.tuple_atoms.get(&key).map(|id| TermId(*id)),
+            Home::Nibbles(key) => self
                 .nibble_index
                 .find(key.hash(), |(k, _)| *k == key)
-                .map(|(_, id)| TermId(*id));
+                .map(|(_, id)| TermId(*id)),
+            Home::Cells(inst, of, cells) => self
+                .cells_index
+                .find(cells_hash(inst, of, cells), |i| {
+                    self.terms.cells(TermId(*i)) == Some((inst, of, cells))
+                })
+                .map(|i| TermId(*i)),
+            Home::Hashed => None,
         }
-        self.cells_index
-            .find(cells_hash(inst, of, cells), |i| {
-                self.terms.cells(TermId(*i)) == Some((inst, of, cells))
-            })
-            .map(|i| TermId(*i))
     }
 
     /// The position `(items...)` of `inst` (a game whose positions are tuples of integers),
@@ -694,7 +697,7 @@ impl GameGraph {
     ) -> DiagResult<TermId> {
         let mut buf = [0u8; MAX_CELLS];
         if let Some(cells) = pack(items.iter().map(|n| Some(*n)), items.len(), &mut buf) {
-            if let Some(id) = self.find_cells(inst, CellsOf::List, cells) {
+            if let Some(id) = self.find_packed(&cells_home(inst, CellsOf::List, cells)) {
                 return Ok(id);
             }
             // Not interned: the cell index is the home of such a list, so it is new.

@@ -6,9 +6,10 @@
 //! equal to the one interned.
 //!
 //! The store decides nothing about finding terms: [`Home`] says which index of the graph
-//! finds a term (a dense table, a packed key, the cell index or the general hash index), and
-//! the graph keeps those indexes. A term is packed exactly when its home is a dense table or
-//! the cell index, so a packed term is never looked for in the general index.
+//! finds a term (a dense table, a packed key, the nibble index, the cell index or the general
+//! hash index), and the graph keeps those indexes; [`home`] is the one place that decides. A
+//! term is packed exactly when its home is a dense table, the nibble index or the cell index,
+//! so a packed term is never looked for in the general index.
 
 use std::hash::BuildHasher;
 use std::rc::Rc;
@@ -64,7 +65,9 @@ pub(super) enum Home<'b> {
     Pair(InstanceId, i64, i64),
     /// The packed key of a short integer tuple.
     Key(TupleKey),
-    /// The cell index: a list or tuple of small cells.
+    /// The nibble index: a short list or tuple of cells below 16.
+    Nibbles(NibbleKey),
+    /// The cell index: any other list or tuple of small cells.
     Cells(InstanceId, CellsOf, &'b [u8]),
     /// The general hash index.
     Hashed,
@@ -96,8 +99,16 @@ pub(super) fn home<'b>(term: &Term, buf: &'b mut [u8; MAX_CELLS]) -> Home<'b> {
         _ => None,
     });
     match pack(ints, items.len(), buf) {
-        Some(cells) => Home::Cells(*inst, of, cells),
+        Some(cells) => cells_home(*inst, of, cells),
         None => Home::Hashed,
+    }
+}
+
+/// Where the list (or tuple) position of `inst` with these packed cells lives.
+pub(super) fn cells_home(inst: InstanceId, of: CellsOf, cells: &[u8]) -> Home<'_> {
+    match NibbleKey::of(inst, of, cells) {
+        Some(key) => Home::Nibbles(key),
+        None => Home::Cells(inst, of, cells),
     }
 }
 
@@ -163,9 +174,14 @@ impl NibbleKey {
         }
     }
 
+    /// How many cells.
+    pub(super) fn len(self) -> usize {
+        (self.tag & 31) as usize
+    }
+
     fn cells(self) -> impl Iterator<Item = u8> {
         let bits = u64::from(self.bits[0]) | u64::from(self.bits[1]) << 32;
-        (0..(self.tag & 31) as usize).map(move |i| ((bits >> (4 * i)) & 15) as u8)
+        (0..self.len()).map(move |i| ((bits >> (4 * i)) & 15) as u8)
     }
 
     /// The key's hash: one well-mixed word (the nibbles of a board are very regular).
@@ -198,11 +214,8 @@ impl TermStore {
                 a: a as u32,
                 b: b as u32,
             },
+            Home::Nibbles(key) => Stored::Nibbles(key),
             Home::Cells(inst, of, cells) => {
-                if let Some(key) = NibbleKey::of(inst, of, cells) {
-                    self.stored.push(Stored::Nibbles(key));
-                    return;
-                }
                 let at = self.arena.len() as u32;
                 self.arena.extend_from_slice(cells);
                 Stored::Cells {

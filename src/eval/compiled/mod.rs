@@ -774,36 +774,39 @@ fn affine(e: &IntExpr, x: u32, regs: &[i64], lo: i64, hi: i64) -> Option<(i128, 
 /// evaluate it on every value not cut off before it.
 fn narrow(x: u32, mut a: i64, mut b: i64, guards: &[GenClause], regs: &[i64]) -> (i64, i64, usize) {
     let mut narrowed = 0;
-    let mut conjuncts = Vec::new();
     for guard in guards {
+        if a >= b {
+            // Nothing is left: no guard is evaluated on anything.
+            return (a, a, guards.len());
+        }
         let GenClause::If(cond) = guard else {
             break;
         };
-        conjuncts.clear();
-        and_parts(cond, &mut conjuncts);
-        for part in &conjuncts {
-            if a >= b {
-                // Nothing is left: no guard is evaluated on anything.
-                return (a, a, guards.len());
-            }
-            match narrow_by(part, x, a, b, regs) {
-                Some((lo, hi)) => (a, b) = (lo, hi),
-                None => return (a, b, narrowed),
-            }
+        match narrow_and(cond, x, (a, b), regs) {
+            Ok(range) => (a, b) = range,
+            Err((lo, hi)) => return (lo, hi, narrowed),
         }
         narrowed += 1;
     }
     (a, b, narrowed)
 }
 
-/// The operands of an `and` chain, left to right (the order the interpreter evaluates them).
-fn and_parts<'e>(cond: &'e BoolExpr, out: &mut Vec<&'e BoolExpr>) {
+/// The range cut by the operands of an `and` chain, left to right (the order the interpreter
+/// evaluates them); `Err` with the range cut so far at the first operand that does not count.
+fn narrow_and(
+    cond: &BoolExpr,
+    x: u32,
+    range: (i64, i64),
+    regs: &[i64],
+) -> Result<(i64, i64), (i64, i64)> {
     match cond {
         BoolExpr::And(l, r) => {
-            and_parts(l, out);
-            and_parts(r, out);
+            let range = narrow_and(l, x, range, regs)?;
+            narrow_and(r, x, range, regs)
         }
-        other => out.push(other),
+        // Nothing is left: the operand is evaluated on nothing.
+        _ if range.0 >= range.1 => Ok(range),
+        other => narrow_by(other, x, range.0, range.1, regs).ok_or(range),
     }
 }
 
