@@ -404,6 +404,8 @@ struct Scratch {
     options: Vec<(OptionTarget, u32)>,
     ints: Vec<i64>,
     found: Vec<(TermId, u32)>,
+    /// The options' targets already interned, found in one batch (see `find_nibble_batch`).
+    known: Vec<Option<TermId>>,
 }
 
 impl GameGraph {
@@ -962,14 +964,74 @@ impl GameGraph {
         interp
             .options_packed(inst, data, !self.info(t).terminal, options, ints)
             .map_err(|d| self.while_generating(w, inst, data, d))?;
-        for (option, rule) in options.drain(..) {
-            let id = match option {
-                OptionTarget::Term(term) => self.intern(w, &term)?,
-                OptionTarget::IntList(range) => self.intern_int_list(w, inst, &ints[range])?,
+        let mut known = std::mem::take(&mut self.scratch.known);
+        self.find_nibble_batch(inst, options, ints, &mut known);
+        let mut result = Ok(());
+        for ((option, rule), known) in options.drain(..).zip(&known) {
+            let id = match (option, known) {
+                (_, Some(id)) => Ok(*id),
+                (OptionTarget::Term(term), None) => self.intern(w, &term),
+                (OptionTarget::IntList(range), None) => self.intern_int_list(w, inst, &ints[range]),
             };
-            found.push((id, rule));
+            match id {
+                Ok(id) => found.push((id, rule)),
+                Err(e) => {
+                    result = Err(e);
+                    break;
+                }
+            }
         }
-        Ok(())
+        self.scratch.known = known;
+        result
+    }
+
+    /// The options of `inst` that are integer lists kept as nibble keys and already
+    /// interned, into `known` (one entry per option, `None` for the rest).
+    ///
+    /// The keys are all built first and then looked up in one tight loop: a look-up in a
+    /// large index is a cache miss or two, and with nothing between them the processor
+    /// overlaps the misses of a position's options instead of waiting for each in turn.
+    fn find_nibble_batch(
+        &self,
+        inst: InstanceId,
+        options: &[(OptionTarget, u32)],
+        ints: &[i64],
+        known: &mut Vec<Option<TermId>>,
+    ) {
+        known.clear();
+        let mut keys = [(0usize, None::<NibbleKey>); 64];
+        let mut n = 0;
+        for (i, (option, _)) in options.iter().enumerate() {
+            known.push(None);
+            let OptionTarget::IntList(range) = option else {
+                continue;
+            };
+            let mut buf = [0u8; MAX_CELLS];
+            let items = &ints[range.clone()];
+            let Some(cells) = pack(items.iter().map(|n| Some(*n)), items.len(), &mut buf) else {
+                continue;
+            };
+            if let Home::Nibbles(key) = cells_home(inst, CellsOf::List, cells) {
+                keys[n] = (i, Some(key));
+                n += 1;
+                if n == keys.len() {
+                    self.find_nibbles(&keys[..n], known);
+                    n = 0;
+                }
+            }
+        }
+        self.find_nibbles(&keys[..n], known);
+    }
+
+    fn find_nibbles(&self, keys: &[(usize, Option<NibbleKey>)], known: &mut [Option<TermId>]) {
+        for (i, key) in keys {
+            if let Some(key) = key {
+                known[*i] = self
+                    .nibble_index
+                    .find(key.hash(), |(k, _)| k == key)
+                    .map(|(_, id)| TermId(*id));
+            }
+        }
     }
 
     /// Drops the moves to a position met before, keeping the first of each, in order.
