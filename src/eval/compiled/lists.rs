@@ -416,6 +416,24 @@ pub(super) fn memoized(
     Ok(value)
 }
 
+/// Appends the lanes of `values` that `keep` keeps, in order: all of them in one copy when
+/// every lane is kept (the common case, a comprehension without a guard or one that keeps
+/// all), else one by one without a branch per lane.
+fn extend_kept(out: &mut Vec<i64>, values: &[i64], keep: &[bool]) {
+    if keep.iter().all(|k| *k) {
+        out.extend_from_slice(&values[..keep.len()]);
+        return;
+    }
+    let start = out.len();
+    out.resize(start + keep.len(), 0);
+    let mut n = start;
+    for (v, k) in values.iter().zip(keep) {
+        out[n] = *v;
+        n += usize::from(*k);
+    }
+    out.truncate(n);
+}
+
 /// Binds an inlined call's arguments, in order.
 pub(super) fn bind_all(bindings: &[Binding], run: &mut Run<'_>) -> Eval<()> {
     bindings.iter().try_for_each(|b| b.bind(run))
@@ -439,8 +457,7 @@ impl ListExpr {
                     out.reserve(keep.len());
                     if let Some(items) = body.lanes_in_place(at) {
                         // `[x for x in xs if ...]`: the kept items, read in place.
-                        let kept = items.iter().zip(keep).filter(|(_, k)| **k);
-                        out.extend(kept.map(|(v, _)| *v));
+                        extend_kept(out, items, keep);
                         return if out.len() > limit {
                             Err(Interrupt::Fallback)
                         } else {
@@ -450,8 +467,7 @@ impl ListExpr {
                     let mut values = pool.ints();
                     let lanes = &mut values[..keep.len()];
                     let result = body.eval_block(at, lanes, pool);
-                    let kept = lanes.iter().zip(keep).filter(|(_, k)| **k);
-                    out.extend(kept.map(|(v, _)| *v));
+                    extend_kept(out, lanes, keep);
                     pool.ints.push(values);
                     result?;
                     if out.len() > limit {
