@@ -5,7 +5,7 @@
 //! cargo bench --bench workloads                      # the whole suite, 300 s per run at most
 //! cargo bench --bench workloads -- --quick           # small sizes only (under a minute)
 //! cargo bench --bench workloads -- --only W1,W3      # some workloads
-//! cargo bench --bench workloads -- --timeout 120 --write-spec spec/performance.md
+//! cargo bench --bench workloads -- --timeout 120 --repeat 3 --write-spec spec/performance.md
 //! cargo bench --bench workloads -- --answer W3 4x4 hand   # print one answer in full
 //! ```
 //!
@@ -17,6 +17,11 @@
 //! from /proc while it runs. The table is printed as markdown; `--write-spec FILE` also puts
 //! it between the `<!-- bench:begin -->` and `<!-- bench:end -->` markers of FILE. The run
 //! exits 1 when two implementations give different answers or a baseline fails.
+//!
+//! With `--repeat N`, the three implementations of a row run in turn, N rounds (so a slow
+//! spell of the machine falls on all of them), and the table shows each one's median time
+//! and largest peak memory. A run that took longer than [`REPEAT_UNDER`] is not repeated:
+//! its rounds would take the suite past an hour.
 
 mod baselines;
 
@@ -32,6 +37,9 @@ use cgl::session::{Session, SessionConfig};
 /// The marker lines of the generated block in the spec.
 const BEGIN: &str = "<!-- bench:begin -->";
 const END: &str = "<!-- bench:end -->";
+
+/// With `--repeat`, runs longer than this (seconds) run once.
+const REPEAT_UNDER: f64 = 30.0;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -169,6 +177,8 @@ struct Options {
     quick: bool,
     only: Option<Vec<String>>,
     timeout: Duration,
+    /// Rounds of each row (`--repeat`); the table shows medians.
+    repeat: usize,
     write_spec: Option<PathBuf>,
 }
 
@@ -177,6 +187,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         quick: false,
         only: None,
         timeout: Duration::from_secs(300),
+        repeat: 1,
         write_spec: None,
     };
     let mut args = args.iter();
@@ -204,11 +215,18 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                     .map_err(|_| "--timeout takes seconds".to_string())?;
                 options.timeout = Duration::from_secs_f64(secs);
             }
+            "--repeat" => {
+                options.repeat = value("--repeat")?
+                    .parse()
+                    .ok()
+                    .filter(|n| *n >= 1)
+                    .ok_or_else(|| "--repeat takes a number of rounds, 1 or more".to_string())?;
+            }
             "--write-spec" => options.write_spec = Some(PathBuf::from(value("--write-spec")?)),
             other => {
                 return Err(format!(
                     "unknown argument {other:?}; options: --quick, --only W1,W3, \
-                     --timeout SECONDS, --write-spec FILE"
+                     --timeout SECONDS, --repeat N, --write-spec FILE"
                 ))
             }
         }
@@ -239,6 +257,43 @@ impl Run {
         match self {
             Run::Ok { digest, .. } => Some(digest),
             _ => None,
+        }
+    }
+
+    /// Whether another round of this run is cheap enough (see `--repeat`).
+    fn worth_repeating(&self) -> bool {
+        matches!(self, Run::Ok { secs, .. } if *secs < REPEAT_UNDER)
+    }
+
+    /// The rounds of one implementation as one run: the median time and the largest peak
+    /// memory; the first run that did not answer, or a failure if the answers differ.
+    fn median(runs: &[Run]) -> Run {
+        let mut times = Vec::new();
+        let mut peak = 0;
+        for run in runs {
+            match run {
+                Run::Ok { secs, kib, digest } => {
+                    if Some(digest.as_str()) != runs[0].digest() {
+                        return Run::Failed {
+                            message: "the answer changed from one round to the next".into(),
+                        };
+                    }
+                    times.push(*secs);
+                    peak = peak.max(*kib);
+                }
+                other => return other.clone(),
+            }
+        }
+        times.sort_by(f64::total_cmp);
+        match runs.first() {
+            Some(Run::Ok { digest, .. }) => Run::Ok {
+                secs: times[times.len() / 2],
+                kib: peak,
+                digest: digest.clone(),
+            },
+            _ => Run::Failed {
+                message: "no run".into(),
+            },
         }
     }
 
@@ -284,9 +339,16 @@ fn run_suite(options: &Options) -> Result<bool, String> {
                     eprintln!("{workload} {size:>6} {imp:<4} {}", run.describe());
                     run
                 };
-                let hand = run("hand");
-                let map = run("map");
-                let cgl = run("cgl");
+                let imps = ["hand", "map", "cgl"];
+                let mut samples: [Vec<Run>; 3] = Default::default();
+                for round in 0..options.repeat {
+                    for (imp, runs) in imps.iter().zip(&mut samples) {
+                        if round == 0 || runs.iter().all(Run::worth_repeating) {
+                            runs.push(run(imp));
+                        }
+                    }
+                }
+                let [hand, map, cgl] = samples.map(|runs| Run::median(&runs));
                 Row {
                     workload,
                     size: size.to_string(),
@@ -668,13 +730,22 @@ fn write_spec(path: &Path, table: &str, options: &Options) -> Result<(), String>
     if let Some(only) = &options.only {
         command.push_str(&format!(" --only {}", only.join(",")));
     }
-    command.push_str(&format!(
-        " --timeout {} --write-spec {}",
-        options.timeout.as_secs(),
-        path.display()
-    ));
+    command.push_str(&format!(" --timeout {}", options.timeout.as_secs()));
+    if options.repeat > 1 {
+        command.push_str(&format!(" --repeat {}", options.repeat));
+    }
+    command.push_str(&format!(" --write-spec {}", path.display()));
+    let rounds = if options.repeat > 1 {
+        format!(
+            " Times are the median of {} rounds (runs over {REPEAT_UNDER} s: one), peak memory \
+             the largest.",
+            options.repeat
+        )
+    } else {
+        String::new()
+    };
     let block = format!(
-        "{BEGIN}\nMeasured {}: {cores} cores (nproc), CPU {cpu}; `{command}`.\n\n\
+        "{BEGIN}\nMeasured {}: {cores} cores (nproc), CPU {cpu}; `{command}`.{rounds}\n\n\
          {table}\n{END}",
         today()
     );
