@@ -328,7 +328,7 @@ fn answers(compiled_rules: bool, source: &str) -> Vec<Result<String, String>> {
     }
     let mut out = Vec::new();
     for p in POSITIONS {
-        for query in ["moves", "grundy", "outcome"] {
+        for query in ["moves", "grundy", "outcome", "remoteness"] {
             let text = format!("{query}(G({p}))");
             out.push(match s.eval_text(&text, &[file]) {
                 Ok(v) => Ok(s.show(&v)),
@@ -392,5 +392,35 @@ fn board_and_row_rules_compile() {
                 game.name
             );
         }
+    }
+}
+
+/// A list position that a condition reads as an integer (`b == 0` is false for a list):
+/// the compiled condition cannot take it, whether the position comes as a value or packed
+/// (the options a compiled rule makes come as integers, kept as cells), and hands it to the
+/// interpreter.
+#[test]
+fn a_list_position_read_as_an_integer_goes_to_the_interpreter() {
+    let source = "game G {\n    position b\n    terminal if b == 0\n    \
+                  move [x - 1 for x in b] if b[0] > 0\n}\n";
+    let compiled = answers(true, source);
+    assert_eq!(compiled, answers(false, source));
+    // [2, 2, 2, 2] -> [1, 1, 1, 1] -> [0, 0, 0, 0], where play ends: P, N, P. The
+    // remoteness search explores the graph, whose options come packed.
+    assert_eq!(compiled[30].as_deref(), Ok("P"), "{compiled:?}");
+    for compiled_rules in [true, false] {
+        let mut s = session(compiled_rules);
+        let file = s.load_source("g.game", source).unwrap();
+        let answer = s
+            .eval_text(
+                "(remoteness(G([2, 2, 2, 2])), reachable(G([2, 2, 2, 2])))",
+                &[file],
+            )
+            .unwrap();
+        assert_eq!(
+            s.show(&answer),
+            "(2, 3)",
+            "compiled rules: {compiled_rules}"
+        );
     }
 }

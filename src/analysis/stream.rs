@@ -22,7 +22,7 @@ use crate::diag::Span;
 use crate::diag::{Diag, DiagResult};
 use crate::eval::compiled::{Block, Emitted, LaneShape};
 use crate::eval::value::{CompoundKind, InstanceId, Outcome, Value};
-use crate::eval::{Interp, World};
+use crate::eval::{Interp, PositionData, World};
 use crate::graph::{GameGraph, Term, TermId};
 use crate::syntax::ast::Convention;
 
@@ -327,10 +327,13 @@ fn scan(
         scanner.tuple_len = interp.int_tuple_len(inst);
         scanner.values_fit = interp.any_value_fits(inst);
         let live = !scanner.g.info(t).terminal;
-        let result =
-            interp.scan_options(inst, &data, true, live, &mut |this, target, _rule, span| {
-                scanner.target(this, target, span)
-            });
+        let result = interp.scan_options(
+            inst,
+            PositionData::Value(&data),
+            true,
+            live,
+            &mut |this, target, _rule, span| scanner.target(this, target, span),
+        );
         (
             result,
             scanner.give_up,
@@ -339,7 +342,7 @@ fn scan(
         )
     };
     let (scanned, give_up, p_option, intern_error) = scanned;
-    let forced = scanned.map_err(|d| g.while_generating(w, inst, &data, d))?;
+    let forced = scanned.map_err(|d| g.while_generating(w, inst, PositionData::Value(&data), d))?;
     if give_up {
         return Ok(Scan::GiveUp);
     }

@@ -4,7 +4,7 @@ use std::ops::ControlFlow;
 use std::rc::Rc;
 
 use super::builtins::{self, Builtin};
-use super::compiled::{CompiledCond, Emitted, Interrupt};
+use super::compiled::{CompiledCond, Emitted, InputFrame, Interrupt};
 use super::games::{GameTable, InstanceInfo};
 use super::stop::Stop;
 use super::value::{display, CompoundKind, InstanceId, PosTerm, Value};
@@ -77,6 +77,47 @@ impl World<'_> {
             limits: self.limits,
             stop: self.stop,
         }
+    }
+}
+
+/// A position's data as its game's clauses read it: a value, or a list of integers not
+/// built as one (a packed position: compiled forms read the integers in place).
+#[derive(Clone, Copy, Debug)]
+pub enum PositionData<'d> {
+    /// The data as a value.
+    Value(&'d Value),
+    /// A list of integers.
+    Ints(&'d [i64]),
+}
+
+/// A list of integers as a value.
+fn int_list(items: &[i64]) -> Value {
+    Value::List(items.iter().map(|n| Value::Int(*n)).collect())
+}
+
+/// The frame of one position's clauses (see [`Interp::position_frame`]).
+struct PositionFrame<'d> {
+    values: Vec<Value>,
+    /// A list of integers for a slot of `values`, not built into it yet: compiled forms
+    /// read it from here, and [`PositionFrame::full`] builds it for the interpreter.
+    pending: Option<(u32, &'d [i64])>,
+}
+
+impl PositionFrame<'_> {
+    /// The frame as compiled forms read it.
+    fn inputs(&self) -> InputFrame<'_> {
+        InputFrame {
+            values: &self.values,
+            packed: self.pending,
+        }
+    }
+
+    /// The whole frame, with the pending list built into its slot.
+    fn full(&mut self) -> &mut [Value] {
+        if let Some((slot, items)) = self.pending.take() {
+            self.values[slot as usize] = int_list(items);
+        }
+        &mut self.values
     }
 }
 
@@ -1217,17 +1258,35 @@ impl<'a> Interp<'a> {
     }
 
     /// The frame in which a game's clauses run for one position: parameters and position
-    /// fields bound.
-    fn position_frame(&mut self, inst: InstanceId, data: &Value) -> DiagResult<Vec<Value>> {
+    /// fields bound. A list of integers bound to one variable (`position b`) stays apart
+    /// for the compiled forms until the interpreter needs it.
+    fn position_frame<'d>(
+        &mut self,
+        inst: InstanceId,
+        data: PositionData<'d>,
+    ) -> DiagResult<PositionFrame<'d>> {
         let info = self.world.games.info(inst);
         let game = &self.world.program.games[info.game.0 as usize];
-        let mut frame = vec![Value::None; game.frame_size];
-        for (slot, p) in frame.iter_mut().zip(info.params.iter()) {
+        let mut values = vec![Value::None; game.frame_size];
+        for (slot, p) in values.iter_mut().zip(info.params.iter()) {
             *slot = p.clone();
         }
+        let data = match (data, &game.position) {
+            (PositionData::Ints(items), PositionShape::Single(Pattern::Bind(slot, _))) => {
+                return Ok(PositionFrame {
+                    values,
+                    pending: Some((*slot, items)),
+                });
+            }
+            (PositionData::Ints(items), _) => int_list(items),
+            (PositionData::Value(v), _) => v.clone(),
+        };
         let pattern = game.position.pattern();
-        self.bind(&pattern, data.clone(), &mut frame)?;
-        Ok(frame)
+        self.bind(&pattern, data, &mut values)?;
+        Ok(PositionFrame {
+            values,
+            pending: None,
+        })
     }
 
     /// Whether compiled code whose inlined calls nest `call_depth` deep may run here: compiled
@@ -1243,7 +1302,7 @@ impl<'a> Interp<'a> {
         &mut self,
         conds: &[Expr],
         compiled: &[Option<CompiledCond>],
-        frame: &mut [Value],
+        frame: &mut PositionFrame<'_>,
         what: &str,
     ) -> DiagResult<bool> {
         for (i, cond) in conds.iter().enumerate() {
@@ -1252,14 +1311,18 @@ impl<'a> Interp<'a> {
                 .and_then(Option::as_ref)
                 .filter(|c| self.may_run_compiled(c.call_depth()));
             if let Some(c) = fast {
-                match c.eval(frame, self.world.limits.max_collection, self.world.stop) {
+                match c.eval(
+                    frame.inputs(),
+                    self.world.limits.max_collection,
+                    self.world.stop,
+                ) {
                     Ok(true) => return Ok(true),
                     Ok(false) => continue,
                     Err(Interrupt::Error(e)) => return Err(e),
                     Err(Interrupt::Fallback) => {}
                 }
             }
-            let v = self.eval(cond, frame)?;
+            let v = self.eval(cond, frame.full())?;
             if boolean(&v, cond.span, what)? {
                 return Ok(true);
             }
@@ -1277,7 +1340,7 @@ impl<'a> Interp<'a> {
     pub fn options_packed(
         &mut self,
         inst: InstanceId,
-        data: &Value,
+        data: PositionData<'_>,
         live: bool,
         out: &mut Vec<(OptionTarget, u32)>,
         ints: &mut Vec<i64>,
@@ -1301,7 +1364,11 @@ impl<'a> Interp<'a> {
     /// else whether its first option exists. The first option is checked as
     /// [`Interp::options_packed`] would check it, without building it where it is integers that fit
     /// the position pattern.
-    pub fn has_options(&mut self, inst: InstanceId, data: &Value) -> DiagResult<Option<bool>> {
+    pub fn has_options(
+        &mut self,
+        inst: InstanceId,
+        data: PositionData<'_>,
+    ) -> DiagResult<Option<bool>> {
         let values_fit = self.any_value_fits(inst);
         let tuple_len = self.int_tuple_len(inst);
         let mut any = false;
@@ -1340,7 +1407,7 @@ impl<'a> Interp<'a> {
     pub fn scan_options(
         &mut self,
         inst: InstanceId,
-        data: &Value,
+        data: PositionData<'_>,
         blocks: bool,
         live: bool,
         visit: &mut ScanVisit<'_, 'a>,
@@ -1374,7 +1441,7 @@ impl<'a> Interp<'a> {
                     visited += v.count();
                     visit(self, v, rule_idx, span)
                 };
-                match compiled.run(&frame, max, stop, blocks, &mut emit) {
+                match compiled.run(frame.inputs(), max, stop, blocks, &mut emit) {
                     Ok(flow) if flow.is_break() => break,
                     Ok(_) => continue,
                     Err(Interrupt::Error(e)) => return Err(e),
@@ -1383,7 +1450,7 @@ impl<'a> Interp<'a> {
                     Err(Interrupt::Fallback) => {}
                 }
             }
-            let flow = self.for_each(&rule.clauses, &mut frame, &mut |this, frame| {
+            let flow = self.for_each(&rule.clauses, frame.full(), &mut |this, frame| {
                 let value = this.eval(&rule.target, frame)?;
                 if visited > 0 {
                     visited -= 1;
@@ -1518,7 +1585,7 @@ impl<'a> Interp<'a> {
     }
 
     /// Whether a terminal position of `inst` is a draw (`draw if`).
-    pub fn is_draw(&mut self, inst: InstanceId, data: &Value) -> DiagResult<bool> {
+    pub fn is_draw(&mut self, inst: InstanceId, data: PositionData<'_>) -> DiagResult<bool> {
         let program = self.world.program;
         let game = &program.games[self.world.games.info(inst).game.0 as usize];
         if game.draw.is_empty() {

@@ -9,5 +9,5 @@ mod stop;
 pub mod value;
 
 pub use games::{GameTable, InstanceInfo};
-pub use interp::{ConstState, Interp, Limits, OptionTarget, World};
+pub use interp::{ConstState, Interp, Limits, OptionTarget, PositionData, World};
 pub use stop::{Stop, INTERRUPTED, TIMEOUT};

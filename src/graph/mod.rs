@@ -18,7 +18,7 @@ use crate::diag::{Diag, DiagResult};
 use crate::eval::value::{
     display, CompoundKind, InstanceId, InstanceNames, Outcome, PosTerm, Value,
 };
-use crate::eval::{Interp, OptionTarget, World};
+use crate::eval::{Interp, OptionTarget, PositionData, World};
 
 mod store;
 
@@ -404,6 +404,8 @@ struct Scratch {
     options: Vec<(OptionTarget, u32)>,
     ints: Vec<i64>,
     found: Vec<(TermId, u32)>,
+    /// The cells of the position being explored, when it is a packed list.
+    cells: Vec<i64>,
     /// The options' targets already interned, found in one batch (see `find_nibble_batch`).
     known: Vec<Option<TermId>>,
 }
@@ -525,6 +527,19 @@ impl GameGraph {
     }
 
     fn insert(&mut self, term: Term, info: TermInfo) -> DiagResult<TermId> {
+        let mut buf = [0; MAX_CELLS];
+        let home = home(&term, &mut buf);
+        self.insert_at(home, move || term, info)
+    }
+
+    /// [`GameGraph::insert`] with the term's home known: `make_term` is called only for a
+    /// term kept boxed (`Home::Key`, `Home::Hashed`), so a packed position is never built.
+    fn insert_at(
+        &mut self,
+        home: Home<'_>,
+        make_term: impl FnOnce() -> Term,
+        info: TermInfo,
+    ) -> DiagResult<TermId> {
         if self.terms.len() >= self.config.max_positions {
             return Err(Box::new(
                 Diag::error(
@@ -537,14 +552,13 @@ impl GameGraph {
                 ),
             ));
         }
-        let mut buf = [0; MAX_CELLS];
-        let home = home(&term, &mut buf);
-        self.data_bytes += match (&home, &term) {
-            (Home::Int(..) | Home::Pair(..), _) => 0,
+        let boxed = matches!(home, Home::Key(_) | Home::Hashed).then(make_term);
+        self.data_bytes += match (&home, &boxed) {
             (Home::Nibbles(key), _) => key.len(),
             (Home::Cells(_, _, cells), _) => cells.len(),
-            (_, Term::Atom(_, data)) => heap_bytes(data),
-            (_, Term::Compound(_, parts)) => parts.len() * 4 + 16,
+            (_, Some(Term::Atom(_, data))) => heap_bytes(data),
+            (_, Some(Term::Compound(_, parts))) => parts.len() * 4 + 16,
+            (_, None) => 0,
         };
         // Positions found by the streaming solver add no moves: the budget is checked here.
         if self.terms.len() % 4096 == 4095 {
@@ -576,15 +590,15 @@ impl GameGraph {
             }
             Home::Hashed => {
                 let terms = &self.terms;
-                self.index
-                    .insert_unique(FxBuildHasher.hash_one(&term), id, |i| {
-                        terms
-                            .boxed(TermId(*i))
-                            .map_or(0, |t| FxBuildHasher.hash_one(t))
-                    });
+                let hash = boxed.as_ref().map_or(0, |t| FxBuildHasher.hash_one(t));
+                self.index.insert_unique(hash, id, |i| {
+                    terms
+                        .boxed(TermId(*i))
+                        .map_or(0, |t| FxBuildHasher.hash_one(t))
+                });
             }
         }
-        self.terms.push(term, &home);
+        self.terms.push(boxed, &home);
         self.info.push(info);
         self.moves.add_term();
         Ok(TermId(id))
@@ -703,8 +717,7 @@ impl GameGraph {
                 return Ok(id);
             }
             // Not interned: the cell index is the home of such a list, so it is new.
-            let data = Value::List(items.iter().map(|n| Value::Int(*n)).collect());
-            return self.add_atom(w, inst, data);
+            return self.add_atom(w, inst, PositionData::Ints(items));
         }
         let data = Value::List(items.iter().map(|n| Value::Int(*n)).collect());
         self.intern_atom_owned(w, inst, data)
@@ -747,7 +760,7 @@ impl GameGraph {
         let Term::Atom(_, data) = key else {
             return Err(Box::new(Diag::internal("an atom key changed kind")));
         };
-        self.add_atom(w, inst, data)
+        self.add_atom(w, inst, PositionData::Value(&data))
     }
 
     /// Adds the position `data` of `inst`, not interned yet.
@@ -755,9 +768,8 @@ impl GameGraph {
         &mut self,
         w: &mut World<'_>,
         inst: InstanceId,
-        value: Value,
+        data: PositionData<'_>,
     ) -> DiagResult<TermId> {
-        let data = &value;
         // Learn whether the position is terminal from its first option only: its options'
         // own options are not needed, so interning never recurses into the game.
         let mut interp = Interp::new(w.reborrow(), None);
@@ -771,9 +783,24 @@ impl GameGraph {
                 .is_draw(inst, data)
                 .map_err(|d| self.while_generating(w, inst, data, d))?
         };
-        // A list's items are shared (`Rc`): the clone copies no cells.
-        self.insert(Term::Atom(inst, value.clone()), TermInfo { terminal, draw }).map_err(|mut d| {
-            let position = PosTerm::Atom(inst, value);
+        let info = TermInfo { terminal, draw };
+        let inserted = match data {
+            // A list of cells: inserted by its packed cells, never built.
+            PositionData::Ints(items) => {
+                let mut buf = [0; MAX_CELLS];
+                match pack(items.iter().map(|n| Some(*n)), items.len(), &mut buf) {
+                    Some(cells) => {
+                        let home = cells_home(inst, CellsOf::List, cells);
+                        self.insert_at(home, || Term::Atom(inst, data_value(data)), info)
+                    }
+                    None => self.insert(Term::Atom(inst, data_value(data)), info),
+                }
+            }
+            // A list's items are shared (`Rc`): the clone copies no cells.
+            PositionData::Value(value) => self.insert(Term::Atom(inst, value.clone()), info),
+        };
+        inserted.map_err(|mut d| {
+            let position = PosTerm::Atom(inst, data_value(data));
             let shown = display(
                 &Value::pos(position.clone(), first_convention(&position, &*w.games)),
                 &*w.games,
@@ -791,10 +818,10 @@ impl GameGraph {
         &self,
         w: &World<'_>,
         inst: InstanceId,
-        data: &Value,
+        data: PositionData<'_>,
         mut d: Box<Diag>,
     ) -> Box<Diag> {
-        let position = PosTerm::Atom(inst, data.clone());
+        let position = PosTerm::Atom(inst, data_value(data));
         let shown = display(
             &Value::pos(position.clone(), first_convention(&position, &*w.games)),
             &*w.games,
@@ -925,24 +952,31 @@ impl GameGraph {
     ) -> DiagResult<()> {
         w.stop.check()?;
         found.clear();
-        match self.term(t) {
-            Term::Atom(inst, data) => {
-                // The option buffers are the graph's, reused from position to position.
-                let mut options = std::mem::take(&mut self.scratch.options);
-                let mut ints = std::mem::take(&mut self.scratch.ints);
-                let result = self.intern_options(w, inst, &data, t, &mut options, &mut ints, found);
-                options.clear();
-                ints.clear();
-                self.scratch.options = options;
-                self.scratch.ints = ints;
-                result?;
-            }
-            Term::Compound(kind, parts) => {
-                for id in self.product_moves(w, kind, &parts)? {
-                    found.push((id, PRODUCT_MOVE));
+        // The option buffers are the graph's, reused from position to position.
+        let mut options = std::mem::take(&mut self.scratch.options);
+        let mut ints = std::mem::take(&mut self.scratch.ints);
+        let mut cells = std::mem::take(&mut self.scratch.cells);
+        let result = if let Some(inst) = self.terms.list_cells(t, &mut cells) {
+            // A packed list: its rules read the cells, no value is built.
+            let data = PositionData::Ints(&cells);
+            self.intern_options(w, inst, data, t, &mut options, &mut ints, found)
+        } else {
+            match self.term(t) {
+                Term::Atom(inst, data) => {
+                    let data = PositionData::Value(&data);
+                    self.intern_options(w, inst, data, t, &mut options, &mut ints, found)
                 }
+                Term::Compound(kind, parts) => self.product_moves(w, kind, &parts).map(|ids| {
+                    found.extend(ids.into_iter().map(|id| (id, PRODUCT_MOVE)));
+                }),
             }
-        }
+        };
+        options.clear();
+        ints.clear();
+        self.scratch.options = options;
+        self.scratch.ints = ints;
+        self.scratch.cells = cells;
+        result?;
         self.dedup_moves(found);
         Ok(())
     }
@@ -954,7 +988,7 @@ impl GameGraph {
         &mut self,
         w: &mut World<'_>,
         inst: InstanceId,
-        data: &Value,
+        data: PositionData<'_>,
         t: TermId,
         options: &mut Vec<(OptionTarget, u32)>,
         ints: &mut Vec<i64>,
@@ -1171,6 +1205,14 @@ impl GameGraph {
                 k += 1;
             }
         }
+    }
+}
+
+/// A position's data as a value (built, for a list of integers).
+fn data_value(data: PositionData<'_>) -> Value {
+    match data {
+        PositionData::Value(v) => v.clone(),
+        PositionData::Ints(items) => Value::List(items.iter().map(|n| Value::Int(*n)).collect()),
     }
 }
 

@@ -205,8 +205,9 @@ impl TermStore {
         self.stored.len()
     }
 
-    /// Adds a term whose home is `home` (as [`home`] found it for `term`).
-    pub(super) fn push(&mut self, term: Term, home: &Home<'_>) {
+    /// Keeps a new term: packed by its home, or `boxed` (the term, given for the homes that
+    /// box it: `Home::Key`, `Home::Hashed`).
+    pub(super) fn push(&mut self, boxed: Option<Term>, home: &Home<'_>) {
         let stored = match *home {
             Home::Int(inst, n) => Stored::Int { inst: inst.0, n },
             Home::Pair(inst, a, b) => Stored::Pair {
@@ -226,11 +227,37 @@ impl TermStore {
                 }
             }
             Home::Key(_) | Home::Hashed => {
-                self.boxed.push(term);
-                Stored::Boxed(self.boxed.len() as u32 - 1)
+                // `GameGraph::insert_at` builds the term for exactly these homes.
+                let at = self.boxed.len() as u32;
+                self.boxed.extend(boxed);
+                Stored::Boxed(at)
             }
         };
         self.stored.push(stored);
+    }
+
+    /// The cells of `t` into `out` (cleared first) and its instance, when `t` is a position
+    /// whose data is a list of integers kept packed; `None` (and `out` untouched) otherwise.
+    pub(super) fn list_cells(&self, t: TermId, out: &mut Vec<i64>) -> Option<InstanceId> {
+        match self.stored[t.idx()] {
+            Stored::Nibbles(key) if key.cells_of() == CellsOf::List => {
+                out.clear();
+                out.extend(key.cells().map(i64::from));
+                Some(key.inst())
+            }
+            Stored::Cells {
+                inst,
+                of: CellsOf::List,
+                len,
+                at,
+            } => {
+                out.clear();
+                let cells = &self.arena[at as usize..at as usize + len as usize];
+                out.extend(cells.iter().map(|c| i64::from(*c)));
+                Some(InstanceId(inst))
+            }
+            _ => None,
+        }
     }
 
     /// The term `t`, as it was interned.
@@ -358,7 +385,7 @@ mod tests {
         let mut buf = [0; MAX_CELLS];
         for term in &terms {
             let home = home(term, &mut buf);
-            store.push(term.clone(), &home);
+            store.push(Some(term.clone()), &home);
         }
         for (i, term) in terms.iter().enumerate() {
             assert_eq!(&store.term(TermId(i as u32)), term, "term {i}");

@@ -1270,7 +1270,7 @@ impl CompiledCond {
     /// interpreter must evaluate it (and raise its error).
     pub fn eval(
         &self,
-        frame: &[Value],
+        frame: InputFrame<'_>,
         max_collection: u64,
         stop: &Stop,
     ) -> Result<bool, Interrupt> {
@@ -1286,12 +1286,23 @@ impl CompiledCond {
     }
 }
 
+/// Where compiled forms read their inputs: a position's frame, and maybe one slot whose
+/// value is a list of integers given as such (a packed position, whose list is not built
+/// into the frame).
+#[derive(Clone, Copy, Debug)]
+pub struct InputFrame<'f> {
+    /// The frame's values, by slot.
+    pub values: &'f [Value],
+    /// The slot read from the integers instead of `values`, and the integers.
+    pub packed: Option<(u32, &'f [i64])>,
+}
+
 /// Sets up a run (buffers from the free list, the inputs loaded from `frame`), runs `f` in
 /// it, and gives the buffers back.
 fn with_run<T>(
     inputs: &[(u32, Kind)],
     registers: usize,
-    frame: &[Value],
+    frame: InputFrame<'_>,
     max_collection: u64,
     stop: &Stop,
     blocks: bool,
@@ -1300,14 +1311,24 @@ fn with_run<T>(
     let mut b = FREE_BUFFERS
         .with(|free| free.borrow_mut().pop())
         .unwrap_or_default();
-    let registers = registers.max(frame.len());
+    let registers = registers.max(frame.values.len());
     b.regs.clear();
     b.regs.resize(registers, 0);
     if b.lists.len() < registers {
         b.lists.resize_with(registers, Vec::new);
     }
     for (slot, kind) in inputs {
-        let loaded = match (kind, frame.get(*slot as usize)) {
+        if let Some((at, items)) = frame.packed.filter(|(at, _)| at == slot) {
+            if *kind == Kind::List {
+                let list = &mut b.lists[at as usize];
+                list.clear();
+                list.extend_from_slice(items);
+                continue;
+            }
+            FREE_BUFFERS.with(|free| free.borrow_mut().push(b));
+            return Err(Interrupt::Fallback);
+        }
+        let loaded = match (kind, frame.values.get(*slot as usize)) {
             (Kind::Int, Some(Value::Int(n))) => {
                 b.regs[*slot as usize] = *n;
                 true
@@ -1356,7 +1377,7 @@ impl CompiledRule {
     /// `frame`, calling `emit` with each target value in the interpreter's order.
     pub fn run(
         &self,
-        frame: &[Value],
+        frame: InputFrame<'_>,
         max_collection: u64,
         stop: &Stop,
         blocks: bool,
