@@ -568,11 +568,13 @@ pub fn reachable(g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<
     mark(t);
     let mut count = 1;
     let mut stack = vec![t];
+    let mut moves = Vec::new();
     while let Some(current) = stack.pop() {
-        for next in g.successors(w, current)? {
-            if mark(next) {
+        g.successors_into(w, current, &mut moves)?;
+        for next in &moves {
+            if mark(*next) {
                 count += 1;
-                stack.push(next);
+                stack.push(*next);
             }
         }
     }
