@@ -371,6 +371,15 @@ impl Binding {
     }
 }
 
+/// Which remembered call a call is, and which of its arguments make its key (see
+/// `Compiler::memo_key`).
+#[derive(Debug, Clone)]
+pub(super) struct MemoKey {
+    id: u32,
+    /// Per argument, whether it goes into the key (it may change within a run).
+    keyed: Vec<bool>,
+}
+
 /// A remembered call: its arguments' values (the key) and its value.
 #[derive(Default, Debug)]
 pub(super) struct Memo {
@@ -383,21 +392,25 @@ pub(super) struct Memo {
 /// last evaluation in this run (the body is pure, so it would give the same value), else
 /// the arguments bound and the body evaluated.
 pub(super) fn memoized(
-    id: u32,
+    call: &MemoKey,
     bindings: &[Binding],
     run: &mut Run<'_>,
     body: impl FnOnce(&mut Run<'_>) -> Eval<i64>,
 ) -> Eval<i64> {
-    let i = id as usize;
+    let i = call.id as usize;
     if run.b.memo.len() <= i {
         run.b.memo.resize_with(i + 1, Memo::default);
     }
     let mut key = std::mem::take(&mut run.b.memo[i].key);
     let mut fresh = run.take_list();
-    for b in bindings {
-        b.write_key(run, &mut fresh);
+    for (b, keyed) in bindings.iter().zip(&call.keyed) {
+        if *keyed {
+            b.write_key(run, &mut fresh);
+        }
     }
-    if run.b.memo[i].valid && fresh == key {
+    // Empty keys are compared by length alone: comparing two empty `Vec`s still calls
+    // `memcmp` on their dangling pointers, whose masked vector load costs a microcode assist.
+    if run.b.memo[i].valid && fresh.len() == key.len() && (key.is_empty() || fresh == key) {
         run.b.memo[i].key = key;
         run.put_list(fresh);
         return Ok(run.b.memo[i].value);
@@ -1072,8 +1085,8 @@ impl Compiler<'_> {
             }
             ExprKind::CallFn(id, args) => {
                 let (bindings, body) = self.inline(id.0 as usize, args, |c, body| c.int(body))?;
-                match self.memo_id(&bindings) {
-                    Some(id) => IntExpr::Memo(id, bindings, Box::new(body)),
+                match self.memo_key(&bindings) {
+                    Some(key) => IntExpr::Memo(key, bindings, Box::new(body)),
                     None => IntExpr::Let(bindings, Box::new(body)),
                 }
             }
@@ -1109,8 +1122,8 @@ impl Compiler<'_> {
             ExprKind::CallFn(id, args) => {
                 let (bindings, body) =
                     self.inline(id.0 as usize, args, |c, body| c.boolean(body))?;
-                match self.memo_id(&bindings) {
-                    Some(id) => BoolExpr::Memo(id, bindings, Box::new(body)),
+                match self.memo_key(&bindings) {
+                    Some(key) => BoolExpr::Memo(key, bindings, Box::new(body)),
                     None => BoolExpr::Let(bindings, Box::new(body)),
                 }
             }
@@ -1133,12 +1146,27 @@ impl Compiler<'_> {
         }
     }
 
-    /// An id for remembering a call whose arguments are variables or literals (comparing
-    /// them is cheap and cannot fail); `None` for other calls.
-    fn memo_id(&mut self, bindings: &[Binding]) -> Option<u32> {
-        bindings.iter().all(Binding::is_simple).then(|| {
-            self.memos += 1;
-            self.memos - 1
+    /// How to remember a call whose arguments are variables or literals (comparing them is
+    /// cheap and cannot fail); `None` for other calls. An argument that is a literal or an
+    /// input of the rule (the position, a parameter: loaded when the run starts and never
+    /// bound again) is the same all through a run, so it is left out of the key; a call of
+    /// such arguments only (`turn(b)`) is then computed once a run and never compared.
+    fn memo_key(&mut self, bindings: &[Binding]) -> Option<MemoKey> {
+        if !bindings.iter().all(Binding::is_simple) {
+            return None;
+        }
+        let fixed = |b: &Binding| match b {
+            Binding::Int(_, IntExpr::Lit(_)) | Binding::List(_, ListExpr::Lit(_)) => true,
+            Binding::Int(_, IntExpr::Reg(r)) | Binding::List(_, ListExpr::Reg(r)) => {
+                self.inputs.iter().any(|(input, _)| input == r)
+            }
+            Binding::Int(..) | Binding::List(..) => false,
+        };
+        let keyed = bindings.iter().map(|b| !fixed(b)).collect();
+        self.memos += 1;
+        Some(MemoKey {
+            id: self.memos - 1,
+            keyed,
         })
     }
 

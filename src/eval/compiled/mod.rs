@@ -50,7 +50,7 @@ enum IntExpr {
     Let(Vec<Binding>, Box<IntExpr>),
     /// An inlined call whose arguments are variables or literals, remembered: called again
     /// with the same arguments in the same run, its body is not evaluated again.
-    Memo(u32, Vec<Binding>, Box<IntExpr>),
+    Memo(lists::MemoKey, Vec<Binding>, Box<IntExpr>),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -87,7 +87,7 @@ enum BoolExpr {
     /// An inlined call.
     Let(Vec<Binding>, Box<BoolExpr>),
     /// A remembered inlined call (see [`IntExpr::Memo`]).
-    Memo(u32, Vec<Binding>, Box<BoolExpr>),
+    Memo(lists::MemoKey, Vec<Binding>, Box<BoolExpr>),
 }
 
 /// A move target: position data (an integer, a tuple of them or a list of them) or a
@@ -534,7 +534,7 @@ impl IntExpr {
                 body.eval(run)
             }
             IntExpr::Memo(id, bindings, body) => {
-                lists::memoized(*id, bindings, run, |run| body.eval(run))
+                lists::memoized(id, bindings, run, |run| body.eval(run))
             }
         }
     }
@@ -581,7 +581,7 @@ impl BoolExpr {
                 body.eval(run)
             }
             BoolExpr::Memo(id, bindings, body) => {
-                Ok(lists::memoized(*id, bindings, run, |run| Ok(i64::from(body.eval(run)?)))? != 0)
+                Ok(lists::memoized(id, bindings, run, |run| Ok(i64::from(body.eval(run)?)))? != 0)
             }
         }
     }
