@@ -57,7 +57,7 @@ impl Compiled {
 }
 
 /// The size of a game graph: its terms, split into positions of one game and compounds, its
-/// stored moves, and the memory estimate that `--max-memory` is checked against.
+/// stored moves, the memory it holds, and the estimate that `--max-memory` is checked against.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GraphSize {
     /// Every term interned: positions of one game and compounds ([`GameGraph::len`]).
@@ -68,8 +68,10 @@ pub struct GraphSize {
     pub compounds: usize,
     /// Moves stored as edges ([`GameGraph::edge_count`]).
     pub moves: usize,
-    /// Estimated memory of the graph in bytes ([`GameGraph::estimated_bytes`]).
+    /// The memory the graph holds, in bytes ([`GameGraph::measured_bytes`]).
     pub bytes: usize,
+    /// The memory estimate the limit counts, in bytes ([`GameGraph::estimated_bytes`]).
+    pub estimate: usize,
 }
 
 impl GraphSize {
@@ -85,11 +87,12 @@ impl GraphSize {
             atoms: positions - compounds,
             compounds,
             moves: graph.edge_count(),
-            bytes: graph.estimated_bytes(),
+            bytes: graph.measured_bytes(),
+            estimate: graph.estimated_bytes(),
         }
     }
 
-    /// Estimated bytes per term, or `None` for an empty graph.
+    /// Bytes per term, or `None` for an empty graph.
     pub fn bytes_per_position(&self) -> Option<usize> {
         self.bytes.checked_div(self.positions)
     }
@@ -108,10 +111,16 @@ impl GraphSize {
             ),
             Row::new("moves stored", (thousands(self.moves), ""), String::new()),
             Row::new(
-                "memory (est.)",
+                "memory",
                 bytes(self.bytes),
                 match self.bytes_per_position() {
-                    Some(b) => format!("{} B a position", thousands(b)),
+                    Some(b) => {
+                        let (n, unit) = bytes(self.estimate);
+                        format!(
+                            "{} B a position; --max-memory counts {n} {unit}",
+                            thousands(b)
+                        )
+                    }
                     None => "– a position".to_string(),
                 },
             ),
@@ -360,7 +369,8 @@ mod tests {
                 atoms: 1_990,
                 compounds: 11,
                 moves: 3_120,
-                bytes: 2_001 * 180 + 3_120 * 20,
+                bytes: 2_001 * 60 + 3_120 * 4,
+                estimate: 2_001 * 180 + 3_120 * 20,
             },
         };
         assert_eq!(
@@ -372,7 +382,7 @@ stats  kayles.game
   compiled               3      of 4 move rules, 1 of 1 condition
   positions          2,001      1,990 game positions, 11 compounds
   moves stored       3,120
-  memory (est.)      412.7 KiB  211 B a position
+  memory             129.4 KiB  66 B a position; --max-memory counts 412.7 KiB
 "
         );
     }
@@ -393,7 +403,7 @@ stats  kayles.game
 stats  this session
   positions              0      0 game positions, 0 compounds
   moves stored           0
-  memory (est.)          0 B    – a position
+  memory                 0 B    – a position
   last entry           5.0 ms   grundy( Nim(3))
   names bound            2
 "

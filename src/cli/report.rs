@@ -547,6 +547,7 @@ fn json_stats(stats: &Stats) -> String {
         .num("compounds", graph.compounds)
         .num("moves", graph.moves)
         .num("memory_bytes", graph.bytes)
+        .num("memory_estimate_bytes", graph.estimate)
         .raw(
             "bytes_per_position",
             &graph

@@ -383,8 +383,11 @@ pub struct GameGraph {
     pub(crate) outcome: [Vec<Slot<Outcome>>; 2],
     /// Memo: remoteness, per convention.
     pub(crate) remoteness: [Vec<Slot<RemCode>>; 2],
-    /// Heap memory of the positions' data (lists, tuples), estimated as they are interned.
+    /// Heap memory of the positions' data (lists, tuples), estimated as they are interned:
+    /// a byte a packed cell, the boxed values' heap size.
     data_bytes: usize,
+    /// The boxed values' part of `data_bytes`.
+    boxed_data_bytes: usize,
     /// Positions that are small integers, indexed directly (no hashing) by instance and value.
     int_atoms: IntAtoms,
     /// Positions that are short tuples of integers, by a packed key (no boxed value to hash).
@@ -431,6 +434,48 @@ impl GameGraph {
     /// The estimated memory of the graph, in bytes.
     pub fn estimated_bytes(&self) -> usize {
         self.terms.len() * BYTES_PER_POSITION + self.data_bytes + self.moves.len() * BYTES_PER_MOVE
+    }
+
+    /// The memory the graph holds now, in bytes: the items of each of its tables, the
+    /// buckets of its hash tables, and the positions' boxed data. This is what `--stats` reports;
+    /// [`GameGraph::estimated_bytes`], an upper bound, is what the memory limit counts.
+    pub fn measured_bytes(&self) -> usize {
+        // A vector's items in use: the rest of its capacity is mostly never touched.
+        fn vec<T>(v: &[T]) -> usize {
+            std::mem::size_of_val(v)
+        }
+        fn nested<T>(v: &[Vec<T>]) -> usize {
+            vec(v) + v.iter().map(|inner| vec(inner)).sum::<usize>()
+        }
+        // A hash table's buckets (a power of two at most 7/8 full) and a control byte each.
+        fn table<T>(capacity: usize) -> usize {
+            if capacity == 0 {
+                return 0;
+            }
+            let buckets = (capacity * 8 / 7).next_power_of_two().max(4);
+            buckets * (std::mem::size_of::<T>() + 1)
+        }
+        let atoms = &self.int_atoms;
+        self.terms.heap_bytes()
+            + self.boxed_data_bytes
+            + table::<u32>(self.index.capacity())
+            + table::<u32>(self.cells_index.capacity())
+            + table::<(NibbleKey, u32)>(self.nibble_index.capacity())
+            + table::<(TupleKey, u32)>(self.tuple_atoms.capacity())
+            + vec(&self.info)
+            + vec(&self.moves.spans)
+            + vec(&self.moves.targets)
+            + vec(&self.draws_below)
+            + vec(&self.draws)
+            + vec(&self.grundy)
+            + self.outcome.iter().map(|m| vec(m)).sum::<usize>()
+            + self.remoteness.iter().map(|m| vec(m)).sum::<usize>()
+            + nested(&atoms.tables)
+            + vec(&atoms.pairs)
+            + atoms.pairs.iter().map(|p| nested(p)).sum::<usize>()
+            + nested(&atoms.grundy)
+            + nested(&atoms.pair_outcomes)
+            + vec(&self.dedup_marks)
     }
 
     /// An error if adding `new_moves` moves would take the graph over its memory budget.
@@ -553,13 +598,18 @@ impl GameGraph {
             ));
         }
         let boxed = matches!(home, Home::Key(_) | Home::Hashed).then(make_term);
-        self.data_bytes += match (&home, &boxed) {
-            (Home::Nibbles(key), _) => key.len(),
-            (Home::Cells(_, _, cells), _) => cells.len(),
-            (_, Some(Term::Atom(_, data))) => heap_bytes(data),
-            (_, Some(Term::Compound(_, parts))) => parts.len() * 4 + 16,
-            (_, None) => 0,
+        let boxed_data = match &boxed {
+            Some(Term::Atom(_, data)) => heap_bytes(data),
+            Some(Term::Compound(_, parts)) => parts.len() * 4 + 16,
+            None => 0,
         };
+        self.boxed_data_bytes += boxed_data;
+        self.data_bytes += boxed_data
+            + match &home {
+                Home::Nibbles(key) => key.len(),
+                Home::Cells(_, _, cells) => cells.len(),
+                _ => 0,
+            };
         // Positions found by the streaming solver add no moves: the budget is checked here.
         if self.terms.len() % 4096 == 4095 {
             self.check_memory(0)?;

@@ -260,6 +260,14 @@ impl TermStore {
         }
     }
 
+    /// The bytes of the store's own tables (the records, the cell arena, the boxed terms'
+    /// slots; not the boxed data they point to).
+    pub(super) fn heap_bytes(&self) -> usize {
+        self.stored.len() * std::mem::size_of::<Stored>()
+            + self.boxed.len() * std::mem::size_of::<Term>()
+            + self.arena.len()
+    }
+
     /// The term `t`, as it was interned.
     pub(super) fn term(&self, t: TermId) -> Term {
         match self.stored[t.idx()] {
