@@ -67,3 +67,15 @@ fn many_moves_to_few_positions_are_kept_once_in_rule_order() {
     let graph = s.graph().explored_graph();
     assert_eq!(graph.edge_count(), s.graph().edge_count());
 }
+
+/// `--stats`' memory counts at least what the records and the stored moves take, and at most
+/// the limit's estimate (an upper bound for packed positions).
+#[test]
+fn measured_memory_lies_between_the_records_and_the_estimate() {
+    let (_, s) = run(CHOMP, "remoteness(Chomp([6; 6]))");
+    let g = s.graph();
+    let floor = g.len() * 16 + g.edge_count() * 4;
+    let measured = g.measured_bytes();
+    assert!(measured > floor, "{measured} <= {floor}");
+    assert!(measured < g.estimated_bytes(), "{measured} >= {}", g.estimated_bytes());
+}
