@@ -77,5 +77,9 @@ fn measured_memory_lies_between_the_records_and_the_estimate() {
     let floor = g.len() * 16 + g.edge_count() * 4;
     let measured = g.measured_bytes();
     assert!(measured > floor, "{measured} <= {floor}");
-    assert!(measured < g.estimated_bytes(), "{measured} >= {}", g.estimated_bytes());
+    assert!(
+        measured < g.estimated_bytes(),
+        "{measured} >= {}",
+        g.estimated_bytes()
+    );
 }

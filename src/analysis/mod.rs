@@ -13,7 +13,7 @@ mod stream;
 use std::rc::Rc;
 
 pub use solve::Slot;
-use solve::{solve, Analysis};
+use solve::{solve, Analysis, MemoTable};
 
 use crate::diag::{Diag, DiagResult};
 use crate::eval::builtins::{self, Builtin};
@@ -32,6 +32,8 @@ pub struct RemCode(u32);
 
 impl RemCode {
     const DRAW: RemCode = RemCode(u32::MAX);
+    /// Remoteness values from here up are not kept (`RemMemo` needs three codes).
+    const MAX: u32 = u32::MAX - 3;
 
     fn get(self) -> Rem {
         (self != RemCode::DRAW).then_some(u64::from(self.0))
@@ -41,12 +43,48 @@ impl RemCode {
         match r {
             None => Ok(RemCode::DRAW),
             Some(r) => match u32::try_from(r) {
-                Ok(code) if code != u32::MAX => Ok(RemCode(code)),
+                Ok(code) if code < RemCode::MAX => Ok(RemCode(code)),
                 _ => Err(Box::new(Diag::internal(format!(
                     "a remoteness of {r} is past what the memo can hold"
                 )))),
             },
         }
+    }
+}
+
+/// The remoteness memo: a slot in 4 bytes, not the 8 of a `Slot<RemCode>` (a large board has
+/// millions of positions): 0 unknown, 1 on the search stack, 2 a draw, `r + 3` remoteness `r`.
+#[derive(Clone, Debug, Default)]
+pub struct RemMemo(Vec<u32>);
+
+impl RemMemo {
+    /// The memo's size in bytes.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of_val(self.0.as_slice())
+    }
+}
+
+impl MemoTable<RemCode> for RemMemo {
+    fn slot(&self, i: usize) -> Slot<RemCode> {
+        match self.0.get(i).copied().unwrap_or(0) {
+            0 => Slot::Unknown,
+            1 => Slot::Active,
+            2 => Slot::Done(RemCode::DRAW),
+            code => Slot::Done(RemCode(code - 3)),
+        }
+    }
+
+    fn put(&mut self, i: usize, value: Slot<RemCode>) {
+        if self.0.len() <= i {
+            self.0.resize(i + 1, 0);
+        }
+        self.0[i] = match value {
+            Slot::Unknown => 0,
+            Slot::Active => 1,
+            Slot::Done(RemCode::DRAW) => 2,
+            // Below `RemCode::MAX` (see `RemCode::of`), so no overflow.
+            Slot::Done(RemCode(r)) => r + 3,
+        };
     }
 }
 
@@ -125,6 +163,7 @@ struct DrawsBelow;
 
 impl Analysis for DrawsBelow {
     type V = bool;
+    type Memo = Vec<Slot<bool>>;
     fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<bool>> {
         &mut g.draws_below
     }
@@ -164,6 +203,7 @@ struct Draws;
 
 impl Analysis for Draws {
     type V = bool;
+    type Memo = Vec<Slot<bool>>;
     fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<bool>> {
         &mut g.draws
     }
@@ -223,6 +263,7 @@ struct Grundy;
 
 impl Analysis for Grundy {
     type V = u64;
+    type Memo = Vec<Slot<u64>>;
     fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<u64>> {
         &mut g.grundy
     }
@@ -285,6 +326,7 @@ struct OutcomeOf(Convention);
 
 impl Analysis for OutcomeOf {
     type V = Outcome;
+    type Memo = Vec<Slot<Outcome>>;
     fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<Outcome>> {
         &mut g.outcome[conv_index(self.0)]
     }
@@ -414,7 +456,8 @@ const ONLY_ATOMS: &str = "cgl::internal::only_atoms";
 
 impl Analysis for Remoteness {
     type V = RemCode;
-    fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<RemCode>> {
+    type Memo = RemMemo;
+    fn memo(self, g: &mut GameGraph) -> &mut RemMemo {
         &mut g.remoteness[conv_index(self.0)]
     }
     fn deps(

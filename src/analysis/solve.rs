@@ -18,12 +18,35 @@ pub enum Slot<V> {
     Done(V),
 }
 
+/// A memo table: a slot per term id, `Unknown` past its end.
+pub(crate) trait MemoTable<V> {
+    /// The slot of term `i`.
+    fn slot(&self, i: usize) -> Slot<V>;
+    /// Sets the slot of term `i`, growing the table.
+    fn put(&mut self, i: usize, value: Slot<V>);
+}
+
+impl<V: Copy> MemoTable<V> for Vec<Slot<V>> {
+    fn slot(&self, i: usize) -> Slot<V> {
+        self.get(i).copied().unwrap_or(Slot::Unknown)
+    }
+
+    fn put(&mut self, i: usize, value: Slot<V>) {
+        if self.len() <= i {
+            self.resize(i + 1, Slot::Unknown);
+        }
+        self[i] = value;
+    }
+}
+
 /// A recurrence: a term's value from the values of the terms it depends on.
 pub(crate) trait Analysis: Copy {
     /// The value computed per term.
     type V: Copy;
+    /// How its memo is kept.
+    type Memo: MemoTable<Self::V>;
     /// The memo table in the graph.
-    fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<Self::V>>;
+    fn memo(self, g: &mut GameGraph) -> &mut Self::Memo;
     /// The terms whose values this term's value needs, into `out` (empty on entry).
     fn deps(
         self,
@@ -44,17 +67,11 @@ pub(crate) trait Analysis: Copy {
 }
 
 fn get<A: Analysis>(a: A, g: &mut GameGraph, t: TermId) -> Slot<A::V> {
-    let memo = a.memo(g);
-    memo.get(t.0 as usize).copied().unwrap_or(Slot::Unknown)
+    a.memo(g).slot(t.0 as usize)
 }
 
 fn set<A: Analysis>(a: A, g: &mut GameGraph, t: TermId, value: Slot<A::V>) {
-    let memo = a.memo(g);
-    let i = t.0 as usize;
-    if memo.len() <= i {
-        memo.resize(i + 1, Slot::Unknown);
-    }
-    memo[i] = value;
+    a.memo(g).put(t.0 as usize, value);
 }
 
 struct Frame {

@@ -13,7 +13,7 @@ use std::hash::BuildHasher;
 
 use rustc_hash::FxBuildHasher;
 
-use crate::analysis::{RemCode, Slot};
+use crate::analysis::{RemMemo, Slot};
 use crate::diag::{Diag, DiagResult};
 use crate::eval::value::{
     display, CompoundKind, InstanceId, InstanceNames, Outcome, PosTerm, Value,
@@ -382,7 +382,7 @@ pub struct GameGraph {
     /// Memo: outcomes, per convention (normal, misère).
     pub(crate) outcome: [Vec<Slot<Outcome>>; 2],
     /// Memo: remoteness, per convention.
-    pub(crate) remoteness: [Vec<Slot<RemCode>>; 2],
+    pub(crate) remoteness: [RemMemo; 2],
     /// Heap memory of the positions' data (lists, tuples), estimated as they are interned:
     /// a byte a packed cell, the boxed values' heap size.
     data_bytes: usize,
@@ -469,7 +469,7 @@ impl GameGraph {
             + vec(&self.draws)
             + vec(&self.grundy)
             + self.outcome.iter().map(|m| vec(m)).sum::<usize>()
-            + self.remoteness.iter().map(|m| vec(m)).sum::<usize>()
+            + self.remoteness.iter().map(RemMemo::bytes).sum::<usize>()
             + nested(&atoms.tables)
             + vec(&atoms.pairs)
             + atoms.pairs.iter().map(|p| nested(p)).sum::<usize>()
