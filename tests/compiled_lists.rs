@@ -71,7 +71,7 @@ impl Gen {
                 _ => self.below(4).to_string(),
             };
         }
-        self.nested(|g| match g.below(11) {
+        self.nested(|g| match g.below(12) {
             0 | 1 => {
                 let op = g.pick(&["+", "-", "*", "+", "-", "*", "/", "%"]);
                 format!("({} {op} {})", g.int(ints, lists), g.int(ints, lists))
@@ -104,6 +104,9 @@ impl Gen {
                 g.int(ints, lists),
                 g.int(ints, lists)
             ),
+            // Calls whose variable arguments the callee reads in place, passed on to a
+            // further call (`above(xs, n)` inside `spread`).
+            10 => format!("spread({}, {})", g.list(ints, lists), g.int(ints, lists)),
             _ => "BIG".to_string(),
         })
     }
@@ -236,6 +239,8 @@ impl Gen {
              fn positive(xs) = [x for x in xs if x > 0]\n\
              fn small(xs) = forall x in xs: 0 <= x and x <= 3\n\
              fn ok(t, b) = len(t) <= len(b) and small(t) and sum(t) < sum(b)\n\
+             fn above(xs, n) = count(x > n for x in xs)\n\
+             fn spread(xs, n) = above(xs, n) - above(xs, n + 1) + total(xs)\n\
              game G {\n    position b\n",
         );
         if self.below(3) == 0 {

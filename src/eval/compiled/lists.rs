@@ -51,6 +51,9 @@ pub(super) enum ListExpr {
 pub(super) enum Binding {
     Int(u32, IntExpr),
     List(u32, ListExpr),
+    /// A variable of the caller that the callee reads in place (see `Compiler::inline`):
+    /// nothing to bind; the memo key reads it.
+    Alias(Kind, u32),
 }
 
 /// The clauses of a comprehension or quantifier (or of a rule).
@@ -336,6 +339,7 @@ impl Binding {
                 run.b.lists[*reg as usize] = buf;
                 result?;
             }
+            Binding::Alias(..) => {}
         }
         Ok(())
     }
@@ -348,15 +352,18 @@ impl Binding {
             self,
             Binding::Int(_, IntExpr::Reg(_) | IntExpr::Lit(_))
                 | Binding::List(_, ListExpr::Reg(_) | ListExpr::Lit(_))
+                | Binding::Alias(..)
         )
     }
 
     /// Appends the argument's value to a memo key (a list as its length, then its items).
     fn write_key(&self, run: &Run<'_>, key: &mut Vec<i64>) {
         match self {
-            Binding::Int(_, IntExpr::Reg(r)) => key.push(run.b.regs[*r as usize]),
+            Binding::Int(_, IntExpr::Reg(r)) | Binding::Alias(Kind::Int, r) => {
+                key.push(run.b.regs[*r as usize]);
+            }
             Binding::Int(_, IntExpr::Lit(n)) => key.push(*n),
-            Binding::List(_, ListExpr::Reg(r)) => {
+            Binding::List(_, ListExpr::Reg(r)) | Binding::Alias(Kind::List, r) => {
                 let items = &run.b.lists[*r as usize];
                 key.push(items.len() as i64);
                 key.extend_from_slice(items);
@@ -1157,9 +1164,9 @@ impl Compiler<'_> {
         }
         let fixed = |b: &Binding| match b {
             Binding::Int(_, IntExpr::Lit(_)) | Binding::List(_, ListExpr::Lit(_)) => true,
-            Binding::Int(_, IntExpr::Reg(r)) | Binding::List(_, ListExpr::Reg(r)) => {
-                self.inputs.iter().any(|(input, _)| input == r)
-            }
+            Binding::Int(_, IntExpr::Reg(r))
+            | Binding::List(_, ListExpr::Reg(r))
+            | Binding::Alias(_, r) => self.inputs.iter().any(|(input, _)| input == r),
             Binding::Int(..) | Binding::List(..) => false,
         };
         let keyed = bindings.iter().map(|b| !fixed(b)).collect();
@@ -1172,7 +1179,9 @@ impl Compiler<'_> {
 
     /// Inlines a call of function `id`: its body compiled by `body` in a frame of fresh
     /// registers, and its arguments bound to the parameters' registers, in order. The
-    /// parameters' kinds come from how the body uses them.
+    /// parameters' kinds come from how the body uses them. An argument that is a variable
+    /// is not copied: the parameter is an alias of the caller's register (which the body,
+    /// writing only its own frame, cannot change), so `won(b, 1)` reads the board in place.
     fn inline<T>(
         &mut self,
         id: usize,
@@ -1189,6 +1198,15 @@ impl Compiler<'_> {
         for j in 0..function.arity {
             self.bound[base as usize + j] = true;
         }
+        for (j, arg) in args.iter().enumerate() {
+            if let ExprKind::Local(slot) = arg.kind {
+                let caller = (self.base + slot) as usize;
+                if caller < self.kinds.len() {
+                    let target = self.alias[caller].unwrap_or(caller as u32);
+                    self.alias[base as usize + j] = Some(target);
+                }
+            }
+        }
         let caller_base = std::mem::replace(&mut self.base, base);
         self.depth += 1;
         self.call_depth = self.call_depth.max(self.depth);
@@ -1199,11 +1217,12 @@ impl Compiler<'_> {
         let mut bindings = Vec::with_capacity(args.len());
         for (j, arg) in args.iter().enumerate() {
             let reg = base + j as u32;
-            bindings.push(match self.kinds[reg as usize] {
-                Some(Kind::Int) => Binding::Int(reg, self.int(arg)?),
-                Some(Kind::List) => Binding::List(reg, self.list(arg)?),
+            bindings.push(match (self.kinds[reg as usize], self.alias[reg as usize]) {
+                (Some(kind), Some(target)) => Binding::Alias(kind, target),
+                (Some(Kind::Int), None) => Binding::Int(reg, self.int(arg)?),
+                (Some(Kind::List), None) => Binding::List(reg, self.list(arg)?),
                 // An unused parameter: its argument is still evaluated.
-                None => match self.attempt(|c| c.int(arg)) {
+                (None, _) => match self.attempt(|c| c.int(arg)) {
                     Some(e) => Binding::Int(reg, e),
                     None => Binding::List(reg, self.list(arg)?),
                 },

@@ -256,6 +256,12 @@ struct Compiler<'p> {
     bound: Vec<bool>,
     /// Frame slots read without being bound, with what they must hold.
     inputs: Vec<(u32, Kind)>,
+    /// Per register, the caller's register it stands for, for a parameter of an inlined
+    /// call whose argument is a variable (see `Compiler::inline`).
+    alias: Vec<Option<u32>>,
+    /// The size of the rule's own frame: registers below are its variables (inputs, if
+    /// read without being bound); inlined calls' frames come after.
+    rule_frame: u32,
     /// The first register of the current function's frame (0: the rule's own frame).
     base: u32,
     /// Registers in use.
@@ -272,6 +278,7 @@ struct Snapshot {
     kinds: Vec<Option<Kind>>,
     bound: Vec<bool>,
     inputs: Vec<(u32, Kind)>,
+    alias: Vec<Option<u32>>,
     next: u32,
     call_depth: usize,
 }
@@ -283,6 +290,8 @@ impl<'p> Compiler<'p> {
             kinds: Vec::new(),
             bound: Vec::new(),
             inputs: Vec::new(),
+            alias: Vec::new(),
+            rule_frame: frame_size as u32,
             base: 0,
             next: frame_size as u32,
             depth: 0,
@@ -297,6 +306,7 @@ impl<'p> Compiler<'p> {
     fn grow(&mut self) {
         self.kinds.resize(self.next as usize, None);
         self.bound.resize(self.next as usize, false);
+        self.alias.resize(self.next as usize, None);
     }
 
     fn snapshot(&self) -> Snapshot {
@@ -304,6 +314,7 @@ impl<'p> Compiler<'p> {
             kinds: self.kinds.clone(),
             bound: self.bound.clone(),
             inputs: self.inputs.clone(),
+            alias: self.alias.clone(),
             next: self.next,
             call_depth: self.call_depth,
         }
@@ -313,6 +324,7 @@ impl<'p> Compiler<'p> {
         self.kinds = s.kinds;
         self.bound = s.bound;
         self.inputs = s.inputs;
+        self.alias = s.alias;
         self.next = s.next;
         self.call_depth = s.call_depth;
     }
@@ -324,6 +336,25 @@ impl<'p> Compiler<'p> {
         if i >= self.kinds.len() {
             return None;
         }
+        if let Some(target) = self.alias[i] {
+            // A parameter standing for the caller's variable: its kind is noted (the call
+            // binds nothing for it), and the caller's register is read.
+            match self.kinds[i] {
+                Some(k) if k != kind => return None,
+                Some(_) => {}
+                None => self.kinds[i] = Some(kind),
+            }
+            return self.register(target, kind);
+        }
+        self.register(reg, kind)
+    }
+
+    /// [`Compiler::local`] for register `reg` itself.
+    fn register(&mut self, reg: u32, kind: Kind) -> Option<u32> {
+        let i = reg as usize;
+        if i >= self.kinds.len() {
+            return None;
+        }
         match self.kinds[i] {
             Some(k) if k != kind => return None,
             Some(_) => {}
@@ -331,7 +362,7 @@ impl<'p> Compiler<'p> {
         }
         if !self.bound[i] && !self.inputs.iter().any(|(r, _)| *r == reg) {
             // Only the rule's own frame has inputs: a function sees its parameters.
-            if self.base != 0 {
+            if reg >= self.rule_frame {
                 return None;
             }
             self.inputs.push((reg, kind));
