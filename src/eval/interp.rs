@@ -90,9 +90,16 @@ pub enum PositionData<'d> {
     Ints(&'d [i64]),
 }
 
-/// A list of integers as a value.
-fn int_list(items: &[i64]) -> Value {
-    Value::List(items.iter().map(|n| Value::Int(*n)).collect())
+impl PositionData<'_> {
+    /// The data as a value (a list of integers built).
+    pub fn to_value(self) -> Value {
+        match self {
+            PositionData::Value(v) => v.clone(),
+            PositionData::Ints(items) => {
+                Value::List(items.iter().map(|n| Value::Int(*n)).collect())
+            }
+        }
+    }
 }
 
 /// The frame of one position's clauses (see [`Interp::position_frame`]).
@@ -115,7 +122,7 @@ impl PositionFrame<'_> {
     /// The whole frame, with the pending list built into its slot.
     fn full(&mut self) -> &mut [Value] {
         if let Some((slot, items)) = self.pending.take() {
-            self.values[slot as usize] = int_list(items);
+            self.values[slot as usize] = PositionData::Ints(items).to_value();
         }
         &mut self.values
     }
@@ -1278,8 +1285,7 @@ impl<'a> Interp<'a> {
                     pending: Some((*slot, items)),
                 });
             }
-            (PositionData::Ints(items), _) => int_list(items),
-            (PositionData::Value(v), _) => v.clone(),
+            (data, _) => data.to_value(),
         };
         let pattern = game.position.pattern();
         self.bind(&pattern, data, &mut values)?;

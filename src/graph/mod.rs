@@ -762,15 +762,20 @@ impl GameGraph {
         items: &[i64],
     ) -> DiagResult<TermId> {
         let mut buf = [0u8; MAX_CELLS];
+        let data = PositionData::Ints(items);
         if let Some(cells) = pack(items.iter().map(|n| Some(*n)), items.len(), &mut buf) {
-            if let Some(id) = self.find_packed(&cells_home(inst, CellsOf::List, cells)) {
+            let home = cells_home(inst, CellsOf::List, cells);
+            if let Some(id) = self.find_packed(&home) {
                 return Ok(id);
             }
-            // Not interned: the cell index is the home of such a list, so it is new.
-            return self.add_atom(w, inst, PositionData::Ints(items));
+            // Not interned: its home is found by its cells, so it is new; it is inserted by
+            // them, never built.
+            let info = self.atom_info(w, inst, data)?;
+            return self
+                .insert_at(home, || Term::Atom(inst, data.to_value()), info)
+                .map_err(|d| self.while_adding(w, inst, data, d));
         }
-        let data = Value::List(items.iter().map(|n| Value::Int(*n)).collect());
-        self.intern_atom_owned(w, inst, data)
+        self.intern_atom_owned(w, inst, data.to_value())
     }
 
     /// Interns a value-level position term.
@@ -810,18 +815,21 @@ impl GameGraph {
         let Term::Atom(_, data) = key else {
             return Err(Box::new(Diag::internal("an atom key changed kind")));
         };
-        self.add_atom(w, inst, PositionData::Value(&data))
+        let info = self.atom_info(w, inst, PositionData::Value(&data))?;
+        // A list's items are shared (`Rc`): the clone copies no cells.
+        self.insert(Term::Atom(inst, data.clone()), info)
+            .map_err(|d| self.while_adding(w, inst, PositionData::Value(&data), d))
     }
 
-    /// Adds the position `data` of `inst`, not interned yet.
-    fn add_atom(
-        &mut self,
+    /// What is known of the position `data` of `inst` as it is interned: whether it is
+    /// terminal, learnt from its first option only (its options' own options are not
+    /// needed, so interning never recurses into the game), and whether it is a draw.
+    fn atom_info(
+        &self,
         w: &mut World<'_>,
         inst: InstanceId,
         data: PositionData<'_>,
-    ) -> DiagResult<TermId> {
-        // Learn whether the position is terminal from its first option only: its options'
-        // own options are not needed, so interning never recurses into the game.
+    ) -> DiagResult<TermInfo> {
         let mut interp = Interp::new(w.reborrow(), None);
         let forced = interp
             .has_options(inst, data)
@@ -833,33 +841,23 @@ impl GameGraph {
                 .is_draw(inst, data)
                 .map_err(|d| self.while_generating(w, inst, data, d))?
         };
-        let info = TermInfo { terminal, draw };
-        let inserted = match data {
-            // A list of cells: inserted by its packed cells, never built.
-            PositionData::Ints(items) => {
-                let mut buf = [0; MAX_CELLS];
-                match pack(items.iter().map(|n| Some(*n)), items.len(), &mut buf) {
-                    Some(cells) => {
-                        let home = cells_home(inst, CellsOf::List, cells);
-                        self.insert_at(home, || Term::Atom(inst, data_value(data)), info)
-                    }
-                    None => self.insert(Term::Atom(inst, data_value(data)), info),
-                }
-            }
-            // A list's items are shared (`Rc`): the clone copies no cells.
-            PositionData::Value(value) => self.insert(Term::Atom(inst, value.clone()), info),
-        };
-        inserted.map_err(|mut d| {
-            let position = PosTerm::Atom(inst, data_value(data));
-            let shown = display(
-                &Value::pos(position.clone(), first_convention(&position, &*w.games)),
-                &*w.games,
-            );
-            d.notes.push(format!(
-                "the limit was reached while adding {shown}; if positions keep growing, the game may never end"
-            ));
-            d
-        })
+        Ok(TermInfo { terminal, draw })
+    }
+
+    /// Adds "the limit was reached while adding ..." to an error of interning a position.
+    #[cold]
+    fn while_adding(
+        &self,
+        w: &World<'_>,
+        inst: InstanceId,
+        data: PositionData<'_>,
+        mut d: Box<Diag>,
+    ) -> Box<Diag> {
+        let shown = shown_position(w, inst, data);
+        d.notes.push(format!(
+            "the limit was reached while adding {shown}; if positions keep growing, the game may never end"
+        ));
+        d
     }
 
     /// Adds "while generating the moves of ..." to an error raised by a position's rules.
@@ -871,11 +869,7 @@ impl GameGraph {
         data: PositionData<'_>,
         mut d: Box<Diag>,
     ) -> Box<Diag> {
-        let position = PosTerm::Atom(inst, data_value(data));
-        let shown = display(
-            &Value::pos(position.clone(), first_convention(&position, &*w.games)),
-            &*w.games,
-        );
+        let shown = shown_position(w, inst, data);
         d.notes
             .push(format!("while generating the moves of {shown}"));
         d
@@ -1083,7 +1077,7 @@ impl GameGraph {
         known: &mut Vec<Option<TermId>>,
     ) {
         known.clear();
-        let mut keys = [(0usize, None::<NibbleKey>); 64];
+        let mut keys = [(0usize, NibbleKey::default()); 64];
         let mut n = 0;
         for (i, (option, _)) in options.iter().enumerate() {
             known.push(None);
@@ -1096,7 +1090,7 @@ impl GameGraph {
                 continue;
             };
             if let Home::Nibbles(key) = cells_home(inst, CellsOf::List, cells) {
-                keys[n] = (i, Some(key));
+                keys[n] = (i, key);
                 n += 1;
                 if n == keys.len() {
                     self.find_nibbles(&keys[..n], known);
@@ -1107,14 +1101,12 @@ impl GameGraph {
         self.find_nibbles(&keys[..n], known);
     }
 
-    fn find_nibbles(&self, keys: &[(usize, Option<NibbleKey>)], known: &mut [Option<TermId>]) {
+    fn find_nibbles(&self, keys: &[(usize, NibbleKey)], known: &mut [Option<TermId>]) {
         for (i, key) in keys {
-            if let Some(key) = key {
-                known[*i] = self
-                    .nibble_index
-                    .find(key.hash(), |(k, _)| k == key)
-                    .map(|(_, id)| TermId(*id));
-            }
+            known[*i] = self
+                .nibble_index
+                .find(key.hash(), |(k, _)| k == key)
+                .map(|(_, id)| TermId(*id));
         }
     }
 
@@ -1258,12 +1250,13 @@ impl GameGraph {
     }
 }
 
-/// A position's data as a value (built, for a list of integers).
-fn data_value(data: PositionData<'_>) -> Value {
-    match data {
-        PositionData::Value(v) => v.clone(),
-        PositionData::Ints(items) => Value::List(items.iter().map(|n| Value::Int(*n)).collect()),
-    }
+/// The position `data` of `inst` as the user writes it, for a diagnostic's note.
+fn shown_position(w: &World<'_>, inst: InstanceId, data: PositionData<'_>) -> String {
+    let position = PosTerm::Atom(inst, data.to_value());
+    display(
+        &Value::pos(position.clone(), first_convention(&position, &*w.games)),
+        &*w.games,
+    )
 }
 
 /// The convention a term is naturally played under: that of its first game.

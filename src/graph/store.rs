@@ -130,7 +130,7 @@ pub(super) fn pack(
 
 /// The cells of a short list of small cells, packed four bits a cell, with their number: the
 /// key of the nibble index and what the store keeps of such a position, in 12 bytes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct NibbleKey {
     /// Cell `i` in bits `4i..4i + 4`.
     bits: [u32; 2],
