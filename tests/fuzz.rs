@@ -136,8 +136,13 @@ where
             max_shrink_iters: 2_000,
             ..Config::default()
         });
+        // A stack overflow aborts the whole process before any report: the case in flight is
+        // written first, so such a crash leaves its input behind.
+        let in_flight = root().join(format!("target/fuzz-crashes/in-flight-{name}.game"));
+        let _ = std::fs::create_dir_all(root().join("target/fuzz-crashes"));
         let result = runner.run(&strategy, |input| {
             let (text, explicit) = to_text(&input);
+            let _ = std::fs::write(&in_flight, &text);
             check_source(&text, explicit).map_err(TestCaseError::fail)
         });
         ran += round;
