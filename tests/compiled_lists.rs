@@ -3,8 +3,9 @@
 //! Random games whose positions are lists of small integers, with rules built from the list
 //! part of the compiled fragment (indexing, `set`, `len`, `count`, `sum`, `x in xs`,
 //! comprehensions with `enumerate` and guards, `exists`/`forall`, tuple comparisons, repeats,
-//! calls of user functions, constants), some with a `terminal if` condition of the same
-//! kind, are loaded twice: with compiled rules and with the interpreter only. Every rule and
+//! `reversed`, `min`/`max` of lists, calls of user functions, constants, a game parameter
+//! of rows (lists or sets of integers) and a boolean one), some with a `terminal if`
+//! condition of the same kind, are loaded twice: with compiled rules and with the interpreter only. Every rule and
 //! condition must compile, and the moves, Grundy values and outcomes of a
 //! set of positions must be the same, every error included, to the letter. The expressions
 //! index out of range, overflow and build long lists often, so the hand-over to the
@@ -85,7 +86,15 @@ impl Gen {
                 let source = g.list(ints, lists);
                 format!("count({} for {x} in {source})", g.cond(&inner, lists))
             }
-            5 => format!("sum({})", g.list(ints, lists)),
+            5 if g.below(2) == 0 => format!("sum({})", g.list(ints, lists)),
+            // A fold over rows.
+            5 => {
+                let r = format!("r{}", g.depth);
+                let mut with_r = lists.to_vec();
+                with_r.push(r.clone());
+                let rows = g.rows();
+                format!("count({} for {r} in {rows})", g.cond(ints, &with_r))
+            }
             6 => {
                 let (x, inner) = g.bind(ints);
                 let source = g.list(ints, lists);
@@ -149,7 +158,16 @@ impl Gen {
             }
             4 => format!("[{}; {}]", g.int(ints, lists), g.int(ints, lists)),
             5 => format!("positive({})", g.list(ints, lists)),
-            6 => format!("[{}, {}]", g.int(ints, lists), g.int(ints, lists)),
+            6 => match g.below(4) {
+                0 => format!("reversed({})", g.list(ints, lists)),
+                1 => format!(
+                    "{}({}, {})",
+                    g.pick(&["min", "max"]),
+                    g.list(ints, lists),
+                    g.list(ints, lists)
+                ),
+                _ => format!("[{}, {}]", g.int(ints, lists), g.int(ints, lists)),
+            },
             // A product of two lists: long enough to pass the collection limit (64 here).
             7 if g.below(2) == 0 => {
                 let (x, with_x) = g.bind(ints);
@@ -163,7 +181,8 @@ impl Gen {
                 let r = format!("r{}", g.depth);
                 let mut with_r = lists.to_vec();
                 with_r.push(r.clone());
-                format!("[{} for {r} in GRID, {x} in {r}]", g.int(&inner, &with_r))
+                let rows = g.rows();
+                format!("[{} for {r} in {rows}, {x} in {r}]", g.int(&inner, &with_r))
             }
         })
     }
@@ -213,10 +232,36 @@ impl Gen {
                 } else {
                     format!("{other} {cmp} b[{x}]")
                 };
-                format!("({outer} {r} in GRID: {inner} {x} in {r}: {test})")
+                let rows = g.rows();
+                format!("({outer} {r} in {rows}: {inner} {x} in {r}: {test})")
             }
+            7 => match g.below(5) {
+                0 => "F".to_string(),
+                1 => format!("(({}) {} F)", g.cond(ints, lists), g.pick(&["==", "!="])),
+                2 => format!("agree({}, {})", g.int(ints, lists), g.pick(&["F", "true"])),
+                3 => format!("hits({}, {})", g.list(ints, lists), g.rows()),
+                _ => {
+                    // Any condition over each row, or one that reads a row as only a list
+                    // can be read (indexed), which a set of rows cannot take.
+                    let r = format!("r{}", g.depth);
+                    let mut with_r = lists.to_vec();
+                    with_r.push(r.clone());
+                    let q = g.pick(&["exists", "forall"]);
+                    let body = if g.below(2) == 0 {
+                        format!("{r}[0] != {}", g.int(ints, &with_r))
+                    } else {
+                        g.cond(ints, &with_r)
+                    };
+                    format!("({q} {r} in {}: {body})", g.rows())
+                }
+            },
             _ => format!("small({})", g.list(ints, lists)),
         })
+    }
+
+    /// A list of rows: the constant, or the game's parameter.
+    fn rows(&mut self) -> &'static str {
+        self.pick(&["GRID", "S", "S"])
     }
 
     /// A fresh integer variable, and the variables in scope with it.
@@ -241,8 +286,22 @@ impl Gen {
              fn ok(t, b) = len(t) <= len(b) and small(t) and sum(t) < sum(b)\n\
              fn above(xs, n) = count(x > n for x in xs)\n\
              fn spread(xs, n) = above(xs, n) - above(xs, n + 1) + total(xs)\n\
-             game G {\n    position b\n",
+             fn agree(x, f) = (x > 0) == f\n\
+             fn hits(b, sets) = exists s in sets: forall i in s: b[i] == 1\n",
         );
+        // The parameter's rows: lists, sets (which only some rules may read as rows), rows
+        // that index out of range, an item that is not an integer.
+        let rows = self.pick(&[
+            "[[0, 1], [2], []]",
+            "[{0, 1}, {2}, {}]",
+            "[{1, 0}, [2]]",
+            "[[0, 5], [1]]",
+            "[[1], [true]]",
+        ]);
+        let flag = self.pick(&["true", "false"]);
+        out.push_str(&format!(
+            "game G(S = {rows}, F = {flag}) {{\n    position b\n"
+        ));
         if self.below(3) == 0 {
             let c = self.cond(&[], &["b".to_string()]);
             out.push_str(&format!("    terminal if {c}\n"));
@@ -426,6 +485,95 @@ fn a_list_position_read_as_an_integer_goes_to_the_interpreter() {
             s.show(&answer),
             "(2, 3)",
             "compiled rules: {compiled_rules}"
+        );
+    }
+}
+
+/// The value of `query` with compiled rules and with the interpreter only.
+fn both(source: &str, query: &str) -> (Result<String, String>, Result<String, String>) {
+    let run = |compiled_rules| {
+        let mut s = session(compiled_rules);
+        let file = s.load_source("g.game", source).unwrap();
+        match s.eval_text(query, &[file]) {
+            Ok(v) => Ok(s.show(&v)),
+            Err(diags) => Err(format!("{diags:?}")),
+        }
+    };
+    (run(true), run(false))
+}
+
+/// A parameter of rows may hold sets: a rule that only iterates them reads them as rows, a
+/// rule that indexes a row (an error on a set) must not, even right after the first one
+/// read the same value in the same buffers.
+#[test]
+fn rows_from_sets_reach_only_the_rules_that_read_them_as_sets_allow() {
+    let source = "game G(S = [{0}, {1}]) {\n    position b\n    \
+                  move set(b, 0, 0) if exists r in S: forall i in r: b[i] == 1\n    \
+                  move set(b, 1, 0) if exists r in S: r[0] == 0\n}\n";
+    let (compiled, interpreted) = both(source, "moves(G([1, 1]))");
+    assert_eq!(compiled, interpreted);
+    assert!(
+        compiled
+            .as_ref()
+            .is_err_and(|e| e.contains("cgl::eval::type")),
+        "{compiled:?}"
+    );
+    let game = |s: &Session| {
+        s.program().games[0]
+            .rules
+            .iter()
+            .all(|r| r.compiled.is_some())
+    };
+    let mut s = session(true);
+    s.load_source("g.game", source).unwrap();
+    assert!(game(&s), "both rules compile");
+    // With lists, both rules run compiled and agree with the interpreter.
+    let lists = source.replace("[{0}, {1}]", "[[0], [1]]");
+    let (compiled, interpreted) = both(&lists, "moves(G([1, 1]))");
+    assert_eq!(compiled, interpreted);
+    assert_eq!(compiled.as_deref(), Ok("[G([0, 1]), G([1, 0])]"));
+}
+
+/// A boolean parameter compared with a condition, in a guard that runs a block of options
+/// at a time (an integer rule's innermost loop).
+#[test]
+fn a_boolean_parameter_in_a_block_guard_agrees_with_the_interpreter() {
+    let source = "game G(F = true) {\n    position n\n    \
+                  move n - k for k in 1..=n if (k % 2 == 0) == F\n    \
+                  move n - 1 if n > 0 and (n > 5) != F\n}\n";
+    let mut s = session(true);
+    s.load_source("g.game", source).unwrap();
+    assert!(s.program().games[0]
+        .rules
+        .iter()
+        .all(|r| r.compiled.is_some()));
+    for f in ["true", "false"] {
+        let query = format!("[grundy(G[F = {f}](n)) for n in 0..40]");
+        let (compiled, interpreted) = both(source, &query);
+        assert_eq!(compiled, interpreted, "F = {f}");
+        assert!(compiled.is_ok(), "{compiled:?}");
+    }
+}
+
+/// Games that take their winning sets as a parameter (maker–breaker games, Hex, whose paths
+/// are sets) and a boolean compile whole, rules and conditions.
+#[test]
+fn games_over_a_parameter_of_winning_sets_compile() {
+    let path = "examples/hex.game";
+    let source = std::fs::read_to_string(path).unwrap();
+    let mut s = session(true);
+    s.load_source(path, &source)
+        .unwrap_or_else(|d| panic!("{path}: {d:?}"));
+    for name in ["MakerBreaker", "Connect"] {
+        let game = s.program().games.iter().find(|g| g.name == name).unwrap();
+        assert!(
+            game.rules.iter().all(|r| r.compiled.is_some()),
+            "a rule of {name} is not compiled"
+        );
+        let conditions = game.terminal_compiled.iter().chain(&game.draw_compiled);
+        assert!(
+            conditions.clone().all(Option::is_some) && conditions.count() > 0,
+            "a condition of {name} is not compiled"
         );
     }
 }

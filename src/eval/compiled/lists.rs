@@ -22,6 +22,83 @@ use crate::syntax::ast::{BinaryOp, Quantifier};
 pub(super) enum Kind {
     Int,
     List,
+    /// A boolean, 0 or 1 in an integer register (a parameter such as `maker_first`).
+    Bool,
+    /// A list of lists of integers, read only by `for row in rows` (a family of winning
+    /// sets passed as a parameter); its rows live in [`super::Buffers`]' `rows`.
+    Rows,
+}
+
+/// The rows of a `for row in rows` clause: a constant's, or a rows register's.
+#[derive(Debug, Clone)]
+pub(super) enum RowsSource {
+    Const(Rc<[Rc<[i64]>]>),
+    Reg(u32),
+}
+
+impl RowsSource {
+    /// The rows (shared, not copied).
+    fn get(&self, run: &Run<'_>) -> Eval<Rc<[Rc<[i64]>]>> {
+        match self {
+            RowsSource::Const(rows) => Ok(rows.clone()),
+            RowsSource::Reg(r) => run.b.rows[*r as usize]
+                .as_ref()
+                .map(|slot| slot.rows.clone())
+                .ok_or(Interrupt::Fallback),
+        }
+    }
+}
+
+/// What a rows register holds: the rows, and the value they were read from, if an input.
+/// A rule's parameters are the same value from run to run; a run whose input is that very
+/// value (the same allocation, which the slot keeps alive) reuses the rows instead of reading
+/// them again.
+#[derive(Debug, Clone)]
+pub(super) struct RowsSlot {
+    from: Option<Value>,
+    /// Whether a row was read from a set: a rule that takes lists only must not reuse it.
+    from_sets: bool,
+    rows: Rc<[Rc<[i64]>]>,
+}
+
+/// Loads a rows input from `value` into `slot`; false if it is not a list of integer lists
+/// (or, if `sets`, of integer sets, each read as its items in order: see
+/// `Compiler::sets_as_rows`).
+pub(super) fn load_rows(slot: &mut Option<RowsSlot>, value: &Value, sets: bool) -> bool {
+    let Value::List(items) = value else {
+        return false;
+    };
+    if let Some(RowsSlot {
+        from: Some(Value::List(seen)),
+        from_sets,
+        ..
+    }) = slot
+    {
+        if Rc::ptr_eq(seen, items) && (sets || !*from_sets) {
+            return true;
+        }
+    }
+    let row = |v: &Value| match v {
+        Value::Set(items) if sets => items
+            .iter()
+            .map(|i| match i {
+                Value::Int(n) => Some(*n),
+                _ => None,
+            })
+            .collect(),
+        v => int_items(v),
+    };
+    match items.iter().map(row).collect::<Option<Rc<[_]>>>() {
+        Some(rows) => {
+            *slot = Some(RowsSlot {
+                from: Some(value.clone()),
+                from_sets: items.iter().any(|v| matches!(v, Value::Set(_))),
+                rows,
+            });
+            true
+        }
+        None => false,
+    }
 }
 
 /// Calls nest at most this deep when inlined; a deeper (or recursive) call is not compiled.
@@ -42,6 +119,10 @@ pub(super) enum ListExpr {
     SetAt(Box<ListExpr>, Box<IntExpr>, Box<IntExpr>),
     /// `[value; count]`.
     Repeat(Box<IntExpr>, Box<IntExpr>),
+    /// `reversed(xs)`.
+    Reversed(Box<ListExpr>),
+    /// `min(xs, ys, ...)` (true) or `max`: the least (greatest) list, item by item.
+    Extreme(bool, Vec<ListExpr>),
     /// An inlined call: the arguments bound, then the body.
     Let(Vec<Binding>, Box<ListExpr>),
 }
@@ -51,6 +132,9 @@ pub(super) enum ListExpr {
 pub(super) enum Binding {
     Int(u32, IntExpr),
     List(u32, ListExpr),
+    Bool(u32, BoolExpr),
+    /// A constant list of lists, for a parameter read as rows.
+    Rows(u32, Rc<[Rc<[i64]>]>),
     /// A variable of the caller that the callee reads in place (see `Compiler::inline`):
     /// nothing to bind; the memo key reads it.
     Alias(Kind, u32),
@@ -81,8 +165,9 @@ pub(super) enum GenClause {
         item: Option<u32>,
         list: ListExpr,
     },
-    /// `for row in ROWS`, a constant list of integer lists, each row into a list register.
-    Rows { reg: u32, rows: Rc<[Rc<[i64]>]> },
+    /// `for row in rows`, a constant list of integer lists or a rows register, each row into
+    /// a list register.
+    Rows { reg: u32, rows: RowsSource },
     /// `if cond`.
     If(BoolExpr),
 }
@@ -292,7 +377,7 @@ pub(super) fn run_clauses(
             Ok(flow)
         }
         GenClause::Rows { reg, rows } => {
-            for row in rows.iter() {
+            for row in rows.get(run)?.iter() {
                 run.tick()?;
                 let target = &mut run.b.lists[*reg as usize];
                 target.clear();
@@ -339,6 +424,17 @@ impl Binding {
                 run.b.lists[*reg as usize] = buf;
                 result?;
             }
+            Binding::Bool(reg, e) => {
+                let v = e.eval(run)?;
+                run.b.regs[*reg as usize] = i64::from(v);
+            }
+            Binding::Rows(reg, rows) => {
+                run.b.rows[*reg as usize] = Some(RowsSlot {
+                    from: None,
+                    from_sets: false,
+                    rows: rows.clone(),
+                });
+            }
             Binding::Alias(..) => {}
         }
         Ok(())
@@ -352,6 +448,8 @@ impl Binding {
             self,
             Binding::Int(_, IntExpr::Reg(_) | IntExpr::Lit(_))
                 | Binding::List(_, ListExpr::Reg(_) | ListExpr::Lit(_))
+                | Binding::Bool(_, BoolExpr::Reg(_) | BoolExpr::Lit(_))
+                | Binding::Rows(..)
                 | Binding::Alias(..)
         )
     }
@@ -359,10 +457,16 @@ impl Binding {
     /// Appends the argument's value to a memo key (a list as its length, then its items).
     fn write_key(&self, run: &Run<'_>, key: &mut Vec<i64>) {
         match self {
-            Binding::Int(_, IntExpr::Reg(r)) | Binding::Alias(Kind::Int, r) => {
+            Binding::Int(_, IntExpr::Reg(r))
+            | Binding::Bool(_, BoolExpr::Reg(r))
+            | Binding::Alias(Kind::Int | Kind::Bool, r) => {
                 key.push(run.b.regs[*r as usize]);
             }
             Binding::Int(_, IntExpr::Lit(n)) => key.push(*n),
+            Binding::Bool(_, BoolExpr::Lit(b)) => key.push(i64::from(*b)),
+            // A rows register holds the same rows all through a run (an input, or a
+            // constant bound at each call): nothing to compare.
+            Binding::Rows(..) | Binding::Alias(Kind::Rows, _) => {}
             Binding::List(_, ListExpr::Reg(r)) | Binding::Alias(Kind::List, r) => {
                 let items = &run.b.lists[*r as usize];
                 key.push(items.len() as i64);
@@ -373,7 +477,7 @@ impl Binding {
                 key.extend_from_slice(items);
             }
             // Not remembered (see `is_simple`).
-            Binding::Int(..) | Binding::List(..) => key.push(i64::MIN),
+            Binding::Int(..) | Binding::List(..) | Binding::Bool(..) => key.push(i64::MIN),
         }
     }
 }
@@ -524,6 +628,32 @@ impl ListExpr {
                     return Err(Interrupt::Fallback);
                 }
                 out.resize(n as usize, v);
+            }
+            ListExpr::Reversed(list) => {
+                list.eval_into(run, out)?;
+                out.reverse();
+            }
+            ListExpr::Extreme(min, lists) => {
+                // Every argument is evaluated, in order, as the interpreter does; the first
+                // of equal extremes is kept (equal lists are the same value).
+                lists[0].eval_into(run, out)?;
+                let mut other = run.take_list();
+                for list in &lists[1..] {
+                    other.clear();
+                    if let Err(e) = list.eval_into(run, &mut other) {
+                        run.put_list(other);
+                        return Err(e);
+                    }
+                    let better = if *min {
+                        other.as_slice() < out.as_slice()
+                    } else {
+                        other.as_slice() > out.as_slice()
+                    };
+                    if better {
+                        std::mem::swap(out, &mut other);
+                    }
+                }
+                run.put_list(other);
             }
             ListExpr::Let(bindings, body) => {
                 bind_all(bindings, run)?;
@@ -762,7 +892,7 @@ impl IndexedQuant {
 #[derive(Debug, Clone)]
 pub(super) struct LinesQuant {
     exists: bool,
-    rows: Rc<[Rc<[i64]>]>,
+    rows: RowsSource,
     inner: IndexedQuant,
 }
 
@@ -784,10 +914,11 @@ impl LinesQuant {
 
     pub(super) fn eval(&self, run: &mut Run<'_>) -> Eval<bool> {
         let y = self.inner.other.leaf(run).ok_or(Interrupt::Fallback)?;
+        let rows = self.rows.get(run)?;
         let board = &run.b.lists[self.inner.board as usize];
         let mut steps = 0;
         let mut value = !self.exists;
-        for row in self.rows.iter() {
+        for row in rows.iter() {
             let (inner, n) = self.inner.over(row, board, y)?;
             steps += n + 1;
             if inner == self.exists {
@@ -912,6 +1043,40 @@ impl Compiler<'_> {
         }
     }
 
+    /// Notes that `list`, if a register, is read in a way that only a list allows: indexed,
+    /// changed by `set`, compared, copied as a value. A set's items in order read the same
+    /// as a list only through iteration, `in`, `len`, `count` and `sum`.
+    pub(super) fn as_list_only(&mut self, list: &ListExpr) {
+        if let ListExpr::Reg(r) = list {
+            self.list_only[*r as usize] = true;
+        }
+    }
+
+    /// The rows inputs that may hold sets of integers as well as lists: those whose rows
+    /// the rule reads only as a set allows (see [`Compiler::as_list_only`]). Hex's winning
+    /// paths, computed as sets, then reach the compiled form too.
+    pub(super) fn sets_as_rows(&self) -> Vec<u32> {
+        self.inputs
+            .iter()
+            .filter(|(_, kind)| *kind == Kind::Rows)
+            .map(|(input, _)| *input)
+            .filter(|input| {
+                self.rows_read
+                    .iter()
+                    .filter(|(from, _)| from == input)
+                    .all(|(_, row)| !self.list_only[*row as usize])
+            })
+            .collect()
+    }
+
+    /// A literal list of integer lists (a constant's rows).
+    fn const_rows(&self, e: &Expr) -> Option<Rc<[Rc<[i64]>]>> {
+        match self.literal_const(e)? {
+            Value::List(rows) => rows.iter().map(int_items).collect(),
+            _ => None,
+        }
+    }
+
     /// A literal integer constant.
     pub(super) fn const_int(&self, e: &Expr) -> Option<i64> {
         match self.literal_const(e)? {
@@ -933,26 +1098,100 @@ impl Compiler<'_> {
                     .map(|i| self.int(i))
                     .collect::<Option<Vec<_>>>()?,
             ),
-            ExprKind::ListComp(body, clauses) => {
-                let gen = self.gen(clauses)?;
-                let body = self.int(body)?;
+            ExprKind::ListComp(body, clauses) => self.with_gen(clauses, |c, gen| {
+                let body = c.int(body)?;
                 let gen = gen.with_body(body.blockable());
-                ListExpr::Comp(Box::new(gen), Box::new(body))
+                Some(ListExpr::Comp(Box::new(gen), Box::new(body)))
+            })?,
+            ExprKind::CallBuiltin(Builtin::Reversed, args) if args.len() == 1 => {
+                ListExpr::Reversed(Box::new(self.list(&args[0])?))
+            }
+            // `min(xs, ys)` of lists: the interpreter compares them as values, item by item.
+            ExprKind::CallBuiltin(b @ (Builtin::Min | Builtin::Max), args) if args.len() >= 2 => {
+                let lists = args
+                    .iter()
+                    .map(|a| self.list(a))
+                    .collect::<Option<Vec<_>>>()?;
+                lists.iter().for_each(|l| self.as_list_only(l));
+                ListExpr::Extreme(*b == Builtin::Min, lists)
             }
             ExprKind::Repeat(value, count) => {
                 ListExpr::Repeat(Box::new(self.int(value)?), Box::new(self.int(count)?))
             }
-            ExprKind::CallBuiltin(Builtin::SetAt, args) if args.len() == 3 => ListExpr::SetAt(
-                Box::new(self.list(&args[0])?),
-                Box::new(self.int(&args[1])?),
-                Box::new(self.int(&args[2])?),
-            ),
+            ExprKind::CallBuiltin(Builtin::SetAt, args) if args.len() == 3 => {
+                let list = self.list(&args[0])?;
+                self.as_list_only(&list);
+                ListExpr::SetAt(
+                    Box::new(list),
+                    Box::new(self.int(&args[1])?),
+                    Box::new(self.int(&args[2])?),
+                )
+            }
             ExprKind::CallFn(id, args) => {
                 let (bindings, body) = self.inline(id.0 as usize, args, |c, body| c.list(body))?;
                 ListExpr::Let(bindings, Box::new(body))
             }
             _ => return None,
         })
+    }
+
+    /// Compiles a generator and what is built on it (`then`). The first clause's source is
+    /// read as a list of integers; failing that, a variable there is read as rows (`for s in
+    /// sets`, `sets` a list of integer lists, each `s` a list).
+    pub(super) fn with_gen<T>(
+        &mut self,
+        clauses: &[Clause],
+        then: impl Fn(&mut Self, Gen) -> Option<T>,
+    ) -> Option<T> {
+        let rows_source = match clauses.first() {
+            Some(Clause::For(Pattern::Bind(slot, _), source)) => match source.kind {
+                ExprKind::Local(source) => Some((*slot, source)),
+                _ => None,
+            },
+            _ => None,
+        };
+        let plain = |c: &mut Self| {
+            c.attempt(|c| {
+                let gen = c.gen(clauses)?;
+                then(c, gen)
+            })
+        };
+        let Some((slot, source)) = rows_source else {
+            return plain(self);
+        };
+        let rest = &clauses[1..];
+        let register = self.base + source;
+        let resolved = self
+            .alias
+            .get(register as usize)
+            .copied()
+            .flatten()
+            .unwrap_or(register);
+        let over_rows = |c: &mut Self| {
+            c.wanted_rows.push(resolved);
+            c.attempt(|c| {
+                let rows = c.local(source, Kind::Rows)?;
+                let reg = c.bind(slot, Kind::List)?;
+                c.rows_read.push((rows, reg));
+                let mut clauses = vec![GenClause::Rows {
+                    reg,
+                    rows: RowsSource::Reg(rows),
+                }];
+                for clause in rest {
+                    clauses.push(c.gen_clause(clause)?);
+                }
+                let gen = Gen {
+                    clauses,
+                    in_blocks: false,
+                };
+                then(c, gen)
+            })
+        };
+        if self.prefer_rows.contains(&resolved) {
+            over_rows(self).or_else(|| plain(self))
+        } else {
+            plain(self).or_else(|| over_rows(self))
+        }
     }
 
     /// Generator clauses; each binds fresh registers.
@@ -1001,16 +1240,14 @@ impl Compiler<'_> {
                 list,
             });
         }
-        if let Some(Value::List(rows)) = self.literal_const(source) {
-            if let Some(rows) = rows.iter().map(int_items).collect::<Option<Rc<[_]>>>() {
-                let Pattern::Bind(slot, _) = pattern else {
-                    return None;
-                };
-                return Some(GenClause::Rows {
-                    reg: self.bind(*slot, Kind::List)?,
-                    rows,
-                });
-            }
+        if let Some(rows) = self.const_rows(source) {
+            let Pattern::Bind(slot, _) = pattern else {
+                return None;
+            };
+            return Some(GenClause::Rows {
+                reg: self.bind(*slot, Kind::List)?,
+                rows: RowsSource::Const(rows),
+            });
         }
         let list = self.list(source)?;
         let item = match pattern {
@@ -1044,6 +1281,7 @@ impl Compiler<'_> {
                     && !matches!(base.kind, ExprKind::Game(_)) =>
             {
                 let list = self.list(base)?;
+                self.as_list_only(&list);
                 IntExpr::Index(Box::new(list), Box::new(self.int(&args[0].1)?))
             }
             ExprKind::CallBuiltin(b @ (Builtin::Len | Builtin::Count | Builtin::Sum), args)
@@ -1051,8 +1289,7 @@ impl Compiler<'_> {
             {
                 let arg = &args[0];
                 if let ExprKind::ListComp(body, clauses) = &arg.kind {
-                    let fold = self.attempt(|c| {
-                        let gen = c.gen(clauses)?;
+                    let fold = self.with_gen(clauses, |c, gen| {
                         Some(match b {
                             Builtin::Sum => {
                                 let body = c.int(body)?;
@@ -1115,16 +1352,19 @@ impl Compiler<'_> {
                 BoolExpr::TupleCmp(*op, left, right)
             }
             ExprKind::Quantified(q, clauses, body) => {
-                let gen = self.gen(clauses)?;
-                let body = self.boolean(body)?;
                 let exists = *q == Quantifier::Exists;
-                if let Some(q) = IndexedQuant::recognise(exists, &gen, &body) {
-                    BoolExpr::IndexedQuant(Box::new(q))
-                } else if let Some(q) = LinesQuant::recognise(exists, &gen, &body) {
-                    BoolExpr::LinesQuant(Box::new(q))
-                } else {
-                    BoolExpr::Quant(exists, Box::new(gen), Box::new(body))
-                }
+                self.with_gen(clauses, |c, gen| {
+                    let body = c.boolean(body)?;
+                    Some(
+                        if let Some(q) = IndexedQuant::recognise(exists, &gen, &body) {
+                            BoolExpr::IndexedQuant(Box::new(q))
+                        } else if let Some(q) = LinesQuant::recognise(exists, &gen, &body) {
+                            BoolExpr::LinesQuant(Box::new(q))
+                        } else {
+                            BoolExpr::Quant(exists, Box::new(gen), Box::new(body))
+                        },
+                    )
+                })?
             }
             ExprKind::CallFn(id, args) => {
                 let (bindings, body) =
@@ -1163,11 +1403,16 @@ impl Compiler<'_> {
             return None;
         }
         let fixed = |b: &Binding| match b {
-            Binding::Int(_, IntExpr::Lit(_)) | Binding::List(_, ListExpr::Lit(_)) => true,
+            Binding::Int(_, IntExpr::Lit(_))
+            | Binding::List(_, ListExpr::Lit(_))
+            | Binding::Bool(_, BoolExpr::Lit(_))
+            | Binding::Rows(..)
+            | Binding::Alias(Kind::Rows, _) => true,
             Binding::Int(_, IntExpr::Reg(r))
             | Binding::List(_, ListExpr::Reg(r))
+            | Binding::Bool(_, BoolExpr::Reg(r))
             | Binding::Alias(_, r) => self.inputs.iter().any(|(input, _)| input == r),
-            Binding::Int(..) | Binding::List(..) => false,
+            Binding::Int(..) | Binding::List(..) | Binding::Bool(..) => false,
         };
         let keyed = bindings.iter().map(|b| !fixed(b)).collect();
         self.memos += 1;
@@ -1220,12 +1465,23 @@ impl Compiler<'_> {
             bindings.push(match (self.kinds[reg as usize], self.alias[reg as usize]) {
                 (Some(kind), Some(target)) => Binding::Alias(kind, target),
                 (Some(Kind::Int), None) => Binding::Int(reg, self.int(arg)?),
-                (Some(Kind::List), None) => Binding::List(reg, self.list(arg)?),
+                (Some(Kind::List), None) => {
+                    let list = self.list(arg)?;
+                    self.as_list_only(&list);
+                    Binding::List(reg, list)
+                }
+                (Some(Kind::Bool), None) => Binding::Bool(reg, self.boolean(arg)?),
+                (Some(Kind::Rows), None) => Binding::Rows(reg, self.const_rows(arg)?),
                 // An unused parameter: its argument is still evaluated.
-                (None, _) => match self.attempt(|c| c.int(arg)) {
-                    Some(e) => Binding::Int(reg, e),
-                    None => Binding::List(reg, self.list(arg)?),
-                },
+                (None, _) => {
+                    if let Some(e) = self.attempt(|c| c.int(arg)) {
+                        Binding::Int(reg, e)
+                    } else if let Some(e) = self.attempt(|c| c.list(arg)) {
+                        Binding::List(reg, e)
+                    } else {
+                        Binding::Bool(reg, self.boolean(arg)?)
+                    }
+                }
             });
         }
         Some((bindings, compiled))

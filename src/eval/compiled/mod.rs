@@ -69,7 +69,11 @@ enum IntOp {
 #[derive(Debug, Clone)]
 enum BoolExpr {
     Lit(bool),
+    /// A boolean register.
+    Reg(u32),
     Cmp(BinaryOp, IntExpr, IntExpr),
+    /// `a == b` of booleans (`!=` when the flag is set).
+    Same(bool, Box<BoolExpr>, Box<BoolExpr>),
     Not(Box<BoolExpr>),
     And(Box<BoolExpr>, Box<BoolExpr>),
     Or(Box<BoolExpr>, Box<BoolExpr>),
@@ -108,6 +112,8 @@ pub struct CompiledRule {
     target: Target,
     /// Frame slots the rule reads without binding them, with what each must hold.
     inputs: Vec<(u32, Kind)>,
+    /// The rows inputs that may hold integer sets (see `Compiler::sets_as_rows`).
+    set_rows: Vec<u32>,
     /// How deep the inlined calls nest: the interpreter's call-depth limit must allow it.
     call_depth: usize,
     /// Registers needed (the frame's size).
@@ -199,50 +205,79 @@ pub fn compile_rule(
     frame_size: usize,
     program: Option<&Program>,
 ) -> Option<CompiledRule> {
-    let mut c = Compiler::new(program, frame_size);
-    let mut steps = Vec::new();
-    for clause in clauses {
-        steps.push(c.gen_clause(clause)?);
+    Compiler::two_passes(program, frame_size, |c| c.rule(clauses, target))
+}
+
+impl Compiler<'_> {
+    /// Compiles with `f` in a fresh compiler. A variable's kind is fixed by its first use,
+    /// and `for r in sets` where `r` is not used as a list reads `sets` as a list of
+    /// integers; if a later use reads it as rows, compiling fails, and is tried once more
+    /// with the variables read as rows the first time read as rows from the start.
+    fn two_passes<T>(
+        program: Option<&Program>,
+        frame_size: usize,
+        f: impl Fn(&mut Compiler<'_>) -> Option<T>,
+    ) -> Option<T> {
+        let mut c = Compiler::new(program, frame_size);
+        if let Some(done) = f(&mut c) {
+            return Some(done);
+        }
+        if c.wanted_rows.is_empty() {
+            return None;
+        }
+        let prefer_rows = std::mem::take(&mut c.wanted_rows);
+        let mut c = Compiler::new(program, frame_size);
+        c.prefer_rows = prefer_rows;
+        f(&mut c)
     }
-    let target = c.target(target)?;
-    let (int_shape, int_parts) = match &target {
-        Target::Int(e) => (LaneShape::Int, Some(vec![e.clone()])),
-        Target::Tuple(items) => (LaneShape::Tuple, Some(items.clone())),
-        Target::List(_) => (LaneShape::Int, None),
-        Target::Split(parts) => (
-            LaneShape::Split,
-            parts
-                .iter()
-                .map(|p| match p {
-                    Target::Int(e) => Some(e.clone()),
-                    _ => None,
-                })
-                .collect(),
-        ),
-    };
-    // The innermost loop runs in blocks when it is a range followed by guards that blocks
-    // can compute, and the target is integers that blocks can compute.
-    let int_parts = int_parts.filter(|parts| parts.iter().all(IntExpr::blockable));
-    let last_for = steps
-        .iter()
-        .rposition(|s| !matches!(s, GenClause::If(_)))
-        .filter(|k| {
-            matches!(steps[*k], GenClause::Range { .. })
-                && steps[k + 1..].iter().all(|s| match s {
-                    GenClause::If(cond) => cond.blockable(),
-                    _ => false,
-                })
-        });
-    Some(CompiledRule {
-        last_for,
-        int_parts,
-        int_shape,
-        steps,
-        target,
-        inputs: c.inputs,
-        call_depth: c.call_depth,
-        registers: c.next as usize,
-    })
+
+    fn rule(&mut self, clauses: &[Clause], target: &Expr) -> Option<CompiledRule> {
+        let c = self;
+        let mut steps = Vec::new();
+        for clause in clauses {
+            steps.push(c.gen_clause(clause)?);
+        }
+        let target = c.target(target)?;
+        let (int_shape, int_parts) = match &target {
+            Target::Int(e) => (LaneShape::Int, Some(vec![e.clone()])),
+            Target::Tuple(items) => (LaneShape::Tuple, Some(items.clone())),
+            Target::List(_) => (LaneShape::Int, None),
+            Target::Split(parts) => (
+                LaneShape::Split,
+                parts
+                    .iter()
+                    .map(|p| match p {
+                        Target::Int(e) => Some(e.clone()),
+                        _ => None,
+                    })
+                    .collect(),
+            ),
+        };
+        // The innermost loop runs in blocks when it is a range followed by guards that blocks
+        // can compute, and the target is integers that blocks can compute.
+        let int_parts = int_parts.filter(|parts| parts.iter().all(IntExpr::blockable));
+        let last_for = steps
+            .iter()
+            .rposition(|s| !matches!(s, GenClause::If(_)))
+            .filter(|k| {
+                matches!(steps[*k], GenClause::Range { .. })
+                    && steps[k + 1..].iter().all(|s| match s {
+                        GenClause::If(cond) => cond.blockable(),
+                        _ => false,
+                    })
+            });
+        Some(CompiledRule {
+            last_for,
+            int_parts,
+            int_shape,
+            steps,
+            target,
+            set_rows: c.sets_as_rows(),
+            inputs: c.inputs.clone(),
+            call_depth: c.call_depth,
+            registers: c.next as usize,
+        })
+    }
 }
 
 /// The state of compiling one rule.
@@ -271,6 +306,16 @@ struct Compiler<'p> {
     call_depth: usize,
     /// Remembered calls so far (their ids).
     memos: u32,
+    /// Per register, whether a list in it is read as only a list allows (see
+    /// `Compiler::as_list_only`).
+    list_only: Vec<bool>,
+    /// The rows read by `for row in rows` clauses over a register: (rows, row) registers.
+    rows_read: Vec<(u32, u32)>,
+    /// Registers to read as rows where a `for` clause could read them either way (see
+    /// `Compiler::two_passes`).
+    prefer_rows: Vec<u32>,
+    /// Registers that a `for` clause tried to read as rows, compiled or not.
+    wanted_rows: Vec<u32>,
 }
 
 /// What [`Compiler::attempt`] restores.
@@ -297,6 +342,10 @@ impl<'p> Compiler<'p> {
             depth: 0,
             call_depth: 0,
             memos: 0,
+            list_only: Vec::new(),
+            rows_read: Vec::new(),
+            prefer_rows: Vec::new(),
+            wanted_rows: Vec::new(),
         };
         c.grow();
         c
@@ -307,6 +356,7 @@ impl<'p> Compiler<'p> {
         self.kinds.resize(self.next as usize, None);
         self.bound.resize(self.next as usize, false);
         self.alias.resize(self.next as usize, None);
+        self.list_only.resize(self.next as usize, false);
     }
 
     fn snapshot(&self) -> Snapshot {
@@ -449,6 +499,18 @@ impl<'p> Compiler<'p> {
                 // Compiled twice: the first time only to learn that both sides are integers.
                 BoolExpr::Cmp(*op, self.int(l)?, self.int(r)?)
             }
+            ExprKind::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne), l, r)
+                if self
+                    .attempt(|c| Some((c.boolean(l)?, c.boolean(r)?)))
+                    .is_some() =>
+            {
+                BoolExpr::Same(
+                    *op == BinaryOp::Ne,
+                    Box::new(self.boolean(l)?),
+                    Box::new(self.boolean(r)?),
+                )
+            }
+            ExprKind::Local(slot) => BoolExpr::Reg(self.local(*slot, Kind::Bool)?),
             _ => return self.list_bool(e),
         })
     }
@@ -483,7 +545,11 @@ impl<'p> Compiler<'p> {
             ),
             _ => match self.attempt(|c| c.int(e)) {
                 Some(n) => Target::Int(n),
-                None => Target::List(self.list(e)?),
+                None => {
+                    let list = self.list(e)?;
+                    self.as_list_only(&list);
+                    Target::List(list)
+                }
             },
         })
     }
@@ -592,6 +658,12 @@ impl BoolExpr {
     fn eval(&self, run: &mut Run<'_>) -> Eval<bool> {
         match self {
             BoolExpr::Lit(b) => Ok(*b),
+            BoolExpr::Reg(r) => Ok(run.b.regs[*r as usize] != 0),
+            BoolExpr::Same(ne, l, r) => {
+                let a = l.eval(run)?;
+                let b = r.eval(run)?;
+                Ok((a == b) != *ne)
+            }
             BoolExpr::Not(x) => Ok(!x.eval(run)?),
             BoolExpr::And(l, r) => Ok(l.eval(run)? && r.eval(run)?),
             BoolExpr::Or(l, r) => Ok(l.eval(run)? || r.eval(run)?),
@@ -620,9 +692,11 @@ impl BoolExpr {
     /// Whether blocks can compute it.
     fn blockable(&self) -> bool {
         match self {
-            BoolExpr::Lit(_) => true,
+            BoolExpr::Lit(_) | BoolExpr::Reg(_) => true,
             BoolExpr::Not(x) => x.blockable(),
-            BoolExpr::And(l, r) | BoolExpr::Or(l, r) => l.blockable() && r.blockable(),
+            BoolExpr::And(l, r) | BoolExpr::Or(l, r) | BoolExpr::Same(_, l, r) => {
+                l.blockable() && r.blockable()
+            }
             BoolExpr::Cmp(_, l, r) => l.blockable() && r.blockable(),
             BoolExpr::In(..)
             | BoolExpr::TupleCmp(..)
@@ -1128,6 +1202,18 @@ impl BoolExpr {
     fn eval_block(&self, at: &Lanes<'_>, out: &mut [bool], pool: &mut Pool) -> Eval<()> {
         match self {
             BoolExpr::Lit(b) => out.fill(*b),
+            // A boolean register is never a loop's (those hold integers): one value.
+            BoolExpr::Reg(r) => out.fill(at.regs[*r as usize] != 0),
+            BoolExpr::Same(ne, l, r) => {
+                l.eval_block(at, out, pool)?;
+                let mut rhs = pool.bools();
+                let block = &mut rhs[..out.len()];
+                r.eval_block(at, block, pool)?;
+                for (v, w) in out.iter_mut().zip(block.iter()) {
+                    *v = (*v == *w) != *ne;
+                }
+                pool.bools.push(rhs);
+            }
             BoolExpr::Not(x) => {
                 x.eval_block(at, out, pool)?;
                 out.iter_mut().for_each(|v| *v = !*v);
@@ -1186,6 +1272,8 @@ struct Buffers {
     regs: Vec<i64>,
     /// List registers (empty for integer registers).
     lists: Vec<Vec<i64>>,
+    /// Rows registers (`None` for the others).
+    rows: Vec<Option<lists::RowsSlot>>,
     /// Free list buffers for intermediate lists.
     spare: Vec<Vec<i64>>,
     /// A list target, reused from option to option.
@@ -1271,6 +1359,8 @@ impl Run<'_> {
 pub struct CompiledCond {
     cond: BoolExpr,
     inputs: Vec<(u32, Kind)>,
+    /// The rows inputs that may hold integer sets (see `Compiler::sets_as_rows`).
+    set_rows: Vec<u32>,
     registers: usize,
     call_depth: usize,
 }
@@ -1281,13 +1371,15 @@ pub fn compile_condition(
     frame_size: usize,
     program: Option<&Program>,
 ) -> Option<CompiledCond> {
-    let mut c = Compiler::new(program, frame_size);
-    let cond = c.boolean(cond)?;
-    Some(CompiledCond {
-        cond,
-        inputs: c.inputs,
-        registers: c.next as usize,
-        call_depth: c.call_depth,
+    Compiler::two_passes(program, frame_size, |c| {
+        let cond = c.boolean(cond)?;
+        Some(CompiledCond {
+            cond,
+            set_rows: c.sets_as_rows(),
+            inputs: c.inputs.clone(),
+            registers: c.next as usize,
+            call_depth: c.call_depth,
+        })
     })
 }
 
@@ -1306,7 +1398,7 @@ impl CompiledCond {
         stop: &Stop,
     ) -> Result<bool, Interrupt> {
         with_run(
-            &self.inputs,
+            (&self.inputs, &self.set_rows),
             self.registers,
             frame,
             max_collection,
@@ -1331,7 +1423,7 @@ pub struct InputFrame<'f> {
 /// Sets up a run (buffers from the free list, the inputs loaded from `frame`), runs `f` in
 /// it, and gives the buffers back.
 fn with_run<T>(
-    inputs: &[(u32, Kind)],
+    (inputs, set_rows): (&[(u32, Kind)], &[u32]),
     registers: usize,
     frame: InputFrame<'_>,
     max_collection: u64,
@@ -1347,6 +1439,7 @@ fn with_run<T>(
     b.regs.resize(registers, 0);
     if b.lists.len() < registers {
         b.lists.resize_with(registers, Vec::new);
+        b.rows.resize(registers, None);
     }
     for (slot, kind) in inputs {
         if let Some((at, items)) = frame.packed.filter(|(at, _)| at == slot) {
@@ -1363,6 +1456,14 @@ fn with_run<T>(
             (Kind::Int, Some(Value::Int(n))) => {
                 b.regs[*slot as usize] = *n;
                 true
+            }
+            (Kind::Bool, Some(Value::Bool(x))) => {
+                b.regs[*slot as usize] = i64::from(*x);
+                true
+            }
+            (Kind::Rows, Some(value)) => {
+                let sets = set_rows.contains(slot);
+                lists::load_rows(&mut b.rows[*slot as usize], value, sets)
             }
             (Kind::List, Some(Value::List(items))) => {
                 let list = &mut b.lists[*slot as usize];
@@ -1415,7 +1516,7 @@ impl CompiledRule {
         emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
     ) -> Result<ControlFlow<()>, Interrupt> {
         with_run(
-            &self.inputs,
+            (&self.inputs, &self.set_rows),
             self.registers,
             frame,
             max_collection,
