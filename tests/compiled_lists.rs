@@ -3,7 +3,7 @@
 //! Random games whose positions are lists of small integers, with rules built from the list
 //! part of the compiled fragment (indexing, `set`, `len`, `count`, `sum`, `x in xs`,
 //! comprehensions with `enumerate` and guards, `exists`/`forall`, tuple comparisons, repeats,
-//! `reversed`, `min`/`max` of lists, calls of user functions, constants, a game parameter
+//! `reversed`, `min`/`max` of lists and of a comprehension's lists, calls of user functions, constants, a game parameter
 //! of rows (lists or sets of integers) and a boolean one), some with a `terminal if`
 //! condition of the same kind, are loaded twice: with compiled rules and with the interpreter only. Every rule and
 //! condition must compile, and the moves, Grundy values and outcomes of a
@@ -166,6 +166,16 @@ impl Gen {
                     g.list(ints, lists),
                     g.list(ints, lists)
                 ),
+                // The least (greatest) of the lists made from each row, as Bridgit's
+                // `least_image` picks a board's least mirror image.
+                2 => {
+                    let r = format!("r{}", g.depth);
+                    let mut with_r = lists.to_vec();
+                    with_r.push(r.clone());
+                    let extreme = g.pick(&["min", "max"]);
+                    let rows = g.rows();
+                    format!("{extreme}([{} for {r} in {rows}])", g.list(ints, &with_r))
+                }
                 _ => format!("[{}, {}]", g.int(ints, lists), g.int(ints, lists)),
             },
             // A product of two lists: long enough to pass the collection limit (64 here).
@@ -297,6 +307,7 @@ impl Gen {
             "[{1, 0}, [2]]",
             "[[0, 5], [1]]",
             "[[1], [true]]",
+            "[]",
         ]);
         let flag = self.pick(&["true", "false"]);
         out.push_str(&format!(
@@ -575,5 +586,35 @@ fn games_over_a_parameter_of_winning_sets_compile() {
             conditions.clone().all(Option::is_some) && conditions.count() > 0,
             "a condition of {name} is not compiled"
         );
+    }
+}
+
+/// `min` of a comprehension's lists fails where the interpreter's does: on no lists, and on
+/// more lists than the collection limit (64 in these tests) before any is compared.
+#[test]
+fn the_least_of_a_comprehension_s_lists_fails_as_the_interpreter_does() {
+    for (extra, error) in [
+        ("", None),
+        // two rows, each 32 (33) times: 64 (66) lists
+        (", x in 0..32", None),
+        (", x in 0..33", Some("cgl::eval::too_large")),
+        (" if len(r) > 5", Some("cgl::eval::empty")),
+    ] {
+        let source = format!(
+            "game G(S = [[1, 0], [0, 1]]) {{\n    position b\n    \
+             move min([[b[i] for i in r] for r in S{extra}]) if b[0] > 0\n}}\n"
+        );
+        let mut s = session(true);
+        s.load_source("g.game", &source).unwrap();
+        assert!(s.program().games[0].rules[0].compiled.is_some(), "{source}");
+        let (compiled, interpreted) = both(&source, "moves(G([1, 2]))");
+        assert_eq!(compiled, interpreted, "{source}");
+        match error {
+            None => assert_eq!(compiled.as_deref(), Ok("[G([1, 2])]"), "{source}"),
+            Some(code) => assert!(
+                compiled.as_ref().is_err_and(|e| e.contains(code)),
+                "{source}: {compiled:?}"
+            ),
+        }
     }
 }

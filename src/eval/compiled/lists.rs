@@ -123,6 +123,8 @@ pub(super) enum ListExpr {
     Reversed(Box<ListExpr>),
     /// `min(xs, ys, ...)` (true) or `max`: the least (greatest) list, item by item.
     Extreme(bool, Vec<ListExpr>),
+    /// `min([xs for ...])` (true) or `max`: the least (greatest) of the lists made.
+    ExtremeOf(bool, Box<Gen>, Box<ListExpr>),
     /// An inlined call: the arguments bound, then the body.
     Let(Vec<Binding>, Box<ListExpr>),
 }
@@ -655,6 +657,37 @@ impl ListExpr {
                 }
                 run.put_list(other);
             }
+            ListExpr::ExtremeOf(min, gen, body) => {
+                // The interpreter builds the whole list of lists first (every item evaluated,
+                // the collection limit applied), then picks.
+                let limit = run.max_collection;
+                let mut items = 0u64;
+                let mut other = run.take_list();
+                let result = gen.for_each(run, |run| {
+                    items += 1;
+                    if items > limit {
+                        return Err(Interrupt::Fallback);
+                    }
+                    other.clear();
+                    body.eval_into(run, &mut other)?;
+                    let better = items == 1
+                        || if *min {
+                            other.as_slice() < out.as_slice()
+                        } else {
+                            other.as_slice() > out.as_slice()
+                        };
+                    if better {
+                        std::mem::swap(out, &mut other);
+                    }
+                    Ok(ControlFlow::Continue(()))
+                });
+                run.put_list(other);
+                let _complete = result?;
+                if items == 0 {
+                    // `min` of an empty collection: the interpreter's error.
+                    return Err(Interrupt::Fallback);
+                }
+            }
             ListExpr::Let(bindings, body) => {
                 bind_all(bindings, run)?;
                 body.eval_into(run, out)?;
@@ -1105,6 +1138,21 @@ impl Compiler<'_> {
             })?,
             ExprKind::CallBuiltin(Builtin::Reversed, args) if args.len() == 1 => {
                 ListExpr::Reversed(Box::new(self.list(&args[0])?))
+            }
+            // `min([xs for ...])`: the least of the lists a comprehension makes.
+            ExprKind::CallBuiltin(b @ (Builtin::Min | Builtin::Max), args) if args.len() == 1 => {
+                let ExprKind::ListComp(body, clauses) = &args[0].kind else {
+                    return None;
+                };
+                self.with_gen(clauses, |c, gen| {
+                    let body = c.list(body)?;
+                    c.as_list_only(&body);
+                    Some(ListExpr::ExtremeOf(
+                        *b == Builtin::Min,
+                        Box::new(gen),
+                        Box::new(body),
+                    ))
+                })?
             }
             // `min(xs, ys)` of lists: the interpreter compares them as values, item by item.
             ExprKind::CallBuiltin(b @ (Builtin::Min | Builtin::Max), args) if args.len() >= 2 => {
