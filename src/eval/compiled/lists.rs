@@ -29,16 +29,44 @@ pub(super) enum Kind {
     Rows,
 }
 
+/// A family of rows (lists of integers), with each row's cells as a bit mask when every
+/// item of every row is below 64: a board game's lines, which [`LinesQuant`] then tests
+/// all at once.
+#[derive(Debug)]
+pub(super) struct RowSet {
+    rows: Vec<Rc<[i64]>>,
+    /// Per row, the set of its items (`1 << i` for each item `i`), if all are in `0..64`.
+    masks: Option<Vec<u64>>,
+    /// One more than the greatest item (0 without items): a board at least this long has
+    /// every cell the rows name.
+    reach: usize,
+}
+
+impl RowSet {
+    fn new(rows: Vec<Rc<[i64]>>) -> Rc<RowSet> {
+        let items = || rows.iter().flat_map(|r| r.iter().copied());
+        let masks = items().all(|i| (0..64).contains(&i)).then(|| {
+            rows.iter()
+                .map(|r| r.iter().fold(0u64, |m, i| m | (1 << i)))
+                .collect()
+        });
+        let reach = items()
+            .max()
+            .map_or(0, |i| i.saturating_add(1).max(0) as usize);
+        Rc::new(RowSet { rows, masks, reach })
+    }
+}
+
 /// The rows of a `for row in rows` clause: a constant's, or a rows register's.
 #[derive(Debug, Clone)]
 pub(super) enum RowsSource {
-    Const(Rc<[Rc<[i64]>]>),
+    Const(Rc<RowSet>),
     Reg(u32),
 }
 
 impl RowsSource {
     /// The rows (shared, not copied).
-    fn get(&self, run: &Run<'_>) -> Eval<Rc<[Rc<[i64]>]>> {
+    fn get(&self, run: &Run<'_>) -> Eval<Rc<RowSet>> {
         match self {
             RowsSource::Const(rows) => Ok(rows.clone()),
             RowsSource::Reg(r) => run.b.rows[*r as usize]
@@ -58,7 +86,7 @@ pub(super) struct RowsSlot {
     from: Option<Value>,
     /// Whether a row was read from a set: a rule that takes lists only must not reuse it.
     from_sets: bool,
-    rows: Rc<[Rc<[i64]>]>,
+    rows: Rc<RowSet>,
 }
 
 /// Loads a rows input from `value` into `slot`; false if it is not a list of integer lists
@@ -88,7 +116,12 @@ pub(super) fn load_rows(slot: &mut Option<RowsSlot>, value: &Value, sets: bool) 
             .collect(),
         v => int_items(v),
     };
-    match items.iter().map(row).collect::<Option<Rc<[_]>>>() {
+    match items
+        .iter()
+        .map(row)
+        .collect::<Option<Vec<_>>>()
+        .map(RowSet::new)
+    {
         Some(rows) => {
             *slot = Some(RowsSlot {
                 from: Some(value.clone()),
@@ -136,7 +169,7 @@ pub(super) enum Binding {
     List(u32, ListExpr),
     Bool(u32, BoolExpr),
     /// A constant list of lists, for a parameter read as rows.
-    Rows(u32, Rc<[Rc<[i64]>]>),
+    Rows(u32, Rc<RowSet>),
     /// A variable of the caller that the callee reads in place (see `Compiler::inline`):
     /// nothing to bind; the memo key reads it.
     Alias(Kind, u32),
@@ -379,7 +412,7 @@ pub(super) fn run_clauses(
             Ok(flow)
         }
         GenClause::Rows { reg, rows } => {
-            for row in rows.get(run)?.iter() {
+            for row in rows.get(run)?.rows.iter() {
                 run.tick()?;
                 let target = &mut run.b.lists[*reg as usize];
                 target.clear();
@@ -949,9 +982,31 @@ impl LinesQuant {
         let y = self.inner.other.leaf(run).ok_or(Interrupt::Fallback)?;
         let rows = self.rows.get(run)?;
         let board = &run.b.lists[self.inner.board as usize];
+        if let (Some(masks), true) = (&rows.masks, board.len() >= rows.reach) {
+            // Every cell the rows name is on the board, so no item can fail: the cells
+            // that pass the comparison, as a bit mask, decide each row at once.
+            let mut pass = 0u64;
+            for (k, v) in board[..rows.reach].iter().enumerate() {
+                pass |= u64::from(super::compare(self.inner.op, *v, y)) << k;
+            }
+            let row = |mask: &u64| {
+                if self.inner.exists {
+                    mask & pass != 0
+                } else {
+                    mask & !pass == 0
+                }
+            };
+            let value = if self.exists {
+                masks.iter().any(row)
+            } else {
+                masks.iter().all(row)
+            };
+            tick_n(&mut run.ticks, run.stop, rows.reach + masks.len())?;
+            return Ok(value);
+        }
         let mut steps = 0;
         let mut value = !self.exists;
-        for row in rows.iter() {
+        for row in rows.rows.iter() {
             let (inner, n) = self.inner.over(row, board, y)?;
             steps += n + 1;
             if inner == self.exists {
@@ -1103,9 +1158,13 @@ impl Compiler<'_> {
     }
 
     /// A literal list of integer lists (a constant's rows).
-    fn const_rows(&self, e: &Expr) -> Option<Rc<[Rc<[i64]>]>> {
+    fn const_rows(&self, e: &Expr) -> Option<Rc<RowSet>> {
         match self.literal_const(e)? {
-            Value::List(rows) => rows.iter().map(int_items).collect(),
+            Value::List(rows) => rows
+                .iter()
+                .map(int_items)
+                .collect::<Option<Vec<_>>>()
+                .map(RowSet::new),
             _ => None,
         }
     }
