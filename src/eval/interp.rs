@@ -1085,6 +1085,17 @@ impl<'a> Interp<'a> {
         given: Vec<Option<Value>>,
         span: Span,
     ) -> DiagResult<InstanceId> {
+        self.within_game(game_id, span, |this| {
+            this.instance_unguarded(game_id, given, span)
+        })
+    }
+
+    fn instance_unguarded(
+        &mut self,
+        game_id: GameId,
+        given: Vec<Option<Value>>,
+        span: Span,
+    ) -> DiagResult<InstanceId> {
         let program = self.world.program;
         let game = &program.games[game_id.0 as usize];
         let mut frame = vec![Value::None; game.frame_size];
@@ -1221,6 +1232,43 @@ impl<'a> Interp<'a> {
     }
 
     fn start_position(&mut self, inst: InstanceId, span: Span) -> DiagResult<Value> {
+        let game = self.world.games.info(inst).game;
+        self.within_game(game, span, |this| this.start_position_unguarded(inst, span))
+    }
+
+    /// Evaluates a game's own clauses (`start`, parameter defaults, `compound`) one level
+    /// deeper: they may name the game again (`start G[k = k + 1].start`), and each level
+    /// counts against the call-depth limit, as a call does, so that such a definition ends
+    /// in a diagnostic instead of overflowing the stack.
+    fn within_game<T>(
+        &mut self,
+        game: GameId,
+        span: Span,
+        f: impl FnOnce(&mut Self) -> DiagResult<T>,
+    ) -> DiagResult<T> {
+        if self.depth >= self.world.limits.max_call_depth {
+            let name = &self.world.program.games[game.0 as usize].name;
+            return Err(Box::new(
+                Diag::error(
+                    "cgl::eval::recursion",
+                    format!("game `{name}` is defined in terms of itself too deeply"),
+                )
+                .label(span, "needed here")
+                .label(self.world.program.games[game.0 as usize].span, "this game")
+                .help(format!(
+                    "its `start`, a parameter's default or its `compound` uses the game again, \
+                     {} levels deep; make sure that chain ends",
+                    self.world.limits.max_call_depth
+                )),
+            ));
+        }
+        self.depth += 1;
+        let result = f(self);
+        self.depth -= 1;
+        result
+    }
+
+    fn start_position_unguarded(&mut self, inst: InstanceId, span: Span) -> DiagResult<Value> {
         let info = self.world.games.info(inst);
         let game = &self.world.program.games[info.game.0 as usize];
         let Some(start) = &game.start else {
