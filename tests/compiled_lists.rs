@@ -248,8 +248,19 @@ impl Gen {
             7 => match g.below(5) {
                 0 => "F".to_string(),
                 1 => format!("(({}) {} F)", g.cond(ints, lists), g.pick(&["==", "!="])),
-                2 => format!("agree({}, {})", g.int(ints, lists), g.pick(&["F", "true"])),
-                3 => format!("hits({}, {})", g.list(ints, lists), g.rows()),
+                // Passed on as variables, through one call or two.
+                2 => format!(
+                    "{}({}, {})",
+                    g.pick(&["agree", "agree2"]),
+                    g.int(ints, lists),
+                    g.pick(&["F", "true"])
+                ),
+                3 => format!(
+                    "{}({}, {})",
+                    g.pick(&["hits", "hits2"]),
+                    g.list(ints, lists),
+                    g.rows()
+                ),
                 _ => {
                     // Any condition over each row, or one that reads a row as only a list
                     // can be read (indexed), which a set of rows cannot take.
@@ -297,7 +308,9 @@ impl Gen {
              fn above(xs, n) = count(x > n for x in xs)\n\
              fn spread(xs, n) = above(xs, n) - above(xs, n + 1) + total(xs)\n\
              fn agree(x, f) = (x > 0) == f\n\
-             fn hits(b, sets) = exists s in sets: forall i in s: b[i] == 1\n",
+             fn hits(b, sets) = exists s in sets: forall i in s: b[i] == 1\n\
+             fn agree2(x, f) = agree(x, f)\n\
+             fn hits2(b, sets) = hits(b, sets) or small(b)\n",
         );
         // The parameter's rows: lists, sets (which only some rules may read as rows), rows
         // that index out of range, an item that is not an integer.

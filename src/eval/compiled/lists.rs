@@ -1569,8 +1569,15 @@ impl Compiler<'_> {
         let mut bindings = Vec::with_capacity(args.len());
         for (j, arg) in args.iter().enumerate() {
             let reg = base + j as u32;
-            bindings.push(match (self.kinds[reg as usize], self.alias[reg as usize]) {
+            let alias = self.alias[reg as usize];
+            let target_kind = alias.and_then(|t| self.kinds[t as usize]);
+            bindings.push(match (self.kinds[reg as usize], alias) {
                 (Some(kind), Some(target)) => Binding::Alias(kind, target),
+                // A parameter the body passes on to a further call as a variable, which
+                // reads the caller's register in place: an alias too, of what it reads.
+                (None, Some(target)) if target_kind.is_some() => {
+                    Binding::Alias(target_kind.unwrap_or(Kind::Int), target)
+                }
                 (Some(Kind::Int), None) => Binding::Int(reg, self.int(arg)?),
                 (Some(Kind::List), None) => {
                     let list = self.list(arg)?;
