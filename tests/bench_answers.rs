@@ -84,11 +84,12 @@ fn bench_answers_w5_wythoff() {
     check("W5");
 }
 
-/// The boards' lines in the `.game` files (the 4 × 4 one is run only by the full suite) are
-/// the baselines' lines of three.
+/// The boards' lines in the `.game` files (the 4 × 4 ones are run only by the full suite) are
+/// the baselines' lines of three; the game that takes them as a parameter compiles whole, as
+/// the one that reads the constant does.
 #[test]
 fn bench_answers_tictactoe_lines() {
-    for (size, side) in [("3x3", 3), ("4x4", 4)] {
+    for (size, side) in [("3x3", 3), ("4x4", 4), ("4x4-param", 4)] {
         let query = suite::cgl_query("W3", size).unwrap();
         let mut session = Session::new(SessionConfig::default());
         let file = session.load_source(query.file, query.source).unwrap();
@@ -100,6 +101,13 @@ fn bench_answers_tictactoe_lines() {
         assert_eq!(
             session.show(&value),
             baselines::common::list(expected),
+            "{size}"
+        );
+        let game = &session.program().games[0];
+        assert!(game.rules.iter().all(|r| r.compiled.is_some()), "{size}");
+        let mut conditions = game.terminal_compiled.iter().chain(&game.draw_compiled);
+        assert!(
+            conditions.clone().count() == 2 && conditions.all(Option::is_some),
             "{size}"
         );
     }

@@ -14,7 +14,8 @@ pub fn sizes(workload: &str, quick: bool) -> &'static [&'static str] {
         ("W2", false) => &["5000", "20000"],
         ("W2", true) => &["500"],
         ("W3", _) if quick => &["3x3"],
-        ("W3", _) => &["3x3", "4x4"],
+        // `4x4-param`: the same game, its lines a parameter (benches/games/tictactoe4_param.game).
+        ("W3", _) => &["3x3", "4x4", "4x4-param"],
         ("W4", false) => &["10x10", "12x12"],
         ("W4", true) => &["6x6"],
         ("W5", false) => &["1000"],
@@ -41,6 +42,7 @@ const KAYLES: &str = include_str!("../games/kayles.game");
 const GRUNDY_GAME: &str = include_str!("../games/grundy_game.game");
 const TICTACTOE: &str = include_str!("../games/tictactoe.game");
 const TICTACTOE4: &str = include_str!("../games/tictactoe4.game");
+const TICTACTOE4_PARAM: &str = include_str!("../games/tictactoe4_param.game");
 const CHOMP: &str = include_str!("../games/chomp.game");
 const WYTHOFF: &str = include_str!("../games/wythoff.game");
 
@@ -59,8 +61,10 @@ fn rectangle(size: &str) -> Result<(usize, usize), String> {
 fn board(size: &str) -> Result<tictactoe::Board, String> {
     match size {
         "3x3" => Ok(tictactoe::Board::new(3)),
-        "4x4" => Ok(tictactoe::Board::new(4)),
-        _ => Err(format!("no tic-tac-toe board {size:?} (3x3 or 4x4)")),
+        "4x4" | "4x4-param" => Ok(tictactoe::Board::new(4)),
+        _ => Err(format!(
+            "no tic-tac-toe board {size:?} (3x3, 4x4 or 4x4-param)"
+        )),
     }
 }
 
@@ -86,10 +90,10 @@ pub fn cgl_query(workload: &str, size: &str) -> Result<CglQuery, String> {
         }
         "W3" => {
             board(size)?;
-            let (file, source) = if size == "3x3" {
-                ("tictactoe.game", TICTACTOE)
-            } else {
-                ("tictactoe4.game", TICTACTOE4)
+            let (file, source) = match size {
+                "3x3" => ("tictactoe.game", TICTACTOE),
+                "4x4" => ("tictactoe4.game", TICTACTOE4),
+                _ => ("tictactoe4_param.game", TICTACTOE4_PARAM),
             };
             let s = "TicTacToe.start";
             let expr = format!(
