@@ -1204,28 +1204,22 @@ impl BoolExpr {
             BoolExpr::Lit(b) => out.fill(*b),
             // A boolean register is never a loop's (those hold integers): one value.
             BoolExpr::Reg(r) => out.fill(at.regs[*r as usize] != 0),
-            BoolExpr::Same(ne, l, r) => {
-                l.eval_block(at, out, pool)?;
-                let mut rhs = pool.bools();
-                let block = &mut rhs[..out.len()];
-                r.eval_block(at, block, pool)?;
-                for (v, w) in out.iter_mut().zip(block.iter()) {
-                    *v = (*v == *w) != *ne;
-                }
-                pool.bools.push(rhs);
-            }
             BoolExpr::Not(x) => {
                 x.eval_block(at, out, pool)?;
                 out.iter_mut().for_each(|v| *v = !*v);
             }
-            BoolExpr::And(l, r) | BoolExpr::Or(l, r) => {
-                let and = matches!(self, BoolExpr::And(..));
+            BoolExpr::And(l, r) | BoolExpr::Or(l, r) | BoolExpr::Same(_, l, r) => {
                 l.eval_block(at, out, pool)?;
                 let mut rhs = pool.bools();
                 let block = &mut rhs[..out.len()];
                 r.eval_block(at, block, pool)?;
-                for (v, w) in out.iter_mut().zip(block.iter()) {
-                    *v = if and { *v && *w } else { *v || *w };
+                let lanes = out.iter_mut().zip(block.iter());
+                if let BoolExpr::Same(ne, ..) = self {
+                    lanes.for_each(|(v, w)| *v = (*v == *w) != *ne);
+                } else if matches!(self, BoolExpr::And(..)) {
+                    lanes.for_each(|(v, w)| *v = *v && *w);
+                } else {
+                    lanes.for_each(|(v, w)| *v = *v || *w);
                 }
                 pool.bools.push(rhs);
             }
