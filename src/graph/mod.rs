@@ -851,13 +851,11 @@ impl GameGraph {
         w: &World<'_>,
         inst: InstanceId,
         data: PositionData<'_>,
-        mut d: Box<Diag>,
+        d: Box<Diag>,
     ) -> Box<Diag> {
-        let shown = shown_position(w, inst, data);
-        d.notes.push(format!(
-            "the limit was reached while adding {shown}; if positions keep growing, the game may never end"
-        ));
-        d
+        noted(d, w, inst, data, |shown| {
+            format!("the limit was reached while adding {shown}; if positions keep growing, the game may never end")
+        })
     }
 
     /// Adds "while generating the moves of ..." to an error raised by a position's rules.
@@ -867,12 +865,11 @@ impl GameGraph {
         w: &World<'_>,
         inst: InstanceId,
         data: PositionData<'_>,
-        mut d: Box<Diag>,
+        d: Box<Diag>,
     ) -> Box<Diag> {
-        let shown = shown_position(w, inst, data);
-        d.notes
-            .push(format!("while generating the moves of {shown}"));
-        d
+        noted(d, w, inst, data, |shown| {
+            format!("while generating the moves of {shown}")
+        })
     }
 
     /// Interns the canonical form of a compound of `parts`.
@@ -1248,6 +1245,19 @@ impl GameGraph {
             }
         }
     }
+}
+
+/// `d` with a note that names the position `data` of `inst`, as `note` words it.
+#[cold]
+fn noted(
+    mut d: Box<Diag>,
+    w: &World<'_>,
+    inst: InstanceId,
+    data: PositionData<'_>,
+    note: impl FnOnce(&str) -> String,
+) -> Box<Diag> {
+    d.notes.push(note(&shown_position(w, inst, data)));
+    d
 }
 
 /// The position `data` of `inst` as the user writes it, for a diagnostic's note.

@@ -107,13 +107,7 @@ pub(super) fn load_rows(slot: &mut Option<RowsSlot>, value: &Value, sets: bool) 
         }
     }
     let row = |v: &Value| match v {
-        Value::Set(items) if sets => items
-            .iter()
-            .map(|i| match i {
-                Value::Int(n) => Some(*n),
-                _ => None,
-            })
-            .collect(),
+        Value::Set(items) if sets => ints(items.iter()),
         v => int_items(v),
     };
     match items
@@ -1097,15 +1091,19 @@ pub(super) fn index(list: &ListExpr, i: &IntExpr, run: &mut Run<'_>) -> Eval<i64
 /// The items of a literal list of integers.
 fn int_items(v: &Value) -> Option<Rc<[i64]>> {
     match v {
-        Value::List(items) => items
-            .iter()
-            .map(|i| match i {
-                Value::Int(n) => Some(*n),
-                _ => None,
-            })
-            .collect(),
+        Value::List(items) => ints(items.iter()),
         _ => None,
     }
+}
+
+/// The integers of `items`, if all are integers.
+fn ints<'v>(items: impl Iterator<Item = &'v Value>) -> Option<Rc<[i64]>> {
+    items
+        .map(|i| match i {
+            Value::Int(n) => Some(*n),
+            _ => None,
+        })
+        .collect()
 }
 
 impl Compiler<'_> {
@@ -1267,13 +1265,7 @@ impl Compiler<'_> {
             return plain(self);
         };
         let rest = &clauses[1..];
-        let register = self.base + source;
-        let resolved = self
-            .alias
-            .get(register as usize)
-            .copied()
-            .flatten()
-            .unwrap_or(register);
+        let resolved = self.resolved(self.base + source);
         let over_rows = |c: &mut Self| {
             c.wanted_rows.push(resolved);
             c.attempt(|c| {
@@ -1552,10 +1544,9 @@ impl Compiler<'_> {
         }
         for (j, arg) in args.iter().enumerate() {
             if let ExprKind::Local(slot) = arg.kind {
-                let caller = (self.base + slot) as usize;
-                if caller < self.kinds.len() {
-                    let target = self.alias[caller].unwrap_or(caller as u32);
-                    self.alias[base as usize + j] = Some(target);
+                let caller = self.base + slot;
+                if (caller as usize) < self.kinds.len() {
+                    self.alias[base as usize + j] = Some(self.resolved(caller));
                 }
             }
         }

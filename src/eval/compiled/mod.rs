@@ -232,12 +232,11 @@ impl Compiler<'_> {
     }
 
     fn rule(&mut self, clauses: &[Clause], target: &Expr) -> Option<CompiledRule> {
-        let c = self;
         let mut steps = Vec::new();
         for clause in clauses {
-            steps.push(c.gen_clause(clause)?);
+            steps.push(self.gen_clause(clause)?);
         }
-        let target = c.target(target)?;
+        let target = self.target(target)?;
         let (int_shape, int_parts) = match &target {
             Target::Int(e) => (LaneShape::Int, Some(vec![e.clone()])),
             Target::Tuple(items) => (LaneShape::Tuple, Some(items.clone())),
@@ -272,10 +271,10 @@ impl Compiler<'_> {
             int_shape,
             steps,
             target,
-            set_rows: c.sets_as_rows(),
-            inputs: c.inputs.clone(),
-            call_depth: c.call_depth,
-            registers: c.next as usize,
+            set_rows: self.sets_as_rows(),
+            inputs: self.inputs.clone(),
+            call_depth: self.call_depth,
+            registers: self.next as usize,
         })
     }
 }
@@ -377,6 +376,15 @@ impl<'p> Compiler<'p> {
         self.alias = s.alias;
         self.next = s.next;
         self.call_depth = s.call_depth;
+    }
+
+    /// The register that `reg` reads: the caller's, for a parameter that is an alias.
+    fn resolved(&self, reg: u32) -> u32 {
+        self.alias
+            .get(reg as usize)
+            .copied()
+            .flatten()
+            .unwrap_or(reg)
     }
 
     /// The register of a variable read as `kind`; `None` if it holds something else.
