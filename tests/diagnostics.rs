@@ -204,7 +204,7 @@ fn expected_exit_code(stderr: &str) -> i32 {
 }
 
 /// Options from a `// args: ...` line of the file.
-fn extra_args(source: &str) -> Vec<String> {
+pub fn extra_args(source: &str) -> Vec<String> {
     source
         .lines()
         .filter_map(|line| line.strip_prefix("// args:"))

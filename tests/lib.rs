@@ -10,6 +10,7 @@ mod common;
 mod compiled;
 mod compiled_lists;
 mod diagnostics;
+mod engines;
 mod examples;
 mod fuzz;
 mod graph;

@@ -8,14 +8,15 @@ use cgl::session::{ExpectResult, Session, SessionConfig};
 
 use crate::common::root;
 
-/// A fenced code block: its info string, first line number and text.
-struct Block {
-    info: String,
-    line: usize,
-    text: String,
+/// A fenced code block: its info string, first line number and text (`tests/engines.rs`
+/// reads them too).
+pub struct Block {
+    pub info: String,
+    pub line: usize,
+    pub text: String,
 }
 
-fn blocks(markdown: &str) -> Vec<Block> {
+pub fn blocks(markdown: &str) -> Vec<Block> {
     let mut out = Vec::new();
     let mut current: Option<Block> = None;
     for (i, line) in markdown.lines().enumerate() {
