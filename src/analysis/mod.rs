@@ -17,8 +17,8 @@ use solve::{solve, Analysis, MemoTable};
 
 use crate::diag::{Diag, DiagResult};
 use crate::eval::builtins::{self, Builtin};
-use crate::eval::value::{CompoundKind, Outcome, Position, Value};
-use crate::eval::World;
+use crate::eval::value::{CompoundKind, Outcome, PosTerm, Position, Value};
+use crate::eval::{Host, World};
 use crate::graph::{GameGraph, TermId};
 use crate::syntax::ast::Convention;
 
@@ -95,8 +95,32 @@ fn conv_index(c: Convention) -> usize {
     }
 }
 
+/// The graph as evaluation's host: compounds are canonicalised by interning them, analyses
+/// run here. After a limit error the graph starts afresh, so the next query is not refused
+/// for what this one filled.
+impl Host for GameGraph {
+    fn canonical(&mut self, world: &mut World<'_>, term: &PosTerm) -> DiagResult<PosTerm> {
+        match self.intern(world, term) {
+            Ok(id) => Ok(self.pos_term(id)),
+            Err(d) => {
+                self.recover(&d);
+                Err(d)
+            }
+        }
+    }
+
+    fn analyse(
+        &mut self,
+        world: &mut World<'_>,
+        builtin: Builtin,
+        position: &Position,
+    ) -> DiagResult<Value> {
+        run(self, world, builtin, position).inspect_err(|d| self.recover(d))
+    }
+}
+
 /// Runs an analysis built-in on a position value.
-pub fn run(
+fn run(
     g: &mut GameGraph,
     w: &mut World<'_>,
     builtin: Builtin,

@@ -6,11 +6,10 @@ use std::rc::Rc;
 use super::builtins::{self, Builtin};
 use super::compiled::{CompiledCond, Emitted, InputFrame, Interrupt};
 use super::games::{GameTable, InstanceInfo};
+use super::host::Host;
 use super::stop::Stop;
 use super::value::{display, CompoundKind, InstanceId, PosTerm, Value};
-use crate::analysis;
 use crate::diag::{Diag, DiagResult, Span};
-use crate::graph::GameGraph;
 use crate::lower::ir::Expr;
 use crate::lower::ir::{Clause, ConstId, ExprKind, GameId, Pattern, PositionShape, Program};
 use crate::syntax::ast::{BinaryOp, Convention, Quantifier, UnaryOp};
@@ -128,12 +127,13 @@ impl PositionFrame<'_> {
     }
 }
 
-/// The interpreter: a world plus, outside game rules, the game graph for the analyses.
+/// The interpreter: a world plus, outside game rules, the host of the graph and analyses.
 pub struct Interp<'a> {
     /// What evaluation reads and extends.
     pub world: World<'a>,
-    /// The game graph; `None` while evaluating a game's rules (analyses are not allowed there).
-    pub graph: Option<&'a mut GameGraph>,
+    /// The graph and the analyses; `None` while evaluating a game's rules (analyses are not
+    /// allowed there).
+    host: Option<&'a mut dyn Host>,
     depth: u32,
     ticks: u32,
 }
@@ -234,11 +234,11 @@ impl Iterator for Items {
 }
 
 impl<'a> Interp<'a> {
-    /// An interpreter over a world, with the graph when analyses are allowed.
-    pub fn new(world: World<'a>, graph: Option<&'a mut GameGraph>) -> Interp<'a> {
+    /// An interpreter over a world, with a host when analyses are allowed.
+    pub fn new(world: World<'a>, host: Option<&'a mut dyn Host>) -> Interp<'a> {
         Interp {
             world,
-            graph,
+            host,
             depth: 0,
             ticks: 0,
         }
@@ -911,13 +911,12 @@ impl<'a> Interp<'a> {
     /// which parts that are over are dropped, so `Kayles(0) + Kayles(3) == Kayles(3)`. Inside
     /// game rules (no graph) the term is left as built; the graph canonicalises it anyway.
     fn canonical(&mut self, term: PosTerm, span: Span) -> DiagResult<PosTerm> {
-        let Some(graph) = self.graph.as_deref_mut() else {
+        let Some(host) = self.host.as_deref_mut() else {
             return Ok(term);
         };
-        match graph.intern(&mut self.world, &term) {
-            Ok(id) => Ok(graph.pos_term(id)),
+        match host.canonical(&mut self.world, &term) {
+            Ok(term) => Ok(term),
             Err(mut d) => {
-                graph.recover(&d);
                 if d.labels.is_empty() {
                     d.labels.push(crate::diag::Label {
                         span,
@@ -1680,7 +1679,7 @@ impl<'a> Interp<'a> {
                 "make a position by calling a game: `Kayles(5)`",
             ));
         };
-        let Some(graph) = self.graph.as_deref_mut() else {
+        let Some(host) = self.host.as_deref_mut() else {
             return Err(Box::new(
                 Diag::error("cgl::eval::analysis_in_rules", format!("`{}` cannot be used inside a game's rules", builtin.name()))
                     .label(span, "called while generating moves")
@@ -1688,16 +1687,16 @@ impl<'a> Interp<'a> {
             ));
         };
         let position = position.clone();
-        analysis::run(graph, &mut self.world, builtin, &position).map_err(|mut d| {
-            graph.recover(&d);
-            if d.labels.is_empty() {
-                d.labels.push(crate::diag::Label {
-                    span,
-                    message: "while analysing this".into(),
-                });
-            }
-            d
-        })
+        host.analyse(&mut self.world, builtin, &position)
+            .map_err(|mut d| {
+                if d.labels.is_empty() {
+                    d.labels.push(crate::diag::Label {
+                        span,
+                        message: "while analysing this".into(),
+                    });
+                }
+                d
+            })
     }
 
     fn builtin(
@@ -1863,7 +1862,7 @@ impl<'a> Interp<'a> {
                     [Value::List(items)] => items.to_vec(),
                     _ => args,
                 };
-                if self.graph.is_none() {
+                if self.host.is_none() {
                     // Inside a game's rules: the parts (data or positions) become a compound
                     // in the game's own mode, once the target is read (`target_term`).
                     Value::Split(Rc::from(parts))

@@ -4,10 +4,12 @@
 pub mod builtins;
 pub mod compiled;
 mod games;
+mod host;
 mod interp;
 mod stop;
 pub mod value;
 
 pub use games::{GameTable, InstanceInfo};
+pub use host::Host;
 pub use interp::{ConstState, Interp, Limits, OptionTarget, PositionData, World};
 pub use stop::{Stop, INTERRUPTED, TIMEOUT};
