@@ -5,6 +5,7 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
+use crate::analysis::Analyzer;
 use crate::diag::{Diag, FileId, SourceMap, Span};
 use crate::eval::builtins::Builtin;
 use crate::eval::value::Value;
@@ -65,7 +66,7 @@ pub struct Session {
     by_path: HashMap<PathBuf, usize>,
     games: GameTable,
     consts: Vec<ConstState>,
-    graph: GameGraph,
+    analyzer: Analyzer,
     limits: Limits,
     stop: Stop,
 }
@@ -80,7 +81,7 @@ impl Session {
             by_path: HashMap::new(),
             games: GameTable::default(),
             consts: Vec::new(),
-            graph: GameGraph::new(config.graph),
+            analyzer: Analyzer::new(config.graph),
             limits: config.limits,
             stop: Stop::new(),
         }
@@ -98,7 +99,12 @@ impl Session {
 
     /// The game graph (for statistics and tests).
     pub fn graph(&self) -> &GameGraph {
-        &self.graph
+        &self.analyzer.graph
+    }
+
+    /// The game graph and the analyses' memos (for statistics).
+    pub fn analyzer(&self) -> &Analyzer {
+        &self.analyzer
     }
 
     /// Loads a file from disk, with the files it imports. Returns the index of the file.
@@ -250,7 +256,7 @@ impl Session {
             limits: self.limits,
             stop: &self.stop,
         };
-        Interp::new(world, Some(&mut self.graph))
+        Interp::new(world, Some(&mut self.analyzer))
     }
 
     /// Prints a value.

@@ -7,7 +7,8 @@
 
 use std::time::Duration;
 
-use crate::graph::{GameGraph, TermId};
+use crate::analysis::Analyzer;
+use crate::graph::TermId;
 use crate::lower::ir::Program;
 
 /// How much of a program has a compiled form (spec §8), so that a slow game shows what runs
@@ -60,24 +61,25 @@ impl Compiled {
 /// stored moves, the memory it holds, and the estimate that `--max-memory` is checked against.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct GraphSize {
-    /// Every term interned: positions of one game and compounds ([`GameGraph::len`]).
+    /// Every term interned: positions of one game and compounds ([`crate::graph::GameGraph::len`]).
     pub positions: usize,
     /// Positions of one game instance (atoms).
     pub atoms: usize,
     /// Compounds (sums and the other compounds of several positions, the empty game).
     pub compounds: usize,
-    /// Moves stored as edges ([`GameGraph::edge_count`]).
+    /// Moves stored as edges ([`crate::graph::GameGraph::edge_count`]).
     pub moves: usize,
-    /// The memory the graph holds, in bytes ([`GameGraph::measured_bytes`]).
+    /// The memory the graph holds, in bytes ([`Analyzer::measured_bytes`]: the graph and the analyses' memos).
     pub bytes: usize,
-    /// The memory estimate the limit counts, in bytes ([`GameGraph::estimated_bytes`]).
+    /// The memory estimate the limit counts, in bytes ([`crate::graph::GameGraph::estimated_bytes`]).
     pub estimate: usize,
 }
 
 impl GraphSize {
     /// Measures a graph. Counting compounds looks at every term once, so this costs time in
     /// proportion to the graph: call it once, at the end.
-    pub fn of(graph: &GameGraph) -> GraphSize {
+    pub fn of(analyzer: &Analyzer) -> GraphSize {
+        let graph = &analyzer.graph;
         let positions = graph.len();
         let compounds = (0..positions)
             .filter(|&i| graph.compound_of(TermId(i as u32)).is_some())
@@ -87,7 +89,7 @@ impl GraphSize {
             atoms: positions - compounds,
             compounds,
             moves: graph.edge_count(),
-            bytes: graph.measured_bytes(),
+            bytes: analyzer.measured_bytes(),
             estimate: graph.estimated_bytes(),
         }
     }
@@ -180,14 +182,14 @@ impl Stats {
         eval: Duration,
         work: Work,
         program: &Program,
-        graph: &GameGraph,
+        analyzer: &Analyzer,
     ) -> Stats {
         Stats {
             load,
             eval,
             work,
             compiled: Compiled::of(program),
-            graph: GraphSize::of(graph),
+            graph: GraphSize::of(analyzer),
         }
     }
 
@@ -389,7 +391,7 @@ stats  kayles.game
 
     #[test]
     fn an_empty_graph_has_no_bytes_per_position() {
-        let size = GraphSize::of(&GameGraph::default());
+        let size = GraphSize::of(&Analyzer::default());
         assert_eq!(size, GraphSize::default());
         assert_eq!(size.bytes_per_position(), None);
         let shown = session(

@@ -7,86 +7,26 @@
 //! Thm 16 and 19). Everywhere else (misère play, draws, `--explicit`) the compound's explicit
 //! product moves are used. Property tests check that both ways agree.
 
+mod memo;
 mod solve;
 mod stream;
 
 use std::rc::Rc;
 
+pub use memo::Memos;
+use memo::{RemCode, RemMemo};
 pub use solve::Slot;
-use solve::{solve, Analysis, MemoTable};
+use solve::{solve, Analysis};
 
 use crate::diag::{Diag, DiagResult};
 use crate::eval::builtins::{self, Builtin};
 use crate::eval::value::{CompoundKind, Outcome, PosTerm, Position, Value};
 use crate::eval::{Host, World};
-use crate::graph::{GameGraph, TermId};
+use crate::graph::{GameGraph, GraphConfig, TermId};
 use crate::syntax::ast::Convention;
 
 /// Remoteness: `Some(r)` (even iff P), or `None` for a draw.
 pub type Rem = Option<u64>;
-
-/// A remoteness as the memo keeps it, in 4 bytes: `r`, or `u32::MAX` for a draw. A
-/// remoteness is the length of a play, so below the number of positions (`u32` ids).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RemCode(u32);
-
-impl RemCode {
-    const DRAW: RemCode = RemCode(u32::MAX);
-    /// Remoteness values from here up are not kept (`RemMemo` needs three codes).
-    const MAX: u32 = u32::MAX - 3;
-
-    fn get(self) -> Rem {
-        (self != RemCode::DRAW).then_some(u64::from(self.0))
-    }
-
-    fn of(r: Rem) -> DiagResult<RemCode> {
-        match r {
-            None => Ok(RemCode::DRAW),
-            Some(r) => match u32::try_from(r) {
-                Ok(code) if code < RemCode::MAX => Ok(RemCode(code)),
-                _ => Err(Box::new(Diag::internal(format!(
-                    "a remoteness of {r} is past what the memo can hold"
-                )))),
-            },
-        }
-    }
-}
-
-/// The remoteness memo: a slot in 4 bytes, not the 8 of a `Slot<RemCode>` (a large board has
-/// millions of positions): 0 unknown, 1 on the search stack, 2 a draw, `r + 3` remoteness `r`.
-#[derive(Clone, Debug, Default)]
-pub struct RemMemo(Vec<u32>);
-
-impl RemMemo {
-    /// The memo's size in bytes.
-    pub fn bytes(&self) -> usize {
-        std::mem::size_of_val(self.0.as_slice())
-    }
-}
-
-impl MemoTable<RemCode> for RemMemo {
-    fn slot(&self, i: usize) -> Slot<RemCode> {
-        match self.0.get(i).copied().unwrap_or(0) {
-            0 => Slot::Unknown,
-            1 => Slot::Active,
-            2 => Slot::Done(RemCode::DRAW),
-            code => Slot::Done(RemCode(code - 3)),
-        }
-    }
-
-    fn put(&mut self, i: usize, value: Slot<RemCode>) {
-        if self.0.len() <= i {
-            self.0.resize(i + 1, 0);
-        }
-        self.0[i] = match value {
-            Slot::Unknown => 0,
-            Slot::Active => 1,
-            Slot::Done(RemCode::DRAW) => 2,
-            // Below `RemCode::MAX` (see `RemCode::of`), so no overflow.
-            Slot::Done(RemCode(r)) => r + 3,
-        };
-    }
-}
 
 fn conv_index(c: Convention) -> usize {
     match c {
@@ -95,13 +35,48 @@ fn conv_index(c: Convention) -> usize {
     }
 }
 
-/// The graph as evaluation's host: compounds are canonicalised by interning them, analyses
+/// The game graph and, beside it, the memo tables of the analyses run on it: what a session
+/// keeps between queries.
+#[derive(Debug, Default)]
+pub struct Analyzer {
+    /// The positions and their moves.
+    pub graph: GameGraph,
+    /// What the analyses learnt of them, by term id.
+    memos: Memos,
+}
+
+impl Analyzer {
+    /// An empty graph with these settings, and empty memos.
+    pub fn new(config: GraphConfig) -> Analyzer {
+        Analyzer {
+            graph: GameGraph::new(config),
+            memos: Memos::default(),
+        }
+    }
+
+    /// The memory held now, in bytes: the graph's tables and the memos (what `--stats`
+    /// reports).
+    pub fn measured_bytes(&self) -> usize {
+        self.graph.measured_bytes() + self.memos.bytes()
+    }
+
+    /// After a query went over a limit, starts afresh (graph and memos together, since the
+    /// memos are indexed by the graph's term ids) so that later, smaller queries can still
+    /// run.
+    fn recover(&mut self, error: &Diag) {
+        if self.graph.recover(error) {
+            self.memos = Memos::default();
+        }
+    }
+}
+
+/// The analyzer as evaluation's host: compounds are canonicalised by interning them, analyses
 /// run here. After a limit error the graph starts afresh, so the next query is not refused
 /// for what this one filled.
-impl Host for GameGraph {
+impl Host for Analyzer {
     fn canonical(&mut self, world: &mut World<'_>, term: &PosTerm) -> DiagResult<PosTerm> {
-        match self.intern(world, term) {
-            Ok(id) => Ok(self.pos_term(id)),
+        match self.graph.intern(world, term) {
+            Ok(id) => Ok(self.graph.pos_term(id)),
             Err(d) => {
                 self.recover(&d);
                 Err(d)
@@ -121,21 +96,21 @@ impl Host for GameGraph {
 
 /// Runs an analysis built-in on a position value.
 fn run(
-    g: &mut GameGraph,
+    an: &mut Analyzer,
     w: &mut World<'_>,
     builtin: Builtin,
     position: &Position,
 ) -> DiagResult<Value> {
-    let t = g.intern(w, &position.term)?;
+    let t = an.graph.intern(w, &position.term)?;
     let conv = position.convention;
-    let to_value = |g: &GameGraph, id: TermId| {
+    let to_value = |an: &Analyzer, id: TermId| {
         Value::Pos(Rc::new(Position {
-            term: g.pos_term(id),
+            term: an.graph.pos_term(id),
             convention: conv,
         }))
     };
     Ok(match builtin {
-        Builtin::Outcome => Value::Outcome(outcome(g, w, t, conv)?),
+        Builtin::Outcome => Value::Outcome(outcome(an, w, t, conv)?),
         Builtin::Grundy => {
             if conv == Convention::Misere {
                 return Err(Box::new(
@@ -143,9 +118,9 @@ fn run(
                         .help("use `outcome(p)` or `remoteness(p)` for a misère position"),
                 ));
             }
-            Value::Int(grundy(g, w, t)? as i64)
+            Value::Int(grundy(an, w, t)? as i64)
         }
-        Builtin::Remoteness => match remoteness(g, w, t, conv)? {
+        Builtin::Remoteness => match remoteness(an, w, t, conv)? {
             Some(r) => Value::Int(r as i64),
             None => {
                 return Err(Box::new(
@@ -155,28 +130,28 @@ fn run(
             }
         },
         Builtin::Moves => {
-            let succ = g.successors(w, t)?;
-            Value::list(succ.into_iter().map(|s| to_value(g, s)).collect())
+            let succ = an.graph.successors(w, t)?;
+            Value::list(succ.into_iter().map(|s| to_value(an, s)).collect())
         }
         Builtin::WinningMoves => {
-            let succ = g.successors(w, t)?;
+            let succ = an.graph.successors(w, t)?;
             let mut out = Vec::new();
             for s in succ {
-                if outcome(g, w, s, conv)? == Outcome::P {
-                    out.push(to_value(g, s));
+                if outcome(an, w, s, conv)? == Outcome::P {
+                    out.push(to_value(an, s));
                 }
             }
             Value::list(out)
         }
-        Builtin::Reachable => Value::Int(reachable(g, w, t)? as i64),
-        Builtin::Line => Value::list(line(g, w, t, conv)?.into_iter().map(|s| to_value(g, s)).collect()),
+        Builtin::Reachable => Value::Int(reachable(an, w, t)? as i64),
+        Builtin::Line => Value::list(line(an, w, t, conv)?.into_iter().map(|s| to_value(an, s)).collect()),
         other => return Err(Box::new(Diag::internal(format!("`{}` is not an analysis", other.name())))),
     })
 }
 
 /// A draw at `t` itself, or below it (the values of its dependencies).
-fn draw_here_or_below(g: &GameGraph, t: TermId, below: &[bool]) -> bool {
-    g.info(t).draw || below.iter().any(|v| *v)
+fn draw_here_or_below(an: &Analyzer, t: TermId, below: &[bool]) -> bool {
+    an.graph.info(t).draw || below.iter().any(|v| *v)
 }
 
 /// Whether a draw lies anywhere below `t`: in its moves, or in a compound's parts. Cheap (no
@@ -188,18 +163,18 @@ struct DrawsBelow;
 impl Analysis for DrawsBelow {
     type V = bool;
     type Memo = Vec<Slot<bool>>;
-    fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<bool>> {
-        &mut g.draws_below
+    fn memo(self, an: &mut Analyzer) -> &mut Vec<Slot<bool>> {
+        &mut an.memos.draws_below
     }
     fn deps(
         self,
-        g: &mut GameGraph,
+        an: &mut Analyzer,
         w: &mut World<'_>,
         t: TermId,
         out: &mut Vec<TermId>,
     ) -> DiagResult<()> {
-        match g.compound_of(t) {
-            None => g.successors_into(w, t, out),
+        match an.graph.compound_of(t) {
+            None => an.graph.successors_into(w, t, out),
             Some((_, parts)) => {
                 out.extend_from_slice(parts);
                 Ok(())
@@ -208,13 +183,13 @@ impl Analysis for DrawsBelow {
     }
     fn combine(
         self,
-        g: &mut GameGraph,
+        an: &mut Analyzer,
         _: &mut World<'_>,
         t: TermId,
         _: &[TermId],
         values: &[bool],
     ) -> DiagResult<bool> {
-        Ok(draw_here_or_below(g, t, values))
+        Ok(draw_here_or_below(an, t, values))
     }
 }
 
@@ -228,54 +203,54 @@ struct Draws;
 impl Analysis for Draws {
     type V = bool;
     type Memo = Vec<Slot<bool>>;
-    fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<bool>> {
-        &mut g.draws
+    fn memo(self, an: &mut Analyzer) -> &mut Vec<Slot<bool>> {
+        &mut an.memos.draws
     }
     fn deps(
         self,
-        g: &mut GameGraph,
+        an: &mut Analyzer,
         w: &mut World<'_>,
         t: TermId,
         out: &mut Vec<TermId>,
     ) -> DiagResult<()> {
-        if !solve(g, w, DrawsBelow, t)? {
+        if !solve(an, w, DrawsBelow, t)? {
             return Ok(());
         }
-        match g.compound_of(t) {
+        match an.graph.compound_of(t) {
             Some((CompoundKind::Disjunctive | CompoundKind::Selective, parts)) => {
                 out.extend_from_slice(parts);
                 Ok(())
             }
-            _ => g.successors_into(w, t, out),
+            _ => an.graph.successors_into(w, t, out),
         }
     }
     fn combine(
         self,
-        g: &mut GameGraph,
+        an: &mut Analyzer,
         _: &mut World<'_>,
         t: TermId,
         _: &[TermId],
         values: &[bool],
     ) -> DiagResult<bool> {
-        Ok(draw_here_or_below(g, t, values))
+        Ok(draw_here_or_below(an, t, values))
     }
 }
 
 /// Whether the theorem for a compound may be used: normal play, no draw in any part, not
 /// forced explicit.
 fn theorem_applies(
-    g: &mut GameGraph,
+    an: &mut Analyzer,
     w: &mut World<'_>,
     t: TermId,
     conv: Convention,
 ) -> DiagResult<bool> {
     // The theorems combine the parts' values, so every part must be free of draws, even one
     // that the compound as a whole never reaches: hence `DrawsBelow`, not `Draws`.
-    Ok(!g.config.explicit && conv == Convention::Normal && !solve(g, w, DrawsBelow, t)?)
+    Ok(!an.graph.config.explicit && conv == Convention::Normal && !solve(an, w, DrawsBelow, t)?)
 }
 
-fn compound_kind(g: &GameGraph, t: TermId) -> Option<(CompoundKind, Vec<TermId>)> {
-    match g.compound_of(t) {
+fn compound_kind(an: &Analyzer, t: TermId) -> Option<(CompoundKind, Vec<TermId>)> {
+    match an.graph.compound_of(t) {
         Some((kind, parts)) if !parts.is_empty() => Some((kind, parts.to_vec())),
         _ => None,
     }
@@ -288,34 +263,34 @@ struct Grundy;
 impl Analysis for Grundy {
     type V = u64;
     type Memo = Vec<Slot<u64>>;
-    fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<u64>> {
-        &mut g.grundy
+    fn memo(self, an: &mut Analyzer) -> &mut Vec<Slot<u64>> {
+        &mut an.memos.grundy
     }
     fn deps(
         self,
-        g: &mut GameGraph,
+        an: &mut Analyzer,
         w: &mut World<'_>,
         t: TermId,
         out: &mut Vec<TermId>,
     ) -> DiagResult<()> {
-        match g.compound_of(t) {
-            Some((CompoundKind::Disjunctive, parts)) if !g.config.explicit => {
+        match an.graph.compound_of(t) {
+            Some((CompoundKind::Disjunctive, parts)) if !an.graph.config.explicit => {
                 out.extend_from_slice(parts);
                 Ok(())
             }
-            _ => g.successors_into(w, t, out),
+            _ => an.graph.successors_into(w, t, out),
         }
     }
     fn combine(
         self,
-        g: &mut GameGraph,
+        an: &mut Analyzer,
         _: &mut World<'_>,
         t: TermId,
         _: &[TermId],
         values: &[u64],
     ) -> DiagResult<u64> {
-        Ok(match compound_kind(g, t) {
-            Some((CompoundKind::Disjunctive, _)) if !g.config.explicit => {
+        Ok(match compound_kind(an, t) {
+            Some((CompoundKind::Disjunctive, _)) if !an.graph.config.explicit => {
                 values.iter().fold(0, |a, b| a ^ b)
             }
             _ => builtins::mex(values.iter().copied()),
@@ -324,13 +299,13 @@ impl Analysis for Grundy {
 }
 
 /// The Grundy value of a term (normal play; an error where a draw is reachable).
-pub fn grundy(g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<u64> {
-    if stream::applies(g, w, Convention::Normal) {
-        if let Some(v) = stream::grundy(g, w, t)? {
+pub fn grundy(an: &mut Analyzer, w: &mut World<'_>, t: TermId) -> DiagResult<u64> {
+    if stream::applies(an, w, Convention::Normal) {
+        if let Some(v) = stream::grundy(an, w, t)? {
             return Ok(v);
         }
     }
-    if solve(g, w, Draws, t)? {
+    if solve(an, w, Draws, t)? {
         return Err(Box::new(
             Diag::error(
                 "cgl::analysis::grundy_draw",
@@ -339,7 +314,7 @@ pub fn grundy(g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<u64
             .help("Grundy values exist for games without draws; use `outcome(p)` instead"),
         ));
     }
-    solve(g, w, Grundy, t)
+    solve(an, w, Grundy, t)
 }
 
 /// Outcome classes by backward induction (000 Thm 1.4): a terminal position is P (normal
@@ -351,46 +326,46 @@ struct OutcomeOf(Convention);
 impl Analysis for OutcomeOf {
     type V = Outcome;
     type Memo = Vec<Slot<Outcome>>;
-    fn memo(self, g: &mut GameGraph) -> &mut Vec<Slot<Outcome>> {
-        &mut g.outcome[conv_index(self.0)]
+    fn memo(self, an: &mut Analyzer) -> &mut Vec<Slot<Outcome>> {
+        &mut an.memos.outcome[conv_index(self.0)]
     }
     fn deps(
         self,
-        g: &mut GameGraph,
+        an: &mut Analyzer,
         w: &mut World<'_>,
         t: TermId,
         out: &mut Vec<TermId>,
     ) -> DiagResult<()> {
-        if let Some((kind, parts)) = compound_kind(g, t) {
-            if theorem_applies(g, w, t, self.0)? {
+        if let Some((kind, parts)) = compound_kind(an, t) {
+            if theorem_applies(an, w, t, self.0)? {
                 if kind == CompoundKind::Selective {
                     out.extend(parts);
                 }
                 return Ok(());
             }
         }
-        g.successors_into(w, t, out)
+        an.graph.successors_into(w, t, out)
     }
     fn combine(
         self,
-        g: &mut GameGraph,
+        an: &mut Analyzer,
         w: &mut World<'_>,
         t: TermId,
         _: &[TermId],
         values: &[Outcome],
     ) -> DiagResult<Outcome> {
-        if let Some((kind, _)) = compound_kind(g, t) {
-            if theorem_applies(g, w, t, self.0)? {
+        if let Some((kind, _)) = compound_kind(an, t) {
+            if theorem_applies(an, w, t, self.0)? {
                 return Ok(match kind {
                     CompoundKind::Disjunctive => {
-                        if solve(g, w, Grundy, t)? == 0 {
+                        if solve(an, w, Grundy, t)? == 0 {
                             Outcome::P
                         } else {
                             Outcome::N
                         }
                     }
                     CompoundKind::Conjunctive => {
-                        match solve(g, w, Remoteness(self.0, false), t)?.get() {
+                        match solve(an, w, Remoteness(self.0, false), t)?.get() {
                             Some(r) if r % 2 == 0 => Outcome::P,
                             Some(_) => Outcome::N,
                             None => Outcome::D,
@@ -406,7 +381,7 @@ impl Analysis for OutcomeOf {
                 });
             }
         }
-        Ok(induction(g.info(t), self.0, values))
+        Ok(induction(an.graph.info(t), self.0, values))
     }
 }
 
@@ -431,13 +406,13 @@ fn induction(info: crate::graph::TermInfo, conv: Convention, values: &[Outcome])
 
 /// The outcome of a term under a convention.
 pub fn outcome(
-    g: &mut GameGraph,
+    an: &mut Analyzer,
     w: &mut World<'_>,
     t: TermId,
     conv: Convention,
 ) -> DiagResult<Outcome> {
-    if stream::applies(g, w, conv) {
-        if let Some(o) = stream::outcome(g, w, t)? {
+    if stream::applies(an, w, conv) {
+        if let Some(o) = stream::outcome(an, w, t)? {
             return Ok(o);
         }
     }
@@ -446,12 +421,12 @@ pub fn outcome(
     // one search then answers both `outcome` and a later `remoteness`. The search gives up
     // at the first compound, where outcomes are found by the theorems instead (and kept:
     // a position whose outcome is known is not searched again).
-    let known = g.outcome[conv_index(conv)].get(t.0 as usize);
+    let known = an.memos.outcome[conv_index(conv)].get(t.0 as usize);
     if let Some(Slot::Done(o)) = known {
         return Ok(*o);
     }
-    if g.compound_of(t).is_none() {
-        match solve(g, w, Remoteness(conv, true), t) {
+    if an.graph.compound_of(t).is_none() {
+        match solve(an, w, Remoteness(conv, true), t) {
             Ok(r) => {
                 return Ok(match r.get() {
                     None => Outcome::D,
@@ -463,7 +438,7 @@ pub fn outcome(
             Err(e) => return Err(e),
         }
     }
-    solve(g, w, OutcomeOf(conv), t)
+    solve(an, w, OutcomeOf(conv), t)
 }
 
 /// The Kalmár–Steinhaus function (remoteness), 003: `κ(terminal) = 0`,
@@ -481,38 +456,38 @@ const ONLY_ATOMS: &str = "cgl::internal::only_atoms";
 impl Analysis for Remoteness {
     type V = RemCode;
     type Memo = RemMemo;
-    fn memo(self, g: &mut GameGraph) -> &mut RemMemo {
-        &mut g.remoteness[conv_index(self.0)]
+    fn memo(self, an: &mut Analyzer) -> &mut RemMemo {
+        &mut an.memos.remoteness[conv_index(self.0)]
     }
     fn deps(
         self,
-        g: &mut GameGraph,
+        an: &mut Analyzer,
         w: &mut World<'_>,
         t: TermId,
         out: &mut Vec<TermId>,
     ) -> DiagResult<()> {
-        if let Some((kind, parts)) = compound_kind(g, t) {
+        if let Some((kind, parts)) = compound_kind(an, t) {
             if self.1 {
                 // Caught by `outcome`, never shown.
                 return Err(Box::new(Diag::error(ONLY_ATOMS, "a compound below")));
             }
-            if kind != CompoundKind::Disjunctive && theorem_applies(g, w, t, self.0)? {
+            if kind != CompoundKind::Disjunctive && theorem_applies(an, w, t, self.0)? {
                 out.extend(parts);
                 return Ok(());
             }
         }
-        g.successors_into(w, t, out)
+        an.graph.successors_into(w, t, out)
     }
     fn combine(
         self,
-        g: &mut GameGraph,
+        an: &mut Analyzer,
         w: &mut World<'_>,
         t: TermId,
         _: &[TermId],
         values: &[RemCode],
     ) -> DiagResult<RemCode> {
-        if let Some((kind, _)) = compound_kind(g, t) {
-            if kind != CompoundKind::Disjunctive && theorem_applies(g, w, t, self.0)? {
+        if let Some((kind, _)) = compound_kind(an, t) {
+            if kind != CompoundKind::Disjunctive && theorem_applies(an, w, t, self.0)? {
                 let parts = values.iter().map(|v| v.get().unwrap_or(0));
                 return RemCode::of(Some(match kind {
                     // 003 Thm 16: the conjunctive compound ends with its quickest part.
@@ -522,7 +497,7 @@ impl Analysis for Remoteness {
                 }));
             }
         }
-        RemCode::of(lego_rule(g.info(t), self.0, values))
+        RemCode::of(lego_rule(an.graph.info(t), self.0, values))
     }
 }
 
@@ -558,19 +533,19 @@ fn lego_rule(info: crate::graph::TermInfo, conv: Convention, values: &[RemCode])
 
 /// The remoteness of a term under a convention (`None` for a draw).
 pub fn remoteness(
-    g: &mut GameGraph,
+    an: &mut Analyzer,
     w: &mut World<'_>,
     t: TermId,
     conv: Convention,
 ) -> DiagResult<Rem> {
-    Ok(solve(g, w, Remoteness(conv, false), t)?.get())
+    Ok(solve(an, w, Remoteness(conv, false), t)?.get())
 }
 
 /// The optimal line from `t`: the winner hurries (the P option of least remoteness), the loser
 /// delays (the option of greatest remoteness), a drawn position keeps the draw; ties go to the
 /// first option in rule order.
 pub fn line(
-    g: &mut GameGraph,
+    an: &mut Analyzer,
     w: &mut World<'_>,
     t: TermId,
     conv: Convention,
@@ -578,14 +553,14 @@ pub fn line(
     let mut out = vec![t];
     let mut current = t;
     loop {
-        let succ = g.successors(w, current)?;
+        let succ = an.graph.successors(w, current)?;
         if succ.is_empty() {
             return Ok(out);
         }
-        let here = outcome(g, w, current, conv)?;
+        let here = outcome(an, w, current, conv)?;
         let mut best: Option<(TermId, u64)> = None;
         for s in succ {
-            let o = outcome(g, w, s, conv)?;
+            let o = outcome(an, w, s, conv)?;
             let wanted = match here {
                 Outcome::N => o == Outcome::P,
                 Outcome::P => true,
@@ -598,7 +573,7 @@ pub fn line(
                 best = Some((s, 0));
                 break;
             }
-            let r = remoteness(g, w, s, conv)?.unwrap_or(0);
+            let r = remoteness(an, w, s, conv)?.unwrap_or(0);
             let better = match (best, here) {
                 (None, _) => true,
                 (Some((_, br)), Outcome::N) => r < br,
@@ -620,7 +595,7 @@ pub fn line(
 
 /// The number of distinct positions reachable from `t` by moves, `t` included (a compound
 /// counts as one position: its explicit product is explored).
-pub fn reachable(g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<usize> {
+pub fn reachable(an: &mut Analyzer, w: &mut World<'_>, t: TermId) -> DiagResult<usize> {
     // Term ids are dense: a bitset over them, grown as the graph grows.
     let mut seen: Vec<u64> = Vec::new();
     let mut mark = |id: TermId| {
@@ -637,7 +612,7 @@ pub fn reachable(g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<
     let mut stack = vec![t];
     let mut moves = Vec::new();
     while let Some(current) = stack.pop() {
-        g.successors_into(w, current, &mut moves)?;
+        an.graph.successors_into(w, current, &mut moves)?;
         for next in &moves {
             if mark(*next) {
                 count += 1;

@@ -2,9 +2,10 @@
 //! Its stack lives on the heap, so a game a million moves deep does not overflow; a term met
 //! again while it is still on the stack closes a cycle, which becomes a diagnostic.
 
+use super::Analyzer;
 use crate::diag::{Diag, DiagResult};
 use crate::eval::World;
-use crate::graph::{GameGraph, TermId};
+use crate::graph::TermId;
 
 /// A memo entry of an analysis.
 #[derive(Clone, Copy, Debug, Default)]
@@ -46,11 +47,11 @@ pub(crate) trait Analysis: Copy {
     /// How its memo is kept.
     type Memo: MemoTable<Self::V>;
     /// The memo table in the graph.
-    fn memo(self, g: &mut GameGraph) -> &mut Self::Memo;
+    fn memo(self, an: &mut Analyzer) -> &mut Self::Memo;
     /// The terms whose values this term's value needs, into `out` (empty on entry).
     fn deps(
         self,
-        g: &mut GameGraph,
+        an: &mut Analyzer,
         w: &mut World<'_>,
         t: TermId,
         out: &mut Vec<TermId>,
@@ -58,7 +59,7 @@ pub(crate) trait Analysis: Copy {
     /// The term's value from theirs (in the order of `deps`).
     fn combine(
         self,
-        g: &mut GameGraph,
+        an: &mut Analyzer,
         w: &mut World<'_>,
         t: TermId,
         deps: &[TermId],
@@ -66,12 +67,12 @@ pub(crate) trait Analysis: Copy {
     ) -> DiagResult<Self::V>;
 }
 
-fn get<A: Analysis>(a: A, g: &mut GameGraph, t: TermId) -> Slot<A::V> {
-    a.memo(g).slot(t.0 as usize)
+fn get<A: Analysis>(a: A, an: &mut Analyzer, t: TermId) -> Slot<A::V> {
+    a.memo(an).slot(t.0 as usize)
 }
 
-fn set<A: Analysis>(a: A, g: &mut GameGraph, t: TermId, value: Slot<A::V>) {
-    a.memo(g).put(t.0 as usize, value);
+fn set<A: Analysis>(a: A, an: &mut Analyzer, t: TermId, value: Slot<A::V>) {
+    a.memo(an).put(t.0 as usize, value);
 }
 
 struct Frame {
@@ -82,35 +83,35 @@ struct Frame {
 
 /// Solves `a` at `root`, and at every term below it that it needs.
 pub(crate) fn solve<A: Analysis>(
-    g: &mut GameGraph,
+    an: &mut Analyzer,
     w: &mut World<'_>,
     a: A,
     root: TermId,
 ) -> DiagResult<A::V> {
-    if let Slot::Done(v) = get(a, g, root) {
+    if let Slot::Done(v) = get(a, an, root) {
         return Ok(v);
     }
     let mut stack: Vec<Frame> = Vec::new();
     let mut spare: Vec<Vec<TermId>> = Vec::new();
-    let result = run(g, w, a, root, &mut stack, &mut spare);
+    let result = run(an, w, a, root, &mut stack, &mut spare);
     if result.is_err() {
         // Leave the memo as if this search never ran, so the session can go on.
         for frame in &stack {
-            set(a, g, frame.term, Slot::Unknown);
+            set(a, an, frame.term, Slot::Unknown);
         }
     }
     result
 }
 
 fn run<A: Analysis>(
-    g: &mut GameGraph,
+    an: &mut Analyzer,
     w: &mut World<'_>,
     a: A,
     root: TermId,
     stack: &mut Vec<Frame>,
     spare: &mut Vec<Vec<TermId>>,
 ) -> DiagResult<A::V> {
-    push(g, w, a, root, stack, spare)?;
+    push(an, w, a, root, stack, spare)?;
     let mut values = Vec::new();
     let mut steps: u32 = 0;
     while let Some(top) = stack.last_mut() {
@@ -121,17 +122,17 @@ fn run<A: Analysis>(
         if top.next < top.deps.len() {
             let dep = top.deps[top.next];
             top.next += 1;
-            match get(a, g, dep) {
+            match get(a, an, dep) {
                 Slot::Done(_) => {}
-                Slot::Active => return Err(cycle(g, w, stack, dep)?),
-                Slot::Unknown => push(g, w, a, dep, stack, spare)?,
+                Slot::Active => return Err(cycle(an, w, stack, dep)?),
+                Slot::Unknown => push(an, w, a, dep, stack, spare)?,
             }
             continue;
         }
         let Some(frame) = stack.pop() else { break };
         values.clear();
         for dep in &frame.deps {
-            match get(a, g, *dep) {
+            match get(a, an, *dep) {
                 Slot::Done(v) => values.push(v),
                 _ => {
                     return Err(Box::new(Diag::internal(
@@ -140,9 +141,9 @@ fn run<A: Analysis>(
                 }
             }
         }
-        match a.combine(g, w, frame.term, &frame.deps, &values) {
+        match a.combine(an, w, frame.term, &frame.deps, &values) {
             Ok(v) => {
-                set(a, g, frame.term, Slot::Done(v));
+                set(a, an, frame.term, Slot::Done(v));
                 spare.push(frame.deps);
             }
             Err(e) => {
@@ -151,7 +152,7 @@ fn run<A: Analysis>(
             }
         }
     }
-    match get(a, g, root) {
+    match get(a, an, root) {
         Slot::Done(v) => Ok(v),
         _ => Err(Box::new(Diag::internal(
             "the search ended without a value for its root",
@@ -160,14 +161,14 @@ fn run<A: Analysis>(
 }
 
 fn push<A: Analysis>(
-    g: &mut GameGraph,
+    an: &mut Analyzer,
     w: &mut World<'_>,
     a: A,
     t: TermId,
     stack: &mut Vec<Frame>,
     spare: &mut Vec<Vec<TermId>>,
 ) -> DiagResult<()> {
-    set(a, g, t, Slot::Active);
+    set(a, an, t, Slot::Active);
     stack.push(Frame {
         term: t,
         deps: Vec::new(),
@@ -176,7 +177,7 @@ fn push<A: Analysis>(
     // The dependency lists of finished frames are reused: no allocation per term.
     let mut deps = spare.pop().unwrap_or_default();
     deps.clear();
-    let found = a.deps(g, w, t, &mut deps);
+    let found = a.deps(an, w, t, &mut deps);
     if let Some(top) = stack.last_mut() {
         top.deps = deps;
     }
@@ -187,7 +188,7 @@ fn push<A: Analysis>(
 /// that make its moves.
 #[cold]
 fn cycle(
-    g: &mut GameGraph,
+    an: &mut Analyzer,
     w: &mut World<'_>,
     stack: &[Frame],
     back_to: TermId,
@@ -195,7 +196,7 @@ fn cycle(
     let start = stack.iter().position(|f| f.term == back_to).unwrap_or(0);
     let mut path: Vec<TermId> = stack[start..].iter().map(|f| f.term).collect();
     path.push(back_to);
-    let names: Vec<String> = path.iter().map(|t| g.show(&*w.games, *t)).collect();
+    let names: Vec<String> = path.iter().map(|t| an.graph.show(&*w.games, *t)).collect();
     let mut diag = Diag::error(
         "cgl::graph::cycle",
         format!("the moves form a cycle: {}", names.join(" → ")),
@@ -206,10 +207,10 @@ fn cycle(
     let mut labelled = Vec::new();
     for pair in path.windows(2) {
         let (from, to) = (pair[0], pair[1]);
-        let Some(inst) = g.atom_instance(from) else {
+        let Some(inst) = an.graph.atom_instance(from) else {
             continue;
         };
-        let Some(rule) = g.rule_of_move(w, from, to)? else {
+        let Some(rule) = an.graph.rule_of_move(w, from, to)? else {
             continue;
         };
         let game_id = w.games.info(inst).game;
@@ -217,7 +218,7 @@ fn cycle(
         if let Some(r) = game.rules.get(rule as usize) {
             if !labelled.contains(&(game_id, rule)) {
                 labelled.push((game_id, rule));
-                let (a, b) = (g.show(&*w.games, from), g.show(&*w.games, to));
+                let (a, b) = (an.graph.show(&*w.games, from), an.graph.show(&*w.games, to));
                 diag = diag.label(r.span, format!("this rule moves {a} to {b}"));
             }
         }

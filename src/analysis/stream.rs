@@ -18,18 +18,19 @@
 use std::ops::ControlFlow;
 
 use super::solve::Slot;
+use super::Analyzer;
 use crate::diag::Span;
 use crate::diag::{Diag, DiagResult};
 use crate::eval::compiled::{Block, Emitted, LaneShape};
 use crate::eval::value::{CompoundKind, InstanceId, Outcome, Value};
 use crate::eval::{Interp, PositionData, World};
-use crate::graph::{GameGraph, Term, TermId};
+use crate::graph::{Term, TermId};
 use crate::syntax::ast::Convention;
 
 /// Whether the streaming solver may answer queries under `conv`.
-pub(crate) fn applies(g: &GameGraph, w: &World<'_>, conv: Convention) -> bool {
+pub(crate) fn applies(an: &Analyzer, w: &World<'_>, conv: Convention) -> bool {
     conv == Convention::Normal
-        && !g.config.explicit
+        && !an.graph.config.explicit
         && w.program.games.iter().all(|game| game.draw.is_empty())
 }
 
@@ -98,13 +99,13 @@ fn set<V: Copy>(memo: &mut Vec<Slot<V>>, t: TermId, value: Slot<V>) {
 }
 
 /// The Grundy value of `t`, or `None` when the general solver must answer.
-pub(crate) fn grundy(g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagResult<Option<u64>> {
-    match g.compound_of(t) {
+pub(crate) fn grundy(an: &mut Analyzer, w: &mut World<'_>, t: TermId) -> DiagResult<Option<u64>> {
+    match an.graph.compound_of(t) {
         None => {
-            if !search(g, w, t, Kind::Grundy)? {
+            if !search(an, w, t, Kind::Grundy)? {
                 return Ok(None);
             }
-            match slot(&g.grundy, t) {
+            match slot(&an.memos.grundy, t) {
                 Slot::Done(v) => Ok(Some(v)),
                 _ => Err(Box::new(Diag::internal(
                     "the streaming search left no value",
@@ -116,7 +117,7 @@ pub(crate) fn grundy(g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagRes
             // Owned: solving a part changes the graph.
             let parts = parts.to_vec();
             for part in parts {
-                match grundy(g, w, part)? {
+                match grundy(an, w, part)? {
                     Some(v) => x ^= v,
                     None => return Ok(None),
                 }
@@ -129,23 +130,23 @@ pub(crate) fn grundy(g: &mut GameGraph, w: &mut World<'_>, t: TermId) -> DiagRes
 
 /// The normal-play outcome of `t`, or `None` when the general solver must answer.
 pub(crate) fn outcome(
-    g: &mut GameGraph,
+    an: &mut Analyzer,
     w: &mut World<'_>,
     t: TermId,
 ) -> DiagResult<Option<Outcome>> {
-    match g.compound_of(t) {
+    match an.graph.compound_of(t) {
         None => {
-            if !search(g, w, t, Kind::Outcome)? {
+            if !search(an, w, t, Kind::Outcome)? {
                 return Ok(None);
             }
-            match slot(&g.outcome[0], t) {
+            match slot(&an.memos.outcome[0], t) {
                 Slot::Done(o) => Ok(Some(o)),
                 _ => Err(Box::new(Diag::internal(
                     "the streaming search left no value",
                 ))),
             }
         }
-        Some((CompoundKind::Disjunctive, _)) => Ok(grundy(g, w, t)?.map(zero_is_p)),
+        Some((CompoundKind::Disjunctive, _)) => Ok(grundy(an, w, t)?.map(zero_is_p)),
         Some(_) => Ok(None),
     }
 }
@@ -219,78 +220,78 @@ struct Scratch {
 
 /// Solves `kind` at the atom `root` and below. False when the general solver must answer;
 /// then every memo entry this search marked active is unknown again.
-fn search(g: &mut GameGraph, w: &mut World<'_>, root: TermId, kind: Kind) -> DiagResult<bool> {
+fn search(an: &mut Analyzer, w: &mut World<'_>, root: TermId, kind: Kind) -> DiagResult<bool> {
     let mut stack = vec![root];
     let mut scratch = Scratch::default();
-    let result = run(g, w, kind, &mut stack, &mut scratch);
+    let result = run(an, w, kind, &mut stack, &mut scratch);
     if !matches!(result, Ok(true)) {
         for t in &stack {
-            if is_active(g, kind, *t) {
-                mark(g, kind, *t, None);
+            if is_active(an, kind, *t) {
+                mark(an, kind, *t, None);
             }
         }
     }
     result
 }
 
-fn is_active(g: &GameGraph, kind: Kind, t: TermId) -> bool {
+fn is_active(an: &Analyzer, kind: Kind, t: TermId) -> bool {
     match kind {
-        Kind::Grundy => matches!(slot(&g.grundy, t), Slot::Active),
-        Kind::Outcome => matches!(slot(&g.outcome[0], t), Slot::Active),
+        Kind::Grundy => matches!(slot(&an.memos.grundy, t), Slot::Active),
+        Kind::Outcome => matches!(slot(&an.memos.outcome[0], t), Slot::Active),
     }
 }
 
-fn is_done(g: &GameGraph, kind: Kind, t: TermId) -> bool {
+fn is_done(an: &Analyzer, kind: Kind, t: TermId) -> bool {
     match kind {
-        Kind::Grundy => matches!(slot(&g.grundy, t), Slot::Done(_)),
-        Kind::Outcome => matches!(slot(&g.outcome[0], t), Slot::Done(_)),
+        Kind::Grundy => matches!(slot(&an.memos.grundy, t), Slot::Done(_)),
+        Kind::Outcome => matches!(slot(&an.memos.outcome[0], t), Slot::Done(_)),
     }
 }
 
 /// Sets `t`'s memo entry to a value, or back to unknown (`None`).
-fn mark(g: &mut GameGraph, kind: Kind, t: TermId, value: Option<ScanValue>) {
+fn mark(an: &mut Analyzer, kind: Kind, t: TermId, value: Option<ScanValue>) {
     match (kind, value) {
         (Kind::Grundy, Some(ScanValue::Grundy(v))) => {
-            set(&mut g.grundy, t, Slot::Done(v));
-            g.note_int_grundy(t, v);
+            set(&mut an.memos.grundy, t, Slot::Done(v));
+            an.memos.note_int_grundy(&an.graph, t, v);
         }
         (Kind::Outcome, Some(ScanValue::Outcome(o))) => {
-            set(&mut g.outcome[0], t, Slot::Done(o));
-            g.note_pair_outcome(t, o);
+            set(&mut an.memos.outcome[0], t, Slot::Done(o));
+            an.memos.note_pair_outcome(&an.graph, t, o);
         }
-        (Kind::Grundy, _) => set(&mut g.grundy, t, Slot::Unknown),
-        (Kind::Outcome, _) => set(&mut g.outcome[0], t, Slot::Unknown),
+        (Kind::Grundy, _) => set(&mut an.memos.grundy, t, Slot::Unknown),
+        (Kind::Outcome, _) => set(&mut an.memos.outcome[0], t, Slot::Unknown),
     }
 }
 
-fn mark_active(g: &mut GameGraph, kind: Kind, t: TermId) {
+fn mark_active(an: &mut Analyzer, kind: Kind, t: TermId) {
     match kind {
-        Kind::Grundy => set(&mut g.grundy, t, Slot::Active),
-        Kind::Outcome => set(&mut g.outcome[0], t, Slot::Active),
+        Kind::Grundy => set(&mut an.memos.grundy, t, Slot::Active),
+        Kind::Outcome => set(&mut an.memos.outcome[0], t, Slot::Active),
     }
 }
 
 fn run(
-    g: &mut GameGraph,
+    an: &mut Analyzer,
     w: &mut World<'_>,
     kind: Kind,
     stack: &mut Vec<TermId>,
     scratch: &mut Scratch,
 ) -> DiagResult<bool> {
     while let Some(&t) = stack.last() {
-        if is_done(g, kind, t) {
+        if is_done(an, kind, t) {
             stack.pop();
             continue;
         }
         // A scan generates every option of a position: long enough to look at the clock.
         w.stop.check()?;
-        match scan(g, w, kind, t, scratch)? {
+        match scan(an, w, kind, t, scratch)? {
             Scan::Value(v) => {
-                mark(g, kind, t, Some(v));
+                mark(an, kind, t, Some(v));
                 stack.pop();
             }
             Scan::Missing => {
-                mark_active(g, kind, t);
+                mark_active(an, kind, t);
                 // The first missing part ends up on top: solved first, as the rules list it.
                 stack.extend(scratch.missing.iter().rev());
             }
@@ -302,23 +303,23 @@ fn run(
 
 /// Generates the options of the atom `t` once and combines what is known of them.
 fn scan(
-    g: &mut GameGraph,
+    an: &mut Analyzer,
     w: &mut World<'_>,
     kind: Kind,
     t: TermId,
     scratch: &mut Scratch,
 ) -> DiagResult<Scan> {
-    let Term::Atom(inst, data) = g.term(t) else {
+    let Term::Atom(inst, data) = an.graph.term(t) else {
         return Ok(Scan::GiveUp);
     };
     scratch.missing.clear();
     scratch.mex.clear();
-    if let Some(found) = from_stored_moves(g, w, kind, t, inst, scratch)? {
+    if let Some(found) = from_stored_moves(an, w, kind, t, inst, scratch)? {
         return Ok(found);
     }
     let scanned = {
         let mut interp = Interp::new(w.reborrow(), None);
-        let mut scanner = Scanner::new(g, kind, inst, scratch);
+        let mut scanner = Scanner::new(an, kind, inst, scratch);
         // A split of integers into a disjunctive sum of a game whose positions may be any
         // integer: its parts are looked up by value, with nothing to check or build.
         scanner.int_parts_direct = interp.splits_disjunctively(inst) && interp.any_value_fits(inst);
@@ -326,7 +327,7 @@ fn scan(
         // list of integers (a board) when a position may be any value.
         scanner.tuple_len = interp.int_tuple_len(inst);
         scanner.values_fit = interp.any_value_fits(inst);
-        let live = !scanner.g.info(t).terminal;
+        let live = !scanner.an.graph.info(t).terminal;
         let result = interp.scan_options(
             inst,
             PositionData::Value(&data),
@@ -342,7 +343,10 @@ fn scan(
         )
     };
     let (scanned, give_up, p_option, intern_error) = scanned;
-    let forced = scanned.map_err(|d| g.while_generating(w, inst, PositionData::Value(&data), d))?;
+    let forced = scanned.map_err(|d| {
+        an.graph
+            .while_generating(w, inst, PositionData::Value(&data), d)
+    })?;
     if give_up {
         return Ok(Scan::GiveUp);
     }
@@ -372,30 +376,30 @@ fn scan(
 /// options are read, not generated. `None` when a move is a compound the streaming solver
 /// does not value (then the rules run as usual, and give up the same way).
 fn from_stored_moves(
-    g: &mut GameGraph,
+    an: &mut Analyzer,
     w: &mut World<'_>,
     kind: Kind,
     t: TermId,
     inst: InstanceId,
     scratch: &mut Scratch,
 ) -> DiagResult<Option<Scan>> {
-    let Some(options) = g.stored_successors(t) else {
+    let Some(options) = an.graph.stored_successors(t) else {
         return Ok(None);
     };
     // Each option as the atoms of its sum.
     let mut sums: Vec<Vec<TermId>> = Vec::with_capacity(options.len());
     for option in options {
-        match g.compound_of(option) {
+        match an.graph.compound_of(option) {
             None => sums.push(vec![option]),
             Some((CompoundKind::Disjunctive, parts))
-                if parts.iter().all(|p| g.compound_of(*p).is_none()) =>
+                if parts.iter().all(|p| an.graph.compound_of(*p).is_none()) =>
             {
                 sums.push(parts.to_vec())
             }
             _ => return Ok(None),
         }
     }
-    let mut scanner = Scanner::new(g, kind, inst, scratch);
+    let mut scanner = Scanner::new(an, kind, inst, scratch);
     for parts in sums {
         scanner.scratch.ids.clear();
         scanner.scratch.ids.extend(parts);
@@ -423,7 +427,7 @@ fn from_stored_moves(
 
 /// What a scan learns from the options of one position, as the rules emit them.
 struct Scanner<'s> {
-    g: &'s mut GameGraph,
+    an: &'s mut Analyzer,
     kind: Kind,
     /// The instance of the position scanned (its options are of the same game).
     inst: InstanceId,
@@ -443,13 +447,13 @@ struct Scanner<'s> {
 
 impl<'s> Scanner<'s> {
     fn new(
-        g: &'s mut GameGraph,
+        an: &'s mut Analyzer,
         kind: Kind,
         inst: InstanceId,
         scratch: &'s mut Scratch,
     ) -> Scanner<'s> {
         Scanner {
-            g,
+            an,
             kind,
             inst,
             scratch,
@@ -487,7 +491,7 @@ impl<'s> Scanner<'s> {
             // not (a part not interned or not solved yet) go the general way, in order, after.
             let mut slow = Vec::new();
             {
-                let (values, any_bits) = self.g.int_grundy_values(self.inst);
+                let (values, any_bits) = self.an.memos.int_grundy_values(self.inst);
                 // A negative part wraps to a huge index: not found, the general way.
                 let known = |n: i64| values.get(n as usize).copied().filter(|v| *v != u64::MAX);
                 let mex = &mut self.scratch.mex;
@@ -521,7 +525,7 @@ impl<'s> Scanner<'s> {
         if direct_pairs {
             // Lanes whose outcome is known are settled here; the first that is not, and the
             // rest after it, go the general way.
-            let outcomes = self.g.pair_outcomes(self.inst);
+            let outcomes = self.an.memos.pair_outcomes(self.inst);
             let columns = block.columns();
             let lanes = block.keep().iter().zip(&columns[0]).zip(&columns[1]);
             let mut first_unknown = None;
@@ -577,7 +581,7 @@ impl<'s> Scanner<'s> {
     ) -> DiagResult<ControlFlow<()>> {
         let inst = self.inst;
         let Scratch { parts, ids, .. } = &mut *self.scratch;
-        let g = &mut *self.g;
+        let an = &mut *self.an;
         ids.clear();
         if self.intern_error.is_some() {
             // The error is known: only the rules' own checks still matter (the first error of
@@ -601,27 +605,31 @@ impl<'s> Scanner<'s> {
         }
         let interned = match target {
             Emitted::IntSplit(ns) if self.int_parts_direct => ns.iter().try_for_each(|n| {
-                let id = match g.lookup_int(inst, *n) {
+                let id = match an.graph.lookup_int(inst, *n) {
                     Some(id) => id,
-                    None => g.intern_atom_owned(&mut this.world, inst, Value::Int(*n))?,
+                    None => an
+                        .graph
+                        .intern_atom_owned(&mut this.world, inst, Value::Int(*n))?,
                 };
                 ids.push(id);
                 Ok(())
             }),
             Emitted::IntTuple(items) if self.tuple_len == Some(items.len()) => {
-                match g.lookup_int_tuple(inst, items) {
+                match an.graph.lookup_int_tuple(inst, items) {
                     Some(id) => {
                         ids.push(id);
                         Ok(())
                     }
                     None => {
                         let data = Value::Tuple(items.iter().map(|n| Value::Int(*n)).collect());
-                        g.intern_atom_owned(&mut this.world, inst, data)
+                        an.graph
+                            .intern_atom_owned(&mut this.world, inst, data)
                             .map(|id| ids.push(id))
                     }
                 }
             }
-            Emitted::IntList(items) if self.values_fit => g
+            Emitted::IntList(items) if self.values_fit => an
+                .graph
                 .intern_int_list(&mut this.world, inst, items)
                 .map(|id| ids.push(id)),
             target => {
@@ -631,7 +639,10 @@ impl<'s> Scanner<'s> {
                     return Ok(ControlFlow::Break(()));
                 }
                 parts.drain(..).try_for_each(|(part_inst, part_data)| {
-                    ids.push(g.intern_atom_owned(&mut this.world, part_inst, part_data)?);
+                    ids.push(
+                        an.graph
+                            .intern_atom_owned(&mut this.world, part_inst, part_data)?,
+                    );
                     Ok(())
                 })
             }
@@ -649,13 +660,13 @@ impl<'s> Scanner<'s> {
         let Scratch {
             ids, missing, mex, ..
         } = &mut *self.scratch;
-        let g = &mut *self.g;
+        let an = &mut *self.an;
         let single = ids.len() == 1;
         let mut x = 0;
         let mut known = true;
         for &id in ids.iter() {
             if self.kind == Kind::Outcome && single {
-                let known = match (slot(&g.outcome[0], id), slot(&g.grundy, id)) {
+                let known = match (slot(&an.memos.outcome[0], id), slot(&an.memos.grundy, id)) {
                     (Slot::Done(o), _) => Some(o),
                     (Slot::Active, _) => {
                         self.give_up = true;
@@ -675,7 +686,7 @@ impl<'s> Scanner<'s> {
                 return ControlFlow::Continue(());
             }
             // A part of a sum (or any part, for Grundy values): its Grundy value.
-            let value = match slot(&g.grundy, id) {
+            let value = match slot(&an.memos.grundy, id) {
                 Slot::Done(v) => Some(v),
                 Slot::Active => {
                     self.give_up = true;
@@ -684,7 +695,7 @@ impl<'s> Scanner<'s> {
                 Slot::Unknown if self.kind == Kind::Outcome => {
                     // Outcomes of sums come from their parts' Grundy values: a search of its
                     // own, finished before this scan goes on.
-                    match grundy(g, world, id) {
+                    match grundy(an, world, id) {
                         Ok(Some(v)) => Some(v),
                         Ok(None) => {
                             self.give_up = true;

@@ -421,7 +421,7 @@ fn check_file(path: &Path, settings: &CheckSettings) -> FileReport {
                     Duration::ZERO,
                     Work::Expectations(0),
                     session.program(),
-                    session.graph(),
+                    session.analyzer(),
                 )
             });
             return report;
@@ -504,7 +504,7 @@ fn check_file(path: &Path, settings: &CheckSettings) -> FileReport {
             started.elapsed(),
             Work::Expectations(evaluated),
             session.program(),
-            session.graph(),
+            session.analyzer(),
         ));
     }
     report

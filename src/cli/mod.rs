@@ -283,7 +283,13 @@ fn write_stats(
 ) {
     if wanted {
         let _ = out.flush();
-        let stats = Stats::new(times.0, times.1, work, session.program(), session.graph());
+        let stats = Stats::new(
+            times.0,
+            times.1,
+            work,
+            session.program(),
+            session.analyzer(),
+        );
         let _ = write!(err, "{}", stats.render(title));
     }
 }

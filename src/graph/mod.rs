@@ -13,11 +13,8 @@ use std::hash::BuildHasher;
 
 use rustc_hash::FxBuildHasher;
 
-use crate::analysis::{RemMemo, Slot};
 use crate::diag::{Diag, DiagResult};
-use crate::eval::value::{
-    display, CompoundKind, InstanceId, InstanceNames, Outcome, PosTerm, Value,
-};
+use crate::eval::value::{display, CompoundKind, InstanceId, InstanceNames, PosTerm, Value};
 use crate::eval::{Interp, OptionTarget, PositionData, World};
 
 mod store;
@@ -108,7 +105,13 @@ const TOO_MANY_POSITIONS: &str = "cgl::graph::too_many_positions";
 
 /// The cell `[i][n]` of a list of tables (one per instance, or per row), the table grown
 /// (filled with `empty`, at least doubling, at most to `cap` cells) to hold it.
-fn cell<T: Clone>(tables: &mut Vec<Vec<T>>, i: usize, n: usize, empty: T, cap: usize) -> &mut T {
+pub(crate) fn cell<T: Clone>(
+    tables: &mut Vec<Vec<T>>,
+    i: usize,
+    n: usize,
+    empty: T,
+    cap: usize,
+) -> &mut T {
     if tables.len() <= i {
         tables.resize_with(i + 1, Vec::new);
     }
@@ -134,20 +137,6 @@ fn pair_cell<T: Clone>(
     cell(&mut tables[i], a, b, empty, IntAtoms::PAIR_BELOW as usize)
 }
 
-/// One game's known pair outcomes (see [`GameGraph::pair_outcomes`]).
-pub(crate) struct PairOutcomes<'g>(&'g [u8]);
-
-impl PairOutcomes<'_> {
-    /// The outcome code of `(a, b)`: 0 (not known), 1 (N) or 2 (P).
-    #[inline]
-    pub(crate) fn get(&self, a: i64, b: i64) -> u8 {
-        if !IntAtoms::pair_is_dense(a, b) {
-            return 0;
-        }
-        self.0.get(IntAtoms::pair_at(a, b)).copied().unwrap_or(0)
-    }
-}
-
 /// The ids of atoms whose data is a small non-negative integer, in one dense table per game
 /// instance: the commonest positions (heaps) are found by indexing instead of hashing.
 #[derive(Debug, Default)]
@@ -156,15 +145,6 @@ struct IntAtoms {
     tables: Vec<Vec<u32>>,
     /// Per instance, `id + 1` of the atom with data `(a, b)` at `[a][b]`.
     pairs: Vec<Vec<Vec<u32>>>,
-    /// Per instance, the Grundy value of the atom with data `n` at index `n` (`u64::MAX`:
-    /// not known), so that a heap game's options are valued with one look-up each.
-    grundy: Vec<Vec<u64>>,
-    /// Per instance, the OR of the values in `grundy`.
-    grundy_bits: Vec<u64>,
-    /// Per instance, the normal-play outcome of the atom `(a, b)` at `a * PAIR_BELOW + b`
-    /// (0: not known, 1: N, 2: P): one flat array, so that the options `(a - k, b)` of a
-    /// position are read at a fixed stride, which the processor prefetches.
-    pair_outcomes: Vec<Vec<u8>>,
 }
 
 impl IntAtoms {
@@ -172,41 +152,6 @@ impl IntAtoms {
     const DENSE_BELOW: i64 = 1 << 20;
     /// Pairs of integers from 0 up to this bound are indexed densely (at most 16 MiB a game).
     const PAIR_BELOW: i64 = 1 << 11;
-
-    fn set_grundy(&mut self, inst: InstanceId, n: i64, v: u64) {
-        if (0..Self::DENSE_BELOW).contains(&n) {
-            let i = inst.0 as usize;
-            if self.grundy_bits.len() <= i {
-                self.grundy_bits.resize(i + 1, 0);
-            }
-            self.grundy_bits[i] |= v;
-            *cell(
-                &mut self.grundy,
-                inst.0 as usize,
-                n as usize,
-                u64::MAX,
-                usize::MAX,
-            ) = v;
-        }
-    }
-
-    fn set_pair_outcome(&mut self, inst: InstanceId, a: i64, b: i64, code: u8) {
-        if Self::pair_is_dense(a, b) {
-            let end = Self::pair_at(a + 1, 0);
-            *cell(
-                &mut self.pair_outcomes,
-                inst.0 as usize,
-                Self::pair_at(a, b),
-                0,
-                end,
-            ) = code;
-        }
-    }
-
-    /// Where the dense pair `(a, b)` stands in a flat table of rows of `PAIR_BELOW` cells.
-    fn pair_at(a: i64, b: i64) -> usize {
-        a as usize * Self::PAIR_BELOW as usize + b as usize
-    }
 
     #[inline]
     fn pair_is_dense(a: i64, b: i64) -> bool {
@@ -373,16 +318,6 @@ pub struct GameGraph {
     moves: MoveStore,
     /// Settings.
     pub config: GraphConfig,
-    /// Memo: does a draw lie below the term (in its moves or parts)?
-    pub(crate) draws_below: Vec<Slot<bool>>,
-    /// Memo: is a drawn end of play reachable from the term?
-    pub(crate) draws: Vec<Slot<bool>>,
-    /// Memo: Grundy values.
-    pub(crate) grundy: Vec<Slot<u64>>,
-    /// Memo: outcomes, per convention (normal, misère).
-    pub(crate) outcome: [Vec<Slot<Outcome>>; 2],
-    /// Memo: remoteness, per convention.
-    pub(crate) remoteness: [RemMemo; 2],
     /// Heap memory of the positions' data (lists, tuples), estimated as they are interned:
     /// a byte a packed cell, the boxed values' heap size.
     data_bytes: usize,
@@ -425,10 +360,13 @@ impl GameGraph {
     /// After a query went over the position limit, starts afresh so that later, smaller
     /// queries can still run: the terms it left behind would otherwise count against them.
     /// Cached answers are lost; they are recomputed on demand.
-    pub fn recover(&mut self, error: &Diag) {
-        if error.code == TOO_MANY_POSITIONS || error.code == TOO_MUCH_MEMORY {
+    /// Says whether it did.
+    pub fn recover(&mut self, error: &Diag) -> bool {
+        let fresh = error.code == TOO_MANY_POSITIONS || error.code == TOO_MUCH_MEMORY;
+        if fresh {
             *self = GameGraph::new(self.config);
         }
+        fresh
     }
 
     /// The estimated memory of the graph, in bytes.
@@ -465,16 +403,9 @@ impl GameGraph {
             + vec(&self.info)
             + vec(&self.moves.spans)
             + vec(&self.moves.targets)
-            + vec(&self.draws_below)
-            + vec(&self.draws)
-            + vec(&self.grundy)
-            + self.outcome.iter().map(|m| vec(m)).sum::<usize>()
-            + self.remoteness.iter().map(RemMemo::bytes).sum::<usize>()
             + nested(&atoms.tables)
             + vec(&atoms.pairs)
             + atoms.pairs.iter().map(|p| nested(p)).sum::<usize>()
-            + nested(&atoms.grundy)
-            + nested(&atoms.pair_outcomes)
             + vec(&self.dedup_marks)
     }
 
@@ -705,47 +636,14 @@ impl GameGraph {
         }
     }
 
-    /// The known Grundy values of `inst`'s integer positions, by value (`u64::MAX` where
-    /// unknown), for look-ups in a tight loop; and every bit any of them has (their OR).
-    pub(crate) fn int_grundy_values(&self, inst: InstanceId) -> (&[u64], u64) {
-        let i = inst.0 as usize;
-        let values = self.int_atoms.grundy.get(i).map_or(&[][..], Vec::as_slice);
-        (
-            values,
-            self.int_atoms.grundy_bits.get(i).copied().unwrap_or(0),
-        )
+    /// The instance and value of `t` when it is an integer position.
+    pub(crate) fn int_atom(&self, t: TermId) -> Option<(InstanceId, i64)> {
+        self.terms.int_atom(t)
     }
 
-    /// Records the Grundy value of the term `t` in the dense table by value, when `t` is a
-    /// small integer position.
-    pub(crate) fn note_int_grundy(&mut self, t: TermId, v: u64) {
-        if let Some((inst, n)) = self.terms.int_atom(t) {
-            self.int_atoms.set_grundy(inst, n, v);
-        }
-    }
-
-    /// The known normal-play outcomes of `inst`'s pair positions, for look-ups in a tight
-    /// loop.
-    pub(crate) fn pair_outcomes(&self, inst: InstanceId) -> PairOutcomes<'_> {
-        PairOutcomes(
-            self.int_atoms
-                .pair_outcomes
-                .get(inst.0 as usize)
-                .map_or(&[][..], Vec::as_slice),
-        )
-    }
-
-    /// Records the normal-play outcome of the term `t` in the dense table by value, when `t`
-    /// is a pair of small integers.
-    pub(crate) fn note_pair_outcome(&mut self, t: TermId, o: Outcome) {
-        if let Some((inst, a, b)) = self.terms.pair_atom(t) {
-            let code = match o {
-                Outcome::N => 1,
-                Outcome::P => 2,
-                Outcome::D => return,
-            };
-            self.int_atoms.set_pair_outcome(inst, a, b, code);
-        }
+    /// The instance and values of `t` when it is a position of a pair of integers.
+    pub(crate) fn pair_atom(&self, t: TermId) -> Option<(InstanceId, i64, i64)> {
+        self.terms.pair_atom(t)
     }
 
     /// The position `n` of `inst` (a game whose positions are integers), if interned.

@@ -461,7 +461,7 @@ impl Repl {
                 let _ = write!(out, "{}", self.games());
             }
             Command::Stats => {
-                let graph = GraphSize::of(self.session.graph());
+                let graph = GraphSize::of(self.session.analyzer());
                 let last = self.last.as_ref().map(|(t, text)| (*t, text.as_str()));
                 let _ = write!(out, "{}", stats::session(&graph, last, self.scope.len()));
             }

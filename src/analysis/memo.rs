@@ -1,0 +1,204 @@
+//! The analyses' memo tables, kept beside the game graph (indexed by its term ids) rather than
+//! inside it: the graph knows positions and moves, the analyses know what they computed.
+
+use super::solve::{MemoTable, Slot};
+use super::Rem;
+use crate::diag::{Diag, DiagResult};
+use crate::eval::value::{InstanceId, Outcome};
+use crate::graph::{cell, GameGraph, TermId};
+
+/// A remoteness as the memo keeps it, in 4 bytes: `r`, or `u32::MAX` for a draw. A
+/// remoteness is the length of a play, so below the number of positions (`u32` ids).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RemCode(pub(super) u32);
+
+impl RemCode {
+    pub(super) const DRAW: RemCode = RemCode(u32::MAX);
+    /// Remoteness values from here up are not kept (`RemMemo` needs three codes).
+    const MAX: u32 = u32::MAX - 3;
+
+    pub(super) fn get(self) -> Rem {
+        (self != RemCode::DRAW).then_some(u64::from(self.0))
+    }
+
+    pub(super) fn of(r: Rem) -> DiagResult<RemCode> {
+        match r {
+            None => Ok(RemCode::DRAW),
+            Some(r) => match u32::try_from(r) {
+                Ok(code) if code < RemCode::MAX => Ok(RemCode(code)),
+                _ => Err(Box::new(Diag::internal(format!(
+                    "a remoteness of {r} is past what the memo can hold"
+                )))),
+            },
+        }
+    }
+}
+
+/// The remoteness memo: a slot in 4 bytes, not the 8 of a `Slot<RemCode>` (a large board has
+/// millions of positions): 0 unknown, 1 on the search stack, 2 a draw, `r + 3` remoteness `r`.
+#[derive(Clone, Debug, Default)]
+pub struct RemMemo(Vec<u32>);
+
+impl RemMemo {
+    /// The memo's size in bytes.
+    pub fn bytes(&self) -> usize {
+        std::mem::size_of_val(self.0.as_slice())
+    }
+}
+
+impl MemoTable<RemCode> for RemMemo {
+    fn slot(&self, i: usize) -> Slot<RemCode> {
+        match self.0.get(i).copied().unwrap_or(0) {
+            0 => Slot::Unknown,
+            1 => Slot::Active,
+            2 => Slot::Done(RemCode::DRAW),
+            code => Slot::Done(RemCode(code - 3)),
+        }
+    }
+
+    fn put(&mut self, i: usize, value: Slot<RemCode>) {
+        if self.0.len() <= i {
+            self.0.resize(i + 1, 0);
+        }
+        self.0[i] = match value {
+            Slot::Unknown => 0,
+            Slot::Active => 1,
+            Slot::Done(RemCode::DRAW) => 2,
+            // Below `RemCode::MAX` (see `RemCode::of`), so no overflow.
+            Slot::Done(RemCode(r)) => r + 3,
+        };
+    }
+}
+
+/// Every memo of the analyses, by term id, plus dense tables by value for the commonest
+/// positions (heaps and pairs of small integers), read in the streaming path's tight loops.
+#[derive(Debug, Default)]
+pub struct Memos {
+    /// Does a draw lie below the term (in its moves or parts)?
+    pub(super) draws_below: Vec<Slot<bool>>,
+    /// Is a drawn end of play reachable from the term?
+    pub(super) draws: Vec<Slot<bool>>,
+    /// Grundy values.
+    pub(super) grundy: Vec<Slot<u64>>,
+    /// Outcomes, per convention (normal, misère).
+    pub(super) outcome: [Vec<Slot<Outcome>>; 2],
+    /// Remoteness, per convention.
+    pub(super) remoteness: [RemMemo; 2],
+    /// Per instance, the Grundy value of the integer position `n` at index `n` (`u64::MAX`:
+    /// not known), so that a heap game's options are valued with one look-up each.
+    int_grundy: Vec<Vec<u64>>,
+    /// Per instance, the OR of the values in `int_grundy`.
+    int_grundy_bits: Vec<u64>,
+    /// Per instance, the normal-play outcome of the pair position `(a, b)` at
+    /// `a * PAIR_BELOW + b` (0: not known, 1: N, 2: P): one flat array, so that the options
+    /// `(a - k, b)` of a position are read at a fixed stride, which the processor prefetches.
+    pair_outcomes: Vec<Vec<u8>>,
+}
+
+/// One game's known pair outcomes (see [`Memos::pair_outcomes`]).
+pub(crate) struct PairOutcomes<'m>(&'m [u8]);
+
+impl PairOutcomes<'_> {
+    /// The outcome code of `(a, b)`: 0 (not known), 1 (N) or 2 (P).
+    #[inline]
+    pub(crate) fn get(&self, a: i64, b: i64) -> u8 {
+        if !pair_is_dense(a, b) {
+            return 0;
+        }
+        self.0.get(pair_at(a, b)).copied().unwrap_or(0)
+    }
+}
+
+/// Integer positions from 0 up to this bound have their Grundy value in a dense table.
+const INT_DENSE_BELOW: i64 = 1 << 20;
+/// Pair positions with both parts below this bound have their outcome in a dense table (at
+/// most 4 MiB a game).
+const PAIR_BELOW: i64 = 1 << 11;
+
+/// Where the dense pair `(a, b)` stands in a flat table of rows of `PAIR_BELOW` cells.
+fn pair_at(a: i64, b: i64) -> usize {
+    a as usize * PAIR_BELOW as usize + b as usize
+}
+
+#[inline]
+fn pair_is_dense(a: i64, b: i64) -> bool {
+    // Both in 0..PAIR_BELOW, a power of two: no bit at or above it in either, and no sign.
+    (a as u64 | b as u64) < PAIR_BELOW as u64
+}
+
+impl Memos {
+    /// The memory the memos hold, in bytes (the items of each table).
+    pub fn bytes(&self) -> usize {
+        fn vec<T>(v: &[T]) -> usize {
+            std::mem::size_of_val(v)
+        }
+        fn nested<T>(v: &[Vec<T>]) -> usize {
+            vec(v) + v.iter().map(|inner| vec(inner)).sum::<usize>()
+        }
+        vec(&self.draws_below)
+            + vec(&self.draws)
+            + vec(&self.grundy)
+            + self.outcome.iter().map(|m| vec(m)).sum::<usize>()
+            + self.remoteness.iter().map(RemMemo::bytes).sum::<usize>()
+            + nested(&self.int_grundy)
+            + vec(&self.int_grundy_bits)
+            + nested(&self.pair_outcomes)
+    }
+
+    /// The known Grundy values of `inst`'s integer positions, by value (`u64::MAX` where
+    /// unknown), for look-ups in a tight loop; and every bit any of them has (their OR).
+    pub(crate) fn int_grundy_values(&self, inst: InstanceId) -> (&[u64], u64) {
+        let i = inst.0 as usize;
+        let values = self.int_grundy.get(i).map_or(&[][..], Vec::as_slice);
+        (values, self.int_grundy_bits.get(i).copied().unwrap_or(0))
+    }
+
+    /// Records the Grundy value of the term `t` in the dense table by value, when `t` is a
+    /// small integer position.
+    pub(crate) fn note_int_grundy(&mut self, g: &GameGraph, t: TermId, v: u64) {
+        let Some((inst, n)) = g.int_atom(t) else {
+            return;
+        };
+        if (0..INT_DENSE_BELOW).contains(&n) {
+            let i = inst.0 as usize;
+            if self.int_grundy_bits.len() <= i {
+                self.int_grundy_bits.resize(i + 1, 0);
+            }
+            self.int_grundy_bits[i] |= v;
+            *cell(&mut self.int_grundy, i, n as usize, u64::MAX, usize::MAX) = v;
+        }
+    }
+
+    /// The known normal-play outcomes of `inst`'s pair positions, for look-ups in a tight
+    /// loop.
+    pub(crate) fn pair_outcomes(&self, inst: InstanceId) -> PairOutcomes<'_> {
+        PairOutcomes(
+            self.pair_outcomes
+                .get(inst.0 as usize)
+                .map_or(&[][..], Vec::as_slice),
+        )
+    }
+
+    /// Records the normal-play outcome of the term `t` in the dense table by value, when `t`
+    /// is a pair of small integers.
+    pub(crate) fn note_pair_outcome(&mut self, g: &GameGraph, t: TermId, o: Outcome) {
+        let Some((inst, a, b)) = g.pair_atom(t) else {
+            return;
+        };
+        let code = match o {
+            Outcome::N => 1,
+            Outcome::P => 2,
+            Outcome::D => return,
+        };
+        if pair_is_dense(a, b) {
+            let end = pair_at(a + 1, 0);
+            *cell(
+                &mut self.pair_outcomes,
+                inst.0 as usize,
+                pair_at(a, b),
+                0,
+                end,
+            ) = code;
+        }
+    }
+}
