@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::analysis::Analyzer;
 use crate::diag::{Diag, FileId, SourceMap, Span};
 use crate::eval::builtins::Builtin;
+use crate::eval::compiled::CompiledGames;
 use crate::eval::value::Value;
 use crate::eval::{ConstState, GameTable, Interp, Limits, Stop, World};
 use crate::graph::{GameGraph, GraphConfig};
@@ -62,6 +63,7 @@ pub struct Session {
     /// Every source text loaded (files, expressions).
     pub sources: SourceMap,
     program: Program,
+    compiled: CompiledGames,
     files: Vec<LoadedFile>,
     by_path: HashMap<PathBuf, usize>,
     games: GameTable,
@@ -77,6 +79,7 @@ impl Session {
         Session {
             sources: SourceMap::default(),
             program: Program::default(),
+            compiled: CompiledGames::default(),
             files: Vec::new(),
             by_path: HashMap::new(),
             games: GameTable::default(),
@@ -95,6 +98,11 @@ impl Session {
     /// The current stop condition (its flag can be raised from another thread).
     pub fn stop(&self) -> &Stop {
         &self.stop
+    }
+
+    /// The compiled forms of the program's games (for statistics and tests).
+    pub fn compiled(&self) -> &CompiledGames {
+        &self.compiled
     }
 
     /// The game graph (for statistics and tests).
@@ -242,6 +250,7 @@ impl Session {
             .map(|(i, span)| (&self.files[*i].lowered.exports, *span))
             .collect();
         let lowered = lower_file(&mut self.program, &parsed, &imports)?;
+        self.compiled.extend(&self.program);
         self.consts
             .resize(self.program.consts.len(), ConstState::Pending);
         self.files.push(LoadedFile { file, lowered });
@@ -251,6 +260,7 @@ impl Session {
     fn interp(&mut self) -> Interp<'_> {
         let world = World {
             program: &self.program,
+            compiled: &self.compiled,
             games: &mut self.games,
             consts: &mut self.consts,
             limits: self.limits,
@@ -305,6 +315,7 @@ impl Session {
         scope: &Exports,
     ) -> Result<usize, Vec<Diag>> {
         let lowered = lower_file(&mut self.program, parsed, &[(scope, Span::new(file, 0, 0))])?;
+        self.compiled.extend(&self.program);
         self.consts
             .resize(self.program.consts.len(), ConstState::Pending);
         self.files.push(LoadedFile { file, lowered });

@@ -8,8 +8,8 @@
 use std::time::Duration;
 
 use crate::analysis::Analyzer;
+use crate::eval::compiled::CompiledGames;
 use crate::graph::TermId;
-use crate::lower::ir::Program;
 
 /// How much of a program has a compiled form (spec §8), so that a slow game shows what runs
 /// in the interpreter: its move rules, and its `terminal if` and `draw if` conditions.
@@ -27,16 +27,16 @@ pub struct Compiled {
 
 impl Compiled {
     /// Counts a program's rules and conditions.
-    pub fn of(program: &Program) -> Compiled {
+    pub fn of(compiled: &CompiledGames) -> Compiled {
         let mut c = Compiled::default();
-        for game in &program.games {
+        for game in &compiled.games {
             c.of_rules += game.rules.len();
-            c.rules += game.rules.iter().filter(|r| r.compiled.is_some()).count();
+            c.rules += game.rules.iter().filter(|r| r.is_some()).count();
             c.of_conditions += game.terminal.len() + game.draw.len();
             c.conditions += game
-                .terminal_compiled
+                .terminal
                 .iter()
-                .chain(&game.draw_compiled)
+                .chain(&game.draw)
                 .filter(|c| c.is_some())
                 .count();
         }
@@ -181,14 +181,14 @@ impl Stats {
         load: Duration,
         eval: Duration,
         work: Work,
-        program: &Program,
+        compiled: &CompiledGames,
         analyzer: &Analyzer,
     ) -> Stats {
         Stats {
             load,
             eval,
             work,
-            compiled: Compiled::of(program),
+            compiled: Compiled::of(compiled),
             graph: GraphSize::of(analyzer),
         }
     }

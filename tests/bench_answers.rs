@@ -103,9 +103,9 @@ fn bench_answers_tictactoe_lines() {
             baselines::common::list(expected),
             "{size}"
         );
-        let game = &session.program().games[0];
-        assert!(game.rules.iter().all(|r| r.compiled.is_some()), "{size}");
-        let mut conditions = game.terminal_compiled.iter().chain(&game.draw_compiled);
+        let game = &session.compiled().games[0];
+        assert!(game.rules.iter().all(Option::is_some), "{size}");
+        let mut conditions = game.terminal.iter().chain(&game.draw);
         assert!(
             conditions.clone().count() == 2 && conditions.all(Option::is_some),
             "{size}"

@@ -208,9 +208,9 @@ fn answers(compiled_rules: bool, explicit: bool, game: &Game) -> Vec<Result<Stri
         .load_source("g.game", &game.source())
         .unwrap_or_else(|d| panic!("does not load: {d:?}\n{}", game.source()));
     if compiled_rules {
-        let rules = &s.program().games[0].rules;
+        let rules = &s.compiled().games[0].rules;
         assert!(
-            rules.iter().all(|r| r.compiled.is_some()),
+            rules.iter().all(Option::is_some),
             "a rule of the integer fragment was not compiled:\n{}",
             game.source()
         );
@@ -303,7 +303,7 @@ fn an_overflow_midway_is_reported_as_the_interpreter_reports_it() {
         let file = s
             .load_source("g.game", source)
             .unwrap_or_else(|d| panic!("{d:?}"));
-        assert!(s.program().games[0].rules[0].compiled.is_some());
+        assert!(s.compiled().games[0].rules[0].is_some());
         let moves = s.eval_text("moves(G(3))", &[file]);
         let err = moves.map(|v| s.show(&v)).unwrap_err();
         format!("{err:?}")
@@ -328,10 +328,7 @@ fn a_game_written_differently_takes_the_same_paths() {
         let file = s
             .load_source("g.game", source)
             .unwrap_or_else(|d| panic!("{d:?}"));
-        assert!(s.program().games[0]
-            .rules
-            .iter()
-            .all(|r| r.compiled.is_some()));
+        assert!(s.compiled().games[0].rules.iter().all(Option::is_some));
         let v = s
             .eval_text(&format!("[grundy({name}(n)) for n in 0..300]"), &[file])
             .unwrap_or_else(|d| panic!("{d:?}"));

@@ -404,13 +404,13 @@ fn answers(compiled_rules: bool, source: &str) -> Vec<Result<String, String>> {
         .load_source("g.game", source)
         .unwrap_or_else(|d| panic!("does not load: {d:?}\n{source}"));
     if compiled_rules {
-        let game = &s.program().games[0];
+        let game = &s.compiled().games[0];
         assert!(
-            game.rules.iter().all(|r| r.compiled.is_some()),
+            game.rules.iter().all(Option::is_some),
             "a rule of the list fragment was not compiled:\n{source}"
         );
         assert!(
-            game.terminal_compiled.iter().all(Option::is_some),
+            game.terminal.iter().all(Option::is_some),
             "a condition of the list fragment was not compiled:\n{source}"
         );
     }
@@ -463,15 +463,15 @@ fn board_and_row_rules_compile() {
         s.load_source(path, &source)
             .unwrap_or_else(|d| panic!("{path}: {d:?}"));
         // Games with parameters too: Amoba takes its lines as a list of lists.
-        for game in &s.program().games {
-            for (i, rule) in game.rules.iter().enumerate() {
+        for (game, compiled) in s.program().games.iter().zip(&s.compiled().games) {
+            for (i, rule) in compiled.rules.iter().enumerate() {
                 assert!(
-                    rule.compiled.is_some(),
+                    rule.is_some(),
                     "{path}: rule {i} of {} is not compiled",
                     game.name
                 );
             }
-            let conditions = game.terminal_compiled.iter().chain(&game.draw_compiled);
+            let conditions = compiled.terminal.iter().chain(&compiled.draw);
             assert_eq!(
                 conditions.filter(|c| c.is_some()).count(),
                 game.terminal.len() + game.draw.len(),
@@ -541,12 +541,7 @@ fn rows_from_sets_reach_only_the_rules_that_read_them_as_sets_allow() {
             .is_err_and(|e| e.contains("cgl::eval::type")),
         "{compiled:?}"
     );
-    let game = |s: &Session| {
-        s.program().games[0]
-            .rules
-            .iter()
-            .all(|r| r.compiled.is_some())
-    };
+    let game = |s: &Session| s.compiled().games[0].rules.iter().all(Option::is_some);
     let mut s = session(true);
     s.load_source("g.game", source).unwrap();
     assert!(game(&s), "both rules compile");
@@ -566,10 +561,7 @@ fn a_boolean_parameter_in_a_block_guard_agrees_with_the_interpreter() {
                   move n - 1 if n > 0 and (n > 5) != F\n}\n";
     let mut s = session(true);
     s.load_source("g.game", source).unwrap();
-    assert!(s.program().games[0]
-        .rules
-        .iter()
-        .all(|r| r.compiled.is_some()));
+    assert!(s.compiled().games[0].rules.iter().all(Option::is_some));
     for f in ["true", "false"] {
         let query = format!("[grundy(G[F = {f}](n)) for n in 0..40]");
         let (compiled, interpreted) = both(source, &query);
@@ -588,12 +580,18 @@ fn games_over_a_parameter_of_winning_sets_compile() {
     s.load_source(path, &source)
         .unwrap_or_else(|d| panic!("{path}: {d:?}"));
     for name in ["MakerBreaker", "Connect"] {
-        let game = s.program().games.iter().find(|g| g.name == name).unwrap();
+        let index = s
+            .program()
+            .games
+            .iter()
+            .position(|g| g.name == name)
+            .unwrap();
+        let game = &s.compiled().games[index];
         assert!(
-            game.rules.iter().all(|r| r.compiled.is_some()),
+            game.rules.iter().all(Option::is_some),
             "a rule of {name} is not compiled"
         );
-        let conditions = game.terminal_compiled.iter().chain(&game.draw_compiled);
+        let conditions = game.terminal.iter().chain(&game.draw);
         assert!(
             conditions.clone().all(Option::is_some) && conditions.count() > 0,
             "a condition of {name} is not compiled"
@@ -618,7 +616,7 @@ fn the_least_of_a_comprehension_s_lists_fails_as_the_interpreter_does() {
         );
         let mut s = session(true);
         s.load_source("g.game", &source).unwrap();
-        assert!(s.program().games[0].rules[0].compiled.is_some(), "{source}");
+        assert!(s.compiled().games[0].rules[0].is_some(), "{source}");
         let (compiled, interpreted) = both(&source, "moves(G([1, 2]))");
         assert_eq!(compiled, interpreted, "{source}");
         match error {

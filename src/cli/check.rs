@@ -420,7 +420,7 @@ fn check_file(path: &Path, settings: &CheckSettings) -> FileReport {
                     load_time,
                     Duration::ZERO,
                     Work::Expectations(0),
-                    session.program(),
+                    session.compiled(),
                     session.analyzer(),
                 )
             });
@@ -503,7 +503,7 @@ fn check_file(path: &Path, settings: &CheckSettings) -> FileReport {
             load_time,
             started.elapsed(),
             Work::Expectations(evaluated),
-            session.program(),
+            session.compiled(),
             session.analyzer(),
         ));
     }

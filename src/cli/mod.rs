@@ -287,7 +287,7 @@ fn write_stats(
             times.0,
             times.1,
             work,
-            session.program(),
+            session.compiled(),
             session.analyzer(),
         );
         let _ = write!(err, "{}", stats.render(title));

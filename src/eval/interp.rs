@@ -4,7 +4,7 @@ use std::ops::ControlFlow;
 use std::rc::Rc;
 
 use super::builtins::{self, Builtin};
-use super::compiled::{CompiledCond, Emitted, InputFrame, Interrupt};
+use super::compiled::{CompiledCond, CompiledGames, Emitted, InputFrame, Interrupt};
 use super::games::{GameTable, InstanceInfo};
 use super::host::Host;
 use super::stop::Stop;
@@ -56,6 +56,8 @@ pub enum ConstState {
 pub struct World<'a> {
     /// The lowered program.
     pub program: &'a Program,
+    /// The compiled forms of its games' rules and conditions.
+    pub compiled: &'a CompiledGames,
     /// Game instances.
     pub games: &'a mut GameTable,
     /// Constant values.
@@ -71,6 +73,7 @@ impl World<'_> {
     pub fn reborrow(&mut self) -> World<'_> {
         World {
             program: self.program,
+            compiled: self.compiled,
             games: self.games,
             consts: self.consts,
             limits: self.limits,
@@ -1466,25 +1469,26 @@ impl<'a> Interp<'a> {
         visit: &mut ScanVisit<'_, 'a>,
     ) -> DiagResult<bool> {
         let program = self.world.program;
-        let game = &program.games[self.world.games.info(inst).game.0 as usize];
+        let game_id = self.world.games.info(inst).game;
+        let game = &program.games[game_id.0 as usize];
+        let compiled = self.world.compiled.game(game_id);
         let mut frame = self.position_frame(inst, data)?;
         if !live
             && self.any_true(
                 &game.terminal,
-                &game.terminal_compiled,
+                &compiled.terminal,
                 &mut frame,
                 "`terminal if`",
             )?
         {
             return Ok(true);
         }
-        for (rule_idx, rule) in game.rules.iter().enumerate() {
+        for (rule_idx, (rule, compiled)) in game.rules.iter().zip(&compiled.rules).enumerate() {
             let rule_idx = rule_idx as u32;
             let span = rule.target.span;
             // Targets already visited by the compiled rule before it handed over.
             let mut visited: u64 = 0;
-            if let Some(compiled) = rule
-                .compiled
+            if let Some(compiled) = compiled
                 .as_ref()
                 .filter(|c| self.may_run_compiled(c.call_depth()))
             {
@@ -1640,12 +1644,14 @@ impl<'a> Interp<'a> {
     /// Whether a terminal position of `inst` is a draw (`draw if`).
     pub fn is_draw(&mut self, inst: InstanceId, data: PositionData<'_>) -> DiagResult<bool> {
         let program = self.world.program;
-        let game = &program.games[self.world.games.info(inst).game.0 as usize];
+        let game_id = self.world.games.info(inst).game;
+        let game = &program.games[game_id.0 as usize];
         if game.draw.is_empty() {
             return Ok(false);
         }
+        let compiled = &self.world.compiled.game(game_id).draw;
         let mut frame = self.position_frame(inst, data)?;
-        self.any_true(&game.draw, &game.draw_compiled, &mut frame, "`draw if`")
+        self.any_true(&game.draw, compiled, &mut frame, "`draw if`")
     }
 
     // ------------------------------------------------------------------ built-ins

@@ -3,7 +3,6 @@
 
 use crate::diag::Span;
 use crate::eval::builtins::Builtin;
-use crate::eval::compiled::{CompiledCond, CompiledRule};
 use crate::eval::value::Value;
 use crate::syntax::ast::{BinaryOp, Convention, Quantifier, Side, UnaryOp};
 
@@ -129,8 +128,6 @@ pub struct MoveRule {
     pub clauses: Vec<Clause>,
     /// The whole rule.
     pub span: Span,
-    /// The rule compiled over integer registers, when it lies in that fragment.
-    pub compiled: Option<CompiledRule>,
 }
 
 /// A game definition.
@@ -154,11 +151,6 @@ pub struct Game {
     pub terminal: Vec<Expr>,
     /// `draw if` conditions (any true makes a terminal position a draw).
     pub draw: Vec<Expr>,
-    /// The `terminal if` conditions compiled, where they lie in the compiled fragment (one
-    /// entry per condition once the file is lowered).
-    pub terminal_compiled: Vec<Option<CompiledCond>>,
-    /// The same for `draw if`.
-    pub draw_compiled: Vec<Option<CompiledCond>>,
     /// Move rules in source order.
     pub rules: Vec<MoveRule>,
     /// Slots the game's frame needs.

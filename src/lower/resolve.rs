@@ -7,7 +7,6 @@ use indexmap::IndexMap;
 use super::ir::{self, Body, Clause, ConstId, FnId, GameId, Program, Slot, Statement};
 use crate::diag::{did_you_mean, Diag, Span};
 use crate::eval::builtins::{self, CONSTANT_NAMES};
-use crate::eval::compiled::{compile_condition, compile_rule};
 use crate::eval::value::Value;
 use crate::syntax::ast::{
     self, BinaryOp, Convention, ExprKind, FieldName, GameClause, Item, Side, UnaryOp,
@@ -218,43 +217,10 @@ pub fn lower_file(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let first_new_game = program.games.len();
     program.games.extend(games);
     program.fns.extend(fns);
     program.consts.extend(consts);
-    compile_rules(program, first_new_game);
     Ok(lowered)
-}
-
-/// Compiles the move rules and the `terminal if` / `draw if` conditions of the games from
-/// `first` on, once every function and constant they may call is lowered (a file's functions
-/// may follow its games).
-fn compile_rules(program: &mut Program, first: usize) {
-    let compiled: Vec<_> = program.games[first..]
-        .iter()
-        .map(|game| {
-            let frame = game.frame_size;
-            let conditions = |conds: &[ir::Expr]| -> Vec<_> {
-                conds
-                    .iter()
-                    .map(|c| compile_condition(c, frame, Some(program)))
-                    .collect()
-            };
-            let rules: Vec<_> = game
-                .rules
-                .iter()
-                .map(|rule| compile_rule(&rule.clauses, &rule.target, frame, Some(program)))
-                .collect();
-            (rules, conditions(&game.terminal), conditions(&game.draw))
-        })
-        .collect();
-    for (game, (rules, terminal, draw)) in program.games[first..].iter_mut().zip(compiled) {
-        for (rule, compiled) in game.rules.iter_mut().zip(rules) {
-            rule.compiled = compiled;
-        }
-        game.terminal_compiled = terminal;
-        game.draw_compiled = draw;
-    }
 }
 
 /// Lowers a standalone expression (for `cgl eval` and the REPL) against a file's scope.
@@ -520,8 +486,6 @@ impl<'a> Resolver<'a> {
                 convention: Convention::Normal,
                 terminal: Vec::new(),
                 draw: Vec::new(),
-                terminal_compiled: Vec::new(),
-                draw_compiled: Vec::new(),
                 rules: Vec::new(),
                 frame_size: self.frame_size(),
             };
@@ -565,7 +529,6 @@ impl<'a> Resolver<'a> {
             self.pop_scope();
             rules.push(ir::MoveRule {
                 side: rule.side,
-                compiled: None,
                 target,
                 clauses,
                 span: rule.span,
@@ -581,8 +544,6 @@ impl<'a> Resolver<'a> {
             convention: convention.unwrap_or(Convention::Normal),
             terminal,
             draw,
-            terminal_compiled: Vec::new(),
-            draw_compiled: Vec::new(),
             rules,
             frame_size: self.frame_size(),
         }

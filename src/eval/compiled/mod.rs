@@ -14,11 +14,13 @@
 //! interpreted.
 
 mod lists;
+mod table;
 
 use std::ops::ControlFlow;
 use std::rc::Rc;
 
 use lists::{Binding, Fold, Gen, GenClause, Kind, ListExpr};
+pub use table::{CompiledGame, CompiledGames};
 
 use super::builtins::{floor_div, floor_mod, Builtin};
 use super::stop::Stop;
