@@ -33,3 +33,4 @@ pub mod repl;
 pub mod session;
 pub mod stats;
 pub mod syntax;
+pub mod value;

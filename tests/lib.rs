@@ -14,6 +14,7 @@ mod engines;
 mod examples;
 mod fuzz;
 mod graph;
+mod layers;
 mod properties;
 mod repl;
 mod seed_brute;

@@ -7,7 +7,10 @@ mod games;
 mod host;
 mod interp;
 mod stop;
-pub mod value;
+
+/// Values are the language's data, below lowering (literals are values); re-exported here,
+/// where most of their users look for them.
+pub use crate::value;
 
 pub use games::{GameTable, InstanceInfo};
 pub use host::Host;

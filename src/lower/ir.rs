@@ -1,10 +1,10 @@
 //! The lowered program: names resolved to ids and frame slots, ready to evaluate.
 //! Nothing after lowering looks a name up by string.
 
+use super::builtins::Builtin;
 use crate::diag::Span;
-use crate::eval::builtins::Builtin;
-use crate::eval::value::Value;
 use crate::syntax::ast::{BinaryOp, Convention, Quantifier, Side, UnaryOp};
+use crate::value::Value;
 
 /// Index of a game definition in [`Program::games`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

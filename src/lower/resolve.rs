@@ -4,13 +4,13 @@ use std::collections::{BTreeMap, HashMap};
 
 use indexmap::IndexMap;
 
+use super::builtins::{self, CONSTANT_NAMES};
 use super::ir::{self, Body, Clause, ConstId, FnId, GameId, Program, Slot, Statement};
 use crate::diag::{did_you_mean, Diag, Span};
-use crate::eval::builtins::{self, CONSTANT_NAMES};
-use crate::eval::value::Value;
 use crate::syntax::ast::{
     self, BinaryOp, Convention, ExprKind, FieldName, GameClause, Item, Side, UnaryOp,
 };
+use crate::value::Value;
 
 /// The type an operator needs of a literal operand.
 #[derive(Clone, Copy)]

@@ -1,0 +1,97 @@
+//! The modules depend on each other in one direction, along the data (ARCHITECTURE.md):
+//! every `crate::m` a file under `src/` names must be a module of a lower layer than its own.
+//! Read from the source text, so a new upward import fails here, before it becomes a knot.
+
+use std::path::Path;
+
+use crate::common::root;
+
+/// The layers, lowest first. A module may use only modules before it in this list.
+const LAYERS: &[&str] = &[
+    "diag", "syntax", "value", "lower", "eval", "graph", "analysis", "stats", "session", "repl",
+    "cli",
+];
+
+/// Every `.rs` file below `dir`, recursively.
+fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("a readable folder").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The top-level modules that `crate::` paths in this code name (comments left out).
+fn used_modules(source: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    for (i, line) in source.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("");
+        let mut rest = code;
+        while let Some(at) = rest.find("crate::") {
+            rest = &rest[at + "crate::".len()..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            out.push((i + 1, name));
+        }
+    }
+    out
+}
+
+#[test]
+fn modules_depend_only_on_lower_layers() {
+    let src = root().join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let rank = |m: &str| LAYERS.iter().position(|l| *l == m);
+    let mut wrong = Vec::new();
+    for path in &files {
+        let relative = path.strip_prefix(&src).expect("below src");
+        let module = relative
+            .components()
+            .next()
+            .and_then(|c| c.as_os_str().to_str())
+            .expect("a UTF-8 path")
+            .trim_end_matches(".rs");
+        if module == "lib" || module == "main" {
+            continue;
+        }
+        let own = rank(module).unwrap_or_else(|| {
+            panic!("src/{module} is in no layer: add it to LAYERS (and ARCHITECTURE.md)")
+        });
+        let source = std::fs::read_to_string(path).expect("a readable file");
+        for (line, used) in used_modules(&source) {
+            if used == module {
+                continue;
+            }
+            match rank(&used) {
+                Some(r) if r < own => {}
+                _ => wrong.push(format!(
+                    "src/{}:{line}: `{module}` uses `crate::{used}`",
+                    relative.display()
+                )),
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "imports against the layers {LAYERS:?}:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// The check itself sees an upward import (so that it cannot pass by reading nothing).
+#[test]
+fn the_layer_check_sees_crate_paths() {
+    let found = used_modules(
+        "use crate::analysis::Analyzer; // crate::cli\nlet x = crate::eval::Stop::new();",
+    );
+    assert_eq!(
+        found,
+        vec![(1, "analysis".to_string()), (2, "eval".to_string())]
+    );
+}
