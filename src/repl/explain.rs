@@ -230,7 +230,7 @@ pub fn explain(
                 .iter()
                 .filter_map(|(_, f)| f.grundy.as_ref().ok().copied())
                 .collect();
-            let mex = builtins::mex(set.iter().copied());
+            let mex = builtins::mex(&set.iter().copied().collect::<Vec<_>>());
             let check = if mex == *g {
                 String::new()
             } else {
