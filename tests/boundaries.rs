@@ -523,3 +523,61 @@ fn list_positions_across_nibbles_and_cells() {
         );
     }
 }
+
+#[test]
+fn tuple_positions_with_extreme_items() {
+    // Tuples of at most four integers have a packed key; longer ones are boxed (or cells).
+    let names = ["a", "b", "c", "d", "e"];
+    let fixed = [MIN, MAX, -1, 255];
+    for width in 2..=5 {
+        let fields = names[..width].join(", ");
+        let mut target = vec!["a - 1".to_string()];
+        target.extend(names[1..width].iter().map(|n| n.to_string()));
+        let game = format!(
+            "game G {{\n    position ({fields})\n    move ({}) if a > {}\n}}\n",
+            target.join(", "),
+            MAX - 4
+        );
+        let mut start = vec![MAX.to_string()];
+        start.extend(fixed[..width - 1].iter().map(|v| v.to_string()));
+        let start = format!("G({})", start.join(", "));
+        let answers = both_engines(
+            &game,
+            &[
+                &format!("remoteness({start})"),
+                &format!("reachable({start})"),
+                &format!("outcome({start})"),
+            ],
+        );
+        assert_eq!(answers, [ok("4"), ok("5"), ok("P")], "tuples of {width}");
+    }
+}
+
+#[test]
+fn board_lines_below_and_at_64_cells() {
+    // A family of lines whose cells are all below 64 is tested as bit masks; one that names
+    // cell 64 is tested cell by cell. Three cells can be filled; the game ends when the line
+    // is full (or nothing can move). The one winning move fills the cell off the line.
+    for (line, off) in [
+        ("[0, 63]", 64),
+        ("[0, 64]", 63),
+        ("[63, 0]", 64),
+        ("[64, 0]", 63),
+    ] {
+        let game = format!(
+            "const LINES = [{line}]\n\
+             game G {{\n    position b\n    \
+             move set(b, i, 1) for i in [0, 63, 64] if b[i] == 0\n    \
+             terminal if exists l in LINES: forall k in l: b[k] == 1\n}}\n"
+        );
+        let answers = both_engines(
+            &game,
+            &[
+                "outcome(G([0; 65]))",
+                &format!("winning_moves(G([0; 65])) == [G(set([0; 65], {off}, 1))]"),
+                "reachable(G([0; 65]))",
+            ],
+        );
+        assert_eq!(answers, [ok("N"), ok("true"), ok("8")], "line {line}");
+    }
+}

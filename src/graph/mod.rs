@@ -103,9 +103,10 @@ pub const BYTES_PER_MOVE: usize = 4;
 /// The code of the memory-limit diagnostic.
 const TOO_MUCH_MEMORY: &str = "cgl::graph::too_much_memory";
 
-/// Most terms a graph indexes, whatever `--max-positions` says: a term's id is a `u32`, and
-/// the dense tables keep `id + 1`, so the largest id is `u32::MAX - 1`.
-const MAX_TERMS: usize = u32::MAX as usize;
+/// Most terms a graph indexes, whatever `--max-positions` says: a term's id is a `u32` and
+/// the dense tables keep `id + 1`; and a remoteness, at most the number of terms, must stay
+/// below the three codes the remoteness memo reserves at the top of a `u32`.
+const MAX_TERMS: usize = (u32::MAX - 3) as usize;
 
 /// The code of the position-limit diagnostic.
 const TOO_MANY_POSITIONS: &str = "cgl::graph::too_many_positions";
@@ -596,7 +597,7 @@ impl GameGraph {
             return Err(Box::new(
                 Diag::error(TOO_MANY_POSITIONS, format!("more than {limit} positions")).help(
                     if limit < self.config.max_positions {
-                        "the game is larger than the graph can index (4,294,967,295 positions); \
+                        "the game is larger than the graph can index (4,294,967,292 positions); \
                          analyse a smaller position"
                     } else {
                         "the game is larger than the position limit; analyse a smaller position, \
