@@ -5,9 +5,13 @@
 //! fails only on a panic, an `cgl::internal` diagnostic, or a case that runs far past its
 //! deadline (a hang), as starlark-rust's fuzz target does.
 //!
-//! Two generators: token soups (random sequences of cgl's tokens, after a valid game half
-//! the time) and mutated examples (tokens and lines of `examples/*.game` deleted, duplicated,
-//! swapped or inserted, or a window of lines cut out).
+//! Three generators of that kind: token soups (random sequences of cgl's tokens, after a
+//! valid game half the time), random expressions, and mutated examples (tokens and lines of
+//! `examples/*.game` deleted, duplicated, swapped or inserted, or a window of lines cut out).
+//! A fourth, boundary integers, checks answers too: operations on integers near `i64::MIN`
+//! and `MAX`, 2^20, 2^32, 2^62 and the packing cut-offs (arithmetic, `**`, `len`/`count` of
+//! ranges, `in`, indexes, slices, `set`, `sum`, `mex`) against an independent 128-bit
+//! oracle, at the top level and as rule guards in both engines.
 //!
 //! `CGL_FUZZ_CASES` sets the cases per generator (default 32, so `cargo test --release` stays
 //! quick) and `CGL_FUZZ_SECONDS` bounds each generator's time (default: none); `.ci/run` runs
@@ -672,4 +676,359 @@ fn mutations_keep_what_they_do_not_touch() {
         mutate(text, &[Mutation::KeepLines(1, 5)]),
         "expect 1 == 1\n"
     );
+}
+
+// ------------------------------------------------------------------ boundary integers
+
+/// Integers where something changes: the ends of `i64`, 2^20 (the dense table), 2^32, 2^62
+/// and 2^63, square roots of the ends, the packing cut-offs of cells (16, 256) and pairs
+/// (2048); each drawn with a small offset.
+const BOUNDARY: &[i64] = &[
+    i64::MIN,
+    -(1 << 62),
+    -(1 << 32),
+    -(1 << 20),
+    -3_037_000_500,
+    -256,
+    -64,
+    -16,
+    -1,
+    0,
+    1,
+    2,
+    16,
+    63,
+    64,
+    256,
+    2048,
+    1 << 20,
+    3_037_000_500,
+    1 << 32,
+    1 << 62,
+    i64::MAX,
+];
+
+fn boundary_int() -> impl Strategy<Value = i64> {
+    prop_oneof![
+        3 => (proptest::sample::select(BOUNDARY), -2i64..=2).prop_map(|(b, d)| b.saturating_add(d)),
+        1 => -3i64..=3,
+    ]
+}
+
+/// One boundary case: an operation on boundary integers, whose answer [`oracle`] knows.
+#[derive(Clone, Debug)]
+enum Boundary {
+    /// `a op b` for an arithmetic operator.
+    Bin(&'static str, i64, i64),
+    Neg(i64),
+    Abs(i64),
+    /// `len(a..b)` or `len(a..=b)` (or `count`).
+    Len(&'static str, i64, i64, bool),
+    /// `x in a..b`.
+    In(i64, i64, i64),
+    /// `[0, 1, ..][i]` of a list of `n` items.
+    Index(usize, i64),
+    /// `[0, 1, ..][a..b]`.
+    Slice(usize, i64, i64),
+    /// `set([0, 1, ..], i, 7)`.
+    SetAt(usize, i64),
+    /// `sum([..])`.
+    Sum(Vec<i64>),
+    /// `mex([..])`.
+    Mex(Vec<i64>),
+}
+
+fn boundary_case() -> impl Strategy<Value = Boundary> {
+    let op = proptest::sample::select(&["+", "-", "*", "/", "%", "**", "^", "&", "|"][..]);
+    let int = boundary_int;
+    prop_oneof![
+        4 => (op, int(), int()).prop_map(|(op, a, b)| Boundary::Bin(op, a, b)),
+        1 => (int(), 0i64..70).prop_map(|(a, b)| Boundary::Bin("**", a, b)),
+        1 => int().prop_map(Boundary::Neg),
+        1 => int().prop_map(Boundary::Abs),
+        2 => (proptest::sample::select(&["len", "count"][..]), int(), int(), any::<bool>())
+            .prop_map(|(f, a, b, incl)| Boundary::Len(f, a, b, incl)),
+        1 => (int(), int(), int()).prop_map(|(x, a, b)| Boundary::In(x, a, b)),
+        1 => (0usize..4, int()).prop_map(|(n, i)| Boundary::Index(n, i)),
+        1 => (0usize..4, int(), int()).prop_map(|(n, a, b)| Boundary::Slice(n, a, b)),
+        1 => (0usize..4, int()).prop_map(|(n, i)| Boundary::SetAt(n, i)),
+        1 => proptest::collection::vec(int(), 0..5).prop_map(Boundary::Sum),
+        1 => proptest::collection::vec(prop_oneof![int(), 0i64..6], 0..6).prop_map(Boundary::Mex),
+    ]
+}
+
+/// The items `0, 1, .., n - 1` as cgl writes them.
+fn items(n: usize) -> String {
+    format!(
+        "[{}]",
+        (0..n).map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
+    )
+}
+
+fn ints_text(xs: &[i64]) -> String {
+    format!(
+        "[{}]",
+        xs.iter()
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )
+}
+
+impl Boundary {
+    /// The expression, as cgl source (negative integers in brackets).
+    fn text(&self) -> String {
+        let n = |x: &i64| format!("({x})");
+        match self {
+            Boundary::Bin(op, a, b) => format!("{} {op} {}", n(a), n(b)),
+            Boundary::Neg(a) => format!("-{}", n(a)),
+            Boundary::Abs(a) => format!("abs({a})"),
+            Boundary::Len(f, a, b, incl) => {
+                format!("{f}({}{}{})", n(a), if *incl { "..=" } else { ".." }, n(b))
+            }
+            Boundary::In(x, a, b) => format!("{} in {}..{}", n(x), n(a), n(b)),
+            Boundary::Index(len, i) => format!("{}[{i}]", items(*len)),
+            Boundary::Slice(len, a, b) => format!("{}[{}..{}]", items(*len), n(a), n(b)),
+            Boundary::SetAt(len, i) => format!("set({}, {i}, 7)", items(*len)),
+            Boundary::Sum(xs) => format!("sum({})", ints_text(xs)),
+            Boundary::Mex(xs) => format!("mex({})", ints_text(xs)),
+        }
+    }
+}
+
+/// What cgl must answer, computed independently in 128 bits: the printed value, or the
+/// diagnostic's code.
+fn oracle(case: &Boundary) -> Result<String, &'static str> {
+    const OVERFLOW: &str = "cgl::eval::overflow";
+    const INDEX: &str = "cgl::eval::index";
+    let fits = |v: i128| {
+        i64::try_from(v)
+            .map(|v| v.to_string())
+            .map_err(|_| OVERFLOW)
+    };
+    let list = |xs: std::ops::Range<i128>| {
+        format!(
+            "[{}]",
+            xs.map(|i| i.to_string()).collect::<Vec<_>>().join(", ")
+        )
+    };
+    match case {
+        Boundary::Bin(op, a, b) => {
+            let (x, y) = (i128::from(*a), i128::from(*b));
+            match *op {
+                "+" => fits(x + y),
+                "-" => fits(x - y),
+                "*" => fits(x * y),
+                "/" | "%" if y == 0 => Err("cgl::eval::division_by_zero"),
+                "/" | "%" => {
+                    let q = (x - x.rem_euclid(y)) / y;
+                    // Euclid's quotient is the floor for y > 0; for y < 0 the floor is one
+                    // less when the division is inexact.
+                    let q = if y < 0 && x.rem_euclid(y) != 0 {
+                        q - 1
+                    } else {
+                        q
+                    };
+                    if *op == "/" {
+                        fits(q)
+                    } else {
+                        fits(x - q * y)
+                    }
+                }
+                "**" if y < 0 => Err("cgl::eval::negative_power"),
+                "**" => match x {
+                    0 => Ok(i64::from(y == 0).to_string()),
+                    1 => Ok("1".to_string()),
+                    -1 => Ok(if y % 2 == 0 { "1" } else { "-1" }.to_string()),
+                    // |x| >= 2: x^64 is at least 2^64; below, repeated multiplication
+                    // stays within 128 bits while the magnitude is at most 2^64.
+                    _ if y >= 64 => Err(OVERFLOW),
+                    _ => {
+                        let mut v: i128 = 1;
+                        for _ in 0..y {
+                            v *= x;
+                            if v.abs() > 1 << 64 {
+                                return Err(OVERFLOW);
+                            }
+                        }
+                        fits(v)
+                    }
+                },
+                "^" => Ok((a ^ b).to_string()),
+                "&" => Ok((a & b).to_string()),
+                _ => Ok((a | b).to_string()),
+            }
+        }
+        Boundary::Neg(a) => fits(-i128::from(*a)),
+        Boundary::Abs(a) => fits(i128::from(*a).abs()),
+        Boundary::Len(_, a, b, incl) => {
+            let hi = i128::from(*b) + i128::from(*incl);
+            if hi > i128::from(i64::MAX) {
+                return Err(OVERFLOW);
+            }
+            fits((hi - i128::from(*a)).max(0))
+        }
+        Boundary::In(x, a, b) => Ok((a <= x && x < b).to_string()),
+        Boundary::Index(len, i) => match usize::try_from(*i) {
+            Ok(i) if i < *len => Ok(i.to_string()),
+            _ => Err(INDEX),
+        },
+        Boundary::Slice(len, a, b) => {
+            let (lo, hi) = (i128::from(*a), i128::from(*b).max(i128::from(*a)));
+            if lo < 0 || hi > *len as i128 {
+                Err(INDEX)
+            } else {
+                Ok(list(lo..hi))
+            }
+        }
+        Boundary::SetAt(len, i) => match usize::try_from(*i) {
+            Ok(i) if i < *len => {
+                let xs: Vec<String> = (0..*len)
+                    .map(|k| {
+                        if k == i {
+                            "7".to_string()
+                        } else {
+                            k.to_string()
+                        }
+                    })
+                    .collect();
+                Ok(format!("[{}]", xs.join(", ")))
+            }
+            _ => Err(INDEX),
+        },
+        Boundary::Sum(xs) => fits(xs.iter().map(|x| i128::from(*x)).sum()),
+        Boundary::Mex(xs) => {
+            if xs.iter().any(|x| *x < 0) {
+                return Err("cgl::eval::type");
+            }
+            Ok((0..).find(|v| !xs.contains(v)).unwrap_or(0).to_string())
+        }
+    }
+}
+
+/// What cgl answers: the value printed, or the first diagnostic's code; at the top level,
+/// and as a move rule's guard in compiled and interpreted rules.
+fn boundary_answers(case: &Boundary) -> Vec<(String, Result<String, String>)> {
+    let expr = case.text();
+    let mut out = Vec::new();
+    for compiled_rules in [true, false] {
+        let mut s = Session::new(SessionConfig {
+            limits: cgl::eval::Limits {
+                compiled_rules,
+                ..cgl::eval::Limits::default()
+            },
+            ..SessionConfig::default()
+        });
+        s.set_stop(Stop::after(Duration::from_secs(5)));
+        let answer = s
+            .eval_text(&expr, &[])
+            .map(|v| s.show(&v))
+            .map_err(|d| d[0].code.to_string());
+        if compiled_rules {
+            out.push(("top level".to_string(), answer.clone()));
+        }
+        // In a rule: the guard compares with the expected value (any value, when an error
+        // is expected), so the move is there exactly when cgl agrees.
+        let want = oracle(case).unwrap_or_else(|_| "0".to_string());
+        let source = format!(
+            "game G {{\n    position n\n    move n - 1 if n > 0 and ({expr}) == {want}\n}}\n"
+        );
+        let rule = match s.load_source("b.game", &source) {
+            Ok(file) => s
+                .eval_text("moves(G(1))", &[file])
+                .map(|v| s.show(&v))
+                .map_err(|d| d[0].code.to_string()),
+            Err(d) => Err(format!("does not load: {}", d[0].code)),
+        };
+        let engine = if compiled_rules {
+            "compiled"
+        } else {
+            "interpreted"
+        };
+        out.push((format!("{engine} rule"), rule));
+    }
+    out
+}
+
+/// Checks one case against the oracle. In a rule, a value shows as the move `[G(0)]`.
+fn check_boundary(case: &Boundary) -> Result<(), String> {
+    let want = oracle(case);
+    for (place, got) in boundary_answers(case) {
+        let expected = match (&want, place.as_str()) {
+            (Ok(v), "top level") => Ok(v.clone()),
+            (Ok(_), _) => Ok("[G(0)]".to_string()),
+            (Err(code), _) => Err(code.to_string()),
+        };
+        if got != expected {
+            return Err(format!(
+                "`{}` ({place}): cgl says {got:?}, but it is {expected:?}",
+                case.text()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Boundary integers in arithmetic, powers, ranges, `len`/`count`, indexes, slices, `set`,
+/// `sum` and `mex`, checked against an independent 128-bit oracle, at the top level and in
+/// both engines' rules. Its cases are cheap, so it takes a tenth of `CGL_FUZZ_SECONDS`.
+#[test]
+fn fuzz_boundary_integers() {
+    let cases = env_number("CGL_FUZZ_CASES").unwrap_or(64);
+    let budget = env_number("CGL_FUZZ_SECONDS").map(|s| Duration::from_secs(u64::from(s) / 10));
+    let started = Instant::now();
+    let mut ran = 0u32;
+    while ran < cases && budget.is_none_or(|b| started.elapsed() <= b) {
+        let round = (cases - ran).min(256);
+        let mut runner = TestRunner::new(Config {
+            cases: round,
+            failure_persistence: None,
+            ..Config::default()
+        });
+        let result = runner.run(&boundary_case(), |case| {
+            check_boundary(&case).map_err(TestCaseError::fail)
+        });
+        ran += round;
+        if let Err(e) = result {
+            panic!("fuzz boundaries: {e}");
+        }
+    }
+    println!("fuzz boundaries: {ran} cases in {:?}", started.elapsed());
+}
+
+/// The oracle itself, on cases whose answers are known by heart.
+#[test]
+fn the_boundary_oracle_knows_the_issue_cases() {
+    let max = i64::MAX;
+    assert_eq!(oracle(&Boundary::Bin("**", 1, max)), Ok("1".to_string()));
+    assert_eq!(oracle(&Boundary::Bin("**", -1, max)), Ok("-1".to_string()));
+    assert_eq!(oracle(&Boundary::Bin("**", 0, max)), Ok("0".to_string()));
+    assert_eq!(
+        oracle(&Boundary::Bin("**", -2, 63)),
+        Ok(i64::MIN.to_string())
+    );
+    assert_eq!(
+        oracle(&Boundary::Bin("**", 2, 63)),
+        Err("cgl::eval::overflow")
+    );
+    assert_eq!(
+        oracle(&Boundary::Bin("%", i64::MIN, -1)),
+        Ok("0".to_string())
+    );
+    assert_eq!(oracle(&Boundary::Bin("/", -7, 2)), Ok("-4".to_string()));
+    assert_eq!(oracle(&Boundary::Bin("%", -7, 2)), Ok("1".to_string()));
+    assert_eq!(oracle(&Boundary::Bin("%", 7, -2)), Ok("-1".to_string()));
+    assert_eq!(
+        oracle(&Boundary::Len("len", -1, max, false)),
+        Err("cgl::eval::overflow")
+    );
+    assert_eq!(
+        oracle(&Boundary::Len("len", 0, max, false)),
+        Ok(max.to_string())
+    );
+    assert_eq!(
+        oracle(&Boundary::Mex(vec![1 << 20, 0])),
+        Ok("1".to_string())
+    );
+    assert!(check_boundary(&Boundary::Bin("**", 1, max)).is_ok());
 }

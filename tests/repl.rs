@@ -655,3 +655,24 @@ fn garbage_never_crashes_or_ends_the_session() {
     assert_eq!(code, 1, "the unfinished `((` is reported: {stderr}");
     assert!(!stdout.contains("notreached"), "{stdout}");
 }
+
+/// `:table` lays the values out in a grid only when the `n`s are consecutive, which is
+/// checked without saturating: at the top of the integers a repeated value is no run.
+#[test]
+fn table_runs_at_the_top_of_the_integers() {
+    let (code, out, err) = repl(
+        &[],
+        b":table 0 for x in [9223372036854775806, 9223372036854775807, 9223372036854775807]\n\
+          :table 1 for x in [9223372036854775805, 9223372036854775806, 9223372036854775807]\n",
+    );
+    assert_eq!(code, 0, "{out}{err}");
+    let (repeated, run) = out
+        .split_once("1 for x in")
+        .unwrap_or_else(|| panic!("two tables:\n{out}"));
+    assert!(!repeated.contains("| +0"), "not a run, but a grid:\n{out}");
+    assert!(
+        repeated.contains("9223372036854775807  0"),
+        "one row per value:\n{out}"
+    );
+    assert!(run.contains("9223372036854775805 |  1  1  1"), "{out}");
+}

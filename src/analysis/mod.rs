@@ -293,7 +293,7 @@ impl Analysis for Grundy {
             Some((CompoundKind::Disjunctive, _)) if !an.graph.config.explicit => {
                 values.iter().fold(0, |a, b| a ^ b)
             }
-            _ => builtins::mex(values.iter().copied()),
+            _ => builtins::mex(values),
         })
     }
 }

@@ -45,13 +45,17 @@ impl Mex {
         self.words.iter_mut().for_each(|w| *w = 0);
     }
 
+    /// Inserts `v`. Every value counts, however large (no cut-off that a game with very
+    /// many options could pass): a Grundy value `g` means options of every value below `g`,
+    /// so more than `g` positions in the graph, and an option's value is a part's value or
+    /// a XOR of them (below twice the largest), so these bits take far less memory than the
+    /// positions behind them.
     #[inline]
     fn insert(&mut self, v: u64) {
-        // Values beyond 2^26 cannot be the mex of fewer than 2^26 options' values.
-        if v >= 1 << 26 {
+        let Ok(word) = usize::try_from(v / 64) else {
             return;
-        }
-        let (word, bit) = ((v / 64) as usize, v % 64);
+        };
+        let bit = v % 64;
         if self.words.len() <= word {
             self.words.resize(word + 1, 0);
         }
@@ -728,5 +732,23 @@ impl<'s> Scanner<'s> {
             }
         }
         ControlFlow::Continue(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Mex;
+
+    /// No cut-off: values past 2^20, 2^26 and a word count like small ones.
+    #[test]
+    fn the_mex_bitset_counts_every_value() {
+        for n in [0u64, 63, 64, 65, 1 << 20, (1 << 26) + 1] {
+            let mut mex = Mex::default();
+            (0..n).rev().for_each(|v| mex.insert(v));
+            mex.insert(n + 1);
+            assert_eq!(mex.value(), n, "0..{n}");
+            mex.clear();
+            assert_eq!(mex.value(), 0);
+        }
     }
 }

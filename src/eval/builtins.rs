@@ -8,20 +8,25 @@ use std::rc::Rc;
 pub use crate::lower::builtins::{constant, lookup, Builtin, BUILTINS, CONSTANT_NAMES};
 use crate::value::Value;
 
-/// The least non-negative integer not in `values`.
-pub fn mex(values: impl IntoIterator<Item = u64>) -> u64 {
-    let mut seen: Vec<bool> = Vec::new();
-    for v in values {
+/// The least non-negative integer not in `values`: exact for any values, since the mex of
+/// `n` values is at most `n` and no value from `n` on can change it.
+pub fn mex(values: &[u64]) -> u64 {
+    let n = values.len();
+    // Bits 0..=n, one word per 64.
+    let mut seen = vec![0u64; n / 64 + 1];
+    for &v in values {
         if let Ok(i) = usize::try_from(v) {
-            if i < 1 << 20 {
-                if seen.len() <= i {
-                    seen.resize(i + 1, false);
-                }
-                seen[i] = true;
+            if i <= n {
+                seen[i / 64] |= 1 << (i % 64);
             }
         }
     }
-    seen.iter().position(|s| !s).unwrap_or(seen.len()) as u64
+    let (word, bits) = seen
+        .iter()
+        .enumerate()
+        .find(|(_, w)| **w != u64::MAX)
+        .map_or((seen.len(), 0), |(i, w)| (i, w.trailing_ones()));
+    (word * 64) as u64 + u64::from(bits)
 }
 
 /// The lego rule of the Kalmár–Steinhaus function: the least even element, or if there is
@@ -72,36 +77,24 @@ pub fn set_of(items: impl IntoIterator<Item = Value>) -> Value {
     Value::Set(Rc::new(items.into_iter().collect::<BTreeSet<_>>()))
 }
 
-/// Floor division (rounds toward negative infinity, as Python's `//`); `None` on overflow
-/// (the divisor must not be 0).
-pub fn floor_div(x: i64, y: i64) -> Option<i64> {
-    let q = x.checked_div(y)?;
-    Some(if x % y != 0 && ((x < 0) != (y < 0)) {
-        q - 1
-    } else {
-        q
-    })
-}
-
-/// The remainder of floor division (takes the divisor's sign); `None` on overflow (the
-/// divisor must not be 0).
-pub fn floor_mod(x: i64, y: i64) -> Option<i64> {
-    let r = x.checked_rem(y)?;
-    Some(if r != 0 && ((r < 0) != (y < 0)) {
-        r + y
-    } else {
-        r
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn mex_and_lego() {
-        assert_eq!(mex([0, 1, 3]), 2);
-        assert_eq!(mex([]), 0);
+        assert_eq!(mex(&[0, 1, 3]), 2);
+        assert_eq!(mex(&[]), 0);
+        assert_eq!(mex(&[1 << 20, 0]), 1);
+        assert_eq!(mex(&[u64::MAX, 0, 1]), 2);
+        // Values at and past 2^20 and past a word of 64 bits count like any other.
+        let upto = |n: u64| (0..n).collect::<Vec<u64>>();
+        for n in [63, 64, 65, 127, 128, (1 << 20) - 1, 1 << 20, (1 << 20) + 1] {
+            assert_eq!(mex(&upto(n)), n);
+            let mut reversed = upto(n);
+            reversed.reverse();
+            assert_eq!(mex(&reversed), n);
+        }
         assert_eq!(lego([1, 3, 4, 6]), Some(4));
         assert_eq!(lego([1, 5, 3]), Some(5));
         assert_eq!(lego([]), None);

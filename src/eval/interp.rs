@@ -3,6 +3,7 @@
 use std::ops::ControlFlow;
 use std::rc::Rc;
 
+use super::arith::{self, ArithError, IntOp};
 use super::builtins::{self, Builtin};
 use super::compiled::{CompiledCond, CompiledGames, Emitted, InputFrame, Interrupt};
 use super::games::{GameTable, InstanceInfo};
@@ -159,6 +160,41 @@ fn overflow(span: Span) -> Box<Diag> {
     )
 }
 
+/// The diagnostic of a failed integer operation: `span` is the whole operation's, `rhs` its
+/// right operand's (the divisor, the exponent).
+#[cold]
+fn arith_error(e: ArithError, span: Span, rhs: Span) -> Box<Diag> {
+    match e {
+        ArithError::Overflow => overflow(span),
+        ArithError::DivisionByZero => Box::new(
+            Diag::error("cgl::eval::division_by_zero", "division by zero")
+                .label(rhs, "this is 0")
+                .help("guard the division, e.g. `if d != 0 then n / d else ...`"),
+        ),
+        ArithError::NegativeExponent => Box::new(
+            Diag::error("cgl::eval::negative_power", "negative exponent")
+                .label(rhs, "this is negative")
+                .help("cgl has only integers; use an exponent of 0 or more"),
+        ),
+    }
+}
+
+/// `len(lo..hi)` of a range of 2^63 numbers or more: its length is no integer.
+#[cold]
+fn range_too_long(lo: i64, hi: i64, span: Span) -> Box<Diag> {
+    Box::new(
+        Diag::error("cgl::eval::overflow", "integer overflow")
+            .label(
+                span,
+                format!(
+                    "this range has {} numbers, more than a 64-bit integer holds",
+                    arith::range_count(lo, hi)
+                ),
+            )
+            .help("cgl integers are 64-bit and never wrap; keep the numbers smaller"),
+    )
+}
+
 fn int(v: &Value, span: Span, what: &str) -> DiagResult<i64> {
     match v {
         Value::Int(n) => Ok(*n),
@@ -270,7 +306,7 @@ impl<'a> Interp<'a> {
     fn items(&self, v: &Value, span: Span) -> DiagResult<Items> {
         Ok(match v {
             Value::Range(a, b) => {
-                let len = (*b as i128 - *a as i128).max(0) as u64;
+                let len = arith::range_count(*a, *b);
                 if len > self.world.limits.max_collection {
                     return Err(Box::new(
                         Diag::error(
@@ -427,9 +463,8 @@ impl<'a> Interp<'a> {
                 let v = self.eval(e, frame)?;
                 match op {
                     UnaryOp::Neg => Value::Int(
-                        int(&v, e.span, "`-`")?
-                            .checked_neg()
-                            .ok_or_else(|| overflow(span))?,
+                        arith::neg(int(&v, e.span, "`-`")?)
+                            .map_err(|e| arith_error(e, span, span))?,
                     ),
                     UnaryOp::Not => Value::Bool(!boolean(&v, e.span, "`not`")?),
                 }
@@ -688,14 +723,14 @@ impl<'a> Interp<'a> {
         }
         let a = self.eval(l, frame)?;
         let b = self.eval(r, frame)?;
-        // Integers, the commonest case, without the general dispatch (an overflow still
-        // goes there, for its diagnostic).
+        // Integers, the commonest case, without the general dispatch (a failure still goes
+        // there, for its diagnostic).
         if let (Value::Int(x), Value::Int(y)) = (&a, &b) {
             let (x, y) = (*x, *y);
             let quick = match op {
-                BinaryOp::Add => x.checked_add(y).map(Value::Int),
-                BinaryOp::Sub => x.checked_sub(y).map(Value::Int),
-                BinaryOp::Mul => x.checked_mul(y).map(Value::Int),
+                BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul => IntOp::of(op)
+                    .and_then(|o| o.apply(x, y).ok())
+                    .map(Value::Int),
                 BinaryOp::Eq => Some(Value::Bool(x == y)),
                 BinaryOp::Ne => Some(Value::Bool(x != y)),
                 BinaryOp::Lt => Some(Value::Bool(x < y)),
@@ -803,12 +838,12 @@ impl<'a> Interp<'a> {
                 let lo = int(&a, ls, "a range")?;
                 let mut hi = int(&b, rs, "a range")?;
                 if op == BinaryOp::RangeIncl {
-                    hi = hi.checked_add(1).ok_or_else(|| overflow(span))?;
+                    hi = arith::inclusive_end(hi).map_err(|e| arith_error(e, span, rs))?;
                 }
                 Value::Range(lo, hi.max(lo))
             }
             BinaryOp::Add => match (&a, &b) {
-                (Int(x), Int(y)) => Int(x.checked_add(*y).ok_or_else(|| overflow(span))?),
+                (Int(x), Int(y)) => Int(arith::add(*x, *y).map_err(|e| arith_error(e, span, rs))?),
                 (Value::List(x), Value::List(y)) => {
                     Value::list(x.iter().chain(y.iter()).cloned().collect())
                 }
@@ -836,46 +871,32 @@ impl<'a> Interp<'a> {
                 _ => return Err(mismatch(self, &a, &b)),
             },
             BinaryOp::Sub => match (&a, &b) {
-                (Int(x), Int(y)) => Int(x.checked_sub(*y).ok_or_else(|| overflow(span))?),
+                (Int(x), Int(y)) => Int(arith::sub(*x, *y).map_err(|e| arith_error(e, span, rs))?),
                 (Value::Set(x), Value::Set(y)) => {
                     Value::Set(Rc::new(x.difference(y).cloned().collect()))
                 }
                 _ => return Err(mismatch(self, &a, &b)),
             },
             BinaryOp::Mul => match (&a, &b) {
-                (Int(x), Int(y)) => Int(x.checked_mul(*y).ok_or_else(|| overflow(span))?),
+                (Int(x), Int(y)) => Int(arith::mul(*x, *y).map_err(|e| arith_error(e, span, rs))?),
                 _ => return Err(mismatch(self, &a, &b)),
             },
             BinaryOp::Div | BinaryOp::Rem => {
                 let (Int(x), Int(y)) = (&a, &b) else {
                     return Err(mismatch(self, &a, &b));
                 };
-                if *y == 0 {
-                    return Err(Box::new(
-                        Diag::error("cgl::eval::division_by_zero", "division by zero")
-                            .label(rs, "this is 0")
-                            .help("guard the division, e.g. `if d != 0 then n / d else ...`"),
-                    ));
-                }
-                if op == BinaryOp::Div {
-                    Int(builtins::floor_div(*x, *y).ok_or_else(|| overflow(span))?)
+                let result = if op == BinaryOp::Div {
+                    arith::div(*x, *y)
                 } else {
-                    Int(builtins::floor_mod(*x, *y).ok_or_else(|| overflow(span))?)
-                }
+                    arith::rem(*x, *y)
+                };
+                Int(result.map_err(|e| arith_error(e, span, rs))?)
             }
             BinaryOp::Xor => Int(int(&a, ls, "`^`")? ^ int(&b, rs, "`^`")?),
             BinaryOp::Pow => {
                 let base = int(&a, ls, "`**`")?;
                 let exp = int(&b, rs, "`**`")?;
-                if exp < 0 {
-                    return Err(Box::new(
-                        Diag::error("cgl::eval::negative_power", "negative exponent")
-                            .label(rs, "this is negative")
-                            .help("cgl has only integers; use an exponent of 0 or more"),
-                    ));
-                }
-                let exp = u32::try_from(exp).map_err(|_| overflow(span))?;
-                Int(base.checked_pow(exp).ok_or_else(|| overflow(span))?)
+                Int(arith::pow(base, exp).map_err(|e| arith_error(e, span, rs))?)
             }
             BinaryOp::And | BinaryOp::Or => Value::Bool(
                 boolean(&a, ls, "a boolean operator")? && boolean(&b, rs, "a boolean operator")?,
@@ -1735,7 +1756,10 @@ impl<'a> Interp<'a> {
             Ok(out)
         };
         Ok(match b {
-            Builtin::Mex => Value::Int(builtins::mex(ints(self, &args[0], arg_span(0))?) as i64),
+            Builtin::Mex => {
+                let mex = builtins::mex(&ints(self, &args[0], arg_span(0))?);
+                Value::Int(i64::try_from(mex).map_err(|_| overflow(span))?)
+            }
             Builtin::Lego => match builtins::lego(ints(self, &args[0], arg_span(0))?) {
                 Some(v) => Value::Int(v as i64),
                 None => {
@@ -1749,14 +1773,14 @@ impl<'a> Interp<'a> {
             Builtin::Len | Builtin::Count => {
                 let v = &args[0];
                 match v {
-                    Value::Str(s) => Value::Int(s.chars().count() as i64),
-                    Value::Range(a, c) => Value::Int((*c - *a).max(0)),
+                    Value::Str(s) => Value::Int(arith::count(s.chars().count()).map_err(|_| overflow(span))?),
+                    Value::Range(a, c) => Value::Int(arith::range_len(*a, *c).map_err(|_| range_too_long(*a, *c, arg_span(0)))?),
                     _ => {
                         let items = self.collect(v, arg_span(0))?;
                         if b == Builtin::Count && items.iter().all(|i| matches!(i, Value::Bool(_))) && !items.is_empty() {
-                            Value::Int(items.iter().filter(|i| **i == Value::Bool(true)).count() as i64)
+                            Value::Int(arith::count(items.iter().filter(|i| **i == Value::Bool(true)).count()).map_err(|_| overflow(span))?)
                         } else {
-                            Value::Int(items.len() as i64)
+                            Value::Int(arith::count(items.len()).map_err(|_| overflow(span))?)
                         }
                     }
                 }
@@ -1781,7 +1805,7 @@ impl<'a> Interp<'a> {
                 }
                 Value::Int(i64::try_from(x).map_err(|_| overflow(span))?)
             }
-            Builtin::Abs => Value::Int(int(&args[0], arg_span(0), "abs")?.checked_abs().ok_or_else(|| overflow(span))?),
+            Builtin::Abs => Value::Int(arith::abs(int(&args[0], arg_span(0), "abs")?).map_err(|_| overflow(span))?),
             Builtin::Sorted => {
                 let items = self.collect(&args[0], arg_span(0))?;
                 let first_type = items.first().map(std::mem::discriminant);
@@ -1842,11 +1866,12 @@ impl<'a> Interp<'a> {
                 })?
             }
             Builtin::Sum => {
-                let mut total: i64 = 0;
+                // Exact: only a total that does not fit is an overflow.
+                let mut total = arith::Sum::default();
                 for item in self.items(&args[0], arg_span(0))? {
-                    total = total.checked_add(int(&item, arg_span(0), "sum")?).ok_or_else(|| overflow(span))?;
+                    total.add(int(&item, arg_span(0), "sum")?);
                 }
-                Value::Int(total)
+                Value::Int(total.total().map_err(|_| overflow(span))?)
             }
             Builtin::Any | Builtin::All => {
                 let want = b == Builtin::Any;

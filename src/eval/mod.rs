@@ -1,6 +1,7 @@
 //! Evaluation: values, built-ins, game instances, and the interpreter over the IR.
 //! No IO here; every integer operation is checked.
 
+pub mod arith;
 pub mod builtins;
 pub mod compiled;
 mod games;

@@ -100,6 +100,11 @@ pub const BYTES_PER_MOVE: usize = 4;
 /// The code of the memory-limit diagnostic.
 const TOO_MUCH_MEMORY: &str = "cgl::graph::too_much_memory";
 
+/// Most terms a graph indexes, whatever `--max-positions` says: a term's id is a `u32` and
+/// the dense tables keep `id + 1`; and a remoteness, at most the number of terms, must stay
+/// below the three codes the remoteness memo reserves at the top of a `u32`.
+const MAX_TERMS: usize = (u32::MAX - 3) as usize;
+
 /// The code of the position-limit diagnostic.
 const TOO_MANY_POSITIONS: &str = "cgl::graph::too_many_positions";
 
@@ -516,15 +521,19 @@ impl GameGraph {
         make_term: impl FnOnce() -> Term,
         info: TermInfo,
     ) -> DiagResult<TermId> {
-        if self.terms.len() >= self.config.max_positions {
+        // Ids are `u32`s, and the dense tables keep `id + 1`: a larger `--max-positions`
+        // is capped there rather than let an id wrap.
+        let limit = self.config.max_positions.min(MAX_TERMS);
+        if self.terms.len() >= limit {
             return Err(Box::new(
-                Diag::error(
-                    TOO_MANY_POSITIONS,
-                    format!("more than {} positions", self.config.max_positions),
-                )
-                .help(
-                    "the game is larger than the position limit; analyse a smaller position, \
-                     or raise the limit with --max-positions",
+                Diag::error(TOO_MANY_POSITIONS, format!("more than {limit} positions")).help(
+                    if limit < self.config.max_positions {
+                        "the game is larger than the graph can index (4,294,967,292 positions); \
+                         analyse a smaller position"
+                    } else {
+                        "the game is larger than the position limit; analyse a smaller position, \
+                         or raise the limit with --max-positions"
+                    },
                 ),
             ));
         }
@@ -545,6 +554,7 @@ impl GameGraph {
         if self.terms.len() % 4096 == 4095 {
             self.check_memory(0)?;
         }
+        // Below `MAX_TERMS` (checked above): fits.
         let id = self.terms.len() as u32;
         match &home {
             Home::Int(inst, n) => {

@@ -38,12 +38,13 @@ enum Stored {
     Pair { inst: u32, a: u32, b: u32 },
     /// A list or tuple position of at most 16 cells below 16, four bits a cell.
     Nibbles(NibbleKey),
-    /// A list or tuple position of `len` cells, from `at` in the arena.
+    /// A list or tuple position of `len` cells, from `at` in the arena (a `u64`: the arena
+    /// may pass 4 GiB when the limits are raised).
     Cells {
         inst: u32,
         of: CellsOf,
         len: u16,
-        at: u32,
+        at: u64,
     },
     /// Any other term: `boxed[i]`.
     Boxed(u32),
@@ -217,7 +218,7 @@ impl TermStore {
             },
             Home::Nibbles(key) => Stored::Nibbles(key),
             Home::Cells(inst, of, cells) => {
-                let at = self.arena.len() as u32;
+                let at = self.arena.len() as u64;
                 self.arena.extend_from_slice(cells);
                 Stored::Cells {
                     inst: inst.0,
@@ -228,6 +229,7 @@ impl TermStore {
             }
             Home::Key(_) | Home::Hashed => {
                 // `GameGraph::insert_at` builds the term for exactly these homes.
+                // Fewer boxed terms than terms, whose number is below `u32::MAX`.
                 let at = self.boxed.len() as u32;
                 self.boxed.extend(boxed);
                 Stored::Boxed(at)
@@ -252,7 +254,7 @@ impl TermStore {
                 at,
             } => {
                 out.clear();
-                let cells = &self.arena[at as usize..at as usize + len as usize];
+                let cells = &self.arena[at as usize..at as usize + usize::from(len)];
                 out.extend(cells.iter().map(|c| i64::from(*c)));
                 Some(InstanceId(inst))
             }
@@ -281,7 +283,7 @@ impl TermStore {
                 cells_term(key.inst(), key.cells_of(), items)
             }
             Stored::Cells { inst, of, len, at } => {
-                let cells = &self.arena[at as usize..at as usize + len as usize];
+                let cells = &self.arena[at as usize..at as usize + usize::from(len)];
                 let items: Rc<[Value]> = cells.iter().map(|c| Value::Int((*c).into())).collect();
                 cells_term(InstanceId(inst), of, items)
             }
@@ -341,7 +343,7 @@ impl TermStore {
             Stored::Cells { inst, of, len, at } => Some((
                 InstanceId(inst),
                 of,
-                &self.arena[at as usize..at as usize + len as usize],
+                &self.arena[at as usize..at as usize + usize::from(len)],
             )),
             _ => None,
         }

@@ -230,7 +230,7 @@ pub fn explain(
                 .iter()
                 .filter_map(|(_, f)| f.grundy.as_ref().ok().copied())
                 .collect();
-            let mex = builtins::mex(set.iter().copied());
+            let mex = builtins::mex(&set.iter().copied().collect::<Vec<_>>());
             let check = if mex == *g {
                 String::new()
             } else {
@@ -338,10 +338,14 @@ fn consecutive(ns: &[Value]) -> Option<i64> {
     let Some(Value::Int(first)) = ns.first() else {
         return None;
     };
-    let ok = ns
-        .iter()
-        .enumerate()
-        .all(|(i, n)| *n == Value::Int(first.saturating_add(i as i64)));
+    let ok = ns.iter().enumerate().all(|(i, n)| {
+        // Checked, not saturated: `[9223372036854775807, 9223372036854775807]` is not a
+        // run (and then every label below fits, so saturating there changes nothing).
+        i64::try_from(i)
+            .ok()
+            .and_then(|i| first.checked_add(i))
+            .is_some_and(|v| *n == Value::Int(v))
+    });
     ok.then_some(*first)
 }
 

@@ -607,7 +607,9 @@ impl Repl {
     fn check_size(&mut self, source: &ast::Expr, span: Span) -> Result<(), Errors> {
         let scope = self.scope_map();
         let n = match self.session.eval_expr_in(source, &scope) {
-            Ok(Value::Range(a, b)) => (b as i128 - a as i128).max(0) as usize,
+            Ok(Value::Range(a, b)) => {
+                usize::try_from(crate::eval::arith::range_count(a, b)).unwrap_or(usize::MAX)
+            }
             Ok(Value::List(items) | Value::Tuple(items)) => items.len(),
             Ok(Value::Set(items)) => items.len(),
             _ => return Ok(()),

@@ -52,7 +52,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
 
 /// Parses a whole `.game` file.
 pub fn parse_file(file: FileId, text: &str) -> DiagResult<File> {
-    check_nesting(file, text)?;
+    check_text(file, text)?;
     let mut pairs = CglParser::parse(Rule::file, text).map_err(|e| syntax_error(file, text, e))?;
     let ctx = Ctx { file };
     let file_pair = next(&mut pairs)?;
@@ -69,7 +69,7 @@ pub fn parse_file(file: FileId, text: &str) -> DiagResult<File> {
 
 /// Parses one expression (the argument of `cgl eval`, a REPL line).
 pub fn parse_expr(file: FileId, text: &str) -> DiagResult<Expr> {
-    check_nesting(file, text)?;
+    check_text(file, text)?;
     let mut pairs =
         CglParser::parse(Rule::expr_input, text).map_err(|e| syntax_error(file, text, e))?;
     let ctx = Ctx { file };
@@ -123,11 +123,12 @@ fn check_operator_depth(file: FileId, item: &Pair<'_, Rule>) -> DiagResult<()> {
     Ok(())
 }
 
-/// Checks the brackets before pest runs: too deep a nesting, a closing bracket that does not
-/// match, and a bracket never closed each get a diagnostic that points at the bracket, which
-/// reads better than pest's list of what else could have come. Strings and comments are
-/// skipped.
-fn check_nesting(file: FileId, text: &str) -> DiagResult<()> {
+/// Checks the brackets and the characters before pest runs: too deep a nesting, a closing
+/// bracket that does not match, a bracket never closed, and a character outside ASCII each
+/// get a diagnostic that points at it, which reads better than pest's list of what else
+/// could have come (pest fails where the statement started: `fn café(x)` is no `fn`
+/// statement, so it would point at the `f`). Strings and comments are skipped.
+fn check_text(file: FileId, text: &str) -> DiagResult<()> {
     let bytes = text.as_bytes();
     let mut open: Vec<(u8, usize)> = Vec::new();
     let mut i = 0;
@@ -224,6 +225,7 @@ fn check_nesting(file: FileId, text: &str) -> DiagResult<()> {
                     }
                 }
             }
+            c if !c.is_ascii() => return Err(non_ascii(file, text, i)),
             _ => {}
         }
         i += 1;
@@ -239,6 +241,54 @@ fn check_nesting(file: FileId, text: &str) -> DiagResult<()> {
         ));
     }
     Ok(())
+}
+
+/// A character outside ASCII at byte `at` (the first byte of it), outside strings and
+/// comments: never part of cgl.
+#[cold]
+fn non_ascii(file: FileId, text: &str, at: usize) -> Box<Diag> {
+    let c = text.get(at..).and_then(|t| t.chars().next()).unwrap_or('?');
+    let help = match ascii_lookalike(c) {
+        Some(ascii) => format!("write `{ascii}` instead: cgl is written in ASCII"),
+        None if c.is_alphabetic() => "names use ASCII letters, digits and `_` only".to_string(),
+        None if c.is_whitespace() => {
+            "this is a space that is not ASCII (from a word processor?); type it again".to_string()
+        }
+        None => "remove it; outside strings and comments cgl is written in ASCII".to_string(),
+    };
+    Box::new(
+        Diag::error(
+            "cgl::syntax::unexpected",
+            format!("unexpected character `{c}`"),
+        )
+        .label(
+            Span::new(file, at, at + c.len_utf8()),
+            "not an ASCII character",
+        )
+        .help(help),
+    )
+}
+
+/// The ASCII a typographic character stands for, for the help of [`non_ascii`].
+fn ascii_lookalike(c: char) -> Option<&'static str> {
+    Some(match c {
+        '≤' => "<=",
+        '≥' => ">=",
+        '≠' => "!=",
+        '−' | '–' | '—' => "-",
+        '×' | '·' => "*",
+        '÷' => "/",
+        '“' | '”' | '„' => "\"",
+        '‘' | '’' => "'",
+        '→' => "->",
+        '∈' => "in",
+        '∉' => "not in",
+        '¬' => "not",
+        '∧' => "and",
+        '∨' => "or",
+        '⊕' => "^",
+        _ => return None,
+    })
 }
 
 fn closing(open: u8) -> char {
@@ -379,6 +429,26 @@ fn syntax_help(text: &str, pos: usize, expected: &[&str]) -> String {
         }
     }
     "see spec/language.md for the syntax of each statement".to_string()
+}
+
+/// The span of the literal `9223372036854775808` when `error` is its "too large" and it is
+/// what the `-` of `op` negates: then the two are `-9223372036854775808`, `i64::MIN`, which
+/// fits. Not when something that binds tighter than `-` follows the literal (`**`, a call,
+/// an index, a field): then the literal alone is an operand, and too large.
+fn negated_min(op: &Pair<'_, Rule>, error: &Diag) -> Option<Span> {
+    if error.code != "cgl::syntax::int_overflow" {
+        return None;
+    }
+    let span = error.labels.first()?.span;
+    let text = op.as_span().get_input();
+    let (start, end) = (span.start as usize, span.end as usize);
+    let between = text.get(op.as_span().end()..start)?;
+    let digits = text.get(start..end)?.replace('_', "");
+    let after = text.get(end..)?.trim_start();
+    let tighter = after.starts_with("**")
+        || after.starts_with(['(', '['])
+        || (after.starts_with('.') && !after.starts_with(".."));
+    (between.trim().is_empty() && digits == "9223372036854775808" && !tighter).then_some(span)
 }
 
 fn join_or(items: &[&str]) -> String {
@@ -795,6 +865,15 @@ impl Ctx {
         PRATT
             .map_primary(|p| self.primary(p))
             .map_prefix(|op, rhs| {
+                if op.as_rule() == Rule::neg {
+                    if let Some(span) = rhs.as_ref().err().and_then(|d| negated_min(&op, d)) {
+                        let span = self.span(&op).to(span);
+                        return Ok(Expr {
+                            kind: ExprKind::Int(i64::MIN),
+                            span,
+                        });
+                    }
+                }
                 let rhs = rhs?;
                 let span = self.span(&op).to(rhs.span);
                 let op = if op.as_rule() == Rule::neg {
@@ -802,12 +881,15 @@ impl Ctx {
                 } else {
                     UnaryOp::Not
                 };
-                // Fold `-<literal>` into a literal.
+                // Fold `-<literal>` into a literal (`- -9223372036854775808` stays a negation,
+                // which overflows when evaluated).
                 if let (UnaryOp::Neg, ExprKind::Int(n)) = (op, &rhs.kind) {
-                    return Ok(Expr {
-                        kind: ExprKind::Int(-n),
-                        span,
-                    });
+                    if let Some(neg) = n.checked_neg() {
+                        return Ok(Expr {
+                            kind: ExprKind::Int(neg),
+                            span,
+                        });
+                    }
                 }
                 Ok(Expr {
                     kind: ExprKind::Unary(op, Box::new(rhs)),

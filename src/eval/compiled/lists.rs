@@ -12,6 +12,7 @@ use std::ops::ControlFlow;
 use std::rc::Rc;
 
 use super::{tick_n, BoolExpr, Compiler, Eval, IntExpr, Interrupt, Lanes, Run, LANES, NO_REG};
+use crate::eval::arith;
 use crate::eval::builtins::Builtin;
 use crate::eval::value::Value;
 use crate::lower::ir::{Clause, Expr, ExprKind, Pattern};
@@ -430,10 +431,10 @@ pub(super) fn range(
     let a = lo.eval(run)?;
     let mut b = hi.eval(run)?;
     if inclusive {
-        b = b.checked_add(1).ok_or(Interrupt::Fallback)?;
+        b = arith::inclusive_end(b).map_err(|_| Interrupt::Fallback)?;
     }
     let b = b.max(a);
-    if (b as i128 - a as i128) as u64 > run.max_collection {
+    if arith::range_count(a, b) > run.max_collection {
         return Err(Interrupt::Fallback);
     }
     Ok((a, b))
@@ -763,7 +764,7 @@ impl Fold {
         }
         let limit = run.max_collection;
         let mut items: u64 = 0;
-        let mut total: i64 = 0;
+        let mut total = arith::Sum::default();
         // The interpreter builds the comprehension's list first (checking its length), then
         // folds it: every body is evaluated even where the fold's answer is already known.
         let mut step = |run: &mut Run<'_>| -> Eval<i64> {
@@ -780,28 +781,20 @@ impl Fold {
                 Fold::Sum(_, body) => body.eval(run)?,
             })
         };
-        let mut overflow = false;
         let _complete = gen.for_each(run, |run| {
             let v = step(run)?;
-            match total.checked_add(v) {
-                Some(t) => total = t,
-                None => overflow = true,
-            }
+            total.add(v);
             Ok(ControlFlow::Continue(()))
         })?;
-        // `sum` adds in order and fails at the first overflow; the list is complete by then.
-        if overflow {
-            return Err(Interrupt::Fallback);
-        }
-        Ok(total)
+        // `sum` is exact: it fails only when the whole total does not fit.
+        total.total().map_err(|_| Interrupt::Fallback)
     }
 
     /// [`Fold::eval`] a block of items at a time (the generator is `in_blocks`).
     fn eval_blocks(&self, gen: &Gen, run: &mut Run<'_>) -> Eval<i64> {
         let limit = run.max_collection;
         let mut items: u64 = 0;
-        let mut total: i64 = 0;
-        let mut overflow = false;
+        let mut total = arith::Sum::default();
         gen.blocks(run, |at, keep, pool| {
             items += keep.iter().filter(|k| **k).count() as u64;
             if items > limit {
@@ -815,7 +808,7 @@ impl Fold {
                     let n = lanes.iter().zip(keep).filter(|(t, k)| **t && **k).count();
                     pool.bools.push(truth);
                     result?;
-                    total += n as i64;
+                    total.add(arith::count(n).map_err(|_| Interrupt::Fallback)?);
                 }
                 Fold::CountItems(_, body) | Fold::Sum(_, body) => {
                     let mut values = pool.ints();
@@ -827,10 +820,7 @@ impl Fold {
                             _ => 1,
                         };
                         if *k {
-                            match total.checked_add(add) {
-                                Some(t) => total = t,
-                                None => overflow = true,
-                            }
+                            total.add(add);
                         }
                     }
                     pool.ints.push(values);
@@ -839,10 +829,7 @@ impl Fold {
             }
             Ok(())
         })?;
-        if overflow {
-            return Err(Interrupt::Fallback);
-        }
-        Ok(total)
+        total.total().map_err(|_| Interrupt::Fallback)
     }
 }
 

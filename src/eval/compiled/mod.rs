@@ -22,7 +22,8 @@ use std::rc::Rc;
 use lists::{Binding, Fold, Gen, GenClause, Kind, ListExpr};
 pub use table::{CompiledGame, CompiledGames};
 
-use super::builtins::{floor_div, floor_mod, Builtin};
+use super::arith::{self, IntOp};
+use super::builtins::Builtin;
 use super::stop::Stop;
 use super::value::Value;
 use crate::diag::{Diag, DiagResult};
@@ -53,18 +54,6 @@ enum IntExpr {
     /// An inlined call whose arguments are variables or literals, remembered: called again
     /// with the same arguments in the same run, its body is not evaluated again.
     Memo(lists::MemoKey, Vec<Binding>, Box<IntExpr>),
-}
-
-#[derive(Debug, Clone, Copy)]
-enum IntOp {
-    Add,
-    Sub,
-    Mul,
-    Div,
-    Rem,
-    Xor,
-    And,
-    Or,
 }
 
 /// A boolean expression over registers.
@@ -450,17 +439,7 @@ impl<'p> Compiler<'p> {
             ExprKind::Local(slot) => IntExpr::Reg(self.local(*slot, Kind::Int)?),
             ExprKind::Unary(UnaryOp::Neg, x) => IntExpr::Neg(Box::new(self.int(x)?)),
             ExprKind::Binary(op, l, r) => {
-                let op = match op {
-                    BinaryOp::Add => IntOp::Add,
-                    BinaryOp::Sub => IntOp::Sub,
-                    BinaryOp::Mul => IntOp::Mul,
-                    BinaryOp::Div => IntOp::Div,
-                    BinaryOp::Rem => IntOp::Rem,
-                    BinaryOp::Xor => IntOp::Xor,
-                    BinaryOp::BitAnd => IntOp::And,
-                    BinaryOp::BitOr => IntOp::Or,
-                    _ => return None,
-                };
+                let op = IntOp::of(*op)?;
                 IntExpr::Bin(op, Box::new(self.int(l)?), Box::new(self.int(r)?))
             }
             ExprKind::If(c, t, f) => IntExpr::If(
@@ -588,26 +567,17 @@ impl IntExpr {
     }
 
     fn eval(&self, run: &mut Run<'_>) -> Eval<i64> {
-        let checked = |v: Option<i64>| v.ok_or(Interrupt::Fallback);
+        // Any failure hands the rule to the interpreter, which reports it.
+        let checked = |v: Result<i64, arith::ArithError>| v.map_err(|_| Interrupt::Fallback);
         match self {
             IntExpr::Lit(n) => Ok(*n),
             IntExpr::Reg(r) => Ok(run.b.regs[*r as usize]),
-            IntExpr::Neg(x) => checked(x.eval(run)?.checked_neg()),
-            IntExpr::Abs(x) => checked(x.eval(run)?.checked_abs()),
+            IntExpr::Neg(x) => checked(arith::neg(x.eval(run)?)),
+            IntExpr::Abs(x) => checked(arith::abs(x.eval(run)?)),
             IntExpr::Bin(op, l, r) => {
                 let a = l.operand(run)?;
                 let b = r.operand(run)?;
-                match op {
-                    IntOp::Add => checked(a.checked_add(b)),
-                    IntOp::Sub => checked(a.checked_sub(b)),
-                    IntOp::Mul => checked(a.checked_mul(b)),
-                    IntOp::Div if b != 0 => checked(floor_div(a, b)),
-                    IntOp::Rem if b != 0 => checked(floor_mod(a, b)),
-                    IntOp::Div | IntOp::Rem => Err(Interrupt::Fallback),
-                    IntOp::Xor => Ok(a ^ b),
-                    IntOp::And => Ok(a & b),
-                    IntOp::Or => Ok(a | b),
-                }
+                checked(op.apply(a, b))
             }
             IntExpr::If(c, t, f) => {
                 if c.eval(run)? {
@@ -630,10 +600,9 @@ impl IntExpr {
             IntExpr::Index(list, i) => lists::index(list, i, run),
             IntExpr::Len(list) => list.with(run, |_, items| Ok(items.len() as i64)),
             IntExpr::SumList(list) => list.with(run, |_, items| {
-                items
-                    .iter()
-                    .try_fold(0i64, |t, x| t.checked_add(*x))
-                    .ok_or(Interrupt::Fallback)
+                let mut total = arith::Sum::default();
+                items.iter().for_each(|x| total.add(*x));
+                checked(total.total())
             }),
             IntExpr::Fold(fold) => fold.eval(run),
             IntExpr::Let(bindings, body) => {
@@ -970,8 +939,9 @@ fn narrow_by(cond: &BoolExpr, x: u32, a: i64, b: i64, regs: &[i64]) -> Option<(i
 /// The first value in `lo..=hi` at which `holds` is `want`, by bisection: it is not at
 /// `lo`, it is at `hi`, and it changes once in between.
 fn first_where(mut lo: i64, mut hi: i64, want: bool, holds: impl Fn(i64) -> bool) -> i64 {
-    while hi - lo > 1 {
-        let mid = lo + (hi - lo) / 2;
+    while arith::range_count(lo, hi) > 1 {
+        // The floor of the mean, between them, computed where it cannot overflow.
+        let mid = ((i128::from(lo) + i128::from(hi)) >> 1) as i64;
         if holds(mid) == want {
             hi = mid;
         } else {
@@ -1005,41 +975,27 @@ impl IntExpr {
             },
             IntExpr::Neg(x) => {
                 x.eval_block(at, out, pool)?;
-                for v in out.iter_mut() {
-                    let (n, o) = v.overflowing_neg();
-                    *v = n;
-                    bad |= o;
-                }
+                bad |= arith::neg_lanes(out);
             }
             IntExpr::Abs(x) => {
                 x.eval_block(at, out, pool)?;
-                for v in out.iter_mut() {
-                    bad |= *v == i64::MIN;
-                    *v = v.wrapping_abs();
-                }
+                bad |= arith::abs_lanes(out);
             }
             IntExpr::Bin(op, l, r) => {
                 // A side that is the same in every lane (a literal, a register other than the
                 // loop's) is not spread over a block: `n - i`, `2 * i`.
                 if let Some(b) = r.scalar(at) {
                     l.eval_block(at, out, pool)?;
-                    bad |= apply(*op, out, std::iter::repeat(b));
-                } else if let (Some(a), true) = (l.scalar(at), op.commutes()) {
+                    bad |= op.apply_lanes(out, std::iter::repeat(b));
+                } else if let Some(a) = l.scalar(at) {
                     r.eval_block(at, out, pool)?;
-                    bad |= apply(*op, out, std::iter::repeat(a));
-                } else if let (Some(a), IntOp::Sub) = (l.scalar(at), op) {
-                    r.eval_block(at, out, pool)?;
-                    for v in out.iter_mut() {
-                        let (n, o) = a.overflowing_sub(*v);
-                        *v = n;
-                        bad |= o;
-                    }
+                    bad |= op.apply_lanes_to(a, out);
                 } else {
                     l.eval_block(at, out, pool)?;
                     let mut rhs = pool.ints();
                     let rhs_block = &mut rhs[..out.len()];
                     r.eval_block(at, rhs_block, pool)?;
-                    bad |= apply(*op, out, rhs_block.iter().copied());
+                    bad |= op.apply_lanes(out, rhs_block.iter().copied());
                     pool.ints.push(rhs);
                 }
             }
@@ -1133,16 +1089,6 @@ impl IntExpr {
     }
 }
 
-impl IntOp {
-    /// Whether `a op b == b op a`, overflow included.
-    fn commutes(self) -> bool {
-        matches!(
-            self,
-            IntOp::Add | IntOp::Mul | IntOp::Xor | IntOp::And | IntOp::Or
-        )
-    }
-}
-
 /// A comparison of two integers (the operator is one of `==`, `!=`, `<`, `<=`, `>`, `>=`).
 fn compare(op: BinaryOp, x: i64, y: i64) -> bool {
     match op {
@@ -1166,44 +1112,6 @@ fn compare_lanes(op: BinaryOp, out: &mut [bool], xs: &[i64], ys: impl Iterator<I
         BinaryOp::Gt => lanes.for_each(|((v, x), y)| *v = *x > y),
         _ => lanes.for_each(|((v, x), y)| *v = *x >= y),
     }
-}
-
-/// `out[i] = out[i] op rhs[i]` in every lane; true when a lane overflows or divides by 0.
-fn apply(op: IntOp, out: &mut [i64], rhs: impl Iterator<Item = i64>) -> bool {
-    let mut bad = false;
-    let pairs = out.iter_mut().zip(rhs);
-    match op {
-        IntOp::Add => pairs.for_each(|(a, b)| {
-            let (n, o) = a.overflowing_add(b);
-            *a = n;
-            bad |= o;
-        }),
-        IntOp::Sub => pairs.for_each(|(a, b)| {
-            let (n, o) = a.overflowing_sub(b);
-            *a = n;
-            bad |= o;
-        }),
-        IntOp::Mul => pairs.for_each(|(a, b)| {
-            let (n, o) = a.overflowing_mul(b);
-            *a = n;
-            bad |= o;
-        }),
-        IntOp::Div | IntOp::Rem => pairs.for_each(|(a, b)| {
-            let q = if b == 0 {
-                None
-            } else if matches!(op, IntOp::Div) {
-                floor_div(*a, b)
-            } else {
-                floor_mod(*a, b)
-            };
-            bad |= q.is_none();
-            *a = q.unwrap_or(0);
-        }),
-        IntOp::Xor => pairs.for_each(|(a, b)| *a ^= b),
-        IntOp::And => pairs.for_each(|(a, b)| *a &= b),
-        IntOp::Or => pairs.for_each(|(a, b)| *a |= b),
-    }
-    bad
 }
 
 impl BoolExpr {
@@ -1641,7 +1549,7 @@ impl CompiledRule {
         // whether a position is terminal) should not pay for a whole block.
         let mut width = 8;
         while start < b {
-            let n = (b - start).min(width as i64) as usize;
+            let n = arith::range_count(start, b).min(width as u64) as usize;
             width = (width * 2).min(LANES);
             for (i, v) in values[..n].iter_mut().enumerate() {
                 *v = start + i as i64;
