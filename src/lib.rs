@@ -31,5 +31,6 @@ pub mod graph;
 pub mod lower;
 pub mod repl;
 pub mod session;
+pub mod stack;
 pub mod stats;
 pub mod syntax;
