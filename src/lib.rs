@@ -31,6 +31,7 @@ pub mod graph;
 pub mod lower;
 pub mod repl;
 pub mod session;
+pub mod stack;
 pub mod stats;
 pub mod syntax;
 pub mod value;

@@ -26,6 +26,30 @@ pub struct SessionConfig {
     pub limits: Limits,
 }
 
+/// How a session reads files: how large a file may be, and whether it may read only inside
+/// one folder (`cgl check --confine DIR`, for files that students wrote).
+#[derive(Clone, Debug)]
+pub struct LoadPolicy {
+    /// The largest file read, in bytes (`--max-file-size`).
+    pub max_file_size: u64,
+    /// If set, the folder (its canonical path) that every file read must be in: imports may
+    /// not leave it by `..`, an absolute path or a symbolic link.
+    pub confine: Option<PathBuf>,
+}
+
+/// The default of `--max-file-size`, in MiB: far above any hand-written game (a 9 MB file
+/// of 100,000 constants loads in about a second), far below what would exhaust memory.
+pub const DEFAULT_MAX_FILE_MIB: u64 = 16;
+
+impl Default for LoadPolicy {
+    fn default() -> LoadPolicy {
+        LoadPolicy {
+            max_file_size: DEFAULT_MAX_FILE_MIB << 20,
+            confine: None,
+        }
+    }
+}
+
 /// A file loaded into a session.
 #[derive(Debug)]
 pub struct LoadedFile {
@@ -71,6 +95,7 @@ pub struct Session {
     analyzer: Analyzer,
     limits: Limits,
     stop: Stop,
+    policy: LoadPolicy,
 }
 
 impl Session {
@@ -87,7 +112,13 @@ impl Session {
             analyzer: Analyzer::new(config.graph),
             limits: config.limits,
             stop: Stop::new(),
+            policy: LoadPolicy::default(),
         }
+    }
+
+    /// Sets how files are read (size limit, confinement to a folder).
+    pub fn set_load_policy(&mut self, policy: LoadPolicy) {
+        self.policy = policy;
     }
 
     /// Sets when long computations stop (a deadline, or a flag raised by Ctrl-C).
@@ -155,18 +186,34 @@ impl Session {
         };
         let canonical = std::fs::canonicalize(path).map_err(|e| {
             unreadable(
-                format!("cannot read `{}`: {}", path.display(), io_reason(&e)),
+                format!("cannot read `{}`: {}", shown(path), io_reason(&e)),
                 where_help,
             )
         })?;
+        if let Some(root) = &self.policy.confine {
+            if !canonical.starts_with(root) {
+                // Where a link leads is not said: it is outside, and that is all a log of
+                // the check may show.
+                return Err(vec![refused(
+                    "cgl::load::confined",
+                    format!(
+                        "`{}` leads outside the folder that cgl check is confined to",
+                        shown(path)
+                    ),
+                    "with --confine, cgl reads only files inside the confined folder; copy \
+                     what the file needs into it",
+                    import,
+                )]);
+            }
+        }
         if let Some(i) = self.by_path.get(&canonical) {
             return Ok(*i);
         }
         if let Some(first) = stack.iter().position(|(c, _)| *c == canonical) {
             let chain: Vec<String> = stack[first..]
                 .iter()
-                .map(|(_, shown)| shown.display().to_string())
-                .chain([path.display().to_string()])
+                .map(|(_, shown_path)| shown(shown_path))
+                .chain([shown(path)])
                 .collect();
             let mut d = Diag::error(
                 "cgl::load::import_cycle",
@@ -179,12 +226,34 @@ impl Session {
             }
             return Err(vec![d]);
         }
-        let bytes = std::fs::read(&canonical).map_err(|e| {
-            unreadable(
-                format!("cannot read `{}`: {}", path.display(), io_reason(&e)),
-                where_help,
-            )
-        })?;
+        let bytes =
+            read_regular(&canonical, self.policy.max_file_size).map_err(
+                |refusal| match refusal {
+                    Refusal::Io(e) => unreadable(
+                        format!("cannot read `{}`: {}", shown(path), io_reason(&e)),
+                        where_help,
+                    ),
+                    Refusal::NotRegular(kind) => unreadable(
+                        format!("`{}` is not a regular file: it is {kind}", shown(path)),
+                        "cgl reads .game files only; a device, pipe or socket could block or \
+                     never end",
+                    ),
+                    Refusal::TooLarge(size) => vec![refused(
+                        "cgl::load::too_large",
+                        format!(
+                            "`{}` is larger than the limit of {} ({})",
+                            shown(path),
+                            bytes_text(self.policy.max_file_size),
+                            size.map_or_else(
+                                || "it kept growing while read".to_string(),
+                                |n| { format!("it has {}", bytes_text(n)) }
+                            )
+                        ),
+                        "split the file, or allow larger files with --max-file-size (MiB)",
+                        import,
+                    )],
+                },
+            )?;
         let text = String::from_utf8(bytes).map_err(|e| {
             let valid = e.utf8_error().valid_up_to();
             let before = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
@@ -193,7 +262,7 @@ impl Session {
             unreadable(
                 format!(
                     "`{}` is not UTF-8 text (line {line}, column {col})",
-                    path.display()
+                    shown(path)
                 ),
                 "cgl reads .game files as UTF-8 text; save the file as UTF-8",
             )
@@ -211,7 +280,7 @@ impl Session {
             }
             return Err(vec![d]);
         }
-        let file = self.sources.add(path.display().to_string(), text);
+        let file = self.sources.add(shown(path), text);
         let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
         stack.push((canonical.clone(), path.to_path_buf()));
         let result = self.load_parsed(file, &dir, stack);
@@ -219,6 +288,49 @@ impl Session {
         let index = result?;
         self.by_path.insert(canonical, index);
         Ok(index)
+    }
+
+    /// Refuses an import before anything is read: one of a file that is not a `.game` file
+    /// (so that `import "/etc/passwd"` quotes nothing of it), and, when confined, one that
+    /// leaves the folder by an absolute path or `..`.
+    fn check_import(&self, path: &str, span: Span) -> Result<(), Vec<Diag>> {
+        let written = Path::new(path);
+        if written.extension().is_none_or(|e| e != "game") {
+            return Err(vec![refused(
+                "cgl::load::not_game",
+                format!("`{}` is not a .game file", escaped(path)),
+                "an import names a .game file (its name ends in .game); cgl does not read \
+                 other files, so that a diagnostic never quotes them",
+                Some(span),
+            )]);
+        }
+        if self.policy.confine.is_some() {
+            let leaves = if written.has_root() || written.is_absolute() {
+                Some("an absolute path")
+            } else if written
+                .components()
+                .any(|c| matches!(c, std::path::Component::ParentDir))
+            {
+                Some("`..`")
+            } else {
+                None
+            };
+            if let Some(how) = leaves {
+                return Err(vec![refused(
+                    "cgl::load::confined",
+                    format!(
+                        "`{}` may leave the folder that cgl check is confined to",
+                        escaped(path)
+                    ),
+                    &format!(
+                        "with --confine, an import is a path below the importing file's folder, \
+                         without {how}"
+                    ),
+                    Some(span),
+                )]);
+            }
+        }
+        Ok(())
     }
 
     fn load_parsed(
@@ -236,12 +348,13 @@ impl Session {
         let mut imported = Vec::new();
         for item in &parsed.items {
             if let ast::Item::Import { path, span } = item {
-                let shown = if dir == Path::new(".") {
+                self.check_import(path, *span)?;
+                let joined = if dir == Path::new(".") {
                     PathBuf::from(path)
                 } else {
                     dir.join(path)
                 };
-                let index = self.load_path_from(&shown, Some(*span), stack)?;
+                let index = self.load_path_from(&joined, Some(*span), stack)?;
                 imported.push((index, *span));
             }
         }
@@ -576,7 +689,7 @@ fn control_character(path: &Path, text: &str) -> Option<Diag> {
         (
             format!(
                 "`{}` is a binary file, not text (a NUL byte at line {line}, column {col})",
-                path.display()
+                shown(path)
             ),
             "cgl reads .game files as UTF-8 text; check that this is the file you meant",
         )
@@ -585,7 +698,7 @@ fn control_character(path: &Path, text: &str) -> Option<Diag> {
             format!(
                 "`{}` contains the bidirectional control character U+{:04X} at line {line}, \
                  column {col}",
-                path.display(),
+                shown(path),
                 u32::from(c)
             ),
             "remove it: it makes the text show in another order than cgl reads it",
@@ -594,13 +707,122 @@ fn control_character(path: &Path, text: &str) -> Option<Diag> {
         (
             format!(
                 "`{}` contains the control character U+{:04X} at line {line}, column {col}",
-                path.display(),
+                shown(path),
                 u32::from(c)
             ),
             "remove it: a .game file may hold printable characters, tabs and line breaks only",
         )
     };
     Some(Diag::error("cgl::load::binary", message).help(help))
+}
+
+/// A refusal to read a file, with the import (if any) that asked for it.
+fn refused(code: &'static str, message: String, help: &str, import: Option<Span>) -> Diag {
+    let mut d = Diag::error(code, message).help(help.to_string());
+    if let Some(span) = import {
+        d = d.label(span, "imported here");
+    }
+    d
+}
+
+/// Why [`read_regular`] did not read a file.
+enum Refusal {
+    Io(std::io::Error),
+    /// What it is instead (a folder, a device, a named pipe, ...).
+    NotRegular(&'static str),
+    /// Its size, if the file system said.
+    TooLarge(Option<u64>),
+}
+
+/// Reads a regular file of at most `max` bytes. Anything else is refused before it is read
+/// (a device such as `/dev/zero` never ends, a named pipe may block forever), and the read
+/// stops after `max` bytes even if the file grows meanwhile.
+fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, Refusal> {
+    use std::io::Read;
+    let kind = |meta: &std::fs::Metadata| -> Option<&'static str> {
+        let t = meta.file_type();
+        if t.is_file() {
+            return None;
+        }
+        if t.is_dir() {
+            return Some("a folder");
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if t.is_fifo() {
+                return Some("a named pipe");
+            }
+            if t.is_char_device() || t.is_block_device() {
+                return Some("a device");
+            }
+            if t.is_socket() {
+                return Some("a socket");
+            }
+        }
+        Some("not a regular file")
+    };
+    // `metadata` does not open the file, so a named pipe is refused without blocking.
+    let meta = std::fs::metadata(path).map_err(Refusal::Io)?;
+    if let Some(what) = kind(&meta) {
+        return Err(Refusal::NotRegular(what));
+    }
+    if meta.len() > max {
+        return Err(Refusal::TooLarge(Some(meta.len())));
+    }
+    let file = std::fs::File::open(path).map_err(Refusal::Io)?;
+    // The file opened may not be the one looked at (replaced meanwhile): look again.
+    let meta = file.metadata().map_err(Refusal::Io)?;
+    if let Some(what) = kind(&meta) {
+        return Err(Refusal::NotRegular(what));
+    }
+    let mut bytes = Vec::with_capacity(meta.len().min(max) as usize);
+    file.take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(Refusal::Io)?;
+    if bytes.len() as u64 > max {
+        return Err(Refusal::TooLarge(None));
+    }
+    Ok(bytes)
+}
+
+/// A size in bytes, in the unit that reads best.
+fn bytes_text(n: u64) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{} MiB", n >> 20)
+    } else if n >= 1 << 20 {
+        format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// A path as a diagnostic shows it: control characters (a newline, an escape sequence) are
+/// written as escapes, so that a file name cannot forge output lines or drive the terminal.
+pub fn shown(path: &Path) -> String {
+    escaped(&path.display().to_string())
+}
+
+/// Text with its control characters escaped as `\u{..}` (`\n`, `\t` and `\r` as such).
+pub fn escaped(text: &str) -> String {
+    if !text.chars().any(needs_escape) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if needs_escape(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn needs_escape(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// An IO error in words, without the "(os error N)" tail.

@@ -21,7 +21,7 @@ use super::report::{ExpectReport, ExpectStatus, FileReport, Locator, Place, Prob
 use crate::diag::{Diag, RenderStyle, Severity};
 use crate::eval::{Stop, TIMEOUT};
 use crate::lower::ir::Statement;
-use crate::session::{FailedValues, Session, SessionConfig};
+use crate::session::{shown, FailedValues, LoadPolicy, Session, SessionConfig};
 use crate::stats::{Stats, Work};
 
 /// Stack of each worker thread, as large as the main thread's (src/main.rs), so that a file
@@ -32,10 +32,12 @@ use crate::stats::{Stats, Work};
 const WORKER_STACK: usize = 512 << 20;
 
 /// How `cgl check` checks each file.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct CheckSettings {
     /// Session settings (position limit, explicit products).
     pub config: SessionConfig,
+    /// How files are read (size limit, confinement to a folder).
+    pub policy: LoadPolicy,
     /// Time allowed per file (load and every expectation), if limited.
     pub timeout: Option<Duration>,
     /// How diagnostics are drawn into the reports.
@@ -62,7 +64,10 @@ pub enum Input {
 /// sorted), in the order the paths were given. A file named twice, or named and found below
 /// a named folder, is checked once; symbolic links that lead back into a folder being listed
 /// are followed once.
-pub fn inputs(paths: &[PathBuf]) -> Vec<Input> {
+///
+/// With `confine` (the canonical folder of `--confine`), a folder that leads outside it is
+/// not listed but reported.
+pub fn inputs(paths: &[PathBuf], confine: Option<&Path>) -> Vec<Input> {
     let mut inputs = Vec::new();
     for path in paths {
         if path.is_dir() {
@@ -73,10 +78,23 @@ pub fn inputs(paths: &[PathBuf]) -> Vec<Input> {
                 if !seen_dirs.insert(std::fs::canonicalize(&dir).unwrap_or_else(|_| dir.clone())) {
                     continue;
                 }
+                if let Some(root) = confine {
+                    // A link to a folder outside is not followed: its files are not the
+                    // student's, and even their names stay out of the log.
+                    let inside = std::fs::canonicalize(&dir).is_ok_and(|d| d.starts_with(root));
+                    if !inside {
+                        let message = format!(
+                            "the folder {} leads outside the folder cgl check is confined to",
+                            shown(&dir)
+                        );
+                        found.push((dir.clone(), Input::Bad(bad_path(&dir, message))));
+                        continue;
+                    }
+                }
                 let entries = match std::fs::read_dir(&dir) {
                     Ok(entries) => entries,
                     Err(e) => {
-                        let message = format!("cannot list the folder {}: {e}", dir.display());
+                        let message = format!("cannot list the folder {}: {e}", shown(&dir));
                         found.push((dir.clone(), Input::Bad(bad_path(&dir, message))));
                         continue;
                     }
@@ -97,7 +115,7 @@ pub fn inputs(paths: &[PathBuf]) -> Vec<Input> {
                 // A class's CI pointed at the wrong folder must not pass by checking nothing.
                 inputs.push(Input::Bad(bad_path(
                     path,
-                    format!("no .game files in the folder {}", path.display()),
+                    format!("no .game files in the folder {}", shown(path)),
                 )));
             }
             inputs.extend(found.into_iter().map(|(_, input)| input));
@@ -106,7 +124,7 @@ pub fn inputs(paths: &[PathBuf]) -> Vec<Input> {
         } else {
             inputs.push(Input::Bad(bad_path(
                 path,
-                format!("no such file or folder: {}", path.display()),
+                format!("no such file or folder: {}", shown(path)),
             )));
         }
     }
@@ -121,7 +139,7 @@ pub fn inputs(paths: &[PathBuf]) -> Vec<Input> {
 fn bad_path(path: &Path, message: String) -> FileReport {
     let rendered = format!("error: {message}");
     FileReport::not_checked(
-        path.display().to_string(),
+        shown(path),
         vec![Problem::plain(
             "cgl::load::unreadable",
             message,
@@ -182,7 +200,7 @@ fn check_all_with(
     let pool = Arc::new(Pool {
         files,
         next: AtomicUsize::new(0),
-        settings,
+        settings: settings.clone(),
         check,
     });
     let (sender, receiver) = channel();
@@ -374,7 +392,7 @@ fn crashed(path: &Path, what: String) -> FileReport {
     let diag = Diag::internal(format!("checking this file crashed ({what})"));
     let rendered = crate::diag::render(&diag, &Default::default(), RenderStyle::Plain);
     let problem = Problem::plain(diag.code, diag.message, diag.help, rendered);
-    FileReport::not_checked(path.display().to_string(), vec![problem])
+    FileReport::not_checked(shown(path), vec![problem])
 }
 
 fn given_up(path: &Path, budget: Duration, limit: Duration) -> FileReport {
@@ -390,7 +408,7 @@ fn given_up(path: &Path, budget: Duration, limit: Duration) -> FileReport {
     let rendered = crate::diag::render(&diag, &Default::default(), RenderStyle::Plain);
     let mut problem = Problem::plain(diag.code, diag.message.clone(), diag.help, rendered);
     problem.notes = diag.notes;
-    FileReport::not_checked(path.display().to_string(), vec![problem])
+    FileReport::not_checked(shown(path), vec![problem])
 }
 
 /// Checks one file in a session of its own: loads it, then evaluates its expectations in
@@ -398,10 +416,11 @@ fn given_up(path: &Path, budget: Duration, limit: Duration) -> FileReport {
 /// at once) but reported as skipped.
 fn check_file(path: &Path, settings: &CheckSettings) -> FileReport {
     let mut session = Session::new(settings.config);
+    session.set_load_policy(settings.policy.clone());
     if let Some(budget) = settings.timeout {
         session.set_stop(Stop::after(budget));
     }
-    let shown = path.display().to_string();
+    let shown = shown(path);
     let style = settings.style;
     let mut locator = Locator::default();
     let started = Instant::now();
@@ -517,6 +536,7 @@ mod tests {
     fn settings(jobs: usize, timeout: Option<Duration>) -> CheckSettings {
         CheckSettings {
             config: SessionConfig::default(),
+            policy: LoadPolicy::default(),
             timeout,
             style: RenderStyle::Plain,
             failed_values: false,

@@ -18,7 +18,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::diag::{render, Diag, RenderStyle, SourceMap};
 use crate::eval::{Limits, Stop};
 use crate::graph::GraphConfig;
-use crate::session::{Session, SessionConfig};
+use crate::session::{LoadPolicy, Session, SessionConfig, DEFAULT_MAX_FILE_MIB};
 use crate::stats::{total, Stats, Work};
 use check::{check_all, inputs, CheckSettings};
 use report::{reporter, Format, Totals};
@@ -51,6 +51,12 @@ enum Command {
         /// Files checked at once [default: the number of cores].
         #[arg(short = 'j', long, value_parser = clap::value_parser!(u16).range(1..))]
         jobs: Option<u16>,
+        /// Check untrusted files (students' hand-ins): read only files inside DIR (imports may
+        /// not leave it by `..`, an absolute path or a symbolic link), and limit each file's
+        /// time, memory and size by default (--timeout 10, --max-memory 1024,
+        /// --max-file-size 1).
+        #[arg(long, value_name = "DIR")]
+        confine: Option<PathBuf>,
         #[command(flatten)]
         options: EngineOptions,
         #[command(flatten)]
@@ -92,9 +98,14 @@ struct EngineOptions {
     /// Most positions (and compounds) one file may explore.
     #[arg(long, default_value_t = GraphConfig::default().max_positions)]
     max_positions: usize,
-    /// Most memory (MiB) the game graph of one file may take, estimated from its size.
-    #[arg(long, value_name = "MIB", default_value_t = GraphConfig::default().max_memory >> 20)]
-    max_memory: usize,
+    /// Most memory (MiB) the game graph of one file may take, estimated from its size
+    /// [default: 4096, or 1024 with `check --confine`].
+    #[arg(long, value_name = "MIB")]
+    max_memory: Option<usize>,
+    /// Largest file read (MiB), a file named or imported [default: 16, or 1 with
+    /// `check --confine`].
+    #[arg(long, value_name = "MIB", value_parser = clap::value_parser!(u64).range(1..=1 << 20))]
+    max_file_size: Option<u64>,
     /// Analyse compounds through their explicit product graph instead of the theorems.
     #[arg(long)]
     explicit: bool,
@@ -107,19 +118,52 @@ struct EngineOptions {
     interpret: bool,
 }
 
+/// The defaults that `check --confine` gives the limits not set on the command line: a
+/// student's file may not hold the grader's machine for long.
+const CONFINED_TIMEOUT: Duration = Duration::from_secs(10);
+const CONFINED_MEMORY_MIB: usize = 1024;
+const CONFINED_FILE_MIB: u64 = 1;
+
 impl EngineOptions {
     fn config(self) -> SessionConfig {
+        self.config_for(false)
+    }
+
+    /// The session settings, with the confined defaults if `confined`.
+    fn config_for(self, confined: bool) -> SessionConfig {
+        let default_memory = if confined {
+            CONFINED_MEMORY_MIB
+        } else {
+            GraphConfig::default().max_memory >> 20
+        };
         SessionConfig {
             graph: GraphConfig {
                 max_positions: self.max_positions,
                 explicit: self.explicit,
-                max_memory: self.max_memory.saturating_mul(1 << 20),
+                max_memory: self
+                    .max_memory
+                    .unwrap_or(default_memory)
+                    .saturating_mul(1 << 20),
                 max_stored_moves: self.max_stored_moves,
             },
             limits: Limits {
                 compiled_rules: !self.interpret,
                 ..Limits::default()
             },
+        }
+    }
+
+    /// How files are read: the size limit, and the folder to stay in (`check --confine`;
+    /// its canonical path).
+    fn policy(self, confine: Option<PathBuf>) -> LoadPolicy {
+        let default_mib = if confine.is_some() {
+            CONFINED_FILE_MIB
+        } else {
+            DEFAULT_MAX_FILE_MIB
+        };
+        LoadPolicy {
+            max_file_size: self.max_file_size.unwrap_or(default_mib) << 20,
+            confine,
         }
     }
 }
@@ -157,6 +201,7 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
 /// A session with these options, its deadline (if any) starting now.
 fn session(options: EngineOptions, unattended: Unattended) -> Session {
     let mut session = Session::new(options.config());
+    session.set_load_policy(options.policy(None));
     if let Some(budget) = unattended.timeout {
         session.set_stop(Stop::after(budget));
     }
@@ -171,11 +216,62 @@ pub fn main() -> ExitCode {
     } else {
         RenderStyle::Plain
     };
-    let mut out = std::io::stdout().lock();
+    let mut out = Tracked::new(std::io::stdout().lock());
     let mut err = std::io::stderr().lock();
     let code = run(cli, style, &mut out, &mut err);
-    let _ = out.flush();
-    ExitCode::from(code)
+    let flushed = out.flush();
+    match out.error.take().map_or(flushed, Err) {
+        Ok(()) => ExitCode::from(code),
+        Err(e) => {
+            // The output is incomplete: no exit code may say that all went well.
+            let _ = writeln!(err, "error: cannot write the output: {}", io_error_text(&e));
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// A stream that remembers the first error written to it (a full disk, a closed pipe), so
+/// that the command can fail with a message instead of exiting 0 with output lost. The
+/// writers of the reports ignore errors where they write; this sees them all.
+struct Tracked<W: Write> {
+    inner: W,
+    error: Option<std::io::Error>,
+}
+
+impl<W: Write> Tracked<W> {
+    fn new(inner: W) -> Tracked<W> {
+        Tracked { inner, error: None }
+    }
+
+    fn keep<T>(&mut self, result: std::io::Result<T>) -> std::io::Result<T> {
+        if let Err(e) = &result {
+            if self.error.is_none() {
+                self.error = Some(std::io::Error::new(e.kind(), e.to_string()));
+            }
+        }
+        result
+    }
+}
+
+impl<W: Write> Write for Tracked<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let result = self.inner.write(buf);
+        self.keep(result)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        let result = self.inner.flush();
+        self.keep(result)
+    }
+}
+
+/// An IO error in words, without the "(os error N)" tail.
+fn io_error_text(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.find(" (os error") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
 }
 
 /// Runs a parsed command line, writing to the given streams; returns the exit code (see the
@@ -186,12 +282,22 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
             paths,
             format,
             jobs,
+            confine,
             options,
             unattended,
         }) => {
+            let confine = match confine.map(|dir| confined_root(&dir)).transpose() {
+                Ok(root) => root,
+                Err(message) => {
+                    let _ = writeln!(err, "error: {message}");
+                    return 2;
+                }
+            };
+            let confined = confine.is_some();
             let settings = CheckSettings {
-                config: options.config(),
-                timeout: unattended.timeout,
+                config: options.config_for(confined),
+                policy: options.policy(confine),
+                timeout: unattended.timeout.or(confined.then_some(CONFINED_TIMEOUT)),
                 // Machine formats carry plain text; colour is for a person at a terminal.
                 style: match format {
                     Format::Human | Format::Github => style,
@@ -223,11 +329,32 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
             let session = session(options, unattended);
             eval(&files, &expr, session, unattended.stats, style, out, err)
         }
-        Some(Command::Repl { files, options }) => {
-            crate::repl::run(&files, options.config(), style, out, err)
-        }
-        None => crate::repl::run(&[], SessionConfig::default(), style, out, err),
+        Some(Command::Repl { files, options }) => crate::repl::run(
+            &files,
+            (options.config(), options.policy(None)),
+            style,
+            out,
+            err,
+        ),
+        None => crate::repl::run(
+            &[],
+            (SessionConfig::default(), LoadPolicy::default()),
+            style,
+            out,
+            err,
+        ),
     }
+}
+
+/// The canonical path of the folder given to `--confine`.
+fn confined_root(dir: &Path) -> Result<PathBuf, String> {
+    let shown = crate::session::shown(dir);
+    let root = std::fs::canonicalize(dir)
+        .map_err(|e| format!("--confine {shown}: cannot find the folder ({e})"))?;
+    if !root.is_dir() {
+        return Err(format!("--confine {shown}: not a folder"));
+    }
+    Ok(root)
 }
 
 fn report(diags: &[Diag], sources: &SourceMap, style: RenderStyle, err: &mut dyn Write) {
@@ -253,9 +380,15 @@ fn check(
     let mut writer = reporter(format, settings.stats);
     let mut totals = Totals::default();
     let mut figures: Vec<Stats> = Vec::new();
-    check_all(inputs(paths), settings, &mut |report| {
+    let confine = settings.policy.confine.clone();
+    check_all(inputs(paths, confine.as_deref()), settings, &mut |report| {
         totals.add(&report);
-        writer.file(&report, out, err);
+        // Each file's record is written whole, in one piece, so that output cut short (a
+        // crash, a full disk) never ends in the middle of one.
+        let (mut record, mut diagnostics) = (Vec::new(), Vec::new());
+        writer.file(&report, &mut record, &mut diagnostics);
+        let _ = err.write_all(&diagnostics);
+        let _ = out.write_all(&record);
         let _ = out.flush();
         if let (true, Some(stats)) = (stats_text, &report.stats) {
             let _ = write!(err, "{}", stats.render(&report.path));

@@ -152,6 +152,44 @@ fn type_error(span: Span, message: String, help: &str) -> Box<Diag> {
 }
 
 #[cold]
+/// Evaluation went so deep (calls of user functions, each with nested expressions) that the
+/// thread's stack is nearly full: [`crate::stack`] stops it here instead of letting the
+/// stack overflow. Where exactly the stack runs out depends on the machine, so the innermost
+/// call of a user function takes the label over ([`in_call`]).
+fn out_of_stack(span: Span) -> Box<Diag> {
+    Box::new(
+        Diag::error(
+            "cgl::eval::recursion",
+            "evaluation nests too deeply for the stack",
+        )
+        .label(span, STACK_RAN_OUT)
+        .note(
+            "each call of a user function takes stack, and so does each level of a nested \
+             expression inside it"
+                .to_string(),
+        )
+        .help(
+            "check that the recursion reaches its base case, and keep the expression in each \
+             call shallow (a long chain of operators, such as `- - - ... x`, nests deeply)",
+        ),
+    )
+}
+
+/// The label of [`out_of_stack`] until a call takes it over.
+const STACK_RAN_OUT: &str = "the stack ran out here";
+
+/// An error that came out of the call at `span`: if it is [`out_of_stack`] not yet placed,
+/// it now points at this call, the same place however deep the stack is.
+fn in_call(mut diag: Box<Diag>, span: Span, name: &str) -> Box<Diag> {
+    if let Some(label) = diag.labels.first_mut() {
+        if diag.code == "cgl::eval::recursion" && label.message == STACK_RAN_OUT {
+            label.span = span;
+            label.message = format!("the stack ran out inside this call of `{name}`");
+        }
+    }
+    diag
+}
+
 fn overflow(span: Span) -> Box<Diag> {
     Box::new(
         Diag::error("cgl::eval::overflow", "integer overflow")
@@ -454,6 +492,9 @@ impl<'a> Interp<'a> {
     /// Evaluates an expression in a frame.
     pub fn eval(&mut self, expr: &Expr, frame: &mut [Value]) -> DiagResult<Value> {
         let span = expr.span;
+        if !crate::stack::enough() {
+            return Err(out_of_stack(span));
+        }
         Ok(match &expr.kind {
             ExprKind::Lit(v) => v.clone(),
             ExprKind::Local(slot) => frame[*slot as usize].clone(),
@@ -540,7 +581,7 @@ impl<'a> Interp<'a> {
                 self.depth += 1;
                 let result = self.eval(&function.body.expr, &mut inner);
                 self.depth -= 1;
-                result?
+                result.map_err(|e| in_call(e, span, &function.name))?
             }
             // `min(a, b)`, `max(a, b)` of integers, common in rules: no argument list built.
             ExprKind::CallBuiltin(b @ (Builtin::Min | Builtin::Max), args) if args.len() == 2 => {

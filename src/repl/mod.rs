@@ -27,7 +27,7 @@ pub use command::{parse_command, Command, CommandError, Generator};
 pub use play::{choose_move, OptionFacts};
 
 use crate::diag::RenderStyle;
-use crate::session::SessionConfig;
+use crate::session::{LoadPolicy, SessionConfig};
 use editor::{read_entry, Lines, Piped, Read, Terminal};
 use state::{Flow, Repl};
 
@@ -36,7 +36,7 @@ use state::{Flow, Repl};
 /// exit code: 0, or 1 when an entry failed in a piped session.
 pub fn run(
     files: &[PathBuf],
-    config: SessionConfig,
+    (config, policy): (SessionConfig, LoadPolicy),
     style: RenderStyle,
     out: &mut dyn Write,
     err: &mut dyn Write,
@@ -46,6 +46,7 @@ pub fn run(
         && std::env::var_os("NO_COLOR").is_none()
         && std::env::var("TERM").map_or(true, |t| t != "dumb");
     let mut repl = Repl::new(config, style, color);
+    repl.set_load_policy(policy);
     for file in files {
         repl.load_file(file, out, err);
     }

@@ -19,7 +19,7 @@ use crate::eval::value::{PosTerm, Value};
 use crate::eval::Stop;
 use crate::lower::ir::{PositionShape, Statement};
 use crate::lower::{Exports, Global, Scope};
-use crate::session::{ExpectResult, Session, SessionConfig};
+use crate::session::{ExpectResult, LoadPolicy, Session, SessionConfig};
 use crate::stats::{self, GraphSize};
 use crate::syntax::ast::{self, CompClause, ExprKind, Ident, Item};
 use crate::syntax::{parse_expr, parse_file};
@@ -67,6 +67,8 @@ pub struct Repl {
     style: RenderStyle,
     /// Whether output may use colour.
     pub(super) color: bool,
+    /// How files are read (`--max-file-size`), kept for `:reload`.
+    policy: LoadPolicy,
     /// Number of entries read so far (names the sources `<input N>`).
     entries: usize,
     /// Whether any entry failed (the exit code of a piped session).
@@ -89,10 +91,17 @@ impl Repl {
             log: Vec::new(),
             style,
             color,
+            policy: LoadPolicy::default(),
             entries: 0,
             failed: false,
             last: None,
         }
+    }
+
+    /// Sets how files are read (the size limit), now and after `:reload`.
+    pub fn set_load_policy(&mut self, policy: LoadPolicy) {
+        self.session.set_load_policy(policy.clone());
+        self.policy = policy;
     }
 
     /// The flag that stops a running computation (raised by Ctrl-C).
@@ -400,6 +409,7 @@ impl Repl {
         let log = std::mem::take(&mut self.log);
         self.session = Session::new(self.config);
         self.session.set_stop(self.stop.clone());
+        self.session.set_load_policy(self.policy.clone());
         self.scope = Exports::new();
         let (mut files, mut kept, mut dropped) = (0, Vec::new(), Vec::new());
         for record in log {

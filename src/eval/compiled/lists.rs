@@ -11,7 +11,9 @@
 use std::ops::ControlFlow;
 use std::rc::Rc;
 
-use super::{tick_n, BoolExpr, Compiler, Eval, IntExpr, Interrupt, Lanes, Run, LANES, NO_REG};
+use super::{
+    tick_n, BoolExpr, Compiler, Eval, IntExpr, Interrupt, Lanes, Run, LANES, MAX_NESTING, NO_REG,
+};
 use crate::eval::arith;
 use crate::eval::builtins::Builtin;
 use crate::eval::value::Value;
@@ -1164,6 +1166,10 @@ impl Compiler<'_> {
 
     /// A list of integers.
     pub(super) fn list(&mut self, e: &Expr) -> Option<ListExpr> {
+        self.nested(|c| c.list_here(e))
+    }
+
+    fn list_here(&mut self, e: &Expr) -> Option<ListExpr> {
         if let Some(v) = self.literal_const(e) {
             return int_items(&v).map(ListExpr::Lit);
         }
@@ -1282,6 +1288,9 @@ impl Compiler<'_> {
 
     /// Generator clauses; each binds fresh registers.
     pub(super) fn gen(&mut self, clauses: &[Clause]) -> Option<Gen> {
+        if clauses.len() > MAX_NESTING {
+            return None;
+        }
         let mut out = Vec::with_capacity(clauses.len());
         for clause in clauses {
             out.push(self.gen_clause(clause)?);
@@ -1293,6 +1302,10 @@ impl Compiler<'_> {
     }
 
     pub(super) fn gen_clause(&mut self, clause: &Clause) -> Option<GenClause> {
+        self.nested(|c| c.gen_clause_here(clause))
+    }
+
+    fn gen_clause_here(&mut self, clause: &Clause) -> Option<GenClause> {
         let (pattern, source) = match clause {
             Clause::If(cond) => return Some(GenClause::If(self.boolean(cond)?)),
             Clause::For(pattern, source) => (pattern, source),

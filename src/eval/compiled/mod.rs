@@ -223,6 +223,9 @@ impl Compiler<'_> {
     }
 
     fn rule(&mut self, clauses: &[Clause], target: &Expr) -> Option<CompiledRule> {
+        if clauses.len() > MAX_NESTING {
+            return None;
+        }
         let mut steps = Vec::new();
         for clause in clauses {
             steps.push(self.gen_clause(clause)?);
@@ -294,6 +297,9 @@ struct Compiler<'p> {
     /// How deep inlined calls nest here, and at most.
     depth: usize,
     call_depth: usize,
+    /// How deep the expression being compiled nests, inlined bodies included (at most
+    /// [`MAX_NESTING`]).
+    nesting: usize,
     /// Remembered calls so far (their ids).
     memos: u32,
     /// Per register, whether a list in it is read as only a list allows (see
@@ -307,6 +313,16 @@ struct Compiler<'p> {
     /// Registers that a `for` clause tried to read as rows, compiled or not.
     wanted_rows: Vec<u32>,
 }
+
+/// The deepest a compiled tree nests (its expressions, the clauses of its generators and the
+/// bodies of inlined calls, one level each). Real rules nest a few dozen levels; a deeper
+/// one runs in the interpreter. The bound keeps a compiled run's recursion within
+/// [`RUN_STACK`], so that it needs no check of its own.
+const MAX_NESTING: usize = 256;
+
+/// Stack a compiled run may take: [`MAX_NESTING`] levels of its evaluation, a few hundred
+/// bytes each, with a wide margin.
+const RUN_STACK: usize = 1 << 20;
 
 /// What [`Compiler::attempt`] restores.
 struct Snapshot {
@@ -331,6 +347,7 @@ impl<'p> Compiler<'p> {
             next: frame_size as u32,
             depth: 0,
             call_depth: 0,
+            nesting: 0,
             memos: 0,
             list_only: Vec::new(),
             rows_read: Vec::new(),
@@ -433,7 +450,23 @@ impl<'p> Compiler<'p> {
         Some(reg)
     }
 
+    /// Compiles one level deeper with `f`, if the compiled tree stays within [`MAX_NESTING`]
+    /// levels and the stack has room; else the expression is left to the interpreter.
+    pub(super) fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> Option<T>) -> Option<T> {
+        if self.nesting >= MAX_NESTING || !crate::stack::enough() {
+            return None;
+        }
+        self.nesting += 1;
+        let result = f(self);
+        self.nesting -= 1;
+        result
+    }
+
     fn int(&mut self, e: &Expr) -> Option<IntExpr> {
+        self.nested(|c| c.int_here(e))
+    }
+
+    fn int_here(&mut self, e: &Expr) -> Option<IntExpr> {
         Some(match &e.kind {
             ExprKind::Lit(Value::Int(n)) => IntExpr::Lit(*n),
             ExprKind::Local(slot) => IntExpr::Reg(self.local(*slot, Kind::Int)?),
@@ -466,6 +499,10 @@ impl<'p> Compiler<'p> {
     }
 
     fn boolean(&mut self, e: &Expr) -> Option<BoolExpr> {
+        self.nested(|c| c.boolean_here(e))
+    }
+
+    fn boolean_here(&mut self, e: &Expr) -> Option<BoolExpr> {
         Some(match &e.kind {
             ExprKind::Lit(Value::Bool(b)) => BoolExpr::Lit(*b),
             ExprKind::Unary(UnaryOp::Not, x) => BoolExpr::Not(Box::new(self.boolean(x)?)),
@@ -505,6 +542,10 @@ impl<'p> Compiler<'p> {
     }
 
     fn target(&mut self, e: &Expr) -> Option<Target> {
+        self.nested(|c| c.target_here(e))
+    }
+
+    fn target_here(&mut self, e: &Expr) -> Option<Target> {
         Some(match &e.kind {
             ExprKind::Lit(Value::Tuple(items)) => Target::Tuple(
                 items
@@ -1343,6 +1384,12 @@ fn with_run<T>(
     blocks: bool,
     f: impl FnOnce(&mut Run<'_>) -> Eval<T>,
 ) -> Eval<T> {
+    // A compiled tree nests at most `MAX_NESTING` levels, which `RUN_STACK` holds; with
+    // less stack left (a rule run from deep inside a recursion), the interpreter runs it and
+    // checks the stack at each level.
+    if stacker::remaining_stack().is_some_and(|left| left < RUN_STACK + crate::stack::RED_ZONE) {
+        return Err(Interrupt::Fallback);
+    }
     let mut b = FREE_BUFFERS
         .with(|free| free.borrow_mut().pop())
         .unwrap_or_default();
