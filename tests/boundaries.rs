@@ -67,9 +67,9 @@ fn both_engines_with(
     let mut s = session(true, false, max_collection);
     s.load_source("b.game", source)
         .unwrap_or_else(|d| panic!("does not load: {d:?}\n{source}"));
-    for (i, rule) in s.program().games[0].rules.iter().enumerate() {
+    for (i, rule) in s.compiled().games[0].rules.iter().enumerate() {
         assert!(
-            rule.compiled.is_some(),
+            rule.is_some(),
             "rule {i} is not compiled, so this tests one engine only:\n{source}"
         );
     }
