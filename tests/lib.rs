@@ -14,6 +14,7 @@ mod examples;
 mod fuzz;
 mod graph;
 mod properties;
+mod reliability;
 mod repl;
 mod seed_brute;
 mod spec;
