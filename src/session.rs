@@ -333,7 +333,20 @@ impl Session {
         Ok(())
     }
 
+    /// Parses and lowers a loaded source, after loading its imports. Parsing, lowering and
+    /// compiling recurse over each statement's nesting, which the syntax bounds (spec §12);
+    /// they run on a stack of at least [`crate::stack::PHASE_STACK`] (a fresh segment on a
+    /// thread with less left), so that the deepest statement allowed loads on any thread.
     fn load_parsed(
+        &mut self,
+        file: FileId,
+        dir: &Path,
+        stack: &mut Vec<(PathBuf, PathBuf)>,
+    ) -> Result<usize, Vec<Diag>> {
+        crate::stack::with_phase_stack(|| self.load_parsed_here(file, dir, stack))
+    }
+
+    fn load_parsed_here(
         &mut self,
         file: FileId,
         dir: &Path,
@@ -400,14 +413,17 @@ impl Session {
     /// Parses, lowers and evaluates one expression in the scope of the given loaded files.
     pub fn eval_text(&mut self, text: &str, scope_files: &[usize]) -> Result<Value, Vec<Diag>> {
         let file = self.sources.add("<expression>", text);
-        let expr = parse_expr(file, text).map_err(|d| vec![*d])?;
         let mut scope = Scope::new();
         for i in scope_files {
             for (name, global) in &self.files[*i].lowered.scope {
                 scope.insert(name.clone(), *global);
             }
         }
-        let body = lower_expr(&self.program, &scope, &expr)?;
+        // As in `load_parsed`: the deepest expression allowed parses on any thread.
+        let body = crate::stack::with_phase_stack(|| {
+            let expr = parse_expr(file, text).map_err(|d| vec![*d])?;
+            lower_expr(&self.program, &scope, &expr)
+        })?;
         self.eval_body(&body).map_err(|d| vec![*d])
     }
 

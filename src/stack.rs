@@ -16,9 +16,14 @@ pub fn enough() -> bool {
     stacker::remaining_stack().is_none_or(|left| left >= RED_ZONE)
 }
 
-/// Runs `f`, on a fresh stack segment of `size` bytes if the thread has less than
-/// [`RED_ZONE`] left: for the few recursions that cannot fail, such as dropping or printing
-/// a value nested very deeply, so that they never overflow the stack.
-pub fn grow<R>(size: usize, f: impl FnOnce() -> R) -> R {
-    stacker::maybe_grow(RED_ZONE, size, f)
+/// Stack that parsing, lowering and compiling one statement may need: their recursion
+/// follows the statement's nesting, which the syntax bounds (10,000 chained operators, 200
+/// brackets), unlike evaluation's, so a fixed size holds the deepest statement allowed.
+/// Reserved address space: the memory is used only as deep as the recursion goes.
+pub const PHASE_STACK: usize = 64 << 20;
+
+/// Runs `f` with at least [`PHASE_STACK`] of stack: on this thread's if it has that much
+/// left (the CLI's threads have 512 MiB), else on a fresh segment.
+pub fn with_phase_stack<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(PHASE_STACK, PHASE_STACK, f)
 }

@@ -5,13 +5,15 @@
 //! fails only on a panic, an `cgl::internal` diagnostic, or a case that runs far past its
 //! deadline (a hang), as starlark-rust's fuzz target does.
 //!
-//! Three generators of that kind: token soups (random sequences of cgl's tokens, after a
-//! valid game half the time), random expressions, and mutated examples (tokens and lines of
-//! `examples/*.game` deleted, duplicated, swapped or inserted, or a window of lines cut out).
-//! A fourth, boundary integers, checks answers too: operations on integers near `i64::MIN`
-//! and `MAX`, 2^20, 2^32, 2^62 and the packing cut-offs (arithmetic, `**`, `len`/`count` of
-//! ranges, `in`, indexes, slices, `set`, `sum`, `mex`) against an independent 128-bit
-//! oracle, at the top level and as rule guards in both engines.
+//! The crash-finding generators: token soups (random sequences of cgl's tokens, after a
+//! valid game half the time), random expressions, mutated examples (tokens and lines of
+//! `examples/*.game` deleted, duplicated, swapped or inserted, or a window of lines cut out),
+//! deep recursion of odd shapes (each level of a recursive function nested in a random mix of
+//! operators, brackets and calls), and long lines (a statement past column 65,536).
+//! Boundary integers checks answers too: operations on integers near `i64::MIN` and `MAX`,
+//! 2^20, 2^32, 2^62 and the packing cut-offs (arithmetic, `**`, `len`/`count` of ranges,
+//! `in`, indexes, slices, `set`, `sum`, `mex`) against an independent 128-bit oracle, at the
+//! top level and as rule guards in both engines.
 //!
 //! `CGL_FUZZ_CASES` sets the cases per generator (default 32, so `cargo test --release` stays
 //! quick) and `CGL_FUZZ_SECONDS` bounds each generator's time (default: none); `.ci/run` runs
@@ -45,12 +47,18 @@ const HANG: Duration = Duration::from_secs(10);
 /// Checks a source text as `cgl check` would. `Err` says what went wrong: a panic, an
 /// internal error or a hang. Errors in the text itself are fine.
 fn check_source(text: &str, explicit: bool) -> Result<(), String> {
+    check_source_on(text, explicit, CLI_STACK)
+}
+
+/// The stack the CLI gives evaluation (src/main.rs).
+const CLI_STACK: usize = 512 << 20;
+
+/// [`check_source`] on a thread with `stack` bytes of stack.
+fn check_source_on(text: &str, explicit: bool, stack: usize) -> Result<(), String> {
     let started = Instant::now();
-    // On a thread with the stack the CLI gives evaluation (a test thread's 2 MiB are too
-    // little for the nesting limits of spec §12).
     let owned = text.to_string();
     let result = std::thread::Builder::new()
-        .stack_size(512 << 20)
+        .stack_size(stack)
         .spawn(move || catch_unwind(AssertUnwindSafe(|| check_unguarded(&owned, explicit))))
         .map_err(|e| format!("cannot start a thread: {e}"))?
         .join()
@@ -127,6 +135,18 @@ fn fuzz<S: Strategy>(name: &str, strategy: S, to_text: fn(&S::Value) -> (String,
 where
     S::Value: std::fmt::Debug,
 {
+    fuzz_on(name, strategy, to_text, CLI_STACK);
+}
+
+/// [`fuzz`], each case checked on a thread with `stack` bytes of stack.
+fn fuzz_on<S: Strategy>(
+    name: &str,
+    strategy: S,
+    to_text: fn(&S::Value) -> (String, bool),
+    stack: usize,
+) where
+    S::Value: std::fmt::Debug,
+{
     let cases = env_number("CGL_FUZZ_CASES").unwrap_or(32);
     let budget = env_number("CGL_FUZZ_SECONDS").map(|s| Duration::from_secs(u64::from(s)));
     let started = Instant::now();
@@ -147,7 +167,7 @@ where
         let result = runner.run(&strategy, |input| {
             let (text, explicit) = to_text(&input);
             let _ = std::fs::write(&in_flight, &text);
-            check_source(&text, explicit).map_err(TestCaseError::fail)
+            check_source_on(&text, explicit, stack).map_err(TestCaseError::fail)
         });
         ran += round;
         match result {
@@ -467,6 +487,107 @@ fn fuzz_expressions() {
         }
         (text, *explicit)
     });
+}
+
+/// Wrappers that nest an expression one level deeper (prefix, suffix), of every shape the
+/// interpreter and the compiled forms recurse through: unary and binary operators on
+/// either side, `if`, brackets, lists, calls of built-ins.
+const NESTERS: &[(&str, &str)] = &[
+    ("- ", ""),
+    ("not ", ""),
+    ("", " + 0"),
+    ("0 + ", ""),
+    ("if true then ", " else 0"),
+    ("if false then 0 else ", ""),
+    ("(", ")"),
+    ("[", "][0]"),
+    ("abs(", ")"),
+    ("len([", "]) - 1"),
+    ("min(", ", 0)"),
+    ("sum([", " for _ in 0..1])"),
+];
+
+/// A recursive function whose every level nests its call in a random mix of [`NESTERS`],
+/// used from an `expect`, a `print` or a move rule, at a random depth: the stack guard must
+/// turn whatever is too deep into `cgl::eval::recursion` (or another diagnostic), never a
+/// stack overflow.
+fn deep_recursion() -> impl Strategy<Value = String> {
+    let layer = (0..NESTERS.len(), 0usize..4_000);
+    (proptest::collection::vec(layer, 1..4), 0u32..3_000, 0u8..4).prop_map(
+        |(layers, depth, use_as)| {
+            let (mut before, mut after) = (String::new(), String::new());
+            for (k, count) in layers {
+                let (pre, post) = NESTERS[k];
+                // Brackets past the limit are a syntax error at once: keep most in.
+                let count = if pre.contains(['(', '[']) {
+                    count % 220
+                } else {
+                    count
+                };
+                before.push_str(&pre.repeat(count));
+                after.insert_str(0, &post.repeat(count));
+            }
+            let call = |f: &str| format!("{before}{f}(n - 1){after}");
+            let mut text = format!("fn f(n) = if n <= 0 then 0 else {}\n", call("f"));
+            text.push_str(&match use_as {
+                0 => format!("expect f({depth}) == 0\n"),
+                1 => format!("print f({depth})\n"),
+                2 => format!(
+                    "game G {{ position n  move n - 1 if n > 0 and f({depth}) == 0 }}\n\
+                     expect grundy(G(2)) == 0\n"
+                ),
+                _ => format!(
+                    "fn g(n) = if n <= 0 then 0 else {}\nexpect g({depth}) == 0\n",
+                    call("g").replace("g(n - 1)", "f(n - 1)")
+                ),
+            });
+            text
+        },
+    )
+}
+
+/// On a 16 MiB stack, so that the stack guard trips within a few milliseconds (on the CLI's
+/// 512 MiB it takes as long as touching them); loading gets its own 64 MiB segment.
+#[test]
+fn fuzz_deep_recursion() {
+    fuzz_on(
+        "deep",
+        deep_recursion(),
+        |text| (text.clone(), false),
+        16 << 20,
+    );
+}
+
+/// Statements far to the right of long lines (past column 65,536, where miette cannot draw
+/// a label), with wide characters and CRLF: every diagnostic must render.
+fn long_line() -> impl Strategy<Value = String> {
+    (
+        expression(),
+        0usize..100_000,
+        proptest::sample::select(&[" ", "\t", "é", "😀"][..]),
+        any::<bool>(),
+        0u8..3,
+    )
+        .prop_map(|(expr, width, pad, crlf, place)| {
+            let eol = if crlf { "\r\n" } else { "\n" };
+            let padding = pad.repeat(width);
+            let mut text = PRELUDE.to_string();
+            match place {
+                // Padding before the expectation (spaces and tabs only: other characters
+                // would be a syntax error there, which is a fine case too).
+                0 => text.push_str(&format!("expect {padding}{expr}{eol}")),
+                // Inside a string before it, on the same line.
+                1 => text.push_str(&format!("const s = \"{padding}\"  expect {expr} == s{eol}")),
+                // After it, in a comment: the label is at the start of a long line.
+                _ => text.push_str(&format!("expect {expr} // {padding}{eol}")),
+            }
+            text
+        })
+}
+
+#[test]
+fn fuzz_long_lines() {
+    fuzz("long-lines", long_line(), |text| (text.clone(), false));
 }
 
 /// A change to a file: indices are taken modulo the number of tokens or lines.

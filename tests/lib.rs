@@ -17,6 +17,7 @@ mod fuzz;
 mod graph;
 mod layers;
 mod properties;
+mod reliability;
 mod repl;
 mod seed_brute;
 mod spec;

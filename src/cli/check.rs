@@ -83,11 +83,7 @@ pub fn inputs(paths: &[PathBuf], confine: Option<&Path>) -> Vec<Input> {
                     // student's, and even their names stay out of the log.
                     let inside = std::fs::canonicalize(&dir).is_ok_and(|d| d.starts_with(root));
                     if !inside {
-                        let message = format!(
-                            "the folder {} leads outside the folder cgl check is confined to",
-                            shown(&dir)
-                        );
-                        found.push((dir.clone(), Input::Bad(bad_path(&dir, message))));
+                        found.push((dir.clone(), Input::Bad(outside_folder(&dir))));
                         continue;
                     }
                 }
@@ -386,6 +382,21 @@ fn payload_text(payload: &(dyn Any + Send)) -> String {
     } else {
         "a panic without a message".to_string()
     }
+}
+
+/// A folder below a confined one that leads outside it (a symbolic link).
+fn outside_folder(dir: &Path) -> FileReport {
+    let diag = Diag::error(
+        "cgl::load::confined",
+        format!(
+            "the folder {} leads outside the folder that cgl check is confined to",
+            shown(dir)
+        ),
+    )
+    .help("with --confine, cgl reads only files inside the confined folder; its files are not checked");
+    let rendered = crate::diag::render(&diag, &Default::default(), RenderStyle::Plain);
+    let problem = Problem::plain(diag.code, diag.message, diag.help, rendered);
+    FileReport::not_checked(shown(dir), vec![problem])
 }
 
 fn crashed(path: &Path, what: String) -> FileReport {

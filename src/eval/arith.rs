@@ -87,6 +87,7 @@ impl IntOp {
 
     /// `out[i] = out[i] op rhs[i]` in every lane, the operator chosen once for the block;
     /// true when some lane fails (that lane's value is then meaningless).
+    #[inline]
     pub fn apply_lanes(self, out: &mut [i64], rhs: impl Iterator<Item = i64>) -> bool {
         let mut bad = false;
         let pairs = out.iter_mut().zip(rhs);
@@ -121,6 +122,7 @@ impl IntOp {
     }
 
     /// `out[i] = a op out[i]` in every lane; true when some lane fails.
+    #[inline]
     pub fn apply_lanes_to(self, a: i64, out: &mut [i64]) -> bool {
         if self.commutes() {
             return self.apply_lanes(out, std::iter::repeat(a));
@@ -173,6 +175,7 @@ pub fn abs(a: i64) -> Result<i64, ArithError> {
 }
 
 /// `-x` in every lane; true when some lane fails.
+#[inline]
 pub fn neg_lanes(out: &mut [i64]) -> bool {
     let mut bad = false;
     for v in out.iter_mut() {
@@ -184,6 +187,7 @@ pub fn neg_lanes(out: &mut [i64]) -> bool {
 }
 
 /// `abs(x)` in every lane; true when some lane fails.
+#[inline]
 pub fn abs_lanes(out: &mut [i64]) -> bool {
     let mut bad = false;
     for v in out.iter_mut() {

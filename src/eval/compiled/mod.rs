@@ -994,7 +994,8 @@ fn first_where(mut lo: i64, mut hi: i64, want: bool, holds: impl Fn(i64) -> bool
 
 /// Counts `n` steps of a loop at once (see [`Run::tick`]).
 fn tick_n(ticks: &mut u32, stop: &Stop, n: usize) -> Eval<()> {
-    let n = n as u32;
+    // Past `u32::MAX` steps (a limit raised by a library user) the stop is checked anyway.
+    let n = u32::try_from(n).unwrap_or(u32::MAX);
     *ticks = ticks.wrapping_add(n);
     if n >= 4096 || *ticks % 4096 < n {
         stop.check().map_err(Interrupt::Error)?;
