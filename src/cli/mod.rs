@@ -105,6 +105,9 @@ struct EngineOptions {
     /// the same).
     #[arg(long)]
     interpret: bool,
+    /// Most items a list, set, tuple or range may have, and bytes a string may have.
+    #[arg(long, value_name = "ITEMS", default_value_t = Limits::default().max_collection)]
+    max_items: u64,
 }
 
 impl EngineOptions {
@@ -118,6 +121,7 @@ impl EngineOptions {
             },
             limits: Limits {
                 compiled_rules: !self.interpret,
+                max_collection: self.max_items,
                 ..Limits::default()
             },
         }

@@ -7,7 +7,7 @@ use super::builtins::{self, Builtin};
 use super::compiled::{CompiledCond, Emitted, InputFrame, Interrupt};
 use super::games::{GameTable, InstanceInfo};
 use super::stop::Stop;
-use super::value::{display, CompoundKind, InstanceId, PosTerm, Value};
+use super::value::{display, display_bounded, CompoundKind, InstanceId, PosTerm, Value};
 use crate::analysis;
 use crate::diag::{Diag, DiagResult, Span};
 use crate::graph::GameGraph;
@@ -41,6 +41,9 @@ impl Default for Limits {
         }
     }
 }
+
+/// Items (or bytes) from which building a value checks the deadline.
+const LARGE_VALUE: usize = 1 << 16;
 
 /// The evaluation state of a constant (constants are evaluated on first use, once).
 #[derive(Clone, Debug)]
@@ -253,6 +256,32 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
+    /// An error unless a value of `len` items (bytes, for a string) fits the collection
+    /// limit. Every constructor whose result may be large asks before it builds (or, where
+    /// the size is known only after, right after), and checks the deadline.
+    fn sized(&self, len: usize, span: Span, what: &str) -> DiagResult<()> {
+        let limit = self.world.limits.max_collection;
+        if len as u64 > limit {
+            let unit = if what == "string" { "bytes" } else { "items" };
+            return Err(Box::new(
+                Diag::error(
+                    "cgl::eval::too_large",
+                    format!("this {what} would have {len} {unit}, more than the limit of {limit}"),
+                )
+                .label(span, format!("this {what}"))
+                .help(format!(
+                    "a list, set or tuple holds at most {limit} items and a string at most \
+                     {limit} bytes (--max-items); a value that keeps doubling soon outgrows any \
+                     limit"
+                )),
+            ));
+        }
+        if len >= LARGE_VALUE {
+            self.world.stop.check()?;
+        }
+        Ok(())
+    }
+
     /// Prints a value.
     pub fn show(&self, value: &Value) -> String {
         display(value, &*self.world.games)
@@ -296,7 +325,11 @@ impl<'a> Interp<'a> {
     }
 
     fn collect(&self, v: &Value, span: Span) -> DiagResult<Vec<Value>> {
-        Ok(self.items(v, span)?.collect())
+        let items: Vec<Value> = self.items(v, span)?.collect();
+        if items.len() >= LARGE_VALUE {
+            self.world.stop.check()?;
+        }
+        Ok(items)
     }
 
     fn bind(&self, pattern: &Pattern, value: Value, frame: &mut [Value]) -> DiagResult<()> {
@@ -807,12 +840,17 @@ impl<'a> Interp<'a> {
             BinaryOp::Add => match (&a, &b) {
                 (Int(x), Int(y)) => Int(x.checked_add(*y).ok_or_else(|| overflow(span))?),
                 (Value::List(x), Value::List(y)) => {
+                    self.sized(x.len() + y.len(), span, "list")?;
                     Value::list(x.iter().chain(y.iter()).cloned().collect())
                 }
                 (Value::Tuple(x), Value::Tuple(y)) => {
+                    self.sized(x.len() + y.len(), span, "tuple")?;
                     Value::tuple(x.iter().chain(y.iter()).cloned().collect())
                 }
-                (Value::Str(x), Value::Str(y)) => Value::Str(format!("{x}{y}").into()),
+                (Value::Str(x), Value::Str(y)) => {
+                    self.sized(x.len() + y.len(), span, "string")?;
+                    Value::Str(format!("{x}{y}").into())
+                }
                 (Pos(_), Pos(_)) => self.compound(CompoundKind::Disjunctive, &a, &b, span)?,
                 _ => return Err(mismatch(self, &a, &b)),
             },
@@ -827,7 +865,9 @@ impl<'a> Interp<'a> {
             BinaryOp::BitOr => match (&a, &b) {
                 (Int(x), Int(y)) => Int(x | y),
                 (Value::Set(x), Value::Set(y)) => {
-                    Value::Set(Rc::new(x.union(y).cloned().collect()))
+                    let union: std::collections::BTreeSet<Value> = x.union(y).cloned().collect();
+                    self.sized(union.len(), span, "set")?;
+                    Value::Set(Rc::new(union))
                 }
                 (Pos(_), Pos(_)) => self.compound(CompoundKind::Selective, &a, &b, span)?,
                 _ => return Err(mismatch(self, &a, &b)),
@@ -1746,6 +1786,9 @@ impl<'a> Interp<'a> {
                 match v {
                     Value::Str(s) => Value::Int(s.chars().count() as i64),
                     Value::Range(a, c) => Value::Int((*c - *a).max(0)),
+                    // The length of a sequence or set, without copying its items.
+                    Value::List(items) | Value::Tuple(items) if b == Builtin::Len => Value::Int(items.len() as i64),
+                    Value::Set(items) if b == Builtin::Len => Value::Int(items.len() as i64),
                     _ => {
                         let items = self.collect(v, arg_span(0))?;
                         if b == Builtin::Count && items.iter().all(|i| matches!(i, Value::Bool(_))) && !items.is_empty() {
@@ -1856,7 +1899,19 @@ impl<'a> Interp<'a> {
             }
             Builtin::Str => Value::Str(match &args[0] {
                 Value::Str(s) => s.clone(),
-                other => self.show(other).into(),
+                other => {
+                    let limit = usize::try_from(self.world.limits.max_collection).unwrap_or(usize::MAX);
+                    let (text, cut) = display_bounded(other, &*self.world.games, limit);
+                    if cut {
+                        return Err(Box::new(
+                            Diag::error("cgl::eval::too_large", format!("the printed form of this value is longer than the limit of {limit} bytes"))
+                                .label(arg_span(0), "this value")
+                                .help("a string holds at most that many bytes (--max-items); print a part of the value"),
+                        ));
+                    }
+                    self.sized(text.len(), span, "string")?;
+                    text.into()
+                }
             }),
             Builtin::Split => {
                 let parts: Vec<Value> = match args.as_slice() {
