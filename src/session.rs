@@ -13,7 +13,7 @@ use crate::graph::{GameGraph, GraphConfig};
 use crate::lower::ir::{Body, Clause, Const, ConstId, Expr, ExprKind, Pattern, Program, Statement};
 use crate::lower::{lower_expr, lower_file, Exports, LoweredFile, Scope};
 use crate::syntax::ast::{self, BinaryOp, Quantifier};
-use crate::syntax::{parse_expr, parse_file};
+use crate::syntax::{parse_expr, parse_file_checked};
 
 /// Settings of a session.
 #[derive(Clone, Copy, Debug, Default)]
@@ -218,7 +218,8 @@ impl Session {
             .get(file)
             .map(|s| s.text.clone())
             .unwrap_or_default();
-        let parsed = parse_file(file, &text).map_err(|d| vec![*d])?;
+        let stop = self.stop.clone();
+        let parsed = parse_file_checked(file, &text, &mut || stop.check()).map_err(|d| vec![*d])?;
         let mut imported = Vec::new();
         for item in &parsed.items {
             if let ast::Item::Import { path, span } = item {
@@ -235,6 +236,7 @@ impl Session {
             .iter()
             .map(|(i, span)| (&self.files[*i].lowered.exports, *span))
             .collect();
+        self.stop.check().map_err(|d| vec![*d])?;
         let lowered = lower_file(&mut self.program, &parsed, &imports)?;
         self.consts
             .resize(self.program.consts.len(), ConstState::Pending);
