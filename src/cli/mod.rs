@@ -378,7 +378,16 @@ fn eval(
     let times = (load_time, started.elapsed());
     let code = match result {
         Ok(value) => {
-            let _ = writeln!(out, "{}", session.show(&value));
+            let (shown, cut) = session.show_cut(&value);
+            let _ = writeln!(out, "{shown}");
+            if cut {
+                let _ = writeln!(
+                    err,
+                    "note: the value is printed in part: cgl prints at most {} bytes of a \
+                     value, and `…` stands for the rest",
+                    crate::eval::value::MAX_SHOWN
+                );
+            }
             0
         }
         Err(diags) => {

@@ -7,7 +7,7 @@ use super::builtins::{self, Builtin};
 use super::compiled::{CompiledCond, Emitted, InputFrame, Interrupt};
 use super::games::{GameTable, InstanceInfo};
 use super::stop::Stop;
-use super::value::{display, display_bounded, CompoundKind, InstanceId, PosTerm, Value};
+use super::value::{display_bounded, display_short, CompoundKind, InstanceId, PosTerm, Value};
 use crate::analysis;
 use crate::diag::{Diag, DiagResult, Span};
 use crate::graph::GameGraph;
@@ -270,9 +270,9 @@ impl<'a> Interp<'a> {
                 )
                 .label(span, format!("this {what}"))
                 .help(format!(
-                    "a list, set or tuple holds at most {limit} items and a string at most \
-                     {limit} bytes (--max-items); a value that keeps doubling soon outgrows any \
-                     limit"
+                    "--max-items sets how many items a list, set or tuple, and how many bytes \
+                     a string, may hold ({limit}); a value that keeps doubling soon outgrows \
+                     any limit"
                 )),
             ));
         }
@@ -282,9 +282,9 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
-    /// Prints a value.
+    /// Prints a value for a diagnostic (cut short if long).
     pub fn show(&self, value: &Value) -> String {
-        display(value, &*self.world.games)
+        display_short(value, &*self.world.games)
     }
 
     /// Evaluates a top-level body in a fresh frame.
@@ -305,7 +305,7 @@ impl<'a> Interp<'a> {
                         )
                         .label(span, "this range")
                         .help(format!(
-                            "cgl iterates at most {} items; use a smaller range",
+                            "--max-items sets how many items cgl iterates ({}); use a smaller range",
                             self.world.limits.max_collection
                         )),
                     ));
@@ -325,9 +325,12 @@ impl<'a> Interp<'a> {
     }
 
     fn collect(&self, v: &Value, span: Span) -> DiagResult<Vec<Value>> {
-        let items: Vec<Value> = self.items(v, span)?.collect();
-        if items.len() >= LARGE_VALUE {
-            self.world.stop.check()?;
+        let mut items = Vec::new();
+        for (n, item) in self.items(v, span)?.enumerate() {
+            if n % LARGE_VALUE == LARGE_VALUE - 1 {
+                self.world.stop.check()?;
+            }
+            items.push(item);
         }
         Ok(items)
     }
@@ -486,7 +489,11 @@ impl<'a> Interp<'a> {
                             format!("cannot repeat {count} times"),
                         )
                         .label(n.span, "this count")
-                        .help("the count must be between 0 and the collection limit"),
+                        .help(format!(
+                            "--max-items sets the collection limit, {}; the count must be \
+                             between 0 and it",
+                            self.world.limits.max_collection
+                        )),
                     ));
                 }
                 let list = Value::list(vec![value; count as usize]);
@@ -660,7 +667,9 @@ impl<'a> Interp<'a> {
                         "comprehension produces too many items",
                     )
                     .label(body.span, "this comprehension")
-                    .help(format!("collections hold at most {limit} items")),
+                    .help(format!(
+                        "--max-items sets how many items a collection may hold ({limit})"
+                    )),
                 ));
             }
             Ok(ControlFlow::Continue(()))
@@ -940,6 +949,12 @@ impl<'a> Interp<'a> {
                 .help("misère play applies to a whole game: write `misere(x + y)`"),
             ));
         }
+        // Parts of the same kind are flattened into the new compound: `p + p` doubles.
+        let parts = |t: &PosTerm| match t {
+            PosTerm::Compound(k, parts) if *k == kind => parts.len(),
+            _ => 1,
+        };
+        self.sized(parts(&x.term) + parts(&y.term), span, "compound")?;
         let term = self.canonical(
             PosTerm::compound(kind, [x.term.clone(), y.term.clone()]),
             span,
@@ -1906,7 +1921,7 @@ impl<'a> Interp<'a> {
                         return Err(Box::new(
                             Diag::error("cgl::eval::too_large", format!("the printed form of this value is longer than the limit of {limit} bytes"))
                                 .label(arg_span(0), "this value")
-                                .help("a string holds at most that many bytes (--max-items); print a part of the value"),
+                                .help("--max-items sets how many bytes a string may hold; make a string of a part of the value"),
                         ));
                     }
                     self.sized(text.len(), span, "string")?;

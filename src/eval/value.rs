@@ -6,9 +6,9 @@
 //! A value may share its parts (`[x, x]`), so its printed size can be exponential in its
 //! memory (`fn g(n) = if n == 0 then [0] else dup(g(n - 1))`). Every walk of a value is
 //! bounded by its memory, not its printed size: equality and order remember the pairs of
-//! shared nodes they found equal, hashing remembers the hash of each shared node, the heap
-//! estimate counts a shared node once, and printing stops after [`MAX_SHOWN`] bytes. Small
-//! values (the first [`PLAIN_NODES`] nodes of a walk) are walked plainly, with no memo.
+//! shared nodes they found equal, hashing remembers the hash of each shared node (past the
+//! first [`PLAIN_NODES`] nodes of a walk, so that small values build no memo), the heap
+//! estimate counts a shared node once, and printing stops after [`MAX_SHOWN`] bytes.
 
 use std::cmp::Ordering;
 use std::collections::BTreeSet;
@@ -242,45 +242,31 @@ impl Value {
     }
 
     /// The heap memory the value holds (its boxed lists, tuples, sets and strings),
-    /// estimated; a node shared within the value is counted once (past the first
-    /// [`PLAIN_NODES`] nodes, which are counted as met).
+    /// estimated; a node shared within the value is counted once.
     pub fn heap_bytes(&self) -> usize {
-        let mut plain = PLAIN_NODES;
-        let mut seen = FxHashSet::default();
-        heap_walk(self, &mut plain, &mut seen)
+        heap_walk(self, &mut FxHashSet::default())
     }
 }
 
-fn heap_walk(v: &Value, plain: &mut u32, seen: &mut FxHashSet<usize>) -> usize {
+/// [`Value::heap_bytes`]: a node held once (`Rc::strong_count` 1) cannot be met again, so
+/// only the others are remembered.
+fn heap_walk(v: &Value, seen: &mut FxHashSet<usize>) -> usize {
     const VALUE: usize = std::mem::size_of::<Value>();
-    let first_time = |ptr: usize, plain: &mut u32, seen: &mut FxHashSet<usize>| {
-        if *plain > 0 {
-            *plain -= 1;
-            true
-        } else {
-            seen.insert(ptr)
-        }
-    };
     match v {
         Value::Tuple(items) | Value::List(items) | Value::Split(items) => {
-            if !first_time(Rc::as_ptr(items) as *const Value as usize, plain, seen) {
+            let key = Rc::as_ptr(items) as *const Value as usize;
+            if Rc::strong_count(items) > 1 && !seen.insert(key) {
                 return 0;
             }
             let own = 16 + items.len() * VALUE;
-            own + items
-                .iter()
-                .map(|i| heap_walk(i, plain, seen))
-                .sum::<usize>()
+            own + items.iter().map(|i| heap_walk(i, seen)).sum::<usize>()
         }
         Value::Set(items) => {
-            if !first_time(Rc::as_ptr(items) as usize, plain, seen) {
+            if Rc::strong_count(items) > 1 && !seen.insert(Rc::as_ptr(items) as usize) {
                 return 0;
             }
             let own = 48 + items.len() * (VALUE + 8);
-            own + items
-                .iter()
-                .map(|i| heap_walk(i, plain, seen))
-                .sum::<usize>()
+            own + items.iter().map(|i| heap_walk(i, seen)).sum::<usize>()
         }
         Value::Str(text) => 16 + text.len(),
         Value::Pos(_) => 64,
@@ -585,6 +571,15 @@ pub fn display(value: &Value, names: &dyn InstanceNames) -> String {
     display_bounded(value, names, MAX_SHOWN).0
 }
 
+/// The most bytes of a value a diagnostic shows.
+pub const SHOWN_IN_DIAGNOSTICS: usize = 4096;
+
+/// Formats a value for a diagnostic's message, label or note: as [`display`] does, cut after
+/// [`SHOWN_IN_DIAGNOSTICS`] bytes.
+pub fn display_short(value: &Value, names: &dyn InstanceNames) -> String {
+    display_bounded(value, names, SHOWN_IN_DIAGNOSTICS).0
+}
+
 /// Formats a value as [`display`] does, cut after about `limit` bytes: once that much is
 /// written, the rest of each open list, set, tuple, string or compound is written `…` and
 /// it is closed. Also says whether it was cut. The work is bounded by the output, so a value
@@ -756,5 +751,170 @@ fn write_term(out: &mut Out, term: &PosTerm, names: &dyn InstanceNames, nested: 
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{self:?}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::hash_map::DefaultHasher;
+
+    /// The order values had when it was derived: a plain walk of the whole tree.
+    fn naive_cmp(a: &Value, b: &Value) -> Ordering {
+        let seq = |x: &[Value], y: &[Value]| {
+            for (p, q) in x.iter().zip(y) {
+                let o = naive_cmp(p, q);
+                if o != Ordering::Equal {
+                    return o;
+                }
+            }
+            x.len().cmp(&y.len())
+        };
+        match (a, b) {
+            (Value::Int(x), Value::Int(y)) => x.cmp(y),
+            (Value::Str(x), Value::Str(y)) => x.cmp(y),
+            (Value::List(x), Value::List(y)) | (Value::Tuple(x), Value::Tuple(y)) => seq(x, y),
+            (Value::Set(x), Value::Set(y)) => {
+                let x: Vec<Value> = x.iter().cloned().collect();
+                let y: Vec<Value> = y.iter().cloned().collect();
+                seq(&x, &y)
+            }
+            _ => a.rank().cmp(&b.rank()),
+        }
+    }
+
+    /// Lists, tuples and sets in the value, each shared one counted as often as it appears.
+    fn nodes(v: &Value) -> usize {
+        match v {
+            Value::List(items) | Value::Tuple(items) => 1 + items.iter().map(nodes).sum::<usize>(),
+            Value::Set(items) => 1 + items.iter().map(nodes).sum::<usize>(),
+            _ => 0,
+        }
+    }
+
+    fn hash_of(v: &Value) -> u64 {
+        let mut h = DefaultHasher::new();
+        v.hash(&mut h);
+        h.finish()
+    }
+
+    /// A small deterministic generator (xorshift), so the test needs no crate.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
+
+    /// A random value of at most `depth` levels: its parts are drawn from `pool` (values made
+    /// before, so shared) or made afresh, so that values are built both with and without
+    /// sharing.
+    fn random(rng: &mut Rng, pool: &mut Vec<Value>, depth: u32) -> Value {
+        let v = match (depth, rng.next(6)) {
+            (0, _) | (_, 0) => Value::Int(rng.next(3) as i64),
+            (_, 1) if !pool.is_empty() => pool[rng.next(pool.len() as u64) as usize].clone(),
+            (_, 1) => Value::Str(["a", "b", ""][rng.next(3) as usize].into()),
+            (_, k) => {
+                let n = rng.next(5) as usize;
+                let items: Vec<Value> = (0..n).map(|_| random(rng, pool, depth - 1)).collect();
+                match k {
+                    2 | 3 => Value::list(items),
+                    4 => Value::tuple(items),
+                    _ => Value::Set(Rc::new(items.into_iter().collect())),
+                }
+            }
+        };
+        pool.push(v.clone());
+        v
+    }
+
+    /// The same value with no part shared.
+    fn unshared(v: &Value) -> Value {
+        match v {
+            Value::List(items) => Value::list(items.iter().map(unshared).collect()),
+            Value::Tuple(items) => Value::tuple(items.iter().map(unshared).collect()),
+            Value::Set(items) => Value::Set(Rc::new(items.iter().map(unshared).collect())),
+            other => other.clone(),
+        }
+    }
+
+    #[test]
+    fn equality_order_and_hash_agree_with_a_plain_walk() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut pool = Vec::new();
+        let mut big = 0;
+        for _ in 0..3000 {
+            let a = random(&mut rng, &mut pool, 7);
+            let b = if rng.next(3) == 0 {
+                unshared(&a)
+            } else {
+                random(&mut rng, &mut pool, 7)
+            };
+            let want = naive_cmp(&a, &b);
+            assert_eq!(a.cmp(&b), want, "{a:?} vs {b:?}");
+            assert_eq!(b.cmp(&a), want.reverse());
+            assert_eq!(a == b, want == Ordering::Equal);
+            if want == Ordering::Equal {
+                assert_eq!(hash_of(&a), hash_of(&b), "{a:?}");
+                big += usize::from(nodes(&a) > 2 * PLAIN_NODES as usize);
+            }
+            if pool.len() > 200 {
+                pool.drain(..100);
+            }
+        }
+        // Some equal pairs were past the plain budget, so the memo paths were taken.
+        assert!(big > 0, "no large equal pair was drawn");
+    }
+
+    fn doubled(n: u32, leaf: i64) -> Value {
+        let mut v = Value::list(vec![Value::Int(leaf)]);
+        for _ in 0..n {
+            v = Value::list(vec![v.clone(), v]);
+        }
+        v
+    }
+
+    #[test]
+    fn shared_values_of_exponential_size_compare_and_hash_at_once() {
+        let (a, b, c) = (doubled(60, 0), doubled(60, 0), doubled(60, 1));
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_eq!(a.cmp(&c), Ordering::Less);
+        assert_eq!(hash_of(&a), hash_of(&b));
+        // Shared nodes count once: 61 lists.
+        assert_eq!(a.heap_bytes(), 16 + 24 + 60 * (16 + 2 * 24));
+        // The same shape unshared, past the plain budget, hashes the same.
+        let small = doubled(12, 3);
+        assert_eq!(hash_of(&small), hash_of(&unshared(&small)));
+        assert_eq!(small, unshared(&small));
+    }
+
+    struct NoNames;
+    impl InstanceNames for NoNames {
+        fn instance_label(&self, _: InstanceId) -> &str {
+            "G"
+        }
+        fn instance_convention(&self, _: InstanceId) -> Convention {
+            Convention::Normal
+        }
+    }
+
+    #[test]
+    fn printing_stops_at_its_limit_and_says_so() {
+        let (text, cut) = display_bounded(&doubled(50, 0), &NoNames, 1000);
+        // Past the limit, each of the 50 open lists is closed with `…]`.
+        assert!(cut && text.len() < 1000 + 50 * 6, "{}", text.len());
+        assert_eq!(text.matches('[').count(), text.matches(']').count());
+        let (text, cut) = display_bounded(&doubled(2, 7), &NoNames, 1000);
+        assert_eq!((text.as_str(), cut), ("[[[7], [7]], [[7], [7]]]", false));
+        let long = Value::Str("é".repeat(1000).into());
+        let (text, cut) = display_bounded(&long, &NoNames, 101);
+        assert!(
+            cut && text.starts_with("\"é") && text.ends_with("é…\""),
+            "{text}"
+        );
     }
 }

@@ -1252,7 +1252,7 @@ fn noted(
 /// The position `data` of `inst` as the user writes it, for a diagnostic's note.
 fn shown_position(w: &World<'_>, inst: InstanceId, data: PositionData<'_>) -> String {
     let position = PosTerm::Atom(inst, data.to_value());
-    display(
+    crate::eval::value::display_short(
         &Value::pos(position.clone(), first_convention(&position, &*w.games)),
         &*w.games,
     )
