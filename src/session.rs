@@ -15,7 +15,7 @@ use crate::graph::{GameGraph, GraphConfig};
 use crate::lower::ir::{Body, Clause, Const, ConstId, Expr, ExprKind, Pattern, Program, Statement};
 use crate::lower::{lower_expr, lower_file, Exports, LoweredFile, Scope};
 use crate::syntax::ast::{self, BinaryOp, Quantifier};
-use crate::syntax::{parse_expr, parse_file};
+use crate::syntax::{parse_expr, parse_file_checked};
 
 /// Settings of a session.
 #[derive(Clone, Copy, Debug, Default)]
@@ -357,7 +357,8 @@ impl Session {
             .get(file)
             .map(|s| s.text.clone())
             .unwrap_or_default();
-        let parsed = parse_file(file, &text).map_err(|d| vec![*d])?;
+        let stop = self.stop.clone();
+        let parsed = parse_file_checked(file, &text, &mut || stop.check()).map_err(|d| vec![*d])?;
         let mut imported = Vec::new();
         for item in &parsed.items {
             if let ast::Item::Import { path, span } = item {
@@ -375,6 +376,7 @@ impl Session {
             .iter()
             .map(|(i, span)| (&self.files[*i].lowered.exports, *span))
             .collect();
+        self.stop.check().map_err(|d| vec![*d])?;
         let lowered = lower_file(&mut self.program, &parsed, &imports)?;
         self.compiled.extend(&self.program);
         self.consts
@@ -393,6 +395,17 @@ impl Session {
             stop: &self.stop,
         };
         Interp::new(world, Some(&mut self.analyzer))
+    }
+
+    /// A value as a diagnostic shows it (cut short if long).
+    fn show_short(&self, value: &Value) -> String {
+        crate::eval::value::display_short(value, &self.games)
+    }
+
+    /// A value as cgl prints it, and whether it was cut (past
+    /// [`crate::eval::value::MAX_SHOWN`] bytes).
+    pub fn show_cut(&self, value: &Value) -> (String, bool) {
+        crate::eval::value::display_bounded(value, &self.games, crate::eval::value::MAX_SHOWN)
     }
 
     /// Prints a value.
@@ -514,7 +527,10 @@ impl Session {
                     "cgl::check::not_boolean",
                     "an expectation must be true or false",
                 )
-                .label(body.expr.span, format!("this is {}", self.show(&other)))
+                .label(
+                    body.expr.span,
+                    format!("this is {}", self.show_short(&other)),
+                )
                 .help("write a comparison, e.g. `expect grundy(Nim(3)) == 3`"),
             )),
         }
@@ -532,7 +548,7 @@ impl Session {
                 .interp()
                 .eval(&body.expr, &mut frame)
                 .ok()
-                .map(|v| self.show(&v)),
+                .map(|v| self.show_short(&v)),
             ..FailedValues::default()
         };
         let mut expr = &body.expr;
@@ -554,13 +570,13 @@ impl Session {
                             .ok()
                             .map(|o| interp.show(&o))
                     }
-                    (_, left) => left.ok().map(|v| self.show(&v)),
+                    (_, left) => left.ok().map(|v| self.show_short(&v)),
                 };
                 values.expected = self
                     .interp()
                     .eval(r, &mut frame)
                     .ok()
-                    .map(|v| self.show(&v));
+                    .map(|v| self.show_short(&v));
             }
         }
         values
@@ -585,10 +601,13 @@ impl Session {
                     let mut interp = self.interp();
                     interp.outcome_of(position, l.span).map(|o| interp.show(&o))
                 });
-                let right = self.interp().eval(r, &mut frame).map(|v| self.show(&v));
+                let right = self
+                    .interp()
+                    .eval(r, &mut frame)
+                    .map(|v| self.show_short(&v));
                 match (left, outcome, right) {
                     (Ok(position), Some(Ok(outcome)), Ok(right)) => {
-                        let shown = self.show(&position);
+                        let shown = self.show_short(&position);
                         diag = diag
                             .label(l.span, format!("{shown} is {outcome}"))
                             .label(r.span, format!("not {right}"))
@@ -598,8 +617,14 @@ impl Session {
                 }
             }
             ExprKind::Binary(op, l, r) if op.is_comparison() => {
-                let left = self.interp().eval(l, &mut frame).map(|v| self.show(&v));
-                let right = self.interp().eval(r, &mut frame).map(|v| self.show(&v));
+                let left = self
+                    .interp()
+                    .eval(l, &mut frame)
+                    .map(|v| self.show_short(&v));
+                let right = self
+                    .interp()
+                    .eval(r, &mut frame)
+                    .map(|v| self.show_short(&v));
                 if let (Ok(left), Ok(right)) = (left, right) {
                     diag = diag
                         .label(l.span, format!("this is {left}"))
@@ -627,8 +652,10 @@ impl Session {
                         if let Clause::For(pattern, _) = clause {
                             collect_binds(pattern, &mut |slot, span| {
                                 let name = self.sources.snippet(span).to_string();
-                                bindings
-                                    .push(format!("{name} = {}", self.show(&frame[slot as usize])));
+                                bindings.push(format!(
+                                    "{name} = {}",
+                                    self.show_short(&frame[slot as usize])
+                                ));
                             });
                         }
                     }
@@ -642,8 +669,14 @@ impl Session {
                         .note(format!("first counterexample: {counter}"));
                     if let ExprKind::Binary(op, l, r) = &inner.kind {
                         if op.is_comparison() {
-                            let left = self.interp().eval(l, &mut frame).map(|v| self.show(&v));
-                            let right = self.interp().eval(r, &mut frame).map(|v| self.show(&v));
+                            let left = self
+                                .interp()
+                                .eval(l, &mut frame)
+                                .map(|v| self.show_short(&v));
+                            let right = self
+                                .interp()
+                                .eval(r, &mut frame)
+                                .map(|v| self.show_short(&v));
                             if let (Ok(left), Ok(right)) = (left, right) {
                                 diag = diag.note(format!(
                                     "there `{}` is false for {left} and {right}",

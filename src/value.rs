@@ -2,10 +2,21 @@
 //!
 //! Every value is immutable and cheap to clone (`Rc` inside). Equality, order and hashing are
 //! structural and deterministic; sets are ordered, so printing never depends on hash order.
+//!
+//! A value may share its parts (`[x, x]`), so its printed size can be exponential in its
+//! memory (`fn g(n) = if n == 0 then [0] else dup(g(n - 1))`). Every walk of a value is
+//! bounded by its memory, not its printed size: equality and order remember the pairs of
+//! shared nodes they found equal, hashing remembers the hash of each shared node (past the
+//! first [`PLAIN_NODES`] nodes of a walk, so that small values build no memo), the heap
+//! estimate counts a shared node once, and printing stops after [`MAX_SHOWN`] bytes.
 
+use std::cmp::Ordering;
 use std::collections::BTreeSet;
 use std::fmt::{self, Write as _};
+use std::hash::{Hash, Hasher};
 use std::rc::Rc;
+
+use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 
 use crate::syntax::ast::Convention;
 
@@ -121,8 +132,8 @@ pub struct Position {
     pub convention: Convention,
 }
 
-/// A cgl value.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A cgl value. Equality, order and hashing are structural (see the module documentation).
+#[derive(Clone, Debug)]
 pub enum Value {
     /// `none`.
     None,
@@ -198,6 +209,345 @@ impl Value {
     }
 }
 
+/// Nodes (lists, tuples, sets, splits) a walk of a value visits plainly before it starts to
+/// remember shared nodes; below it, no memo is built.
+pub const PLAIN_NODES: u32 = 256;
+
+impl Value {
+    /// The order of the kinds of value (as the variants are declared).
+    fn rank(&self) -> u8 {
+        match self {
+            Value::None => 0,
+            Value::Bool(_) => 1,
+            Value::Int(_) => 2,
+            Value::Str(_) => 3,
+            Value::Tuple(_) => 4,
+            Value::List(_) => 5,
+            Value::Set(_) => 6,
+            Value::Range(..) => 7,
+            Value::Outcome(_) => 8,
+            Value::Mode(_) => 9,
+            Value::Game(_) => 10,
+            Value::Pos(_) => 11,
+            Value::Split(_) => 12,
+        }
+    }
+
+    /// The items of a sequence value (tuple, list, split).
+    fn seq(&self) -> Option<&Rc<[Value]>> {
+        match self {
+            Value::Tuple(items) | Value::List(items) | Value::Split(items) => Some(items),
+            _ => None,
+        }
+    }
+
+    /// The heap memory the value holds (its boxed lists, tuples, sets and strings),
+    /// estimated; a node shared within the value is counted once.
+    pub fn heap_bytes(&self) -> usize {
+        heap_walk(self, &mut FxHashSet::default())
+    }
+}
+
+/// [`Value::heap_bytes`]: a node held once (`Rc::strong_count` 1) cannot be met again, so
+/// only the others are remembered.
+fn heap_walk(v: &Value, seen: &mut FxHashSet<usize>) -> usize {
+    const VALUE: usize = std::mem::size_of::<Value>();
+    match v {
+        Value::Tuple(items) | Value::List(items) | Value::Split(items) => {
+            let key = Rc::as_ptr(items) as *const Value as usize;
+            if Rc::strong_count(items) > 1 && !seen.insert(key) {
+                return 0;
+            }
+            let own = 16 + items.len() * VALUE;
+            own + items.iter().map(|i| heap_walk(i, seen)).sum::<usize>()
+        }
+        Value::Set(items) => {
+            if Rc::strong_count(items) > 1 && !seen.insert(Rc::as_ptr(items) as usize) {
+                return 0;
+            }
+            let own = 48 + items.len() * (VALUE + 8);
+            own + items.iter().map(|i| heap_walk(i, seen)).sum::<usize>()
+        }
+        Value::Str(text) => 16 + text.len(),
+        Value::Pos(_) => 64,
+        _ => 0,
+    }
+}
+
+/// One equality or order comparison: the plain budget left, and the pairs of shared nodes
+/// found equal so far (by address; both values are borrowed for the whole walk).
+struct CmpWalk {
+    plain: u32,
+    equal: FxHashSet<(usize, usize)>,
+}
+
+impl CmpWalk {
+    fn new() -> CmpWalk {
+        CmpWalk {
+            plain: PLAIN_NODES,
+            equal: FxHashSet::default(),
+        }
+    }
+
+    /// Whether the pair of nodes at these addresses is known equal; counts a plain node.
+    /// `Some(remember)` to compare them, remembering the answer when `remember`.
+    fn enter(&mut self, key: (usize, usize)) -> Option<bool> {
+        if self.plain > 0 {
+            self.plain -= 1;
+            return Some(false);
+        }
+        if self.equal.contains(&key) {
+            return None;
+        }
+        Some(true)
+    }
+
+    fn eq(&mut self, a: &Value, b: &Value) -> bool {
+        match (a, b) {
+            (Value::Int(x), Value::Int(y)) => x == y,
+            (Value::None, Value::None) => true,
+            (Value::Bool(x), Value::Bool(y)) => x == y,
+            (Value::Str(x), Value::Str(y)) => x == y,
+            (Value::Range(a, b), Value::Range(c, d)) => a == c && b == d,
+            (Value::Outcome(x), Value::Outcome(y)) => x == y,
+            (Value::Mode(x), Value::Mode(y)) => x == y,
+            (Value::Game(x), Value::Game(y)) => x == y,
+            (Value::Pos(x), Value::Pos(y)) => x == y,
+            (Value::Set(x), Value::Set(y)) => {
+                if Rc::ptr_eq(x, y) {
+                    return true;
+                }
+                if x.len() != y.len() {
+                    return false;
+                }
+                let key = (Rc::as_ptr(x) as usize, Rc::as_ptr(y) as usize);
+                let Some(remember) = self.enter(key) else {
+                    return true;
+                };
+                let same = x.iter().zip(y.iter()).all(|(a, b)| self.eq(a, b));
+                if same && remember {
+                    self.equal.insert(key);
+                }
+                same
+            }
+            (Value::Tuple(x), Value::Tuple(y))
+            | (Value::List(x), Value::List(y))
+            | (Value::Split(x), Value::Split(y)) => {
+                if Rc::ptr_eq(x, y) {
+                    return true;
+                }
+                if x.len() != y.len() {
+                    return false;
+                }
+                let key = (
+                    Rc::as_ptr(x) as *const Value as usize,
+                    Rc::as_ptr(y) as *const Value as usize,
+                );
+                let Some(remember) = self.enter(key) else {
+                    return true;
+                };
+                let same = x.iter().zip(y.iter()).all(|(a, b)| self.eq(a, b));
+                if same && remember {
+                    self.equal.insert(key);
+                }
+                same
+            }
+            _ => false,
+        }
+    }
+
+    fn cmp(&mut self, a: &Value, b: &Value) -> Ordering {
+        match (a, b) {
+            (Value::Int(x), Value::Int(y)) => x.cmp(y),
+            (Value::None, Value::None) => Ordering::Equal,
+            (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+            (Value::Str(x), Value::Str(y)) => x.cmp(y),
+            (Value::Range(a, b), Value::Range(c, d)) => (a, b).cmp(&(c, d)),
+            (Value::Outcome(x), Value::Outcome(y)) => x.cmp(y),
+            (Value::Mode(x), Value::Mode(y)) => x.cmp(y),
+            (Value::Game(x), Value::Game(y)) => x.cmp(y),
+            (Value::Pos(x), Value::Pos(y)) => x.cmp(y),
+            (Value::Set(x), Value::Set(y)) => {
+                if Rc::ptr_eq(x, y) {
+                    return Ordering::Equal;
+                }
+                let key = (Rc::as_ptr(x) as usize, Rc::as_ptr(y) as usize);
+                let Some(remember) = self.enter(key) else {
+                    return Ordering::Equal;
+                };
+                self.items(x.iter(), y.iter(), x.len(), y.len(), key, remember)
+            }
+            (Value::Tuple(x), Value::Tuple(y))
+            | (Value::List(x), Value::List(y))
+            | (Value::Split(x), Value::Split(y)) => {
+                if Rc::ptr_eq(x, y) {
+                    return Ordering::Equal;
+                }
+                let key = (
+                    Rc::as_ptr(x) as *const Value as usize,
+                    Rc::as_ptr(y) as *const Value as usize,
+                );
+                let Some(remember) = self.enter(key) else {
+                    return Ordering::Equal;
+                };
+                self.items(x.iter(), y.iter(), x.len(), y.len(), key, remember)
+            }
+            _ => a.rank().cmp(&b.rank()),
+        }
+    }
+
+    /// Lexicographic order of two nodes' items, then their lengths.
+    fn items<'v>(
+        &mut self,
+        xs: impl Iterator<Item = &'v Value>,
+        ys: impl Iterator<Item = &'v Value>,
+        xlen: usize,
+        ylen: usize,
+        key: (usize, usize),
+        remember: bool,
+    ) -> Ordering {
+        for (a, b) in xs.zip(ys) {
+            let o = self.cmp(a, b);
+            if o != Ordering::Equal {
+                return o;
+            }
+        }
+        let o = xlen.cmp(&ylen);
+        if o == Ordering::Equal && remember {
+            self.equal.insert(key);
+        }
+        o
+    }
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Int(x), Value::Int(y)) => x == y,
+            _ => CmpWalk::new().eq(self, other),
+        }
+    }
+}
+
+impl Eq for Value {}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Value) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Value {
+    fn cmp(&self, other: &Value) -> Ordering {
+        match (self, other) {
+            (Value::Int(x), Value::Int(y)) => x.cmp(y),
+            _ => CmpWalk::new().cmp(self, other),
+        }
+    }
+}
+
+/// One hash of a value: the first [`PLAIN_NODES`] nodes (in preorder) are fed to the hasher
+/// as they are; each node met after them is fed as its digest, a structural hash remembered
+/// per node. Equal values have the same preorder, so they feed the same things.
+struct HashWalk {
+    plain: u32,
+    digests: FxHashMap<usize, u64>,
+}
+
+impl HashWalk {
+    fn feed<H: Hasher>(&mut self, v: &Value, state: &mut H) {
+        state.write_u8(v.rank());
+        match v {
+            Value::None => {}
+            Value::Bool(b) => b.hash(state),
+            Value::Int(n) => n.hash(state),
+            Value::Str(s) => s.hash(state),
+            Value::Range(a, b) => {
+                a.hash(state);
+                b.hash(state);
+            }
+            Value::Outcome(o) => o.hash(state),
+            Value::Mode(m) => m.hash(state),
+            Value::Game(g) => g.hash(state),
+            Value::Pos(p) => p.hash(state),
+            Value::Set(items) => {
+                if self.plain == 0 {
+                    state.write_u64(self.digest(v));
+                    return;
+                }
+                self.plain -= 1;
+                state.write_usize(items.len());
+                for item in items.iter() {
+                    self.feed(item, state);
+                }
+            }
+            Value::Tuple(items) | Value::List(items) | Value::Split(items) => {
+                if self.plain == 0 {
+                    state.write_u64(self.digest(v));
+                    return;
+                }
+                self.plain -= 1;
+                state.write_usize(items.len());
+                for item in items.iter() {
+                    self.feed(item, state);
+                }
+            }
+        }
+    }
+
+    /// A structural hash of `v`, remembered for each node.
+    fn digest(&mut self, v: &Value) -> u64 {
+        let key = match v {
+            Value::Set(items) => Rc::as_ptr(items) as usize,
+            Value::Tuple(items) | Value::List(items) | Value::Split(items) => {
+                Rc::as_ptr(items) as *const Value as usize
+            }
+            scalar => {
+                let mut h = FxHasher::default();
+                let mut walk = HashWalk {
+                    plain: 0,
+                    digests: FxHashMap::default(),
+                };
+                walk.feed(scalar, &mut h);
+                return h.finish();
+            }
+        };
+        if let Some(d) = self.digests.get(&key) {
+            return *d;
+        }
+        let mut h = FxHasher::default();
+        h.write_u8(v.rank());
+        match v {
+            Value::Set(items) => {
+                h.write_usize(items.len());
+                for item in items.iter() {
+                    h.write_u64(self.digest(item));
+                }
+            }
+            _ => {
+                let items = v.seq().map_or(&[][..], |items| &items[..]);
+                h.write_usize(items.len());
+                for item in items {
+                    h.write_u64(self.digest(item));
+                }
+            }
+        }
+        let d = h.finish();
+        self.digests.insert(key, d);
+        d
+    }
+}
+
+impl Hash for Value {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let mut walk = HashWalk {
+            plain: PLAIN_NODES,
+            digests: FxHashMap::default(),
+        };
+        walk.feed(self, state);
+    }
+}
+
 /// What printing a value needs to know about game instances.
 pub trait InstanceNames {
     /// The instance's display name, such as `Subtraction[S = {2, 4, 7}]`.
@@ -211,39 +561,99 @@ pub trait InstanceNames {
     }
 }
 
-/// Formats a value the way cgl prints it (`[0, 1, 2]`, `(71, 12)`, `Nim(6) + Nim(20)`).
+/// The most bytes a printed value takes: past them, the rest of each list, set, tuple,
+/// string or compound is written `…` (see [`display_bounded`]).
+pub const MAX_SHOWN: usize = 1 << 20;
+
+/// Formats a value the way cgl prints it (`[0, 1, 2]`, `(71, 12)`, `Nim(6) + Nim(20)`), cut
+/// after [`MAX_SHOWN`] bytes.
 pub fn display(value: &Value, names: &dyn InstanceNames) -> String {
-    let mut out = String::new();
+    display_bounded(value, names, MAX_SHOWN).0
+}
+
+/// The most bytes of a value a diagnostic shows.
+pub const SHOWN_IN_DIAGNOSTICS: usize = 4096;
+
+/// Formats a value for a diagnostic's message, label or note: as [`display`] does, cut after
+/// [`SHOWN_IN_DIAGNOSTICS`] bytes.
+pub fn display_short(value: &Value, names: &dyn InstanceNames) -> String {
+    display_bounded(value, names, SHOWN_IN_DIAGNOSTICS).0
+}
+
+/// Formats a value as [`display`] does, cut after about `limit` bytes: once that much is
+/// written, the rest of each open list, set, tuple, string or compound is written `…` and
+/// it is closed. Also says whether it was cut. The work is bounded by the output, so a value
+/// whose parts are shared (exponential when printed) prints as fast as a small one.
+pub fn display_bounded(value: &Value, names: &dyn InstanceNames, limit: usize) -> (String, bool) {
+    let mut out = Out {
+        text: String::new(),
+        limit,
+        cut: false,
+    };
     write_value(&mut out, value, names);
-    out
+    (out.text, out.cut)
+}
+
+/// A value being printed, up to a limit.
+struct Out {
+    text: String,
+    limit: usize,
+    cut: bool,
+}
+
+impl Out {
+    /// True, with `…` written, once the limit is reached.
+    fn full(&mut self) -> bool {
+        if self.text.len() < self.limit {
+            return false;
+        }
+        self.text.push('…');
+        self.cut = true;
+        true
+    }
 }
 
 fn write_seq<'a>(
-    out: &mut String,
+    out: &mut Out,
     open: &str,
     items: impl Iterator<Item = &'a Value>,
     close: &str,
     names: &dyn InstanceNames,
 ) {
-    out.push_str(open);
+    out.text.push_str(open);
     for (i, item) in items.enumerate() {
         if i > 0 {
-            out.push_str(", ");
+            out.text.push_str(", ");
+        }
+        if out.full() {
+            break;
         }
         write_value(out, item, names);
     }
-    out.push_str(close);
+    out.text.push_str(close);
 }
 
-fn write_value(out: &mut String, value: &Value, names: &dyn InstanceNames) {
+fn write_value(out: &mut Out, value: &Value, names: &dyn InstanceNames) {
     match value {
-        Value::None => out.push_str("none"),
-        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::None => out.text.push_str("none"),
+        Value::Bool(b) => out.text.push_str(if *b { "true" } else { "false" }),
         Value::Int(n) => {
-            let _ = write!(out, "{n}");
+            let _ = write!(out.text, "{n}");
         }
         Value::Str(s) => {
-            let _ = write!(out, "{s:?}");
+            let room = out.limit.saturating_sub(out.text.len());
+            if s.len() <= room {
+                let _ = write!(out.text, "{s:?}");
+            } else {
+                let mut end = room;
+                while !s.is_char_boundary(end) {
+                    end -= 1;
+                }
+                let _ = write!(out.text, "{:?}", &s[..end]);
+                out.text.pop();
+                out.text.push_str("…\"");
+                out.cut = true;
+            }
         }
         Value::Tuple(items) => write_seq(
             out,
@@ -255,19 +665,19 @@ fn write_value(out: &mut String, value: &Value, names: &dyn InstanceNames) {
         Value::List(items) => write_seq(out, "[", items.iter(), "]", names),
         Value::Set(items) => write_seq(out, "{", items.iter(), "}", names),
         Value::Range(a, b) => {
-            let _ = write!(out, "{a}..{b}");
+            let _ = write!(out.text, "{a}..{b}");
         }
         Value::Outcome(o) => {
-            let _ = write!(out, "{o:?}");
+            let _ = write!(out.text, "{o:?}");
         }
-        Value::Mode(m) => out.push_str(m.name()),
-        Value::Game(id) => out.push_str(names.instance_label(*id)),
+        Value::Mode(m) => out.text.push_str(m.name()),
+        Value::Game(id) => out.text.push_str(names.instance_label(*id)),
         Value::Pos(p) => write_position(out, p, names),
         Value::Split(parts) => write_seq(out, "split(", parts.iter(), ")", names),
     }
 }
 
-fn write_position(out: &mut String, position: &Position, names: &dyn InstanceNames) {
+fn write_position(out: &mut Out, position: &Position, names: &dyn InstanceNames) {
     let mut instances = Vec::new();
     position.term.instances(&mut instances);
     // The empty game belongs to no game: it is natural under normal play.
@@ -282,18 +692,18 @@ fn write_position(out: &mut String, position: &Position, names: &dyn InstanceNam
         write_term(out, &position.term, names, false);
         return;
     }
-    out.push_str(match position.convention {
+    out.text.push_str(match position.convention {
         Convention::Normal => "normal(",
         Convention::Misere => "misere(",
     });
     write_term(out, &position.term, names, false);
-    out.push(')');
+    out.text.push(')');
 }
 
-fn write_term(out: &mut String, term: &PosTerm, names: &dyn InstanceNames, nested: bool) {
+fn write_term(out: &mut Out, term: &PosTerm, names: &dyn InstanceNames, nested: bool) {
     match term {
         PosTerm::Atom(id, data) => {
-            out.push_str(names.instance_label(*id));
+            out.text.push_str(names.instance_label(*id));
             match data {
                 Value::Tuple(fields) if !fields.is_empty() => {
                     let defaults = names.field_defaults(*id);
@@ -308,28 +718,31 @@ fn write_term(out: &mut String, term: &PosTerm, names: &dyn InstanceNames, neste
                     write_seq(out, "(", fields[..shown].iter(), ")", names)
                 }
                 other => {
-                    out.push('(');
+                    out.text.push('(');
                     write_value(out, other, names);
-                    out.push(')');
+                    out.text.push(')');
                 }
             }
         }
         PosTerm::Compound(kind, parts) => {
             if parts.is_empty() {
-                out.push_str("split()");
+                out.text.push_str("split()");
                 return;
             }
             if nested {
-                out.push('(');
+                out.text.push('(');
             }
             for (i, part) in parts.iter().enumerate() {
                 if i > 0 {
-                    let _ = write!(out, " {} ", kind.symbol());
+                    let _ = write!(out.text, " {} ", kind.symbol());
+                }
+                if out.full() {
+                    break;
                 }
                 write_term(out, part, names, true);
             }
             if nested {
-                out.push(')');
+                out.text.push(')');
             }
         }
     }
@@ -338,5 +751,170 @@ fn write_term(out: &mut String, term: &PosTerm, names: &dyn InstanceNames, neste
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{self:?}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::hash_map::DefaultHasher;
+
+    /// The order values had when it was derived: a plain walk of the whole tree.
+    fn naive_cmp(a: &Value, b: &Value) -> Ordering {
+        let seq = |x: &[Value], y: &[Value]| {
+            for (p, q) in x.iter().zip(y) {
+                let o = naive_cmp(p, q);
+                if o != Ordering::Equal {
+                    return o;
+                }
+            }
+            x.len().cmp(&y.len())
+        };
+        match (a, b) {
+            (Value::Int(x), Value::Int(y)) => x.cmp(y),
+            (Value::Str(x), Value::Str(y)) => x.cmp(y),
+            (Value::List(x), Value::List(y)) | (Value::Tuple(x), Value::Tuple(y)) => seq(x, y),
+            (Value::Set(x), Value::Set(y)) => {
+                let x: Vec<Value> = x.iter().cloned().collect();
+                let y: Vec<Value> = y.iter().cloned().collect();
+                seq(&x, &y)
+            }
+            _ => a.rank().cmp(&b.rank()),
+        }
+    }
+
+    /// Lists, tuples and sets in the value, each shared one counted as often as it appears.
+    fn nodes(v: &Value) -> usize {
+        match v {
+            Value::List(items) | Value::Tuple(items) => 1 + items.iter().map(nodes).sum::<usize>(),
+            Value::Set(items) => 1 + items.iter().map(nodes).sum::<usize>(),
+            _ => 0,
+        }
+    }
+
+    fn hash_of(v: &Value) -> u64 {
+        let mut h = DefaultHasher::new();
+        v.hash(&mut h);
+        h.finish()
+    }
+
+    /// A small deterministic generator (xorshift), so the test needs no crate.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
+
+    /// A random value of at most `depth` levels: its parts are drawn from `pool` (values made
+    /// before, so shared) or made afresh, so that values are built both with and without
+    /// sharing.
+    fn random(rng: &mut Rng, pool: &mut Vec<Value>, depth: u32) -> Value {
+        let v = match (depth, rng.next(6)) {
+            (0, _) | (_, 0) => Value::Int(rng.next(3) as i64),
+            (_, 1) if !pool.is_empty() => pool[rng.next(pool.len() as u64) as usize].clone(),
+            (_, 1) => Value::Str(["a", "b", ""][rng.next(3) as usize].into()),
+            (_, k) => {
+                let n = rng.next(5) as usize;
+                let items: Vec<Value> = (0..n).map(|_| random(rng, pool, depth - 1)).collect();
+                match k {
+                    2 | 3 => Value::list(items),
+                    4 => Value::tuple(items),
+                    _ => Value::Set(Rc::new(items.into_iter().collect())),
+                }
+            }
+        };
+        pool.push(v.clone());
+        v
+    }
+
+    /// The same value with no part shared.
+    fn unshared(v: &Value) -> Value {
+        match v {
+            Value::List(items) => Value::list(items.iter().map(unshared).collect()),
+            Value::Tuple(items) => Value::tuple(items.iter().map(unshared).collect()),
+            Value::Set(items) => Value::Set(Rc::new(items.iter().map(unshared).collect())),
+            other => other.clone(),
+        }
+    }
+
+    #[test]
+    fn equality_order_and_hash_agree_with_a_plain_walk() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let mut pool = Vec::new();
+        let mut big = 0;
+        for _ in 0..3000 {
+            let a = random(&mut rng, &mut pool, 7);
+            let b = if rng.next(3) == 0 {
+                unshared(&a)
+            } else {
+                random(&mut rng, &mut pool, 7)
+            };
+            let want = naive_cmp(&a, &b);
+            assert_eq!(a.cmp(&b), want, "{a:?} vs {b:?}");
+            assert_eq!(b.cmp(&a), want.reverse());
+            assert_eq!(a == b, want == Ordering::Equal);
+            if want == Ordering::Equal {
+                assert_eq!(hash_of(&a), hash_of(&b), "{a:?}");
+                big += usize::from(nodes(&a) > 2 * PLAIN_NODES as usize);
+            }
+            if pool.len() > 200 {
+                pool.drain(..100);
+            }
+        }
+        // Some equal pairs were past the plain budget, so the memo paths were taken.
+        assert!(big > 0, "no large equal pair was drawn");
+    }
+
+    fn doubled(n: u32, leaf: i64) -> Value {
+        let mut v = Value::list(vec![Value::Int(leaf)]);
+        for _ in 0..n {
+            v = Value::list(vec![v.clone(), v]);
+        }
+        v
+    }
+
+    #[test]
+    fn shared_values_of_exponential_size_compare_and_hash_at_once() {
+        let (a, b, c) = (doubled(60, 0), doubled(60, 0), doubled(60, 1));
+        assert_eq!(a, b);
+        assert_ne!(a, c);
+        assert_eq!(a.cmp(&c), Ordering::Less);
+        assert_eq!(hash_of(&a), hash_of(&b));
+        // Shared nodes count once: 61 lists.
+        assert_eq!(a.heap_bytes(), 16 + 24 + 60 * (16 + 2 * 24));
+        // The same shape unshared, past the plain budget, hashes the same.
+        let small = doubled(12, 3);
+        assert_eq!(hash_of(&small), hash_of(&unshared(&small)));
+        assert_eq!(small, unshared(&small));
+    }
+
+    struct NoNames;
+    impl InstanceNames for NoNames {
+        fn instance_label(&self, _: InstanceId) -> &str {
+            "G"
+        }
+        fn instance_convention(&self, _: InstanceId) -> Convention {
+            Convention::Normal
+        }
+    }
+
+    #[test]
+    fn printing_stops_at_its_limit_and_says_so() {
+        let (text, cut) = display_bounded(&doubled(50, 0), &NoNames, 1000);
+        // Past the limit, each of the 50 open lists is closed with `…]`.
+        assert!(cut && text.len() < 1000 + 50 * 6, "{}", text.len());
+        assert_eq!(text.matches('[').count(), text.matches(']').count());
+        let (text, cut) = display_bounded(&doubled(2, 7), &NoNames, 1000);
+        assert_eq!((text.as_str(), cut), ("[[[7], [7]], [[7], [7]]]", false));
+        let long = Value::Str("é".repeat(1000).into());
+        let (text, cut) = display_bounded(&long, &NoNames, 101);
+        assert!(
+            cut && text.starts_with("\"é") && text.ends_with("é…\""),
+            "{text}"
+        );
     }
 }

@@ -14,6 +14,8 @@
 //! 2^20, 2^32, 2^62 and the packing cut-offs (arithmetic, `**`, `len`/`count` of ranges,
 //! `in`, indexes, slices, `set`, `sum`, `mex`) against an independent 128-bit oracle, at the
 //! top level and as rule guards in both engines.
+//! Value bombs: values grown by doubling or by sharing their parts, then compared, hashed,
+//! printed and played (the limits on values and memory are small there).
 //!
 //! `CGL_FUZZ_CASES` sets the cases per generator (default 32, so `cargo test --release` stays
 //! quick) and `CGL_FUZZ_SECONDS` bounds each generator's time (default: none); `.ci/run` runs
@@ -27,7 +29,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use cgl::diag::{render, RenderStyle};
-use cgl::eval::Stop;
+use cgl::eval::{Limits, Stop};
 use cgl::graph::GraphConfig;
 use cgl::lower::ir::Statement;
 use cgl::session::{ExpectResult, Session, SessionConfig};
@@ -82,13 +84,19 @@ fn check_source_on(text: &str, explicit: bool, stack: usize) -> Result<(), Strin
 }
 
 fn check_unguarded(text: &str, explicit: bool) -> Result<(), String> {
+    // Small limits on values and the graph's memory too, so that a case that builds a large
+    // value fails soon, in little memory.
     let config = SessionConfig {
         graph: GraphConfig {
             max_positions: 2_000,
+            max_memory: 64 << 20,
             explicit,
             ..GraphConfig::default()
         },
-        ..SessionConfig::default()
+        limits: Limits {
+            max_collection: 1_000_000,
+            ..Limits::default()
+        },
     };
     let mut session = Session::new(config);
     session.set_stop(Stop::after(DEADLINE));
@@ -588,6 +596,77 @@ fn long_line() -> impl Strategy<Value = String> {
 #[test]
 fn fuzz_long_lines() {
     fuzz("long-lines", long_line(), |text| (text.clone(), false));
+}
+
+/// Value bombs and shared structure: a function that grows a seed `n` times by one way of
+/// building values (doubling it, wrapping it twice, repeating it, printing it twice), then
+/// statements that compare, hash, order, print, measure and play on what it built. Most
+/// cases hit the collection limit or the deadline; none may crash, hang or report an
+/// internal error.
+fn bomb() -> impl Strategy<Value = String> {
+    let grow = proptest::sample::select(
+        &[
+            "s + s",
+            "s + [len(s)]",
+            "(s, s)",
+            "[s, s]",
+            "{s, [s]}",
+            "[s; 2]",
+            "[s; 3]",
+            "s | {x + len(s) for x in s}",
+            "[v for v in s] + [v for v in s]",
+            "str(s) + str(s)",
+            "reversed(s) + sorted(s)",
+            "set(s, 0, s)",
+            "[(i, v) for (i, v) in enumerate(s)] + list(s)",
+            "list(zip(s, s)) + list(s)",
+        ][..],
+    );
+    let seed = proptest::sample::select(&["[0]", "\"ab\"", "(0,)", "{0}", "[]", "[[0], [1]]"][..]);
+    let use_ = proptest::sample::select(
+        &[
+            "b(A) == b(B)",
+            "b(A) != b(B)",
+            "b(A) < b(B)",
+            "b(A) >= b(B)",
+            "len({b(A), b(B), b(A)})",
+            "b(A) in [b(B), b(A)]",
+            "b(A) in {b(B)}",
+            "sorted([b(A), b(B)])",
+            "max(b(A), b(B))",
+            "len(b(A))",
+            "str(b(A))",
+            "b(A)",
+            "Grow(b(A), B) is P",
+            "remoteness(Grow(b(0), A))",
+            "Keep(b(A)) is P",
+            "[b(A)] + [b(B)]",
+            "b(A) + b(B)",
+            "count(b(A))",
+        ][..],
+    );
+    let sizes = (0u32..70, 0u32..70);
+    (grow, seed, proptest::collection::vec((use_, sizes), 1..5)).prop_map(|(grow, seed, uses)| {
+        let mut text = format!(
+            "fn grow(s, n) = if n == 0 then s else grow({grow}, n - 1)\n\
+             fn b(n) = grow({seed}, n)\n\
+             game Grow {{ position (x, n)  move (grow(x, 1), n - 1) if n > 0 }}\n\
+             game Keep {{ position x  move x + x if len(x) < 1000000 }}\n"
+        );
+        for (i, (u, (a, b))) in uses.iter().enumerate() {
+            let statement = if i % 2 == 0 { "expect" } else { "print" };
+            let u = u.replace('A', &a.to_string()).replace('B', &b.to_string());
+            text.push_str(&format!("{statement} {u}\n"));
+        }
+        text
+    })
+}
+
+#[test]
+fn fuzz_value_bombs() {
+    fuzz("bombs", (bomb(), any::<bool>()), |(text, explicit)| {
+        (text.clone(), *explicit)
+    });
 }
 
 /// A change to a file: indices are taken modulo the number of tokens or lines.

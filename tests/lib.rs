@@ -4,6 +4,7 @@
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
 mod bench_answers;
+mod bombs;
 mod boundaries;
 mod ci;
 mod cli;

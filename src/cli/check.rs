@@ -4,22 +4,24 @@
 //! Isolation: a `Session` is built, used and dropped inside one worker (it is not `Send`),
 //! a panic while checking a file becomes an `internal error` report for that file, and with
 //! `--timeout` a watchdog gives up on a file that keeps running well past its deadline (the
-//! engine checks the deadline in its loops, so that is a bug) and lets a fresh worker go on
-//! with the rest. Only plain data ([`FileReport`]) leaves a worker.
+//! engine checks the deadline in its loops, so that is a bug), raises that file's stop flag
+//! so that it stops at the next check it reaches (and frees its memory; its worker then
+//! ends), and lets a fresh worker go on with the rest. Only plain data ([`FileReport`])
+//! leaves a worker.
 
 use std::any::Any;
 use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
 use super::report::{ExpectReport, ExpectStatus, FileReport, Locator, Place, Problem};
 use crate::diag::{Diag, RenderStyle, Severity};
-use crate::eval::{Stop, TIMEOUT};
+use crate::eval::{Stop, INTERRUPTED, TIMEOUT};
 use crate::lower::ir::Statement;
 use crate::session::{shown, FailedValues, LoadPolicy, Session, SessionConfig};
 use crate::stats::{Stats, Work};
@@ -159,8 +161,8 @@ pub fn check_all(
     check_all_with(inputs, settings, check_file, on_report);
 }
 
-/// A function that checks one file.
-type CheckFn = fn(&Path, &CheckSettings) -> FileReport;
+/// A function that checks one file, stopping when the flag is raised.
+type CheckFn = fn(&Path, &CheckSettings, &Arc<AtomicBool>) -> FileReport;
 
 /// [`check_all`] with the function that checks one file as a parameter, so that tests can
 /// make a file crash or hang.
@@ -212,7 +214,7 @@ fn check_all_with(
     if workers == 0 {
         // No thread could be started: check here, one file after another.
         while let Some((i, path)) = pool.take() {
-            ready.insert(i, check_isolated(&path, &settings, check));
+            ready.insert(i, check_isolated(&path, &settings, check, &Arc::default()));
             emit(&mut ready, &mut next);
         }
         return;
@@ -222,7 +224,7 @@ fn check_all_with(
     let give_up_after = settings
         .timeout
         .map(|t| t + (t / 2).max(Duration::from_secs(2)));
-    let mut running: BTreeMap<usize, Instant> = BTreeMap::new();
+    let mut running: BTreeMap<usize, (Instant, Arc<AtomicBool>)> = BTreeMap::new();
     let mut abandoned: BTreeSet<usize> = BTreeSet::new();
     while next < total {
         let message = match give_up_after {
@@ -230,8 +232,8 @@ fn check_all_with(
             None => receiver.recv().map_err(|_| RecvTimeoutError::Disconnected),
         };
         match message {
-            Ok(Message::Started(i)) => {
-                running.insert(i, Instant::now());
+            Ok(Message::Started(i, stop)) => {
+                running.insert(i, (Instant::now(), stop));
             }
             Ok(Message::Done(i, report)) => {
                 running.remove(&i);
@@ -253,11 +255,14 @@ fn check_all_with(
         if let Some(limit) = give_up_after {
             let overdue: Vec<usize> = running
                 .iter()
-                .filter(|(_, started)| started.elapsed() > limit)
+                .filter(|(_, (started, _))| started.elapsed() > limit)
                 .map(|(i, _)| *i)
                 .collect();
             for i in overdue {
-                running.remove(&i);
+                // The file stops at the next check of its stop it reaches.
+                if let Some((_, stop)) = running.remove(&i) {
+                    stop.store(true, Ordering::Relaxed);
+                }
                 abandoned.insert(i);
                 let path = pool.path(i);
                 ready.insert(
@@ -272,7 +277,8 @@ fn check_all_with(
         }
         emit(&mut ready, &mut next);
     }
-    // Workers stuck on abandoned files are left behind; they end with the process.
+    // Workers stuck on abandoned files have been told to stop; one that is stuck where no
+    // check is reached ends with the process.
 }
 
 /// The work shared by the workers: the files, the next one to take, and the settings.
@@ -299,7 +305,8 @@ impl Pool {
 }
 
 enum Message {
-    Started(usize),
+    /// A worker took file `i`; raising the flag stops it.
+    Started(usize, Arc<AtomicBool>),
     Done(usize, Box<FileReport>),
 }
 
@@ -313,11 +320,16 @@ fn spawn_worker(pool: &Arc<Pool>, sender: &Sender<Message>) -> bool {
         .stack_size(WORKER_STACK)
         .spawn(move || {
             while let Some((i, path)) = pool.take() {
-                if sender.send(Message::Started(i)).is_err() {
+                let stop = Arc::new(AtomicBool::new(false));
+                if sender.send(Message::Started(i, stop.clone())).is_err() {
                     return;
                 }
-                let report = check_isolated(&path, &pool.settings, pool.check);
+                let report = check_isolated(&path, &pool.settings, pool.check, &stop);
                 if sender.send(Message::Done(i, Box::new(report))).is_err() {
+                    return;
+                }
+                if stop.load(Ordering::Relaxed) {
+                    // Given up on: another worker has taken over the queue.
                     return;
                 }
             }
@@ -326,10 +338,15 @@ fn spawn_worker(pool: &Arc<Pool>, sender: &Sender<Message>) -> bool {
 }
 
 /// Checks one file; a panic becomes an internal-error report instead of ending `cgl`.
-fn check_isolated(path: &Path, settings: &CheckSettings, check: CheckFn) -> FileReport {
+fn check_isolated(
+    path: &Path,
+    settings: &CheckSettings,
+    check: CheckFn,
+    stop: &Arc<AtomicBool>,
+) -> FileReport {
     install_panic_hook();
     CAPTURED_PANIC.with(|c| *c.borrow_mut() = Some(None));
-    let result = catch_unwind(AssertUnwindSafe(|| check(path, settings)));
+    let result = catch_unwind(AssertUnwindSafe(|| check(path, settings, stop)));
     let captured = CAPTURED_PANIC.with(|c| c.borrow_mut().take().flatten());
     match result {
         Ok(report) => report,
@@ -424,13 +441,12 @@ fn given_up(path: &Path, budget: Duration, limit: Duration) -> FileReport {
 
 /// Checks one file in a session of its own: loads it, then evaluates its expectations in
 /// order. After a timeout the remaining expectations are not evaluated (they would time out
-/// at once) but reported as skipped.
-fn check_file(path: &Path, settings: &CheckSettings) -> FileReport {
+/// at once) but reported as skipped. The session stops when `stop` is raised.
+fn check_file(path: &Path, settings: &CheckSettings, stop: &Arc<AtomicBool>) -> FileReport {
     let mut session = Session::new(settings.config);
     session.set_load_policy(settings.policy.clone());
-    if let Some(budget) = settings.timeout {
-        session.set_stop(Stop::after(budget));
-    }
+    let deadline = settings.timeout.map_or_else(Stop::new, Stop::after);
+    session.set_stop(deadline.with_flag(stop.clone()));
     let shown = shown(path);
     let style = settings.style;
     let mut locator = Locator::default();
@@ -501,7 +517,8 @@ fn check_file(path: &Path, settings: &CheckSettings) -> FileReport {
             match session.check_expect(&body) {
                 crate::session::ExpectResult::Passed => ExpectStatus::Passed,
                 crate::session::ExpectResult::Failed(mut diag) => {
-                    out_of_time = diag.code == TIMEOUT;
+                    // Out of time, or stopped by the watchdog (whose report replaces this).
+                    out_of_time = diag.code == TIMEOUT || diag.code == INTERRUPTED;
                     if out_of_time {
                         // Where the work stood when the deadline passed ("while generating
                         // the moves of ...") differs from run to run; the rest does not.
@@ -556,14 +573,23 @@ mod tests {
         }
     }
 
-    /// Stands in for `check_file`: `boom*` panics, `hang*` never returns, anything else passes
-    /// one expectation.
-    fn fake_check(path: &Path, _: &CheckSettings) -> FileReport {
+    /// Hanging files that saw their stop flag raised and returned.
+    static STOPPED_HANGS: AtomicUsize = AtomicUsize::new(0);
+
+    /// Stands in for `check_file`: `boom*` panics, `hang*` returns only when told to stop,
+    /// `stuck*` never returns, anything else passes one expectation.
+    fn fake_check(path: &Path, _: &CheckSettings, stop: &Arc<AtomicBool>) -> FileReport {
         let name = path.display().to_string();
         if name.starts_with("boom") {
             panic!("boom in {name}");
         }
         if name.starts_with("hang") {
+            while !stop.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            STOPPED_HANGS.fetch_add(1, Ordering::Relaxed);
+        }
+        if name.starts_with("stuck") {
             loop {
                 std::thread::sleep(Duration::from_secs(1));
             }
@@ -628,18 +654,23 @@ mod tests {
     fn a_file_that_ignores_its_deadline_is_given_up_and_the_rest_go_on() {
         let started = Instant::now();
         let reports = run(
-            &["a", "hang1", "b", "hang2", "c"],
+            &["a", "hang1", "b", "stuck1", "c", "hang2", "d"],
             settings(2, Some(Duration::from_millis(100))),
         );
         let codes: Vec<Option<&str>> = reports
             .iter()
             .map(|r| r.errors.first().map(|p| p.code.as_str()))
             .collect();
-        assert_eq!(
-            codes,
-            [None, Some(TIMEOUT), None, Some(TIMEOUT), None],
-            "{reports:?}"
-        );
+        let t = Some(TIMEOUT);
+        assert_eq!(codes, [None, t, None, t, None, t, None], "{reports:?}");
+        // The files given up on were told to stop, and those that watch their flag did
+        // (the report of one comes before its worker has returned: wait a moment).
+        let waited = Instant::now();
+        while STOPPED_HANGS.load(Ordering::Relaxed) < 2 && waited.elapsed() < Duration::from_secs(5)
+        {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        assert_eq!(STOPPED_HANGS.load(Ordering::Relaxed), 2);
         // Given up 2 seconds after the deadline (both hang at once on two workers).
         assert!(
             started.elapsed() < Duration::from_secs(20),

@@ -116,6 +116,9 @@ struct EngineOptions {
     /// the same).
     #[arg(long)]
     interpret: bool,
+    /// Most items a list, set, tuple or range may have, and bytes a string may have.
+    #[arg(long, value_name = "ITEMS", default_value_t = Limits::default().max_collection)]
+    max_items: u64,
 }
 
 /// The defaults that `check --confine` gives the limits not set on the command line: a
@@ -148,6 +151,7 @@ impl EngineOptions {
             },
             limits: Limits {
                 compiled_rules: !self.interpret,
+                max_collection: self.max_items,
                 ..Limits::default()
             },
         }
@@ -513,7 +517,16 @@ fn eval(
     let times = (load_time, started.elapsed());
     let code = match result {
         Ok(value) => {
-            let _ = writeln!(out, "{}", session.show(&value));
+            let (shown, cut) = session.show_cut(&value);
+            let _ = writeln!(out, "{shown}");
+            if cut {
+                let _ = writeln!(
+                    err,
+                    "note: the value is printed in part: cgl prints at most {} bytes of a \
+                     value, and `…` stands for the rest",
+                    crate::eval::value::MAX_SHOWN
+                );
+            }
             0
         }
         Err(diags) => {

@@ -9,7 +9,7 @@ use super::compiled::{CompiledCond, CompiledGames, Emitted, InputFrame, Interrup
 use super::games::{GameTable, InstanceInfo};
 use super::host::Host;
 use super::stop::Stop;
-use super::value::{display, CompoundKind, InstanceId, PosTerm, Value};
+use super::value::{display_bounded, display_short, CompoundKind, InstanceId, PosTerm, Value};
 use crate::diag::{Diag, DiagResult, Span};
 use crate::lower::ir::Expr;
 use crate::lower::ir::{Clause, ConstId, ExprKind, GameId, Pattern, PositionShape, Program};
@@ -41,6 +41,9 @@ impl Default for Limits {
         }
     }
 }
+
+/// Items (or bytes) from which building a value checks the deadline.
+const LARGE_VALUE: usize = 1 << 16;
 
 /// The evaluation state of a constant (constants are evaluated on first use, once).
 #[derive(Clone, Debug)]
@@ -330,9 +333,35 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
-    /// Prints a value.
+    /// An error unless a value of `len` items (bytes, for a string) fits the collection
+    /// limit. Every constructor whose result may be large asks before it builds (or, where
+    /// the size is known only after, right after), and checks the deadline.
+    fn sized(&self, len: usize, span: Span, what: &str) -> DiagResult<()> {
+        let limit = self.world.limits.max_collection;
+        if len as u64 > limit {
+            let unit = if what == "string" { "bytes" } else { "items" };
+            return Err(Box::new(
+                Diag::error(
+                    "cgl::eval::too_large",
+                    format!("this {what} would have {len} {unit}, more than the limit of {limit}"),
+                )
+                .label(span, format!("this {what}"))
+                .help(format!(
+                    "--max-items sets how many items a list, set or tuple, and how many bytes \
+                     a string, may hold ({limit}); a value that keeps doubling soon outgrows \
+                     any limit"
+                )),
+            ));
+        }
+        if len >= LARGE_VALUE {
+            self.world.stop.check()?;
+        }
+        Ok(())
+    }
+
+    /// Prints a value for a diagnostic (cut short if long).
     pub fn show(&self, value: &Value) -> String {
-        display(value, &*self.world.games)
+        display_short(value, &*self.world.games)
     }
 
     /// Evaluates a top-level body in a fresh frame.
@@ -353,7 +382,7 @@ impl<'a> Interp<'a> {
                         )
                         .label(span, "this range")
                         .help(format!(
-                            "cgl iterates at most {} items; use a smaller range",
+                            "--max-items sets how many items cgl iterates ({}); use a smaller range",
                             self.world.limits.max_collection
                         )),
                     ));
@@ -373,7 +402,14 @@ impl<'a> Interp<'a> {
     }
 
     fn collect(&self, v: &Value, span: Span) -> DiagResult<Vec<Value>> {
-        Ok(self.items(v, span)?.collect())
+        let mut items = Vec::new();
+        for (n, item) in self.items(v, span)?.enumerate() {
+            if n % LARGE_VALUE == LARGE_VALUE - 1 {
+                self.world.stop.check()?;
+            }
+            items.push(item);
+        }
+        Ok(items)
     }
 
     fn bind(&self, pattern: &Pattern, value: Value, frame: &mut [Value]) -> DiagResult<()> {
@@ -532,7 +568,11 @@ impl<'a> Interp<'a> {
                             format!("cannot repeat {count} times"),
                         )
                         .label(n.span, "this count")
-                        .help("the count must be between 0 and the collection limit"),
+                        .help(format!(
+                            "--max-items sets the collection limit, {}; the count must be \
+                             between 0 and it",
+                            self.world.limits.max_collection
+                        )),
                     ));
                 }
                 let list = Value::list(vec![value; count as usize]);
@@ -706,7 +746,9 @@ impl<'a> Interp<'a> {
                         "comprehension produces too many items",
                     )
                     .label(body.span, "this comprehension")
-                    .help(format!("collections hold at most {limit} items")),
+                    .help(format!(
+                        "--max-items sets how many items a collection may hold ({limit})"
+                    )),
                 ));
             }
             Ok(ControlFlow::Continue(()))
@@ -886,12 +928,17 @@ impl<'a> Interp<'a> {
             BinaryOp::Add => match (&a, &b) {
                 (Int(x), Int(y)) => Int(arith::add(*x, *y).map_err(|e| arith_error(e, span, rs))?),
                 (Value::List(x), Value::List(y)) => {
+                    self.sized(x.len() + y.len(), span, "list")?;
                     Value::list(x.iter().chain(y.iter()).cloned().collect())
                 }
                 (Value::Tuple(x), Value::Tuple(y)) => {
+                    self.sized(x.len() + y.len(), span, "tuple")?;
                     Value::tuple(x.iter().chain(y.iter()).cloned().collect())
                 }
-                (Value::Str(x), Value::Str(y)) => Value::Str(format!("{x}{y}").into()),
+                (Value::Str(x), Value::Str(y)) => {
+                    self.sized(x.len() + y.len(), span, "string")?;
+                    Value::Str(format!("{x}{y}").into())
+                }
                 (Pos(_), Pos(_)) => self.compound(CompoundKind::Disjunctive, &a, &b, span)?,
                 _ => return Err(mismatch(self, &a, &b)),
             },
@@ -906,7 +953,9 @@ impl<'a> Interp<'a> {
             BinaryOp::BitOr => match (&a, &b) {
                 (Int(x), Int(y)) => Int(x | y),
                 (Value::Set(x), Value::Set(y)) => {
-                    Value::Set(Rc::new(x.union(y).cloned().collect()))
+                    let union: std::collections::BTreeSet<Value> = x.union(y).cloned().collect();
+                    self.sized(union.len(), span, "set")?;
+                    Value::Set(Rc::new(union))
                 }
                 (Pos(_), Pos(_)) => self.compound(CompoundKind::Selective, &a, &b, span)?,
                 _ => return Err(mismatch(self, &a, &b)),
@@ -965,6 +1014,12 @@ impl<'a> Interp<'a> {
                 .help("misère play applies to a whole game: write `misere(x + y)`"),
             ));
         }
+        // Parts of the same kind are flattened into the new compound: `p + p` doubles.
+        let parts = |t: &PosTerm| match t {
+            PosTerm::Compound(k, parts) if *k == kind => parts.len(),
+            _ => 1,
+        };
+        self.sized(parts(&x.term) + parts(&y.term), span, "compound")?;
         let term = self.canonical(
             PosTerm::compound(kind, [x.term.clone(), y.term.clone()]),
             span,
@@ -1816,6 +1871,9 @@ impl<'a> Interp<'a> {
                 match v {
                     Value::Str(s) => Value::Int(arith::count(s.chars().count()).map_err(|_| overflow(span))?),
                     Value::Range(a, c) => Value::Int(arith::range_len(*a, *c).map_err(|_| range_too_long(*a, *c, arg_span(0)))?),
+                    // The length of a sequence or set, without copying its items.
+                    Value::List(items) | Value::Tuple(items) if b == Builtin::Len => Value::Int(arith::count(items.len()).map_err(|_| overflow(span))?),
+                    Value::Set(items) if b == Builtin::Len => Value::Int(arith::count(items.len()).map_err(|_| overflow(span))?),
                     _ => {
                         let items = self.collect(v, arg_span(0))?;
                         if b == Builtin::Count && items.iter().all(|i| matches!(i, Value::Bool(_))) && !items.is_empty() {
@@ -1927,7 +1985,19 @@ impl<'a> Interp<'a> {
             }
             Builtin::Str => Value::Str(match &args[0] {
                 Value::Str(s) => s.clone(),
-                other => self.show(other).into(),
+                other => {
+                    let limit = usize::try_from(self.world.limits.max_collection).unwrap_or(usize::MAX);
+                    let (text, cut) = display_bounded(other, &*self.world.games, limit);
+                    if cut {
+                        return Err(Box::new(
+                            Diag::error("cgl::eval::too_large", format!("the printed form of this value is longer than the limit of {limit} bytes"))
+                                .label(arg_span(0), "this value")
+                                .help("--max-items sets how many bytes a string may hold; make a string of a part of the value"),
+                        ));
+                    }
+                    self.sized(text.len(), span, "string")?;
+                    text.into()
+                }
             }),
             Builtin::Split => {
                 let parts: Vec<Value> = match args.as_slice() {

@@ -36,6 +36,11 @@ impl Stop {
         }
     }
 
+    /// The same deadline, watching `flag` instead of its own flag.
+    pub fn with_flag(self, flag: Arc<AtomicBool>) -> Stop {
+        Stop { flag, ..self }
+    }
+
     /// The flag that [`Stop::check`] watches; raise it from another thread to stop.
     pub fn flag(&self) -> Arc<AtomicBool> {
         self.flag.clone()

@@ -75,28 +75,14 @@ impl Default for GraphConfig {
     }
 }
 
-/// The heap memory a value holds (its boxed lists, tuples, sets and strings), estimated.
-fn heap_bytes(v: &Value) -> usize {
-    const VALUE: usize = std::mem::size_of::<Value>();
-    match v {
-        Value::Tuple(items) | Value::List(items) | Value::Split(items) => {
-            16 + items.len() * VALUE + items.iter().map(heap_bytes).sum::<usize>()
-        }
-        Value::Set(items) => {
-            48 + items.len() * (VALUE + 8) + items.iter().map(heap_bytes).sum::<usize>()
-        }
-        Value::Str(text) => 16 + text.len(),
-        Value::Pos(_) => 64,
-        _ => 0,
-    }
-}
-
 /// Memory per position (term, info, node, memo tables), for the memory estimate: measured for
 /// boxed positions, an upper bound for packed ones (30-90 bytes); the data of lists and
 /// tuples comes on top (`heap_bytes`, or a byte a packed cell).
 pub const BYTES_PER_POSITION: usize = 180;
 /// Memory per stored move: its target's id in the move arena.
 pub const BYTES_PER_MOVE: usize = 4;
+/// Data of one position large enough that the memory budget is checked as it is interned.
+const LARGE_DATA: usize = 64 << 10;
 /// The code of the memory-limit diagnostic.
 const TOO_MUCH_MEMORY: &str = "cgl::graph::too_much_memory";
 
@@ -539,19 +525,22 @@ impl GameGraph {
         }
         let boxed = matches!(home, Home::Key(_) | Home::Hashed).then(make_term);
         let boxed_data = match &boxed {
-            Some(Term::Atom(_, data)) => heap_bytes(data),
+            Some(Term::Atom(_, data)) => data.heap_bytes(),
             Some(Term::Compound(_, parts)) => parts.len() * 4 + 16,
             None => 0,
         };
-        self.boxed_data_bytes += boxed_data;
-        self.data_bytes += boxed_data
+        let data = boxed_data
             + match &home {
                 Home::Nibbles(key) => key.len(),
                 Home::Cells(_, _, cells) => cells.len(),
                 _ => 0,
             };
-        // Positions found by the streaming solver add no moves: the budget is checked here.
-        if self.terms.len() % 4096 == 4095 {
+        self.boxed_data_bytes += boxed_data;
+        self.data_bytes += data;
+        // Positions found by the streaming solver add no moves: the budget is checked here,
+        // every 4096 positions and for every position whose data is large (a list position
+        // may hold megabytes).
+        if self.terms.len() % 4096 == 4095 || data >= LARGE_DATA {
             self.check_memory(0)?;
         }
         // Below `MAX_TERMS` (checked above): fits.
@@ -1171,7 +1160,7 @@ fn noted(
 /// The position `data` of `inst` as the user writes it, for a diagnostic's note.
 fn shown_position(w: &World<'_>, inst: InstanceId, data: PositionData<'_>) -> String {
     let position = PosTerm::Atom(inst, data.to_value());
-    display(
+    crate::eval::value::display_short(
         &Value::pos(position.clone(), first_convention(&position, &*w.games)),
         &*w.games,
     )

@@ -3,4 +3,4 @@
 pub mod ast;
 mod parser;
 
-pub use parser::{parse_expr, parse_file};
+pub use parser::{parse_expr, parse_file, parse_file_checked};

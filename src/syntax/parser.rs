@@ -52,19 +52,120 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
 
 /// Parses a whole `.game` file.
 pub fn parse_file(file: FileId, text: &str) -> DiagResult<File> {
+    parse_file_checked(file, text, &mut || Ok(()))
+}
+
+/// A file longer than this is parsed in pieces of about this many bytes (see
+/// [`parse_file_checked`]).
+const PIECE: usize = 1 << 18;
+
+/// Parses a file as [`parse_file`] does, calling `between` before each piece of about
+/// [`PIECE`] bytes and stopping at its error: the caller's deadline bounds the parsing of a
+/// large file. A piece ends where a line starts an item (`fn`, `game`, `const`, `expect`,
+/// `print`, `import` at the start of a line, outside brackets, strings and comments), where
+/// no item can continue, so the pieces parse to the items the whole file does. A syntax
+/// error in a piece is reported as the whole file's parse would report it: the rest of the
+/// file from that piece on is parsed again for it.
+pub fn parse_file_checked(
+    file: FileId,
+    text: &str,
+    between: &mut dyn FnMut() -> DiagResult<()>,
+) -> DiagResult<File> {
     check_text(file, text)?;
-    let mut pairs = CglParser::parse(Rule::file, text).map_err(|e| syntax_error(file, text, e))?;
-    let ctx = Ctx { file };
-    let file_pair = next(&mut pairs)?;
     let mut items = Vec::new();
-    for pair in file_pair.into_inner() {
-        if pair.as_rule() == Rule::EOI {
-            break;
+    let mut start = 0;
+    for end in piece_ends(text) {
+        between()?;
+        let piece = &text[start..end];
+        let mut pairs = match CglParser::parse(Rule::file, piece) {
+            Ok(pairs) => pairs,
+            Err(e) => {
+                let rest = &text[start..];
+                let e = if end == text.len() {
+                    e
+                } else {
+                    CglParser::parse(Rule::file, rest).err().unwrap_or(e)
+                };
+                let mut d = syntax_error(file, rest, e);
+                for label in &mut d.labels {
+                    label.span.start += start as u32;
+                    label.span.end += start as u32;
+                }
+                return Err(d);
+            }
+        };
+        let ctx = Ctx {
+            file,
+            offset: start,
+        };
+        let file_pair = next(&mut pairs)?;
+        for pair in file_pair.into_inner() {
+            if pair.as_rule() == Rule::EOI {
+                break;
+            }
+            check_operator_depth(file, start, &pair)?;
+            items.push(ctx.item(pair)?);
         }
-        check_operator_depth(file, &pair)?;
-        items.push(ctx.item(pair)?);
+        start = end;
     }
     Ok(File { items })
+}
+
+/// Where the pieces of a file end (the last at its end): at the first item start after
+/// every [`PIECE`] bytes. Brackets, strings and comments are followed as `check_text`
+/// does (which has accepted the text).
+fn piece_ends(text: &str) -> Vec<usize> {
+    const STARTS: &[&str] = &["fn", "game", "const", "expect", "print", "import"];
+    let bytes = text.as_bytes();
+    let mut ends = Vec::new();
+    let mut depth = 0usize;
+    let mut last = 0;
+    let mut i = 0;
+    let mut line_start = true;
+    while i < bytes.len() {
+        let at_line_start = line_start;
+        line_start = false;
+        match bytes[i] {
+            b'\n' => line_start = true,
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i + 1 < bytes.len() && bytes[i + 1] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i < bytes.len() && !(bytes[i] == b'*' && bytes.get(i + 1) == Some(&b'/')) {
+                    i += 1;
+                }
+                i += 1;
+            }
+            b'"' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            c if at_line_start && depth == 0 && i - last >= PIECE && c.is_ascii_lowercase() => {
+                let word_end = bytes[i..]
+                    .iter()
+                    .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+                    .map_or(bytes.len(), |n| i + n);
+                if STARTS.contains(&&text[i..word_end]) {
+                    ends.push(i);
+                    last = i;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    ends.push(text.len());
+    ends
 }
 
 /// Parses one expression (the argument of `cgl eval`, a REPL line).
@@ -72,9 +173,9 @@ pub fn parse_expr(file: FileId, text: &str) -> DiagResult<Expr> {
     check_text(file, text)?;
     let mut pairs =
         CglParser::parse(Rule::expr_input, text).map_err(|e| syntax_error(file, text, e))?;
-    let ctx = Ctx { file };
+    let ctx = Ctx { file, offset: 0 };
     let input = next(&mut pairs)?;
-    check_operator_depth(file, &input)?;
+    check_operator_depth(file, 0, &input)?;
     let mut inner = input.into_inner();
     ctx.expr(next(&mut inner)?)
 }
@@ -86,7 +187,7 @@ const MAX_OPERATOR_DEPTH: usize = 10_000;
 /// Refuses a statement whose expressions nest deeper than [`MAX_OPERATOR_DEPTH`], counting
 /// each chained operator as one level; recursion here follows the pairs, which the bracket
 /// limit bounds.
-fn check_operator_depth(file: FileId, item: &Pair<'_, Rule>) -> DiagResult<()> {
+fn check_operator_depth(file: FileId, offset: usize, item: &Pair<'_, Rule>) -> DiagResult<()> {
     fn depth(pair: &Pair<'_, Rule>) -> usize {
         let mut operators = 0;
         let mut deepest = 0;
@@ -107,7 +208,8 @@ fn check_operator_depth(file: FileId, item: &Pair<'_, Rule>) -> DiagResult<()> {
     if found > MAX_OPERATOR_DEPTH {
         let span = item.as_span();
         let start = span.start();
-        let end = (start + 1).min(span.end());
+        let end = (start + 1).min(span.end()) + offset;
+        let start = start + offset;
         return Err(Box::new(
             Diag::error(
                 "cgl::syntax::too_deep",
@@ -555,6 +657,8 @@ fn unexpected(pair: &Pair<'_, Rule>) -> Box<Diag> {
 
 struct Ctx {
     file: FileId,
+    /// Where the text the pairs were parsed from starts in the file.
+    offset: usize,
 }
 
 /// The end of the last code character in `text[start..end]`: the end without the whitespace
@@ -614,7 +718,7 @@ impl Ctx {
     fn span(&self, pair: &Pair<'_, Rule>) -> Span {
         let s = pair.as_span();
         let end = code_end(s.get_input(), s.start(), s.end());
-        Span::new(self.file, s.start(), end)
+        Span::new(self.file, s.start() + self.offset, end + self.offset)
     }
 
     fn ident(&self, pair: Pair<'_, Rule>) -> Ident {
