@@ -379,6 +379,13 @@ fn expression() -> impl Strategy<Value = String> {
             "-1",
             "64",
             "9223372036854775807",
+            // Boundaries: the smallest integer, 2^20, 2^32, 2^62, cell cut-offs.
+            "-9223372036854775808",
+            "1048576",
+            "4294967296",
+            "4611686018427387904",
+            "16",
+            "256",
             "true",
             "false",
             "none",
