@@ -4,6 +4,7 @@
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
 mod bench_answers;
+mod cgt;
 mod ci;
 mod cli;
 mod common;

@@ -4,7 +4,7 @@
 //! expr    := term (("+" | "-" | "+-") term)*          a +- b is a + (+-b)
 //! term    := "-" term | ("+-" | "±") switch | atom
 //! switch  := "{" options "}" (no bars: +-{a,b} = {a,b | -a,-b}) | term
-//! atom    := nus [tiny] | tiny | "{" body "}" | "(" expr ")"
+//! atom    := ["-"] nus [tiny] | tiny | "{" body "}" | "(" expr ")"
 //! nus     := [int ["/" int]] [ups] ["*" [int]]         at least one part: 3/4, ^*, v3*2, 1*
 //! ups     := ("^" | "↑" | "v" | "↓") [int] | "^^"... | "⇑" | "vv"... | "⇓"
 //! tiny    := ("Tiny" | "Miny") "(" expr ")"             x Tiny(g) is x + {0||0|-g}
@@ -224,6 +224,12 @@ impl Parser<'_> {
 
     fn term(&mut self) -> Result<GameId, ParseError> {
         match self.peek() {
+            // A minus sign on a number literal belongs to the number: -1/2^ is -1/2 + ^,
+            // and -1Miny(2) is -1 + Miny(2), as printed.
+            Some(Tok::Minus) if matches!(self.toks.get(self.pos + 1), Some((Tok::Int(_), _))) => {
+                self.pos += 1;
+                self.number_atom(true)
+            }
             Some(Tok::Minus) => {
                 self.pos += 1;
                 self.nest()?;
@@ -297,19 +303,20 @@ impl Parser<'_> {
                 Ok(g)
             }
             Some(Tok::Tiny | Tok::Miny) => self.tiny(),
-            Some(Tok::Int(_) | Tok::Up(_) | Tok::Down(_) | Tok::Star) => {
-                let g = self.nus()?;
-                if matches!(self.peek(), Some(Tok::Tiny | Tok::Miny)) {
-                    let t = self.tiny()?;
-                    return {
-                        let r = self.table.add(g, t);
-                        self.value(r)
-                    };
-                }
-                Ok(g)
-            }
+            Some(Tok::Int(_) | Tok::Up(_) | Tok::Down(_) | Tok::Star) => self.number_atom(false),
             _ => self.fail("expected a game"),
         }
+    }
+
+    /// A nus, negated number part first if `negative`, then perhaps `Tiny(..)`/`Miny(..)`.
+    fn number_atom(&mut self, negative: bool) -> Result<GameId, ParseError> {
+        let g = self.nus(negative)?;
+        if matches!(self.peek(), Some(Tok::Tiny | Tok::Miny)) {
+            let t = self.tiny()?;
+            let r = self.table.add(g, t);
+            return self.value(r);
+        }
+        Ok(g)
     }
 
     /// `Tiny(g)` = `{0||0|-g}`, `Miny(g)` = `{g|0||0}`.
@@ -336,8 +343,8 @@ impl Parser<'_> {
         self.value(r)
     }
 
-    /// `[int ["/" int]] [ups] ["*" [int]]`.
-    fn nus(&mut self) -> Result<GameId, ParseError> {
+    /// `[int ["/" int]] [ups] ["*" [int]]`, the number negated if `negative`.
+    fn nus(&mut self, negative: bool) -> Result<GameId, ParseError> {
         let mut number = Dyadic::ZERO;
         if let Some(Tok::Int(n)) = self.peek() {
             self.pos += 1;
@@ -350,6 +357,9 @@ impl Parser<'_> {
                 number = self.value(Dyadic::from_fraction(n, d))?;
                 self.pos += 1;
             }
+        }
+        if negative {
+            number = self.value(number.checked_neg())?;
         }
         let mut ups: i64 = 0;
         if let Some(Tok::Up(k) | Tok::Down(k)) = self.peek() {
