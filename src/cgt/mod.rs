@@ -35,7 +35,9 @@ mod thermo;
 pub use dyadic::{Dyadic, MAX_EXP};
 pub use parse::ParseError;
 pub use print::Style;
-pub use table::{GameId, Nus, Outcome, Relation, Side, ValueTable, DEFAULT_MAX_VALUES, MAX_NIMBER};
+pub use table::{
+    GameId, Nus, Outcome, Relation, Side, ValueTable, DEFAULT_MAX_VALUES, MAX_NIMBER, MAX_UPS,
+};
 pub use thermo::{Piece, Thermograph, Trajectory};
 
 /// Why a value could not be computed.

@@ -101,7 +101,11 @@ type OptionsKey = (Rc<[GameId]>, Rc<[GameId]>);
 pub const DEFAULT_MAX_VALUES: usize = 50_000_000;
 
 /// The largest nimber the table builds (`*m` has `m` options on each side).
-pub const MAX_NIMBER: u32 = 4096;
+pub const MAX_NIMBER: u32 = 1024;
+
+/// The largest multiple of up [`ValueTable::nus`] builds (one sum for each up); sums of
+/// nus may go further.
+pub const MAX_UPS: u32 = 4096;
 
 /// Canonical forms of short games and the memoised operations on them.
 ///
@@ -119,6 +123,8 @@ pub struct ValueTable {
     le_memo: FxHashMap<(GameId, GameId), bool>,
     sum_memo: FxHashMap<(GameId, GameId), GameId>,
     neg_memo: FxHashMap<GameId, GameId>,
+    /// Canonical forms by the (sorted, distinct) option lists they were built from.
+    built: FxHashMap<OptionsKey, GameId>,
     pub(super) memo: super::analysis::Memo,
     max_values: usize,
     zero: GameId,
@@ -149,6 +155,7 @@ impl ValueTable {
             le_memo: FxHashMap::default(),
             sum_memo: FxHashMap::default(),
             neg_memo: FxHashMap::default(),
+            built: FxHashMap::default(),
             memo: Default::default(),
             max_values: max_values.max(1),
             zero: GameId(0),
@@ -230,7 +237,7 @@ impl ValueTable {
         if v.ups == 0 && v.nim == 0 {
             return self.number(v.number);
         }
-        if v.nim > MAX_NIMBER {
+        if v.nim > MAX_NIMBER || v.ups.unsigned_abs() > MAX_UPS {
             return Err(CgtError::Limit);
         }
         let id = if v.number != Dyadic::ZERO {
@@ -330,6 +337,17 @@ impl ValueTable {
                     None => Ok(vec![]),
                 }
             }
+        }
+    }
+
+    /// The canonical options of `id` for `side`, shared with the table where it stores them.
+    fn opts(&mut self, id: GameId, side: Side) -> Result<Rc<[GameId]>, CgtError> {
+        match &self.nodes[id.index()] {
+            Node::Game { left, right, .. } => Ok(match side {
+                Side::Left => left.clone(),
+                Side::Right => right.clone(),
+            }),
+            Node::Number(_) => Ok(Rc::from(self.options(id, side)?)),
         }
     }
 
@@ -496,10 +514,10 @@ impl ValueTable {
             if self.is_number(a) && !self.is_number(b) {
                 continue;
             }
-            for al in self.options(a, Side::Left)? {
+            for &al in self.opts(a, Side::Left)?.iter() {
                 left.push(self.add(al, b)?);
             }
-            for ar in self.options(a, Side::Right)? {
+            for &ar in self.opts(a, Side::Right)?.iter() {
                 right.push(self.add(ar, b)?);
             }
         }
@@ -533,6 +551,17 @@ impl ValueTable {
         if let Some(x) = self.number_of_numbers(&l, &r)? {
             return self.number(x);
         }
+        let key: OptionsKey = (Rc::from(&l[..]), Rc::from(&r[..]));
+        if let Some(&g) = self.built.get(&key) {
+            return Ok(g);
+        }
+        let g = self.canonicalise(l, r)?;
+        self.built.insert(key, g);
+        Ok(g)
+    }
+
+    /// The canonical form of `{l | r}` (sorted and distinct, not all numbers in order).
+    fn canonicalise(&mut self, mut l: Vec<GameId>, mut r: Vec<GameId>) -> Result<GameId, CgtError> {
         let mut cmp = ListCmp::default();
         self.remove_dominated(&mut l, Side::Left);
         self.remove_dominated(&mut r, Side::Right);
@@ -543,7 +572,7 @@ impl ValueTable {
             let mut new_l = Vec::with_capacity(l.len());
             for &a in &snap_l {
                 let mut bypass = None;
-                for ar in self.options(a, Side::Right)? {
+                for &ar in self.opts(a, Side::Right)?.iter() {
                     if self.le_id_lists(ar, &snap_l, &snap_r, &mut cmp)? {
                         bypass = Some(ar);
                         break;
@@ -551,7 +580,7 @@ impl ValueTable {
                 }
                 match bypass {
                     Some(ar) => {
-                        new_l.extend(self.options(ar, Side::Left)?);
+                        new_l.extend(self.opts(ar, Side::Left)?.iter());
                         changed = true;
                     }
                     None => new_l.push(a),
@@ -561,7 +590,7 @@ impl ValueTable {
             let mut new_r = Vec::with_capacity(r.len());
             for &b in &snap_r {
                 let mut bypass = None;
-                for bl in self.options(b, Side::Left)? {
+                for &bl in self.opts(b, Side::Left)?.iter() {
                     if self.le_lists_id(&snap_l, &snap_r, bl, &mut cmp)? {
                         bypass = Some(bl);
                         break;
@@ -569,7 +598,7 @@ impl ValueTable {
                 }
                 match bypass {
                     Some(bl) => {
-                        new_r.extend(self.options(bl, Side::Right)?);
+                        new_r.extend(self.opts(bl, Side::Right)?.iter());
                         changed = true;
                     }
                     None => new_r.push(b),
@@ -648,7 +677,7 @@ impl ValueTable {
         }
         let mut r = !gl.iter().any(|&a| self.le(h, a));
         if r {
-            for hr in self.options(h, Side::Right)? {
+            for &hr in self.opts(h, Side::Right)?.iter() {
                 if self.le_id_lists(hr, gl, gr, cmp)? {
                     r = false;
                     break;
@@ -672,7 +701,7 @@ impl ValueTable {
         }
         let mut r = !gr.iter().any(|&b| self.le(b, h));
         if r {
-            for hl in self.options(h, Side::Left)? {
+            for &hl in self.opts(h, Side::Left)?.iter() {
                 if self.le_lists_id(gl, gr, hl, cmp)? {
                     r = false;
                     break;
@@ -891,5 +920,38 @@ mod tests {
         t.integer(2).unwrap();
         assert_eq!(t.integer(3), Err(CgtError::Limit));
         assert_eq!(t.nimber(MAX_NIMBER + 1), Err(CgtError::Limit));
+        let mut t = ValueTable::new();
+        let big = Nus {
+            number: Dyadic::ZERO,
+            ups: i32::MAX,
+            nim: 0,
+        };
+        assert_eq!(t.nus(big), Err(CgtError::Limit));
+    }
+
+    #[test]
+    fn overflow_is_an_error() {
+        let mut t = ValueTable::new();
+        let big = t.integer(i64::MAX).unwrap();
+        let one = t.integer(1).unwrap();
+        assert_eq!(t.add(big, one), Err(CgtError::Overflow));
+        // A switch translated past the range: {MAX | MAX-2} + 2.
+        let (a, b) = (
+            t.integer(i64::MAX).unwrap(),
+            t.integer(i64::MAX - 2).unwrap(),
+        );
+        let sw = t.game(&[a], &[b]).unwrap();
+        let two = t.integer(2).unwrap();
+        assert_eq!(t.add(sw, two), Err(CgtError::Overflow));
+        let fine = t
+            .number(Dyadic::new(1, crate::cgt::MAX_EXP).unwrap())
+            .unwrap();
+        // Its options are 0 and 1/2^61; the number between 0 and it is too fine.
+        assert_eq!(t.options(fine, Side::Left).unwrap(), vec![t.zero()]);
+        let z = t.zero();
+        assert_eq!(t.game(&[z], &[fine]), Err(CgtError::Overflow));
+        let min = t.integer(i64::MIN).unwrap();
+        assert_eq!(t.neg(min), Err(CgtError::Overflow));
+        assert_eq!(t.birthday(min).unwrap(), 1u64 << 63);
     }
 }
