@@ -1,0 +1,239 @@
+//! Printing canonical forms in CGSuite's notation, which [`ValueTable::parse`] reads back.
+//!
+//! - numbers `5`, `-3/4`; nus as CGSuite writes them: `*`, `*2`, `^`, `^^`, `^3`, `v`, `vv`,
+//!   `v3`, `^*`, `1*`, `3/4v*2` (number, then ups, then the nimber);
+//! - a game equal to its negative: `+-1`, `+-1/2`, `+-(1*)`, `+-{3|2}`, `+-{1,1*}` (the
+//!   Left options after `+-`);
+//! - `{x||x|y}` with `y`'s mean below `x`: `Tiny(x-y)` translated by `x` (`2Tiny(2)` is
+//!   `{2||2|0}`), and `Miny` for its negative;
+//! - anything else `{L|R}`, nested forms written with more bars (`{2||1|0}`) up to three,
+//!   in braces beyond; a list of several options brackets each of them.
+//!
+//! Options are listed in CGSuite's order: numbers by value, then nimbers, then other nus,
+//! then the rest by their sorted Left, then Right, options. `Style::Unicode` writes `±`, `↑`,
+//! `↓`, `⇑`, `⇓` instead of `+-`, `^`, `v`, `^^`, `vv`.
+
+use std::cmp::Ordering;
+
+use super::table::{GameId, Nus, ValueTable};
+
+/// The alphabet of printed values.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Style {
+    /// CGSuite's plain text: `+-1`, `^^*`, `v`.
+    #[default]
+    Ascii,
+    /// The same with `±`, `↑`, `↓`, `⇑`, `⇓`.
+    Unicode,
+}
+
+/// How many bars make CGSuite put a nested form in braces.
+const MAX_SLASHES: usize = 4;
+
+impl ValueTable {
+    /// `g` in CGSuite's plain-text notation.
+    pub fn show(&mut self, g: GameId) -> String {
+        self.show_with(g, Style::Ascii)
+    }
+
+    /// `g` in CGSuite's notation, in the given alphabet.
+    pub fn show_with(&mut self, g: GameId, style: Style) -> String {
+        let mut out = String::new();
+        self.write_value(g, &mut out, true, false, style);
+        out
+    }
+
+    /// Writes `g`; returns how many bars separate its top level when it is written without
+    /// braces (0 when it is atomic or braced).
+    fn write_value(
+        &mut self,
+        g: GameId,
+        out: &mut String,
+        force_brackets: bool,
+        force_parens: bool,
+        style: Style,
+    ) -> usize {
+        if let Some(v) = self.as_nus(g) {
+            write_nus(v, out, force_parens, style);
+            return 0;
+        }
+        let (l, r) = self.stored(g);
+        let mut lo = l.to_vec();
+        let mut ro = r.to_vec();
+        lo.sort_by(|&a, &b| self.print_order(a, b));
+        ro.sort_by(|&a, &b| self.print_order(a, b));
+        if self.neg(g).ok() == Some(g) && !lo.is_empty() {
+            out.push_str(match style {
+                Style::Ascii => "+-",
+                Style::Unicode => "±",
+            });
+            if lo.len() > 1 {
+                out.push('{');
+                for (i, &a) in lo.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    self.write_value(a, out, true, false, style);
+                }
+                out.push('}');
+            } else {
+                self.write_value(lo[0], out, true, true, style);
+            }
+            return 0;
+        }
+        if let Some((name, translate, sub)) = self.tiny_form(&lo, &ro) {
+            if force_parens {
+                out.push('(');
+            }
+            if !translate.is_zero() {
+                out.push_str(&translate.to_string());
+            }
+            out.push_str(name);
+            out.push('(');
+            self.write_value(sub, out, true, false, style);
+            out.push(')');
+            if force_parens {
+                out.push(')');
+            }
+            return 0;
+        }
+        let mut left = String::new();
+        let mut right = String::new();
+        let mut slashes = 1;
+        for (opts, text) in [(&lo, &mut left), (&ro, &mut right)] {
+            for (i, &o) in opts.iter().enumerate() {
+                if i > 0 {
+                    text.push(',');
+                }
+                slashes = slashes.max(self.write_value(o, text, opts.len() > 1, false, style) + 1);
+            }
+        }
+        let braces = force_brackets || slashes == MAX_SLASHES;
+        if braces {
+            out.push('{');
+        }
+        out.push_str(&left);
+        out.push_str(&"|".repeat(slashes));
+        out.push_str(&right);
+        if braces {
+            out.push('}');
+            0
+        } else {
+            slashes
+        }
+    }
+
+    /// `{x || x | y}` with `mean(y) < x` is `x + Tiny(x - y)`; `{y | x || x}` with
+    /// `mean(y) > x` is `x + Miny(y - x)`. Returns the name, `x` and the subscript.
+    fn tiny_form(
+        &mut self,
+        lo: &[GameId],
+        ro: &[GameId],
+    ) -> Option<(&'static str, super::Dyadic, GameId)> {
+        let (&[a], &[b]) = (lo, ro) else { return None };
+        if let Some(x) = self.as_number(a) {
+            if self.is_number(b) {
+                return None;
+            }
+            let (bl, br) = self.stored(b);
+            if let (&[bl], &[y]) = (&bl[..], &br[..]) {
+                if bl == a && self.mean(y).ok()? < x {
+                    let sub = self.sub(a, y).ok()?;
+                    return Some(("Tiny", x, sub));
+                }
+            }
+        }
+        if let Some(x) = self.as_number(b) {
+            if self.is_number(a) {
+                return None;
+            }
+            let (al, ar) = self.stored(a);
+            if let (&[y], &[ar]) = (&al[..], &ar[..]) {
+                if ar == b && self.mean(y).ok()? > x {
+                    let sub = self.sub(y, b).ok()?;
+                    return Some(("Miny", x, sub));
+                }
+            }
+        }
+        None
+    }
+
+    /// CGSuite's order of options in print: numbers, nimbers, other nus, then the rest.
+    fn print_order(&self, a: GameId, b: GameId) -> Ordering {
+        if a == b {
+            return Ordering::Equal;
+        }
+        let class = |g: GameId| match self.as_nus(g) {
+            Some(v) if v.ups == 0 && v.nim == 0 => 0,
+            Some(v) if v.ups == 0 && v.number.is_zero() => 1,
+            Some(_) => 2,
+            None => 3,
+        };
+        let (ca, cb) = (class(a), class(b));
+        if ca != cb {
+            return ca.cmp(&cb);
+        }
+        match (self.as_nus(a), self.as_nus(b)) {
+            (Some(x), Some(y)) => (x.number, x.ups, x.nim).cmp(&(y.number, y.ups, y.nim)),
+            _ => {
+                let (al, ar) = self.stored(a);
+                let (bl, br) = self.stored(b);
+                let sorted = |o: &[GameId]| {
+                    let mut v = o.to_vec();
+                    v.sort_by(|&p, &q| self.print_order(p, q));
+                    v
+                };
+                let by_list = |x: &[GameId], y: &[GameId]| {
+                    for (&p, &q) in x.iter().zip(y) {
+                        let c = self.print_order(p, q);
+                        if c != Ordering::Equal {
+                            return c;
+                        }
+                    }
+                    x.len().cmp(&y.len())
+                };
+                by_list(&sorted(&al), &sorted(&bl))
+                    .then_with(|| by_list(&sorted(&ar), &sorted(&br)))
+            }
+        }
+    }
+}
+
+/// Writes `number + ups·^ + *nim` as CGSuite does; with `force_parens`, in parentheses
+/// unless it is a lone number, nimber or up multiple.
+fn write_nus(v: Nus, out: &mut String, force_parens: bool, style: Style) {
+    let zero = v.number.is_zero();
+    let compact = (v.ups == 0 && (v.nim == 0 || zero)) || (zero && v.nim == 0);
+    if force_parens && !compact {
+        out.push('(');
+    }
+    if !v.number.is_zero() || (v.ups == 0 && v.nim == 0) {
+        out.push_str(&v.number.to_string());
+    }
+    if v.ups != 0 {
+        let n = v.ups.unsigned_abs();
+        let (one, two) = match (style, v.ups > 0) {
+            (Style::Ascii, true) => ("^", "^^"),
+            (Style::Ascii, false) => ("v", "vv"),
+            (Style::Unicode, true) => ("↑", "⇑"),
+            (Style::Unicode, false) => ("↓", "⇓"),
+        };
+        if n == 2 {
+            out.push_str(two);
+        } else {
+            out.push_str(one);
+            if n > 2 {
+                out.push_str(&n.to_string());
+            }
+        }
+    }
+    if v.nim != 0 {
+        out.push('*');
+        if v.nim > 1 {
+            out.push_str(&v.nim.to_string());
+        }
+    }
+    if force_parens && !compact {
+        out.push(')');
+    }
+}
