@@ -121,6 +121,13 @@ pub struct Position {
     pub convention: Convention,
 }
 
+impl Position {
+    /// Whether it is played misère (the player who cannot move wins).
+    pub fn is_misere(&self) -> bool {
+        self.convention == Convention::Misere
+    }
+}
+
 /// A cgl value.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Value {
