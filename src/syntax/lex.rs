@@ -83,6 +83,36 @@ impl Token {
 /// Characters that form operator runs.
 const PUNCT: &[u8] = b"+-*/%^&|=!<>.,:;?";
 
+/// What each byte is, looked up rather than tested in turn (the precheck lexes whole files).
+const CLASS: [u8; 256] = {
+    let mut class = [OTHER; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphanumeric() || b == b'_' {
+            class[c] = WORD;
+        }
+        c += 1;
+    }
+    let mut i = 0;
+    while i < PUNCT.len() {
+        class[PUNCT[i] as usize] = OPERATOR;
+        i += 1;
+    }
+    class
+};
+const OTHER: u8 = 0;
+const WORD: u8 = 1;
+const OPERATOR: u8 = 2;
+
+fn is_word_byte(b: u8) -> bool {
+    CLASS[b as usize] == WORD
+}
+
+fn is_punct_byte(b: u8) -> bool {
+    CLASS[b as usize] == OPERATOR
+}
+
 /// The tokens of a text, one at a time; blanks and comments are skipped. After the last one,
 /// [`Lexer::open_comment`] tells whether a block comment was left open.
 pub struct Lexer<'t> {
@@ -173,19 +203,19 @@ impl Iterator for Lexer<'_> {
                     i += 1;
                     Tok::Close
                 }
-                _ if c.is_ascii_alphanumeric() || c == b'_' => {
-                    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_')
-                    {
+                _ if is_word_byte(c) => {
+                    i += 1;
+                    while i < bytes.len() && is_word_byte(bytes[i]) {
                         i += 1;
                     }
                     Tok::Word
                 }
-                _ if PUNCT.contains(&c) => {
+                _ if is_punct_byte(c) => {
                     i += 1;
                     if c != b',' {
                         while i < bytes.len()
                             && bytes[i] != b','
-                            && PUNCT.contains(&bytes[i])
+                            && is_punct_byte(bytes[i])
                             && !(bytes[i] == b'/' && matches!(bytes.get(i + 1), Some(b'/' | b'*')))
                         {
                             i += 1;
