@@ -6,7 +6,7 @@
 mod prompt;
 mod run;
 
-pub use prompt::{Fragment, GameInfo, ParsedExpr, Rows, TableVar};
+pub use prompt::{Binding, Bindings, Fragment, GameInfo, ParsedExpr, Rows, TableVar};
 pub use run::{Outcome, Ran, RunOptions, StatementKind};
 
 use std::collections::HashMap;

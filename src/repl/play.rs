@@ -8,8 +8,7 @@ use super::explain::{options, outcome, remoteness};
 use super::Errors;
 use crate::diag::{Diag, Span};
 use crate::eval::value::{Outcome, PosTerm, Value};
-use crate::lower::Scope;
-use crate::session::Session;
+use crate::session::{Bindings, Session};
 
 /// What the computer knows of one option: its outcome (for the player who moves next, the
 /// opponent) and its remoteness (`None` for a draw).
@@ -88,7 +87,7 @@ pub struct Game<'r> {
     /// The session.
     pub session: &'r mut Session,
     /// The names bound at the prompt.
-    pub scope: &'r Scope,
+    pub scope: &'r Bindings,
     /// What the positions typed during the game are called in diagnostics.
     pub source_name: &'r str,
 }

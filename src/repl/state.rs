@@ -17,9 +17,9 @@ use crate::diag::{render, Diag, FileId, Label, RenderStyle, Span};
 use crate::eval::builtins;
 use crate::eval::value::{PosTerm, Value};
 use crate::eval::Stop;
-use crate::lower::{Exports, Global, Scope};
 use crate::session::{
-    Fragment, Outcome, ParsedExpr, Rows, RunOptions, Session, SessionConfig, TableVar,
+    Binding, Bindings, Fragment, Outcome, ParsedExpr, Rows, RunOptions, Session, SessionConfig,
+    TableVar,
 };
 use crate::stats::{self, GraphSize};
 
@@ -54,7 +54,7 @@ pub struct Repl {
     stop: Stop,
     /// Names bound at the prompt: loaded files' names, definitions, `let`s. Later ones shadow
     /// earlier ones.
-    scope: Exports,
+    scope: Bindings,
     log: Vec<Record>,
     style: RenderStyle,
     /// Whether output may use colour.
@@ -77,7 +77,7 @@ impl Repl {
             session,
             config,
             stop,
-            scope: Exports::new(),
+            scope: Bindings::new(),
             log: Vec::new(),
             style,
             color,
@@ -94,19 +94,7 @@ impl Repl {
 
     /// The names bound at the prompt, for completion.
     pub fn names(&self) -> Vec<String> {
-        self.scope.keys().cloned().collect()
-    }
-
-    fn scope_map(&self) -> Scope {
-        self.scope
-            .iter()
-            .map(|(name, (global, _))| (name.clone(), *global))
-            .collect()
-    }
-
-    fn bind(&mut self, name: &str, global: Global, span: Span) {
-        self.scope.shift_remove(name);
-        self.scope.insert(name.to_string(), (global, span));
+        self.scope.names()
     }
 
     /// The name of the current entry's source (`<input N>`).
@@ -183,8 +171,7 @@ impl Repl {
         text: &str,
         range: &Range<usize>,
     ) -> Result<Value, Errors> {
-        let scope = self.scope_map();
-        self.session.eval_part(file, text, range, &scope)
+        self.session.eval_part(file, text, range, &self.scope)
     }
 
     fn expr_entry(&mut self, text: &str, out: &mut dyn Write) -> Result<(), Errors> {
@@ -210,8 +197,8 @@ impl Repl {
             .help("choose another name; built-ins cannot be redefined")]);
         }
         let value = self.eval_part(file, text, &value_range)?;
-        let id = self.session.define_value(name, value.clone(), span);
-        self.bind(name, Global::Const(id), span);
+        let binding = self.session.let_binding(name, value.clone(), span);
+        self.scope.bind(binding);
         let _ = writeln!(out, "{name} = {}", self.session.show(&value));
         self.log.push(Record::Let(text.to_string(), number));
         Ok(())
@@ -238,29 +225,28 @@ impl Repl {
             let names = self.session.file_names(index);
             messages.push(format!(
                 "imported {path}: {}",
-                list_or_nothing(names.iter().map(|(n, ..)| n.as_str()))
+                list_or_nothing(names.iter().map(Binding::name))
             ));
             imported.extend(names);
         }
         let mut scope = self.scope.clone();
-        for (name, global, span) in &imported {
-            scope.shift_remove(name);
-            scope.insert(name.clone(), (*global, *span));
+        for binding in &imported {
+            scope.bind(binding.clone());
         }
         let mut defined = Vec::new();
         for (what, name) in fragment.names() {
             if what == "import" {
                 continue;
             }
-            scope.shift_remove(&name);
+            scope.forget(&name);
             defined.push((what, name));
         }
         let index = self.session.load_fragment(&fragment, &scope)?;
-        for (name, global, span) in imported {
-            self.bind(&name, global, span);
+        for binding in imported {
+            self.scope.bind(binding);
         }
-        for (name, global, span) in self.session.file_exports(index) {
-            self.bind(&name, global, span);
+        for binding in self.session.file_exports(index) {
+            self.scope.bind(binding);
         }
         for (what, name) in &defined {
             messages.push(format!("defined {what} {name}"));
@@ -303,9 +289,9 @@ impl Repl {
     fn load(&mut self, path: &Path) -> Result<Vec<String>, Errors> {
         let index = self.session.load_path(path)?;
         let names = self.session.file_names(index);
-        let shown = names.iter().map(|(n, ..)| n.clone()).collect();
-        for (name, global, span) in names {
-            self.bind(&name, global, span);
+        let shown = names.iter().map(|b| b.name().to_string()).collect();
+        for binding in names {
+            self.scope.bind(binding);
         }
         Ok(shown)
     }
@@ -349,7 +335,7 @@ impl Repl {
         let log = std::mem::take(&mut self.log);
         self.session = Session::new(self.config);
         self.session.set_stop(self.stop.clone());
-        self.scope = Exports::new();
+        self.scope = Bindings::new();
         let (mut files, mut kept, mut dropped) = (0, Vec::new(), Vec::new());
         for record in log {
             match &record {
@@ -489,11 +475,10 @@ impl Repl {
             } => {
                 let value = self.eval_part(file, text, &expr)?;
                 let span = Span::new(file, expr.start, expr.end);
-                let scope = self.scope_map();
                 let name = self.source_name();
                 let game = play::Game {
                     session: &mut self.session,
-                    scope: &scope,
+                    scope: &self.scope,
                     source_name: &name,
                 };
                 play::play(game, value, span, computer_first, lines, out, err)?;
@@ -531,10 +516,9 @@ impl Repl {
             }
             None => None,
         };
-        let scope = self.scope_map();
         let out = self
             .session
-            .tabulate(body, var(rows, rows_source), cols, &scope)?;
+            .tabulate(body, var(rows, rows_source), cols, &self.scope)?;
         let cells: usize = out.iter().map(|(_, c)| c.len()).sum();
         if cells > MAX_CELLS {
             return Err(vec![too_many_cells(cells, span(expr))]);
@@ -545,8 +529,7 @@ impl Repl {
     /// Refuses a table over more than [`MAX_CELLS`] values before computing any; a source that
     /// cannot be evaluated on its own (it uses the row variable) is checked afterwards.
     fn check_size(&mut self, source: &ParsedExpr, span: Span) -> Result<(), Errors> {
-        let scope = self.scope_map();
-        let n = match self.session.eval_parsed(source, &scope) {
+        let n = match self.session.eval_parsed(source, &self.scope) {
             Ok(Value::Range(a, b)) => (b as i128 - a as i128).max(0) as usize,
             Ok(Value::List(items) | Value::Tuple(items)) => items.len(),
             Ok(Value::Set(items)) => items.len(),
@@ -561,11 +544,7 @@ impl Repl {
     /// `:games`: each game in scope with its parameters and the shape of its positions.
     fn games(&self) -> String {
         let mut out = String::new();
-        for (name, (global, _)) in &self.scope {
-            let Global::Game(id) = global else { continue };
-            let Some(game) = self.session.game_info(*id) else {
-                continue;
-            };
+        for (name, game) in self.session.games_in(&self.scope) {
             let params = game.params;
             let fields = game.fields;
             let header = if params.is_empty() {

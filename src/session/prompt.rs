@@ -1,7 +1,8 @@
 //! What the REPL asks of a session, so that the REPL handles text, values and diagnostics
-//! only, never the AST or the IR: parts of a typed line parsed in place and evaluated in the
-//! prompt's scope, the definitions typed at the prompt, the tables of `:table` and `:grid`,
-//! and what `:games` says of a game.
+//! only, never the AST, the IR or resolved names: the names bound at the prompt
+//! ([`Bindings`]), parts of a typed line parsed in place and evaluated with them, the
+//! definitions typed at the prompt ([`Fragment`]), the tables of `:table` and `:grid`, and
+//! what `:games` says of a game.
 
 use std::ops::Range;
 
@@ -13,6 +14,67 @@ use crate::lower::ir::{GameId, Pattern, PositionShape};
 use crate::lower::{lower_expr, lower_file, Exports, Global, Scope};
 use crate::syntax::ast::{self, CompClause, ExprKind, Ident, Item};
 use crate::syntax::{parse_expr_part, parse_file};
+
+/// Names bound at a prompt (files loaded, definitions typed, `let`s) in the order they were
+/// bound: binding a name again moves it to the end, and its new meaning shadows the old one.
+#[derive(Clone, Debug, Default)]
+pub struct Bindings(Exports);
+
+/// One name and what it means, as a session hands it over to be bound.
+#[derive(Clone, Debug)]
+pub struct Binding {
+    name: String,
+    global: Global,
+    span: Span,
+}
+
+impl Binding {
+    /// The name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+}
+
+impl Bindings {
+    /// No names.
+    pub fn new() -> Bindings {
+        Bindings::default()
+    }
+
+    /// Binds a name, shadowing what it meant before.
+    pub fn bind(&mut self, binding: Binding) {
+        self.0.shift_remove(&binding.name);
+        self.0.insert(binding.name, (binding.global, binding.span));
+    }
+
+    /// Unbinds a name.
+    pub fn forget(&mut self, name: &str) {
+        self.0.shift_remove(name);
+    }
+
+    /// The names, in the order they were bound.
+    pub fn names(&self) -> Vec<String> {
+        self.0.keys().cloned().collect()
+    }
+
+    /// How many names are bound.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether no name is bound.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The names as lowering resolves them.
+    fn scope(&self) -> Scope {
+        self.0
+            .iter()
+            .map(|(name, (global, _))| (name.clone(), *global))
+            .collect()
+    }
+}
 
 /// An expression parsed from part of an entry, not yet evaluated.
 #[derive(Clone, Debug)]
@@ -119,8 +181,8 @@ impl Session {
     }
 
     /// Lowers and evaluates a parsed expression with the names of `scope`.
-    pub fn eval_parsed(&mut self, expr: &ParsedExpr, scope: &Scope) -> Result<Value, Vec<Diag>> {
-        let body = lower_expr(&self.program, scope, &expr.0)?;
+    pub fn eval_parsed(&mut self, expr: &ParsedExpr, scope: &Bindings) -> Result<Value, Vec<Diag>> {
+        let body = lower_expr(&self.program, &scope.scope(), &expr.0)?;
         self.eval_body(&body).map_err(|d| vec![*d])
     }
 
@@ -131,7 +193,7 @@ impl Session {
         file: FileId,
         text: &str,
         range: &Range<usize>,
-        scope: &Scope,
+        scope: &Bindings,
     ) -> Result<Value, Vec<Diag>> {
         let expr = ParsedExpr::parse(file, text, range)?;
         self.eval_parsed(&expr, scope)
@@ -146,7 +208,7 @@ impl Session {
         body: ParsedExpr,
         rows: TableVar,
         cols: Option<TableVar>,
-        scope: &Scope,
+        scope: &Bindings,
     ) -> Result<Rows, Vec<Diag>> {
         let body = body.0;
         let inner = match cols {
@@ -182,13 +244,13 @@ impl Session {
     pub fn load_fragment(
         &mut self,
         fragment: &Fragment,
-        scope: &Exports,
+        scope: &Bindings,
     ) -> Result<usize, Vec<Diag>> {
         let file = fragment.file;
         let lowered = lower_file(
             &mut self.program,
             &fragment.parsed,
-            &[(scope, Span::new(file, 0, 0))],
+            &[(&scope.0, Span::new(file, 0, 0))],
         )?;
         self.consts
             .resize(self.program.consts.len(), ConstState::Pending);
@@ -198,7 +260,7 @@ impl Session {
 
     /// The names the loaded file `index` brings: its own and those it imports (as `cgl eval
     /// -f` sees them), each with where it is defined in that file (its start for imported ones).
-    pub fn file_names(&self, index: usize) -> Vec<(String, Global, Span)> {
+    pub fn file_names(&self, index: usize) -> Vec<Binding> {
         let loaded = &self.files[index];
         let nowhere = Span::new(loaded.file, 0, 0);
         loaded
@@ -211,23 +273,54 @@ impl Session {
                     .exports
                     .get(name)
                     .map_or(nowhere, |(_, s)| *s);
-                (name.clone(), *global, span)
+                Binding {
+                    name: name.clone(),
+                    global: *global,
+                    span,
+                }
             })
             .collect()
     }
 
     /// The names the loaded file `index` defines itself, in order.
-    pub fn file_exports(&self, index: usize) -> Vec<(String, Global, Span)> {
+    pub fn file_exports(&self, index: usize) -> Vec<Binding> {
         self.files[index]
             .lowered
             .exports
             .iter()
-            .map(|(n, (g, s))| (n.clone(), *g, *s))
+            .map(|(n, (g, s))| Binding {
+                name: n.clone(),
+                global: *g,
+                span: *s,
+            })
+            .collect()
+    }
+
+    /// Adds a constant that already has its value (`let name = ...`, evaluated at once) and
+    /// returns it to be bound; `span` is where the name is.
+    pub fn let_binding(&mut self, name: &str, value: Value, span: Span) -> Binding {
+        let id = self.define_value(name, value, span);
+        Binding {
+            name: name.to_string(),
+            global: Global::Const(id),
+            span,
+        }
+    }
+
+    /// The games among `scope`'s names, in order, with what `:games` shows of each.
+    pub fn games_in(&self, scope: &Bindings) -> Vec<(String, GameInfo)> {
+        scope
+            .0
+            .iter()
+            .filter_map(|(name, (global, _))| match global {
+                Global::Game(id) => Some((name.clone(), self.game_info(*id)?)),
+                _ => None,
+            })
             .collect()
     }
 
     /// What `:games` shows of a game.
-    pub fn game_info(&self, id: GameId) -> Option<GameInfo> {
+    fn game_info(&self, id: GameId) -> Option<GameInfo> {
         let game = self.program.games.get(id.0 as usize)?;
         let snippet = |span: Span| self.sources.snippet(span).to_string();
         let params = game

@@ -143,3 +143,93 @@ impl Session {
         lowered.statements.is_empty() && lowered.scope.is_empty()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::eval::Stop;
+    use crate::session::SessionConfig;
+
+    const FILE: &str = "game Nim { position n  move k for k in 0..n }\nprint \"a\"\n\
+                        expect 1 + 1 == 3\nprint [1, 2]\nexpect true\n\
+                        expect grundy(Nim(20)) == 2\nexpect 2 == 2\n";
+
+    /// Each statement's kind and outcome, in words.
+    fn run(options: RunOptions, stop: Option<Stop>) -> Vec<String> {
+        let mut session = Session::new(SessionConfig::default());
+        if let Some(stop) = stop {
+            session.set_stop(stop);
+        }
+        let index = session.load_source("t.game", FILE).unwrap();
+        let mut seen = Vec::new();
+        session.run_statements(index, options, &mut |session, ran| {
+            let what = match ran.outcome {
+                Outcome::Printed(text) => format!("printed {text}"),
+                Outcome::Passed => "passed".to_string(),
+                Outcome::Failed(d) => format!("failed {}", d.code),
+                Outcome::Skipped => "skipped".to_string(),
+            };
+            let values = ran
+                .values
+                .actual
+                .map_or(String::new(), |a| format!(" ({a})"));
+            let kind = ran.kind;
+            let at = session.sources.snippet(ran.span).to_string();
+            seen.push(format!("{kind:?} {at}: {what}{values}"));
+        });
+        seen
+    }
+
+    #[test]
+    fn every_statement_in_order() {
+        let all = RunOptions {
+            prints: true,
+            ..RunOptions::default()
+        };
+        assert_eq!(
+            run(all, None),
+            [
+                "Print \"a\": printed a",
+                "Expect 1 + 1 == 3: failed cgl::check::failed",
+                "Print [1, 2]: printed [1, 2]",
+                "Expect true: passed",
+                "Expect grundy(Nim(20)) == 2: failed cgl::check::failed",
+                "Expect 2 == 2: passed",
+            ]
+        );
+    }
+
+    #[test]
+    fn expectations_only_with_their_values() {
+        let options = RunOptions {
+            failed_values: true,
+            ..RunOptions::default()
+        };
+        let seen = run(options, None);
+        assert_eq!(seen.len(), 4);
+        assert_eq!(seen[0], "Expect 1 + 1 == 3: failed cgl::check::failed (2)");
+        assert_eq!(
+            seen[2],
+            "Expect grundy(Nim(20)) == 2: failed cgl::check::failed (20)"
+        );
+    }
+
+    #[test]
+    fn after_a_timeout_the_rest_is_skipped_only_when_asked() {
+        let expired = || Some(Stop::after(std::time::Duration::ZERO));
+        let skip = RunOptions {
+            skip_after_timeout: true,
+            ..RunOptions::default()
+        };
+        let seen = run(skip, expired());
+        assert_eq!(
+            &seen[2..],
+            [
+                "Expect grundy(Nim(20)) == 2: failed cgl::limit::timeout",
+                "Expect 2 == 2: skipped",
+            ]
+        );
+        let seen = run(RunOptions::default(), expired());
+        assert_eq!(seen[3], "Expect 2 == 2: passed");
+    }
+}
