@@ -1,5 +1,13 @@
 //! A session: loaded files, the lowered program, game instances and the game graph, shared by
-//! `check`, `run`, `eval` and the REPL. Reading files is the only IO here.
+//! `check`, `run`, `eval` and the REPL. Reading files is the only IO here. `run.rs` is the
+//! statement driver that `check`, `run` and the REPL share; `prompt.rs` is what the REPL asks
+//! of a session (parts of a line, definitions typed at the prompt, tables).
+
+mod prompt;
+mod run;
+
+pub use prompt::{Binding, Bindings, Fragment, GameInfo, ParsedExpr, Rows, TableVar};
+pub use run::{Outcome, Ran, RunOptions, StatementKind};
 
 use std::collections::HashMap;
 use std::ops::ControlFlow;
@@ -13,7 +21,7 @@ use crate::eval::value::Value;
 use crate::eval::{ConstState, GameTable, Interp, Limits, Stop, World};
 use crate::graph::{GameGraph, GraphConfig};
 use crate::lower::ir::{Body, Clause, Const, ConstId, Expr, ExprKind, Pattern, Program, Statement};
-use crate::lower::{lower_expr, lower_file, Exports, LoweredFile, Scope};
+use crate::lower::{lower_expr, lower_file, LoweredFile, Scope};
 use crate::syntax::ast::{self, BinaryOp, Quantifier};
 use crate::syntax::{parse_expr, parse_file_checked};
 
@@ -446,31 +454,6 @@ impl Session {
         &self.program
     }
 
-    /// Lowers an already parsed fragment (a REPL entry) whose names are resolved in `scope`, as
-    /// if `scope` were imported. Its `import` items are ignored: the caller loads those files
-    /// with [`Session::load_path`] and puts their names into `scope`. Returns the index of
-    /// the new loaded file; nothing is added when lowering fails.
-    pub fn load_fragment(
-        &mut self,
-        file: FileId,
-        parsed: &ast::File,
-        scope: &Exports,
-    ) -> Result<usize, Vec<Diag>> {
-        let lowered = lower_file(&mut self.program, parsed, &[(scope, Span::new(file, 0, 0))])?;
-        self.compiled.extend(&self.program);
-        self.consts
-            .resize(self.program.consts.len(), ConstState::Pending);
-        self.files.push(LoadedFile { file, lowered });
-        Ok(self.files.len() - 1)
-    }
-
-    /// Lowers and evaluates an already parsed expression with the names of `scope` (the REPL,
-    /// which keeps its own bindings and builds expressions such as a table's comprehension).
-    pub fn eval_expr_in(&mut self, expr: &ast::Expr, scope: &Scope) -> Result<Value, Vec<Diag>> {
-        let body = lower_expr(&self.program, scope, expr)?;
-        self.eval_body(&body).map_err(|d| vec![*d])
-    }
-
     /// Adds a constant that already has its value (the REPL's `let x = ...`, evaluated at
     /// once) and returns its id; the caller puts the name in scope.
     pub fn define_value(&mut self, name: &str, value: Value, span: Span) -> ConstId {
@@ -690,27 +673,6 @@ impl Session {
             _ => diag = diag.label(expr.span, "this is false"),
         }
         diag.help("the expected fact does not hold: fix the expectation or the game")
-    }
-
-    /// Runs a file's statements in order: `print` values go to `out`, failed `expect`s to the
-    /// returned list.
-    pub fn run_file(&mut self, index: usize, out: &mut dyn FnMut(String)) -> Vec<Diag> {
-        let mut failures = Vec::new();
-        for statement in self.statements(index) {
-            match statement {
-                Statement::Print(body) => match self.eval_body(&body) {
-                    Ok(Value::Str(s)) => out(s.to_string()),
-                    Ok(v) => out(self.show(&v)),
-                    Err(d) => failures.push(*d),
-                },
-                Statement::Expect(body) => {
-                    if let ExpectResult::Failed(d) = self.check_expect(&body) {
-                        failures.push(*d);
-                    }
-                }
-            }
-        }
-        failures
     }
 }
 

@@ -132,6 +132,13 @@ pub struct Position {
     pub convention: Convention,
 }
 
+impl Position {
+    /// Whether it is played misère (the player who cannot move wins).
+    pub fn is_misere(&self) -> bool {
+        self.convention == Convention::Misere
+    }
+}
+
 /// A cgl value. Equality, order and hashing are structural (see the module documentation).
 #[derive(Clone, Debug)]
 pub enum Value {

@@ -22,8 +22,7 @@ use std::time::{Duration, Instant};
 use super::report::{ExpectReport, ExpectStatus, FileReport, Locator, Place, Problem};
 use crate::diag::{Diag, RenderStyle, Severity};
 use crate::eval::{Stop, INTERRUPTED, TIMEOUT};
-use crate::lower::ir::Statement;
-use crate::session::{shown, FailedValues, LoadPolicy, Session, SessionConfig};
+use crate::session::{shown, LoadPolicy, Outcome, RunOptions, Session, SessionConfig};
 use crate::stats::{Stats, Work};
 
 /// Stack of each worker thread, as large as the main thread's (src/main.rs), so that a file
@@ -474,7 +473,6 @@ fn check_file(path: &Path, settings: &CheckSettings, stop: &Arc<AtomicBool>) -> 
         }
     };
     let started = Instant::now();
-    let statements = session.statements(index);
     let mut report = FileReport {
         path: shown,
         errors: Vec::new(),
@@ -482,8 +480,7 @@ fn check_file(path: &Path, settings: &CheckSettings, stop: &Arc<AtomicBool>) -> 
         expects: Vec::new(),
         stats: None,
     };
-    let loaded = session.file(index);
-    if statements.is_empty() && loaded.lowered.scope.is_empty() {
+    if session.defines_nothing(index) {
         let warning = Diag {
             severity: Severity::Warning,
             ..Diag::error(
@@ -496,46 +493,36 @@ fn check_file(path: &Path, settings: &CheckSettings, stop: &Arc<AtomicBool>) -> 
             .warnings
             .push(Problem::of(&warning, &session.sources, style, &mut locator));
     }
-    let mut out_of_time = false;
-    for statement in statements {
-        let Statement::Expect(body) = statement else {
-            continue;
-        };
-        let place = locator
-            .place(body.expr.span, &session.sources)
-            .unwrap_or(Place {
-                file: report.path.clone(),
-                line: 0,
-                column: 0,
-                end_line: 0,
-                end_column: 0,
-            });
-        let text = session.sources.snippet(body.expr.span).to_string();
-        let status = if out_of_time {
-            ExpectStatus::Skipped
-        } else {
-            match session.check_expect(&body) {
-                crate::session::ExpectResult::Passed => ExpectStatus::Passed,
-                crate::session::ExpectResult::Failed(mut diag) => {
-                    // Out of time, or stopped by the watchdog (whose report replaces this).
-                    out_of_time = diag.code == TIMEOUT || diag.code == INTERRUPTED;
-                    if out_of_time {
-                        // Where the work stood when the deadline passed ("while generating
-                        // the moves of ...") differs from run to run; the rest does not.
-                        diag.notes.clear();
-                    }
-                    let values = if settings.failed_values
-                        && matches!(diag.code, "cgl::check::failed" | "cgl::check::not_boolean")
-                    {
-                        session.failed_values(&body)
-                    } else {
-                        FailedValues::default()
-                    };
-                    ExpectStatus::Failed(
-                        Box::new(Problem::of(&diag, &session.sources, style, &mut locator)),
-                        values,
-                    )
+    let options = RunOptions {
+        prints: false,
+        failed_values: settings.failed_values,
+        skip_after_timeout: true,
+    };
+    session.run_statements(index, options, &mut |session, ran| {
+        let place = locator.place(ran.span, &session.sources).unwrap_or(Place {
+            file: report.path.clone(),
+            line: 0,
+            column: 0,
+            end_line: 0,
+            end_column: 0,
+        });
+        let text = session.sources.snippet(ran.span).to_string();
+        let status = match ran.outcome {
+            Outcome::Passed => ExpectStatus::Passed,
+            // Not asked for: `prints` is off.
+            Outcome::Printed(_) => return,
+            Outcome::Skipped => ExpectStatus::Skipped,
+            Outcome::Failed(mut diag) => {
+                if diag.code == TIMEOUT || diag.code == INTERRUPTED {
+                    // Where the work stood when the deadline passed ("while generating the
+                    // moves of ...") differs from run to run; the rest does not. (Stopped by
+                    // the watchdog, whose report replaces this one, likewise.)
+                    diag.notes.clear();
                 }
+                ExpectStatus::Failed(
+                    Box::new(Problem::of(&diag, &session.sources, style, &mut locator)),
+                    ran.values,
+                )
             }
         };
         report.expects.push(ExpectReport {
@@ -543,7 +530,7 @@ fn check_file(path: &Path, settings: &CheckSettings, stop: &Arc<AtomicBool>) -> 
             text,
             status,
         });
-    }
+    });
     if settings.stats {
         let evaluated = report.expects.len() - report.skipped();
         report.stats = Some(Stats::new(

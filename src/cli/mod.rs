@@ -461,7 +461,7 @@ fn run_file(
         }
     };
     let started = Instant::now();
-    let statements = session.statements(index).len();
+    let statements = session.statement_count(index);
     let failures = session.run_file(index, &mut |line| {
         let _ = writeln!(out, "{line}");
     });

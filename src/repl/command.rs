@@ -4,6 +4,8 @@
 
 use std::ops::Range;
 
+use crate::syntax::lex::{is_identifier, is_keyword, lex, Tok, STATEMENT_KEYWORDS};
+
 /// A meta-command (`:name ...`). Arguments are byte ranges into the entry, so that the
 /// expressions in them are parsed in place and diagnostics point into the typed line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -163,9 +165,6 @@ pub enum EntryKind {
     Expr,
 }
 
-/// Words that start a statement of the .game language.
-const STATEMENT_WORDS: &[&str] = &["game", "fn", "const", "import", "expect", "print", "show"];
-
 /// Classifies an entry by its first token.
 pub fn classify(entry: &str) -> EntryKind {
     let lexed = lex(entry);
@@ -176,7 +175,7 @@ pub fn classify(entry: &str) -> EntryKind {
     match first.kind {
         Tok::Punct if text.starts_with(':') => EntryKind::Command,
         Tok::Word if text == "let" => EntryKind::Let,
-        Tok::Word if STATEMENT_WORDS.contains(&text) => EntryKind::Statements,
+        Tok::Word if STATEMENT_KEYWORDS.contains(&text) => EntryKind::Statements,
         _ => EntryKind::Expr,
     }
 }
@@ -475,174 +474,6 @@ fn trimmed(text: &str, range: Range<usize>) -> Range<usize> {
     start..end.max(start)
 }
 
-/// A name of the language: a letter or `_`, then letters, digits and `_`.
-pub fn is_identifier(text: &str) -> bool {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
-/// The language's reserved words.
-pub const KEYWORDS: &[&str] = &[
-    "game", "fn", "const", "import", "expect", "print", "show", "if", "then", "else", "for", "in",
-    "not", "and", "or", "forall", "exists", "true", "false", "none", "is",
-];
-
-fn is_keyword(text: &str) -> bool {
-    KEYWORDS.contains(&text)
-}
-
-/// Replaces everything outside `keep` with blanks (newlines stay), so that a part of an entry
-/// parses on its own while its byte offsets, and so its diagnostics, stay those of the entry.
-pub fn mask(entry: &str, keep: &Range<usize>) -> String {
-    let mut out = String::with_capacity(entry.len());
-    for (i, c) in entry.char_indices() {
-        if keep.contains(&i) || c == '\n' {
-            out.push(c);
-        } else {
-            for _ in 0..c.len_utf8() {
-                out.push(' ');
-            }
-        }
-    }
-    out
-}
-
-/// Token kinds of the light lexer.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Tok {
-    /// A name, keyword or number.
-    Word,
-    /// A string literal (possibly unterminated at the end of its line).
-    Str,
-    /// `(`, `[`, `{`.
-    Open,
-    /// `)`, `]`, `}`.
-    Close,
-    /// A run of operator characters (`==`, `..=`, `,`, `:`).
-    Punct,
-    /// Anything else (junk).
-    Other,
-}
-
-#[derive(Clone, Copy, Debug)]
-struct Token {
-    kind: Tok,
-    start: usize,
-    end: usize,
-    /// Bracket depth before the token.
-    depth: usize,
-}
-
-#[derive(Debug, Default)]
-struct Lexed {
-    tokens: Vec<Token>,
-    /// Brackets still open at the end.
-    depth: usize,
-    /// A block comment still open at the end.
-    open_comment: bool,
-    /// A closing bracket with no opening one.
-    stray_close: bool,
-}
-
-const PUNCT: &str = "+-*/%^&|=!<>.,:;?";
-
-/// Just enough lexing to count brackets and find the first and last tokens: strings and
-/// comments are skipped, brackets counted. Never fails.
-fn lex(text: &str) -> Lexed {
-    let bytes = text.as_bytes();
-    let mut out = Lexed::default();
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        let start = i;
-        match c {
-            b' ' | b'\t' | b'\r' | b'\n' => {
-                i += 1;
-                continue;
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
-                match text[i + 2..].find("*/") {
-                    Some(end) => i += 2 + end + 2,
-                    None => {
-                        out.open_comment = true;
-                        i = bytes.len();
-                    }
-                }
-                continue;
-            }
-            b'"' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'"' && bytes[i] != b'\n' {
-                    i += if bytes[i] == b'\\' { 2 } else { 1 };
-                }
-                i = (i + 1).min(bytes.len());
-                out.push(Tok::Str, start, i);
-            }
-            b'(' | b'[' | b'{' => {
-                i += 1;
-                out.push(Tok::Open, start, i);
-                out.depth += 1;
-            }
-            b')' | b']' | b'}' => {
-                i += 1;
-                if out.depth == 0 {
-                    out.stray_close = true;
-                } else {
-                    out.depth -= 1;
-                }
-                out.push(Tok::Close, start, i);
-            }
-            _ if c.is_ascii_alphanumeric() || c == b'_' => {
-                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                    i += 1;
-                }
-                out.push(Tok::Word, start, i);
-            }
-            _ if PUNCT.as_bytes().contains(&c) => {
-                // `,` always stands alone so generators split at it.
-                i += 1;
-                if c != b',' {
-                    while i < bytes.len()
-                        && bytes[i] != b','
-                        && PUNCT.as_bytes().contains(&bytes[i])
-                        && !(bytes[i] == b'/' && matches!(bytes.get(i + 1), Some(b'/' | b'*')))
-                    {
-                        i += 1;
-                    }
-                }
-                out.push(Tok::Punct, start, i);
-            }
-            _ => {
-                // Any other character, whole (never split inside UTF-8).
-                i += text[i..].chars().next().map_or(1, char::len_utf8);
-                out.push(Tok::Other, start, i);
-            }
-        }
-    }
-    out
-}
-
-impl Lexed {
-    /// Records a token at the current depth (for a bracket: the depth outside it).
-    fn push(&mut self, kind: Tok, start: usize, end: usize) {
-        self.tokens.push(Token {
-            kind,
-            start,
-            end,
-            depth: self.depth,
-        });
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -830,16 +661,6 @@ mod tests {
             assert_eq!(err.code, code, "{bad}: {err:?}");
             assert!(err.at.end <= bad.len(), "{bad}: {err:?}");
         }
-    }
-
-    #[test]
-    fn masking_keeps_offsets() {
-        let e = "let x = f(\"é\")";
-        let (_, value) = parse_let(e).unwrap();
-        let masked = mask(e, &value);
-        assert_eq!(masked.len(), e.len());
-        assert_eq!(masked.trim(), "f(\"é\")");
-        assert_eq!(&masked[value.clone()], &e[value]);
     }
 
     #[test]

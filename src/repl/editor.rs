@@ -13,8 +13,9 @@ use rustyline::history::DefaultHistory;
 use rustyline::validate::{ValidationContext, ValidationResult, Validator};
 use rustyline::{CompletionType, Config, Context, Editor, Helper};
 
-use super::command::{needs_more, starts_command, COMMANDS, KEYWORDS};
+use super::command::{needs_more, starts_command, COMMANDS};
 use crate::eval::builtins::{BUILTINS, CONSTANT_NAMES};
+use crate::syntax::lex::{is_word_char, KEYWORDS};
 
 /// The prompt of a new entry.
 pub const PROMPT: &str = "cgl> ";
@@ -231,7 +232,7 @@ pub fn completions(line: &str, pos: usize, names: &[String]) -> (usize, Vec<Stri
     let start = head
         .char_indices()
         .rev()
-        .take_while(|(_, c)| c.is_ascii_alphanumeric() || *c == '_')
+        .take_while(|(_, c)| is_word_char(*c))
         .last()
         .map_or(pos, |(i, _)| i);
     let word = &head[start..];

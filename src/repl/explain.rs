@@ -8,7 +8,6 @@ use crate::diag::{Diag, Span};
 use crate::eval::builtins::{self, Builtin};
 use crate::eval::value::{Outcome, Value};
 use crate::session::Session;
-use crate::syntax::ast::Convention;
 
 /// Codes of the analyses' errors that mean "not defined here" rather than "went wrong".
 const UNDEFINED: &[&str] = &[
@@ -135,7 +134,7 @@ pub fn explain(
             .help("make a position by calling a game: `:explain Kayles(4)`"),
         ));
     };
-    let misere = pos.convention == Convention::Misere;
+    let misere = pos.is_misere();
     let shown = session.show(position);
     let here = facts(session, position, span)?;
     let options = options(session, position, span)?;

@@ -26,10 +26,13 @@ use std::sync::atomic::Ordering;
 pub use command::{parse_command, Command, CommandError, Generator};
 pub use play::{choose_move, OptionFacts};
 
-use crate::diag::RenderStyle;
+use crate::diag::{Diag, RenderStyle};
 use crate::session::{LoadPolicy, SessionConfig};
 use editor::{read_entry, Lines, Piped, Read, Terminal};
 use state::{Flow, Repl};
+
+/// Diagnostics of a failed entry.
+pub type Errors = Vec<Diag>;
 
 /// Runs the REPL on the process's terminal, or on piped standard input when it is not a
 /// terminal (no prompts then; every result on `out`, every diagnostic on `err`). Returns the

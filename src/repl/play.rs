@@ -5,10 +5,10 @@ use std::io::Write;
 
 use super::editor::{Lines, Read};
 use super::explain::{options, outcome, remoteness};
-use super::state::{Errors, Repl};
+use super::Errors;
 use crate::diag::{Diag, Span};
 use crate::eval::value::{Outcome, PosTerm, Value};
-use crate::syntax::ast::Convention;
+use crate::session::{Bindings, Session};
 
 /// What the computer knows of one option: its outcome (for the player who moves next, the
 /// opponent) and its remoteness (`None` for a draw).
@@ -81,9 +81,20 @@ impl Player {
 const HOW: &str = "Choose an option by its number, or type the position; \
                    also `undo`, `hint`, `quit`.";
 
+/// What a game of `:play` runs in: the REPL's session, the names bound at the prompt (a
+/// position typed out is evaluated with them), and the name of the entry's source.
+pub struct Game<'r> {
+    /// The session.
+    pub session: &'r mut Session,
+    /// The names bound at the prompt.
+    pub scope: &'r Bindings,
+    /// What the positions typed during the game are called in diagnostics.
+    pub source_name: &'r str,
+}
+
 /// Plays from `start` until the game ends or the user leaves.
 pub fn play(
-    repl: &mut Repl,
+    repl: Game<'_>,
     start: Value,
     span: Span,
     computer_first: bool,
@@ -103,7 +114,7 @@ pub fn play(
         .label(span, "not a position")
         .help("make a position by calling a game: `:play Kayles(6)`")]);
     };
-    let misere = pos.convention == Convention::Misere;
+    let misere = pos.is_misere();
     let first = if computer_first {
         Player::Computer
     } else {
@@ -128,9 +139,9 @@ pub fn play(
         } else {
             first.other()
         };
-        let moves = options(&mut repl.session, &here, span).map_err(one)?;
+        let moves = options(repl.session, &here, span).map_err(one)?;
         if moves.is_empty() {
-            let o = outcome(&mut repl.session, &here, span).map_err(one)?;
+            let o = outcome(repl.session, &here, span).map_err(one)?;
             let result = match o {
                 Outcome::P => mover.other().wins(),
                 Outcome::N => mover.wins(),
@@ -157,8 +168,8 @@ pub fn play(
             let mut facts = Vec::with_capacity(moves.len());
             for m in &moves {
                 facts.push(OptionFacts {
-                    outcome: outcome(&mut repl.session, m, span).map_err(one)?,
-                    remoteness: remoteness(&mut repl.session, m, span).map_err(one)?,
+                    outcome: outcome(repl.session, m, span).map_err(one)?,
+                    remoteness: remoteness(repl.session, m, span).map_err(one)?,
                 });
             }
             let choice = choose_move(&facts).unwrap_or(0);
@@ -167,7 +178,7 @@ pub fn play(
             trail.push(next);
             continue;
         }
-        list(repl, &here, &moves, out);
+        list(&repl, &here, &moves, out);
         let next: Option<Value> = loop {
             let _ = out.flush();
             let line = match lines.read("move> ") {
@@ -187,7 +198,7 @@ pub fn play(
                 }
                 "moves" | "?" | "help" | ":help" => {
                     let _ = writeln!(out, "{HOW}");
-                    list(repl, &here, &moves, out);
+                    list(&repl, &here, &moves, out);
                     continue;
                 }
                 "undo" | "u" => {
@@ -204,7 +215,7 @@ pub fn play(
                 "hint" => {
                     let mut winning = Vec::new();
                     for (i, m) in moves.iter().enumerate() {
-                        if outcome(&mut repl.session, m, span).map_err(one)? == Outcome::P {
+                        if outcome(repl.session, m, span).map_err(one)? == Outcome::P {
                             winning.push((i + 1).to_string());
                         }
                     }
@@ -230,8 +241,11 @@ pub fn play(
                 }
             }
             // A position typed out.
-            let file = repl.add_source(input);
-            match repl.eval_part(file, input, &(0..input.len())) {
+            let file = repl.session.add_source(repl.source_name, input);
+            match repl
+                .session
+                .eval_part(file, input, &(0..input.len()), repl.scope)
+            {
                 // Printed forms are canonical, so they compare `split()` with the empty game.
                 Ok(value) => match moves
                     .iter()
@@ -260,7 +274,7 @@ pub fn play(
 }
 
 /// Lists the options the user may choose from.
-fn list(repl: &Repl, here: &Value, moves: &[Value], out: &mut dyn Write) {
+fn list(repl: &Game<'_>, here: &Value, moves: &[Value], out: &mut dyn Write) {
     let _ = writeln!(
         out,
         "your move from {} ({} option{}):",

@@ -9,20 +9,19 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::command::{
-    classify, mask, parse_command, parse_let, Command, CommandError, EntryKind, Generator,
+    classify, parse_command, parse_let, Command, CommandError, EntryKind, Generator,
 };
 use super::editor::Lines;
-use super::{explain, help, play};
+use super::{explain, help, play, Errors};
 use crate::diag::{render, Diag, FileId, Label, RenderStyle, Span};
 use crate::eval::builtins;
 use crate::eval::value::{PosTerm, Value};
 use crate::eval::Stop;
-use crate::lower::ir::{PositionShape, Statement};
-use crate::lower::{Exports, Global, Scope};
-use crate::session::{ExpectResult, LoadPolicy, Session, SessionConfig};
+use crate::session::{
+    Binding, Bindings, Fragment, LoadPolicy, Outcome, ParsedExpr, Rows, RunOptions, Session,
+    SessionConfig, TableVar,
+};
 use crate::stats::{self, GraphSize};
-use crate::syntax::ast::{self, CompClause, ExprKind, Ident, Item};
-use crate::syntax::{parse_expr, parse_file};
 
 /// Most values a `:table` or `:grid` shows.
 const MAX_CELLS: usize = 100_000;
@@ -48,13 +47,6 @@ enum Record {
     Let(String, usize),
 }
 
-/// Diagnostics of a failed entry.
-pub type Errors = Vec<Diag>;
-
-/// A table's rows: each row's value of the row variable, and its cells (the column
-/// variable's value and the expression's).
-type Rows = Vec<(Value, Vec<(Value, Value)>)>;
-
 /// The REPL: a session, the names bound at the prompt, and how to show things.
 pub struct Repl {
     pub(super) session: Session,
@@ -62,7 +54,7 @@ pub struct Repl {
     stop: Stop,
     /// Names bound at the prompt: loaded files' names, definitions, `let`s. Later ones shadow
     /// earlier ones.
-    scope: Exports,
+    scope: Bindings,
     log: Vec<Record>,
     style: RenderStyle,
     /// Whether output may use colour.
@@ -87,7 +79,7 @@ impl Repl {
             session,
             config,
             stop,
-            scope: Exports::new(),
+            scope: Bindings::new(),
             log: Vec::new(),
             style,
             color,
@@ -111,26 +103,18 @@ impl Repl {
 
     /// The names bound at the prompt, for completion.
     pub fn names(&self) -> Vec<String> {
-        self.scope.keys().cloned().collect()
+        self.scope.names()
     }
 
-    pub(super) fn scope_map(&self) -> Scope {
-        self.scope
-            .iter()
-            .map(|(name, (global, _))| (name.clone(), *global))
-            .collect()
-    }
-
-    fn bind(&mut self, name: &str, global: Global, span: Span) {
-        self.scope.shift_remove(name);
-        self.scope.insert(name.to_string(), (global, span));
+    /// The name of the current entry's source (`<input N>`).
+    fn source_name(&self) -> String {
+        format!("<input {}>", self.entries)
     }
 
     /// Registers the text of the current entry as a source, named after its number.
-    pub(super) fn add_source(&mut self, text: &str) -> FileId {
-        self.session
-            .sources
-            .add(format!("<input {}>", self.entries), text)
+    fn add_source(&mut self, text: &str) -> FileId {
+        let name = self.source_name();
+        self.session.add_source(name, text)
     }
 
     /// Writes diagnostics the way `cgl check` does.
@@ -189,26 +173,14 @@ impl Repl {
         }
     }
 
-    /// Parses part of the current entry (`range`) as an expression, in place.
-    fn parse_part(
-        &mut self,
-        file: FileId,
-        text: &str,
-        range: &Range<usize>,
-    ) -> Result<ast::Expr, Errors> {
-        parse_expr(file, &mask(text, range)).map_err(|d| vec![*d])
-    }
-
     /// Evaluates part of the current entry.
-    pub(super) fn eval_part(
+    fn eval_part(
         &mut self,
         file: FileId,
         text: &str,
         range: &Range<usize>,
     ) -> Result<Value, Errors> {
-        let expr = self.parse_part(file, text, range)?;
-        let scope = self.scope_map();
-        self.session.eval_expr_in(&expr, &scope)
+        self.session.eval_part(file, text, range, &self.scope)
     }
 
     fn expr_entry(&mut self, text: &str, out: &mut dyn Write) -> Result<(), Errors> {
@@ -234,8 +206,8 @@ impl Repl {
             .help("choose another name; built-ins cannot be redefined")]);
         }
         let value = self.eval_part(file, text, &value_range)?;
-        let id = self.session.define_value(name, value.clone(), span);
-        self.bind(name, Global::Const(id), span);
+        let binding = self.session.let_binding(name, value.clone(), span);
+        self.scope.bind(binding);
         let _ = writeln!(out, "{name} = {}", self.session.show(&value));
         self.log.push(Record::Let(text.to_string(), number));
         Ok(())
@@ -251,53 +223,39 @@ impl Repl {
         shown: Option<(&mut dyn Write, &mut dyn Write)>,
     ) -> Result<(), Errors> {
         let file = self.add_source(text);
-        let parsed = parse_file(file, text).map_err(|d| vec![*d])?;
+        let fragment = Fragment::parse(file, text)?;
         let mut imported = Vec::new();
         let mut messages = Vec::new();
-        for item in &parsed.items {
-            if let Item::Import { path, span } = item {
-                let index = self
-                    .session
-                    .load_path(Path::new(path))
-                    .map_err(|diags| label_unlabelled(diags, *span, "imported here"))?;
-                let names = self.file_names(index);
-                messages.push(format!(
-                    "imported {path}: {}",
-                    list_or_nothing(names.iter().map(|(n, ..)| n.as_str()))
-                ));
-                imported.extend(names);
-            }
+        for (path, span) in fragment.imports() {
+            let index = self
+                .session
+                .load_path(Path::new(&path))
+                .map_err(|diags| label_unlabelled(diags, span, "imported here"))?;
+            let names = self.session.file_names(index);
+            messages.push(format!(
+                "imported {path}: {}",
+                list_or_nothing(names.iter().map(Binding::name))
+            ));
+            imported.extend(names);
         }
         let mut scope = self.scope.clone();
-        for (name, global, span) in &imported {
-            scope.shift_remove(name);
-            scope.insert(name.clone(), (*global, *span));
+        for binding in &imported {
+            scope.bind(binding.clone());
         }
         let mut defined = Vec::new();
-        for item in &parsed.items {
-            let (what, ident) = match item {
-                Item::Game(g) => ("game", &g.name),
-                Item::Fn { name, .. } => ("fn", name),
-                Item::Const { name, .. } => ("const", name),
-                _ => continue,
-            };
-            scope.shift_remove(&ident.name);
-            defined.push((what, ident.name.clone()));
+        for (what, name) in fragment.names() {
+            if what == "import" {
+                continue;
+            }
+            scope.forget(&name);
+            defined.push((what, name));
         }
-        let index = self.session.load_fragment(file, &parsed, &scope)?;
-        for (name, global, span) in imported {
-            self.bind(&name, global, span);
+        let index = self.session.load_fragment(&fragment, &scope)?;
+        for binding in imported {
+            self.scope.bind(binding);
         }
-        let exports: Vec<(String, Global, Span)> = self
-            .session
-            .file(index)
-            .lowered
-            .exports
-            .iter()
-            .map(|(n, (g, s))| (n.clone(), *g, *s))
-            .collect();
-        for (name, global, span) in exports {
-            self.bind(&name, global, span);
+        for binding in self.session.file_exports(index) {
+            self.scope.bind(binding);
         }
         for (what, name) in &defined {
             messages.push(format!("defined {what} {name}"));
@@ -311,61 +269,38 @@ impl Repl {
         for message in messages {
             let _ = writeln!(out, "{message}");
         }
-        for statement in self.session.statements(index) {
-            match statement {
-                Statement::Print(body) => match self.session.eval_body(&body) {
-                    Ok(Value::Str(s)) => {
-                        let _ = writeln!(out, "{s}");
-                    }
-                    Ok(v) => {
-                        let _ = writeln!(out, "{}", self.session.show(&v));
-                    }
-                    Err(d) => {
-                        self.failed = true;
-                        self.report(&[*d], err);
-                    }
-                },
-                Statement::Expect(body) => match self.session.check_expect(&body) {
-                    ExpectResult::Passed => {
-                        let _ = writeln!(out, "ok");
-                    }
-                    ExpectResult::Failed(d) => {
-                        self.failed = true;
-                        self.report(&[*d], err);
-                    }
-                },
-            }
-        }
+        let style = self.style;
+        let mut failed = false;
+        let options = RunOptions {
+            prints: true,
+            ..RunOptions::default()
+        };
+        self.session
+            .run_statements(index, options, &mut |session, ran| match ran.outcome {
+                Outcome::Printed(text) => {
+                    let _ = writeln!(out, "{text}");
+                }
+                Outcome::Passed => {
+                    let _ = writeln!(out, "ok");
+                }
+                Outcome::Failed(d) => {
+                    failed = true;
+                    let _ = write!(err, "{}", render(&d, &session.sources, style));
+                    let _ = writeln!(err);
+                }
+                Outcome::Skipped => {}
+            });
+        self.failed |= failed;
         Ok(())
-    }
-
-    /// The names a loaded file brings: its own and those it imports, as `cgl eval -f` sees
-    /// them.
-    fn file_names(&self, index: usize) -> Vec<(String, Global, Span)> {
-        let loaded = self.session.file(index);
-        let nowhere = Span::new(loaded.file, 0, 0);
-        loaded
-            .lowered
-            .scope
-            .iter()
-            .map(|(name, global)| {
-                let span = loaded
-                    .lowered
-                    .exports
-                    .get(name)
-                    .map_or(nowhere, |(_, s)| *s);
-                (name.clone(), *global, span)
-            })
-            .collect()
     }
 
     /// Loads a file and binds its names. Returns its names, or the diagnostics.
     fn load(&mut self, path: &Path) -> Result<Vec<String>, Errors> {
         let index = self.session.load_path(path)?;
-        let names = self.file_names(index);
-        let shown = names.iter().map(|(n, ..)| n.clone()).collect();
-        for (name, global, span) in names {
-            self.bind(&name, global, span);
+        let names = self.session.file_names(index);
+        let shown = names.iter().map(|b| b.name().to_string()).collect();
+        for binding in names {
+            self.scope.bind(binding);
         }
         Ok(shown)
     }
@@ -410,7 +345,7 @@ impl Repl {
         self.session = Session::new(self.config);
         self.session.set_stop(self.stop.clone());
         self.session.set_load_policy(self.policy.clone());
-        self.scope = Exports::new();
+        self.scope = Bindings::new();
         let (mut files, mut kept, mut dropped) = (0, Vec::new(), Vec::new());
         for record in log {
             match &record {
@@ -550,7 +485,13 @@ impl Repl {
             } => {
                 let value = self.eval_part(file, text, &expr)?;
                 let span = Span::new(file, expr.start, expr.end);
-                play::play(self, value, span, computer_first, lines, out, err)?;
+                let name = self.source_name();
+                let game = play::Game {
+                    session: &mut self.session,
+                    scope: &self.scope,
+                    source_name: &name,
+                };
+                play::play(game, value, span, computer_first, lines, out, err)?;
             }
         }
         Ok(Flow::Continue)
@@ -568,43 +509,26 @@ impl Repl {
         cols: Option<&Generator>,
     ) -> Result<Rows, Errors> {
         let span = |r: &Range<usize>| Span::new(file, r.start, r.end);
-        let body = self.parse_part(file, text, expr)?;
-        let rows_source = self.parse_part(file, text, &rows.source)?;
+        let body = ParsedExpr::parse(file, text, expr)?;
+        let rows_source = ParsedExpr::parse(file, text, &rows.source)?;
         self.check_size(&rows_source, span(&rows.source))?;
-        let ident = |g: &Generator| Ident {
+        let var = |g: &Generator, source: ParsedExpr| TableVar {
             name: text[g.name.clone()].to_string(),
             span: span(&g.name),
+            source,
         };
-        let inner = match cols {
+        let cols = match cols {
             Some(cols) => {
-                let cols_source = self.parse_part(file, text, &cols.source)?;
+                let cols_source = ParsedExpr::parse(file, text, &cols.source)?;
                 // The columns may depend on the row variable; then the size shows afterwards.
                 self.check_size(&cols_source, span(&cols.source))?;
-                comprehension(body, ident(cols), cols_source)
+                Some(var(cols, cols_source))
             }
-            None => {
-                let s = body.span;
-                ast::Expr {
-                    kind: ExprKind::List(vec![ast::Expr {
-                        kind: ExprKind::Tuple(vec![
-                            ast::Expr {
-                                kind: ExprKind::None,
-                                span: s,
-                            },
-                            body,
-                        ]),
-                        span: s,
-                    }]),
-                    span: s,
-                }
-            }
+            None => None,
         };
-        let whole = comprehension(inner, ident(rows), rows_source);
-        let value = self.session.eval_expr_in(&whole, &self.scope_map())?;
-        let out = pairs(&value)
-            .into_iter()
-            .map(|(row, cells)| (row, pairs(&cells)))
-            .collect::<Vec<_>>();
+        let out = self
+            .session
+            .tabulate(body, var(rows, rows_source), cols, &self.scope)?;
         let cells: usize = out.iter().map(|(_, c)| c.len()).sum();
         if cells > MAX_CELLS {
             return Err(vec![too_many_cells(cells, span(expr))]);
@@ -614,9 +538,8 @@ impl Repl {
 
     /// Refuses a table over more than [`MAX_CELLS`] values before computing any; a source that
     /// cannot be evaluated on its own (it uses the row variable) is checked afterwards.
-    fn check_size(&mut self, source: &ast::Expr, span: Span) -> Result<(), Errors> {
-        let scope = self.scope_map();
-        let n = match self.session.eval_expr_in(source, &scope) {
+    fn check_size(&mut self, source: &ParsedExpr, span: Span) -> Result<(), Errors> {
+        let n = match self.session.eval_parsed(source, &self.scope) {
             Ok(Value::Range(a, b)) => {
                 usize::try_from(crate::eval::arith::range_count(a, b)).unwrap_or(usize::MAX)
             }
@@ -632,42 +555,10 @@ impl Repl {
 
     /// `:games`: each game in scope with its parameters and the shape of its positions.
     fn games(&self) -> String {
-        let program = self.session.program();
-        let sources = &self.session.sources;
         let mut out = String::new();
-        for (name, (global, _)) in &self.scope {
-            let Global::Game(id) = global else { continue };
-            let Some(game) = program.games.get(id.0 as usize) else {
-                continue;
-            };
-            let params: Vec<String> = game
-                .params
-                .iter()
-                .map(|p| match &p.default {
-                    Some(d) => format!("{} = {}", p.name, sources.snippet(d.span)),
-                    None => p.name.clone(),
-                })
-                .collect();
-            let fields: Vec<String> = match &game.position {
-                PositionShape::Single(crate::lower::ir::Pattern::Tuple(items, _)) => items
-                    .iter()
-                    .map(|p| sources.snippet(p.span()).to_string())
-                    .collect(),
-                PositionShape::Single(p) => vec![sources.snippet(p.span()).to_string()],
-                PositionShape::Fields(fields) => fields
-                    .iter()
-                    .map(|(p, d)| match d {
-                        Some(d) => {
-                            format!(
-                                "{} = {}",
-                                sources.snippet(p.span()),
-                                sources.snippet(d.span)
-                            )
-                        }
-                        None => sources.snippet(p.span()).to_string(),
-                    })
-                    .collect(),
-            };
+        for (name, game) in self.session.games_in(&self.scope) {
+            let params = game.params;
+            let fields = game.fields;
             let header = if params.is_empty() {
                 name.clone()
             } else {
@@ -675,17 +566,17 @@ impl Repl {
             };
             let mut facts = vec![format!(
                 "{} move rule{}",
-                game.rules.len(),
-                if game.rules.len() == 1 { "" } else { "s" }
+                game.rules,
+                if game.rules == 1 { "" } else { "s" }
             )];
-            if game.convention == crate::syntax::ast::Convention::Misere {
+            if game.misere {
                 facts.push("misère play".to_string());
             }
             if let Some(mode) = &game.compound {
-                facts.push(format!("split parts play {}", sources.snippet(mode.span)));
+                facts.push(format!("split parts play {mode}"));
             }
             if let Some(start) = &game.start {
-                facts.push(format!("start {}", sources.snippet(start.span)));
+                facts.push(format!("start {start}"));
             }
             out.push_str(&format!(
                 "{header}: positions {name}({}); {}\n",
@@ -713,9 +604,10 @@ impl Repl {
                     .map(|i| self.session.show(&Value::Game(*i)))
                     .collect();
                 games.dedup();
-                let play = match p.convention {
-                    crate::syntax::ast::Convention::Normal => "normal play",
-                    crate::syntax::ast::Convention::Misere => "misère play",
+                let play = if p.is_misere() {
+                    "misère play"
+                } else {
+                    "normal play"
                 };
                 match &p.term {
                     PosTerm::Atom(..) => format!("position of {} ({play})", games.join(", ")),
@@ -735,42 +627,6 @@ impl Repl {
             }
             other => other.type_name().to_string(),
         }
-    }
-}
-
-/// `[(name, body) for name in source]`, spans from the parts.
-fn comprehension(body: ast::Expr, name: Ident, source: ast::Expr) -> ast::Expr {
-    let span = body.span;
-    let pair = ast::Expr {
-        kind: ExprKind::Tuple(vec![
-            ast::Expr {
-                kind: ExprKind::Name(name.name.clone()),
-                span: name.span,
-            },
-            body,
-        ]),
-        span,
-    };
-    ast::Expr {
-        kind: ExprKind::ListComp(
-            Box::new(pair),
-            vec![CompClause::For(vec![(ast::Pattern::Bind(name), source)])],
-        ),
-        span,
-    }
-}
-
-/// The pairs of a list of pairs (what [`comprehension`] builds).
-fn pairs(value: &Value) -> Vec<(Value, Value)> {
-    match value {
-        Value::List(items) => items
-            .iter()
-            .filter_map(|item| match item {
-                Value::Tuple(pair) if pair.len() == 2 => Some((pair[0].clone(), pair[1].clone())),
-                _ => None,
-            })
-            .collect(),
-        _ => Vec::new(),
     }
 }
 
@@ -822,16 +678,14 @@ fn entry_names(text: &str) -> String {
         return text[name].to_string();
     }
     let file = FileId(u32::MAX);
-    match parse_file(file, text) {
-        Ok(parsed) => {
-            let names: Vec<String> = parsed
-                .items
-                .iter()
-                .filter_map(|item| match item {
-                    Item::Game(g) => Some(g.name.name.clone()),
-                    Item::Fn { name, .. } | Item::Const { name, .. } => Some(name.name.clone()),
-                    Item::Import { path, .. } => Some(format!("import \"{path}\"")),
-                    _ => None,
+    match Fragment::parse(file, text) {
+        Ok(fragment) => {
+            let names: Vec<String> = fragment
+                .names()
+                .into_iter()
+                .map(|(what, name)| match what {
+                    "import" => format!("import \"{name}\""),
+                    _ => name,
                 })
                 .collect();
             names.join(", ")
