@@ -159,10 +159,11 @@ mod tests {
     /// Each statement's kind and outcome, in words.
     fn run(options: RunOptions, stop: Option<Stop>) -> Vec<String> {
         let mut session = Session::new(SessionConfig::default());
+        // Loading watches the deadline too: set it once the file is in.
+        let index = session.load_source("t.game", FILE).unwrap();
         if let Some(stop) = stop {
             session.set_stop(stop);
         }
-        let index = session.load_source("t.game", FILE).unwrap();
         let mut seen = Vec::new();
         session.run_statements(index, options, &mut |session, ran| {
             let what = match ran.outcome {
