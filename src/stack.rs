@@ -13,7 +13,13 @@ pub const RED_ZONE: usize = 256 << 10;
 /// Whether the current thread has at least [`RED_ZONE`] of stack left. True where the stack's
 /// extent cannot be known (then the other limits, on calls and nesting, still hold).
 pub fn enough() -> bool {
-    stacker::remaining_stack().is_none_or(|left| left >= RED_ZONE)
+    left_at_least(RED_ZONE)
+}
+
+/// Whether the current thread has at least `bytes` of stack left (true where that cannot be
+/// known).
+pub fn left_at_least(bytes: usize) -> bool {
+    stacker::remaining_stack().is_none_or(|left| left >= bytes)
 }
 
 /// Stack that parsing, lowering and compiling one statement may need: their recursion
@@ -26,4 +32,11 @@ pub const PHASE_STACK: usize = 64 << 20;
 /// left (the CLI's threads have 512 MiB), else on a fresh segment.
 pub fn with_phase_stack<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(PHASE_STACK, PHASE_STACK, f)
+}
+
+/// Runs `f`, on a fresh stack segment if the thread has less than [`RED_ZONE`] left: for
+/// the recursions over values that cannot fail, such as printing a value nested deeply (a
+/// position grown one list deeper by each move), so that they never overflow the stack.
+pub fn grow<R>(f: impl FnOnce() -> R) -> R {
+    stacker::maybe_grow(RED_ZONE, 8 << 20, f)
 }

@@ -640,7 +640,13 @@ fn write_seq<'a>(
     out.text.push_str(close);
 }
 
+/// Writes a value; values nest without a bound of their own, so each level has stack
+/// enough ([`crate::stack::grow`]).
 fn write_value(out: &mut Out, value: &Value, names: &dyn InstanceNames) {
+    crate::stack::grow(|| write_value_here(out, value, names));
+}
+
+fn write_value_here(out: &mut Out, value: &Value, names: &dyn InstanceNames) {
     match value {
         Value::None => out.text.push_str("none"),
         Value::Bool(b) => out.text.push_str(if *b { "true" } else { "false" }),

@@ -628,3 +628,22 @@ fn confine_limits_file_size_by_default() {
     assert_eq!(code, 0, "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Under `--confine`, a file that would run forever stops after the default 10 seconds,
+/// with no `--timeout` given.
+#[test]
+fn confine_limits_time_by_default() {
+    let dir = temp_dir("confine-time");
+    std::fs::write(
+        dir.join("forever.game"),
+        "expect forall i in 0..40000000, j in 0..40000000: i + j >= 0\n",
+    )
+    .unwrap();
+    let started = Instant::now();
+    let (code, _, stderr) = cgl_in(&dir, &["check", "--confine", ".", "forever.game"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("cgl::limit::timeout"), "{stderr}");
+    assert!(stderr.contains("took longer than 10s"), "{stderr}");
+    assert!(started.elapsed() >= Duration::from_secs(10));
+    let _ = std::fs::remove_dir_all(&dir);
+}

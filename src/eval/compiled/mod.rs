@@ -1388,7 +1388,7 @@ fn with_run<T>(
     // A compiled tree nests at most `MAX_NESTING` levels, which `RUN_STACK` holds; with
     // less stack left (a rule run from deep inside a recursion), the interpreter runs it and
     // checks the stack at each level.
-    if stacker::remaining_stack().is_some_and(|left| left < RUN_STACK + crate::stack::RED_ZONE) {
+    if !crate::stack::left_at_least(RUN_STACK + crate::stack::RED_ZONE) {
         return Err(Interrupt::Fallback);
     }
     let mut b = FREE_BUFFERS
