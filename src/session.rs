@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
-use crate::diag::{Diag, FileId, SourceMap, Span};
+use crate::diag::{Code, Diag, FileId, SourceMap, Span};
 use crate::eval::builtins::Builtin;
 use crate::eval::value::Value;
 use crate::eval::{ConstState, GameTable, Interp, Limits, Stop, World};
@@ -128,7 +128,7 @@ impl Session {
         stack: &mut Vec<(PathBuf, PathBuf)>,
     ) -> Result<usize, Vec<Diag>> {
         let unreadable = |message: String, help: &str| {
-            let mut d = Diag::error("cgl::load::unreadable", message).help(help.to_string());
+            let mut d = Diag::error(Code::LoadUnreadable, message).help(help.to_string());
             if let Some(span) = import {
                 d = d.label(span, "imported here");
             }
@@ -154,12 +154,9 @@ impl Session {
                 .map(|(_, shown)| shown.display().to_string())
                 .chain([path.display().to_string()])
                 .collect();
-            let mut d = Diag::error(
-                "cgl::load::import_cycle",
-                "files import each other in a cycle",
-            )
-            .note(format!("import chain: {}", chain.join(" → ")))
-            .help("move what the files share into another file that each of them imports");
+            let mut d = Diag::error(Code::LoadImportCycle, "files import each other in a cycle")
+                .note(format!("import chain: {}", chain.join(" → ")))
+                .help("move what the files share into another file that each of them imports");
             if let Some(span) = import {
                 d = d.label(span, "this import closes the cycle");
             }
@@ -365,7 +362,7 @@ impl Session {
             Value::Bool(false) => ExpectResult::Failed(Box::new(self.explain_failure(body))),
             other => ExpectResult::Failed(Box::new(
                 Diag::error(
-                    "cgl::check::not_boolean",
+                    Code::CheckNotBoolean,
                     "an expectation must be true or false",
                 )
                 .label(body.expr.span, format!("this is {}", self.show(&other)))
@@ -431,7 +428,7 @@ impl Session {
                 _ => r,
             };
         }
-        let mut diag = Diag::error("cgl::check::failed", "expectation failed");
+        let mut diag = Diag::error(Code::CheckFailed, "expectation failed");
         match &expr.kind {
             ExprKind::Binary(BinaryOp::Is, l, r) => {
                 let left = self.interp().eval(l, &mut frame);
@@ -583,7 +580,7 @@ fn control_character(path: &Path, text: &str) -> Option<Diag> {
             "remove it: a .game file may hold printable characters, tabs and line breaks only",
         )
     };
-    Some(Diag::error("cgl::load::binary", message).help(help))
+    Some(Diag::error(Code::LoadBinary, message).help(help))
 }
 
 /// An IO error in words, without the "(os error N)" tail.

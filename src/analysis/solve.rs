@@ -2,7 +2,7 @@
 //! Its stack lives on the heap, so a game a million moves deep does not overflow; a term met
 //! again while it is still on the stack closes a cycle, which becomes a diagnostic.
 
-use crate::diag::{Diag, DiagResult};
+use crate::diag::{Code, Diag, DiagResult};
 use crate::eval::World;
 use crate::graph::{GameGraph, TermId};
 
@@ -197,7 +197,7 @@ fn cycle(
     path.push(back_to);
     let names: Vec<String> = path.iter().map(|t| g.show(&*w.games, *t)).collect();
     let mut diag = Diag::error(
-        "cgl::graph::cycle",
+        Code::GraphCycle,
         format!("the moves form a cycle: {}", names.join(" → ")),
     )
     .help(

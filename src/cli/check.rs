@@ -18,7 +18,7 @@ use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
 use super::report::{ExpectReport, ExpectStatus, FileReport, Locator, Place, Problem};
-use crate::diag::{Diag, RenderStyle, Severity};
+use crate::diag::{Code, Diag, RenderStyle, Severity};
 use crate::eval::{Stop, TIMEOUT};
 use crate::lower::ir::Statement;
 use crate::session::{FailedValues, Session, SessionConfig};
@@ -123,7 +123,7 @@ fn bad_path(path: &Path, message: String) -> FileReport {
     FileReport::not_checked(
         path.display().to_string(),
         vec![Problem::plain(
-            "cgl::load::unreadable",
+            Code::LoadUnreadable,
             message,
             Some(
                 "check the path (relative to the current directory); in a folder, cgl checks \
@@ -441,7 +441,7 @@ fn check_file(path: &Path, settings: &CheckSettings) -> FileReport {
         let warning = Diag {
             severity: Severity::Warning,
             ..Diag::error(
-                "cgl::check::empty_file",
+                Code::CheckEmptyFile,
                 format!("{} has nothing to check", report.path),
             )
             .help("the file defines nothing and expects nothing; is it the file you meant to hand in?")
@@ -478,7 +478,7 @@ fn check_file(path: &Path, settings: &CheckSettings) -> FileReport {
                         diag.notes.clear();
                     }
                     let values = if settings.failed_values
-                        && matches!(diag.code, "cgl::check::failed" | "cgl::check::not_boolean")
+                        && matches!(diag.code, Code::CheckFailed | Code::CheckNotBoolean)
                     {
                         session.failed_values(&body)
                     } else {
@@ -577,7 +577,7 @@ mod tests {
                 if report.path.starts_with("boom") {
                     assert_eq!(report.errors.len(), 1);
                     let problem = &report.errors[0];
-                    assert_eq!(problem.code, "cgl::internal");
+                    assert_eq!(problem.code, Code::Internal);
                     assert!(
                         problem
                             .message
@@ -600,9 +600,9 @@ mod tests {
             &["a", "hang1", "b", "hang2", "c"],
             settings(2, Some(Duration::from_millis(100))),
         );
-        let codes: Vec<Option<&str>> = reports
+        let codes: Vec<Option<Code>> = reports
             .iter()
-            .map(|r| r.errors.first().map(|p| p.code.as_str()))
+            .map(|r| r.errors.first().map(|p| p.code))
             .collect();
         assert_eq!(
             codes,

@@ -12,7 +12,7 @@ use std::io::Write;
 
 use clap::ValueEnum;
 
-use crate::diag::{render, Diag, FileId, RenderStyle, Severity, SourceMap, Span};
+use crate::diag::{render, Code, Diag, FileId, RenderStyle, Severity, SourceMap, Span};
 use crate::session::FailedValues;
 use crate::stats::Stats;
 
@@ -90,7 +90,7 @@ fn line_col(text: &str, line_starts: &[usize], offset: usize) -> (usize, usize) 
 #[derive(Clone, Debug)]
 pub struct Problem {
     /// The stable code (`cgl::check::failed`).
-    pub code: String,
+    pub code: Code,
     /// Error or warning.
     pub severity: Severity,
     /// The headline.
@@ -116,7 +116,7 @@ impl Problem {
         locator: &mut Locator,
     ) -> Problem {
         Problem {
-            code: diag.code.to_string(),
+            code: diag.code,
             severity: diag.severity,
             message: diag.message.clone(),
             place: diag.primary_span().and_then(|s| locator.place(s, sources)),
@@ -133,9 +133,9 @@ impl Problem {
 
     /// A problem that is not about a place in a source: a path that does not exist, a crash.
     /// `rendered` is the whole text the human format prints for it.
-    pub fn plain(code: &str, message: String, help: Option<String>, rendered: String) -> Problem {
+    pub fn plain(code: Code, message: String, help: Option<String>, rendered: String) -> Problem {
         Problem {
-            code: code.to_string(),
+            code,
             severity: Severity::Error,
             message,
             place: None,
@@ -373,7 +373,7 @@ fn github_annotations(report: &FileReport, out: &mut dyn Write) {
             }
             None => props.push(format!("file={}", github_property(&report.path))),
         }
-        props.push(format!("title={}", github_property(&problem.code)));
+        props.push(format!("title={}", github_property(problem.code.name())));
         let mut message = format!("{prefix}{}", problem.message);
         for (_, label) in problem.labels.iter().filter(|(_, l)| !l.is_empty()) {
             message.push_str(&format!("\n{label}"));
@@ -488,7 +488,7 @@ impl Reporter for Json {
                 ExpectStatus::Failed(problem, values) => {
                     record
                         .str("status", "fail")
-                        .str("code", &problem.code)
+                        .str("code", problem.code.name())
                         .str("message", &problem.message)
                         .opt("value", values.value.as_deref())
                         .opt("operator", values.operator)
@@ -499,7 +499,7 @@ impl Reporter for Json {
                 ExpectStatus::Skipped => {
                     record
                         .str("status", "skipped")
-                        .str("code", crate::eval::TIMEOUT)
+                        .str("code", crate::eval::TIMEOUT.name())
                         .str(
                             "message",
                             "not checked: the file ran out of time before this expectation",
@@ -560,7 +560,7 @@ fn json_stats(stats: &Stats) -> String {
 fn json_problem(problem: &Problem) -> JsonObject {
     let mut object = JsonObject::new();
     object
-        .str("code", &problem.code)
+        .str("code", problem.code.name())
         .str(
             "severity",
             match problem.severity {
@@ -687,7 +687,7 @@ impl Reporter for Junit {
                 s.push_str(&format!(
                     "      <error message=\"{}\" type=\"{}\">{}</error>\n",
                     xml_attr(&problem.message),
-                    xml_attr(&problem.code),
+                    xml_attr(problem.code.name()),
                     xml_text(&problem.rendered)
                 ));
             }
@@ -712,7 +712,7 @@ impl Reporter for Junit {
                 ExpectStatus::Failed(problem, _) => s.push_str(&format!(
                     ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
                     xml_attr(&problem.message),
-                    xml_attr(&problem.code),
+                    xml_attr(problem.code.name()),
                     xml_text(&problem.rendered)
                 )),
                 ExpectStatus::Skipped => s.push_str(

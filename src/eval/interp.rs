@@ -9,7 +9,7 @@ use super::games::{GameTable, InstanceInfo};
 use super::stop::Stop;
 use super::value::{display, CompoundKind, InstanceId, PosTerm, Value};
 use crate::analysis;
-use crate::diag::{Diag, DiagResult, Span};
+use crate::diag::{Code, Diag, DiagResult, Span};
 use crate::graph::GameGraph;
 use crate::lower::ir::Expr;
 use crate::lower::ir::{Clause, ConstId, ExprKind, GameId, Pattern, PositionShape, Program};
@@ -141,7 +141,7 @@ pub struct Interp<'a> {
 #[cold]
 fn type_error(span: Span, message: String, help: &str) -> Box<Diag> {
     Box::new(
-        Diag::error("cgl::eval::type", message)
+        Diag::error(Code::EvalType, message)
             .label(span, "here")
             .help(help.to_string()),
     )
@@ -150,7 +150,7 @@ fn type_error(span: Span, message: String, help: &str) -> Box<Diag> {
 #[cold]
 fn overflow(span: Span) -> Box<Diag> {
     Box::new(
-        Diag::error("cgl::eval::overflow", "integer overflow")
+        Diag::error(Code::EvalOverflow, "integer overflow")
             .label(span, "the result does not fit in 64 bits")
             .help("cgl integers are 64-bit and never wrap; keep the numbers smaller"),
     )
@@ -271,7 +271,7 @@ impl<'a> Interp<'a> {
                 if len > self.world.limits.max_collection {
                     return Err(Box::new(
                         Diag::error(
-                            "cgl::eval::too_large",
+                            Code::EvalTooLarge,
                             format!("range of {len} numbers is too large"),
                         )
                         .label(span, "this range")
@@ -313,7 +313,7 @@ impl<'a> Interp<'a> {
                     }
                     other => return Err(Box::new(
                         Diag::error(
-                            "cgl::eval::pattern",
+                            Code::EvalPattern,
                             format!(
                                 "cannot unpack {} into a pattern of {} fields",
                                 self.show(other),
@@ -448,12 +448,9 @@ impl<'a> Interp<'a> {
                 let count = int(&self.eval(n, frame)?, n.span, "a repeat count")?;
                 if count < 0 || count as u64 > self.world.limits.max_collection {
                     return Err(Box::new(
-                        Diag::error(
-                            "cgl::eval::too_large",
-                            format!("cannot repeat {count} times"),
-                        )
-                        .label(n.span, "this count")
-                        .help("the count must be between 0 and the collection limit"),
+                        Diag::error(Code::EvalTooLarge, format!("cannot repeat {count} times"))
+                            .label(n.span, "this count")
+                            .help("the count must be between 0 and the collection limit"),
                     ));
                 }
                 let list = Value::list(vec![value; count as usize]);
@@ -489,7 +486,7 @@ impl<'a> Interp<'a> {
                 }
                 if self.depth >= self.world.limits.max_call_depth {
                     return Err(Box::new(
-                        Diag::error("cgl::eval::recursion", format!("function `{}` recurses too deeply", function.name))
+                        Diag::error(Code::EvalRecursion, format!("function `{}` recurses too deeply", function.name))
                             .label(span, "this call")
                             .help(format!(
                                 "calls nest at most {} deep; check that the recursion reaches its base case",
@@ -573,7 +570,7 @@ impl<'a> Interp<'a> {
                         items.get(*i).cloned().ok_or_else(|| {
                             Box::new(
                                 Diag::error(
-                                    "cgl::eval::index",
+                                    Code::EvalIndex,
                                     format!("no field .{i} in {}", self.show(&v)),
                                 )
                                 .label(span, format!("it has {} fields", items.len()))
@@ -622,12 +619,9 @@ impl<'a> Interp<'a> {
             out.push(this.eval(body, frame)?);
             if out.len() > limit {
                 return Err(Box::new(
-                    Diag::error(
-                        "cgl::eval::too_large",
-                        "comprehension produces too many items",
-                    )
-                    .label(body.span, "this comprehension")
-                    .help(format!("collections hold at most {limit} items")),
+                    Diag::error(Code::EvalTooLarge, "comprehension produces too many items")
+                        .label(body.span, "this comprehension")
+                        .help(format!("collections hold at most {limit} items")),
                 ));
             }
             Ok(ControlFlow::Continue(()))
@@ -642,7 +636,7 @@ impl<'a> Interp<'a> {
             ConstState::InProgress => {
                 let name = &self.world.program.consts[idx].name;
                 return Err(Box::new(
-                    Diag::error("cgl::eval::const_cycle", format!("constant `{name}` depends on itself"))
+                    Diag::error(Code::EvalConstCycle, format!("constant `{name}` depends on itself"))
                         .label(span, "used here while it is being defined")
                         .help("break the cycle: a constant cannot refer to itself, directly or through others"),
                 ));
@@ -723,7 +717,7 @@ impl<'a> Interp<'a> {
         let mismatch = |this: &Self, a: &Value, b: &Value| {
             Box::new(
                 Diag::error(
-                    "cgl::eval::type",
+                    Code::EvalType,
                     format!(
                         "`{}` cannot combine {} and {}",
                         op.symbol(),
@@ -849,7 +843,7 @@ impl<'a> Interp<'a> {
                 };
                 if *y == 0 {
                     return Err(Box::new(
-                        Diag::error("cgl::eval::division_by_zero", "division by zero")
+                        Diag::error(Code::EvalDivisionByZero, "division by zero")
                             .label(rs, "this is 0")
                             .help("guard the division, e.g. `if d != 0 then n / d else ...`"),
                     ));
@@ -866,7 +860,7 @@ impl<'a> Interp<'a> {
                 let exp = int(&b, rs, "`**`")?;
                 if exp < 0 {
                     return Err(Box::new(
-                        Diag::error("cgl::eval::negative_power", "negative exponent")
+                        Diag::error(Code::EvalNegativePower, "negative exponent")
                             .label(rs, "this is negative")
                             .help("cgl has only integers; use an exponent of 0 or more"),
                     ));
@@ -893,7 +887,7 @@ impl<'a> Interp<'a> {
         if x.convention != y.convention {
             return Err(Box::new(
                 Diag::error(
-                    "cgl::eval::mixed_convention",
+                    Code::EvalMixedConvention,
                     "cannot combine a misère position with a normal-play one",
                 )
                 .label(span, format!("{} and {}", self.show(a), self.show(b)))
@@ -968,7 +962,7 @@ impl<'a> Interp<'a> {
             .and_then(|i| items.get(i).cloned())
             .ok_or_else(|| {
                 Box::new(
-                    Diag::error("cgl::eval::index", format!("index {i} is out of range"))
+                    Diag::error(Code::EvalIndex, format!("index {i} is out of range"))
                         .label(*ispan, format!("the list has {} items", items.len()))
                         .help("indices run from 0 to len - 1"),
                 )
@@ -1051,7 +1045,7 @@ impl<'a> Interp<'a> {
                     .ok_or_else(|| {
                         Box::new(
                             Diag::error(
-                                "cgl::eval::unknown_param",
+                                Code::EvalUnknownParam,
                                 format!("game `{}` has no parameter `{name}`", game.name),
                             )
                             .label(aspan, "unknown parameter")
@@ -1066,7 +1060,7 @@ impl<'a> Interp<'a> {
             if idx >= params.len() {
                 return Err(Box::new(
                     Diag::error(
-                        "cgl::eval::arity",
+                        Code::EvalArity,
                         format!("game `{}` has only {} parameters", game.name, params.len()),
                     )
                     .label(aspan, "one too many")
@@ -1107,7 +1101,7 @@ impl<'a> Interp<'a> {
                 (None, None) => {
                     return Err(Box::new(
                         Diag::error(
-                            "cgl::eval::missing_param",
+                            Code::EvalMissingParam,
                             format!("game `{}` needs a value for `{}`", game.name, param.name),
                         )
                         .label(span, "used here without it")
@@ -1185,7 +1179,7 @@ impl<'a> Interp<'a> {
         if args.len() < lo || args.len() > hi {
             return Err(Box::new(
                 Diag::error(
-                    "cgl::eval::arity",
+                    Code::EvalArity,
                     format!(
                         "a position of `{}` has {} fields, but {} were given",
                         game.name,
@@ -1216,7 +1210,7 @@ impl<'a> Interp<'a> {
         if !Self::matches(&pattern, &data) {
             return Err(Box::new(
                 Diag::error(
-                    "cgl::eval::position_shape",
+                    Code::EvalPositionShape,
                     format!(
                         "{} does not fit the position pattern of `{}`",
                         self.show(&data),
@@ -1250,7 +1244,7 @@ impl<'a> Interp<'a> {
             let name = &self.world.program.games[game.0 as usize].name;
             return Err(Box::new(
                 Diag::error(
-                    "cgl::eval::recursion",
+                    Code::EvalRecursion,
                     format!("game `{name}` is defined in terms of itself too deeply"),
                 )
                 .label(span, "needed here")
@@ -1274,7 +1268,7 @@ impl<'a> Interp<'a> {
         let Some(start) = &game.start else {
             return Err(Box::new(
                 Diag::error(
-                    "cgl::eval::no_start",
+                    Code::EvalNoStart,
                     format!("game `{}` has no `start` clause", game.name),
                 )
                 .label(span, "`.start` used here")
@@ -1631,7 +1625,7 @@ impl<'a> Interp<'a> {
         }
         let pattern = game.position.pattern();
         Err(Box::new(
-            Diag::error("cgl::eval::position_shape", format!("move target {} does not fit the position pattern of `{}`", self.show(data), game.name))
+            Diag::error(Code::EvalPositionShape, format!("move target {} does not fit the position pattern of `{}`", self.show(data), game.name))
                 .label(span, "this target")
                 .label(pattern.span(), "the pattern")
                 .help("a target must have the shape of the `position` pattern (a tuple with the same number of fields)"),
@@ -1682,7 +1676,7 @@ impl<'a> Interp<'a> {
         };
         let Some(graph) = self.graph.as_deref_mut() else {
             return Err(Box::new(
-                Diag::error("cgl::eval::analysis_in_rules", format!("`{}` cannot be used inside a game's rules", builtin.name()))
+                Diag::error(Code::EvalAnalysisInRules, format!("`{}` cannot be used inside a game's rules", builtin.name()))
                     .label(span, "called while generating moves")
                     .help("rules must say what the moves are, not analyse positions; compute such values outside the game"),
             ));
@@ -1735,7 +1729,7 @@ impl<'a> Interp<'a> {
                 Some(v) => Value::Int(v as i64),
                 None => {
                     return Err(Box::new(
-                        Diag::error("cgl::eval::empty", "`lego` of an empty collection")
+                        Diag::error(Code::EvalEmpty, "`lego` of an empty collection")
                             .label(arg_span(0), "this is empty")
                             .help("lego picks from the remoteness values of the options; a terminal position has none"),
                     ))
@@ -1762,7 +1756,7 @@ impl<'a> Interp<'a> {
                 let n = nonneg(&args[0], arg_span(0), "v2")?;
                 if n == 0 {
                     return Err(Box::new(
-                        Diag::error("cgl::eval::domain", "`v2(0)` is undefined")
+                        Diag::error(Code::EvalDomain, "`v2(0)` is undefined")
                             .label(arg_span(0), "this is 0")
                             .help("every power of two divides 0; v2 needs a positive number"),
                     ));
@@ -1809,7 +1803,7 @@ impl<'a> Interp<'a> {
                     Value::List(items) | Value::Tuple(items) => {
                         let idx = usize::try_from(i).ok().filter(|i| *i < items.len()).ok_or_else(|| {
                             Box::new(
-                                Diag::error("cgl::eval::index", format!("index {i} is out of range"))
+                                Diag::error(Code::EvalIndex, format!("index {i} is out of range"))
                                     .label(arg_span(1), format!("the list has {} items", items.len()))
                                     .help("indices run from 0 to len - 1"),
                             )
@@ -1830,7 +1824,7 @@ impl<'a> Interp<'a> {
                 let pick = if b == Builtin::Min { items.into_iter().min() } else { items.into_iter().max() };
                 pick.ok_or_else(|| {
                     Box::new(
-                        Diag::error("cgl::eval::empty", format!("`{}` of an empty collection", b.name()))
+                        Diag::error(Code::EvalEmpty, format!("`{}` of an empty collection", b.name()))
                             .label(span, "nothing to choose from")
                             .help("check that the collection has items, e.g. with `len(xs) > 0`"),
                     )
@@ -1874,7 +1868,7 @@ impl<'a> Interp<'a> {
                         if let Value::Pos(pos) = p {
                             if convention.is_some_and(|c| c != pos.convention) {
                                 return Err(Box::new(
-                                    Diag::error("cgl::eval::mixed_convention", "cannot combine a misère position with a normal-play one")
+                                    Diag::error(Code::EvalMixedConvention, "cannot combine a misère position with a normal-play one")
                                         .label(span, "in this split")
                                         .help("misère play applies to a whole game: write `misere(split(...))`"),
                                 ));
@@ -1900,7 +1894,7 @@ impl<'a> Interp<'a> {
                     Some((pre, per)) => Value::tuple(vec![Value::Int(pre as i64), Value::Int(per as i64)]),
                     None => {
                         return Err(Box::new(
-                            Diag::error("cgl::eval::no_period", format!("no period found in {} values", items.len()))
+                            Diag::error(Code::EvalNoPeriod, format!("no period found in {} values", items.len()))
                                 .label(arg_span(0), "this sequence")
                                 .help("a period counts only when it repeats at least twice after the preperiod; compute more values"),
                         ))
@@ -1967,7 +1961,7 @@ fn nonneg(v: &Value, span: Span, what: &str) -> DiagResult<u64> {
 #[cold]
 fn out_of_range(index: i64, len: usize, span: Span) -> Box<Diag> {
     Box::new(
-        Diag::error("cgl::eval::index", format!("index {index} is out of range"))
+        Diag::error(Code::EvalIndex, format!("index {index} is out of range"))
             .label(span, format!("the collection has {len} items"))
             .help("indices run from 0 to len - 1; a slice `a..b` needs 0 <= a and b <= len"),
     )

@@ -14,7 +14,7 @@ use std::hash::BuildHasher;
 use rustc_hash::FxBuildHasher;
 
 use crate::analysis::{RemMemo, Slot};
-use crate::diag::{Diag, DiagResult};
+use crate::diag::{Code, Diag, DiagResult};
 use crate::eval::value::{
     display, CompoundKind, InstanceId, InstanceNames, Outcome, PosTerm, Value,
 };
@@ -101,10 +101,10 @@ pub const BYTES_PER_POSITION: usize = 180;
 /// Memory per stored move: its target's id in the move arena.
 pub const BYTES_PER_MOVE: usize = 4;
 /// The code of the memory-limit diagnostic.
-const TOO_MUCH_MEMORY: &str = "cgl::graph::too_much_memory";
+const TOO_MUCH_MEMORY: Code = Code::GraphTooMuchMemory;
 
 /// The code of the position-limit diagnostic.
-const TOO_MANY_POSITIONS: &str = "cgl::graph::too_many_positions";
+const TOO_MANY_POSITIONS: Code = Code::GraphTooManyPositions;
 
 /// The cell `[i][n]` of a list of tables (one per instance, or per row), the table grown
 /// (filled with `empty`, at least doubling, at most to `cap` cells) to hold it.
@@ -1175,7 +1175,7 @@ impl GameGraph {
             CompoundKind::Selective => {
                 if parts.len() > 16 {
                     return Err(Box::new(
-                        Diag::error("cgl::graph::too_many_parts", format!("a selective compound of {} parts is too large to expand", parts.len()))
+                        Diag::error(Code::GraphTooManyParts, format!("a selective compound of {} parts is too large to expand", parts.len()))
                             .help("the explicit product of a selective compound grows as 2^parts; use fewer parts"),
                     ));
                 }

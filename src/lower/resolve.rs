@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashMap};
 use indexmap::IndexMap;
 
 use super::ir::{self, Body, Clause, ConstId, FnId, GameId, Program, Slot, Statement};
-use crate::diag::{did_you_mean, Diag, Span};
+use crate::diag::{did_you_mean, Code, Diag, Span};
 use crate::eval::builtins::{self, CONSTANT_NAMES};
 use crate::eval::compiled::{compile_condition, compile_rule};
 use crate::eval::value::Value;
@@ -63,7 +63,7 @@ pub fn lower_file(
                 if other != global {
                     errors.push(
                         Diag::error(
-                            "cgl::resolve::import_conflict",
+                            Code::ResolveImportConflict,
                             format!("`{name}` is imported twice"),
                         )
                         .label(*import_span, format!("this import brings another `{name}`"))
@@ -115,7 +115,7 @@ pub fn lower_file(
         if let Some((_, previous)) = exports.get(&name.name) {
             errors.push(
                 Diag::error(
-                    "cgl::resolve::duplicate",
+                    Code::ResolveDuplicate,
                     format!("`{}` is defined twice", name.name),
                 )
                 .label(name.span, "defined again here")
@@ -127,7 +127,7 @@ pub fn lower_file(
         if let Some((_, import_span)) = imported.get(&name.name) {
             errors.push(
                 Diag::error(
-                    "cgl::resolve::duplicate",
+                    Code::ResolveDuplicate,
                     format!("`{}` is defined here and also imported", name.name),
                 )
                 .label(name.span, "defined here")
@@ -139,7 +139,7 @@ pub fn lower_file(
         if builtins::lookup(&name.name).is_some() || builtins::constant(&name.name).is_some() {
             errors.push(
                 Diag::error(
-                    "cgl::resolve::shadows_builtin",
+                    Code::ResolveShadowsBuiltin,
                     format!("`{}` is the name of a built-in", name.name),
                 )
                 .label(name.span, "defined here")
@@ -327,7 +327,7 @@ impl GameSig {
 #[cold]
 fn duplicate_binding(name: &str, span: Span, previous: Span) -> Diag {
     Diag::error(
-        "cgl::resolve::duplicate_binding",
+        Code::ResolveDuplicateBinding,
         format!("`{name}` is bound twice"),
     )
     .label(span, "bound again here")
@@ -440,7 +440,7 @@ impl<'a> Resolver<'a> {
             if let Some(prev) = seen_clause.insert(what, span) {
                 this.errors.push(
                     Diag::error(
-                        "cgl::resolve::duplicate_clause",
+                        Code::ResolveDuplicateClause,
                         format!("two `{what}` clauses"),
                     )
                     .label(span, "second one here")
@@ -486,7 +486,7 @@ impl<'a> Resolver<'a> {
                             } else if had_default {
                                 self.errors.push(
                                     Diag::error(
-                                        "cgl::resolve::default_order",
+                                        Code::ResolveDefaultOrder,
                                         "a field without a default follows one with a default",
                                     )
                                     .label(pat.span(), "this field needs a default too")
@@ -503,7 +503,7 @@ impl<'a> Resolver<'a> {
         let Some(position) = position else {
             self.errors.push(
                 Diag::error(
-                    "cgl::resolve::no_position",
+                    Code::ResolveNoPosition,
                     format!("game `{}` has no `position` clause", game.name.name),
                 )
                 .label(game.name.span, "this game")
@@ -551,7 +551,7 @@ impl<'a> Resolver<'a> {
             if rule.side != Side::Both {
                 self.errors.push(
                     Diag::error(
-                        "cgl::resolve::partizan_unsupported",
+                        Code::ResolvePartizanUnsupported,
                         "partizan games (`left move`, `right move`) are not supported yet",
                     )
                     .label(rule.span, "a partizan move rule")
@@ -638,11 +638,8 @@ impl<'a> Resolver<'a> {
         candidates.extend(builtins::BUILTINS.iter().map(|(n, ..)| *n));
         candidates.extend(CONSTANT_NAMES);
         candidates.sort_unstable();
-        let mut diag = Diag::error(
-            "cgl::resolve::unknown_name",
-            format!("unknown name `{name}`"),
-        )
-        .label(span, "not defined");
+        let mut diag = Diag::error(Code::ResolveUnknownName, format!("unknown name `{name}`"))
+            .label(span, "not defined");
         diag = match did_you_mean(name, candidates) {
             Some(s) => diag.help(format!("did you mean `{s}`?")),
             None => {
@@ -665,7 +662,7 @@ impl<'a> Resolver<'a> {
         let plural = if expected == (1, 1) { "" } else { "s" };
         self.errors.push(
             Diag::error(
-                "cgl::resolve::arity",
+                Code::ResolveArity,
                 format!("{what} takes {expected_text} argument{plural}, but {got} were given"),
             )
             .label(
@@ -698,7 +695,7 @@ impl<'a> Resolver<'a> {
                         Global::Fn(_) => {
                             self.errors.push(
                                 Diag::error(
-                                    "cgl::resolve::fn_value",
+                                    Code::ResolveFnValue,
                                     format!("`{name}` is a function and must be called"),
                                 )
                                 .label(span, "used as a value")
@@ -712,7 +709,7 @@ impl<'a> Resolver<'a> {
                 } else if builtins::lookup(name).is_some() {
                     self.errors.push(
                         Diag::error(
-                            "cgl::resolve::fn_value",
+                            Code::ResolveFnValue,
                             format!("`{name}` is a built-in function and must be called"),
                         )
                         .label(span, "used as a value")
@@ -834,7 +831,7 @@ impl<'a> Resolver<'a> {
             };
             self.errors.push(
                 Diag::error(
-                    "cgl::resolve::type",
+                    Code::ResolveType,
                     format!("{what} needs {needs}, but this is {found}"),
                 )
                 .label(operand.span, found)
@@ -853,7 +850,7 @@ impl<'a> Resolver<'a> {
                 Some(name) => {
                     if !sig.params.contains(&name.name) {
                         let mut d = Diag::error(
-                            "cgl::resolve::unknown_param",
+                            Code::ResolveUnknownParam,
                             format!("game `{}` has no parameter `{}`", sig.name, name.name),
                         )
                         .label(name.span, "unknown parameter");
@@ -929,7 +926,7 @@ impl<'a> Resolver<'a> {
                             candidates.extend(builtins::BUILTINS.iter().map(|(n, ..)| *n));
                             candidates.sort_unstable();
                             let mut d = Diag::error(
-                                "cgl::resolve::unknown_name",
+                                Code::ResolveUnknownName,
                                 format!("unknown function or game `{name}`"),
                             )
                             .label(callee.span, "not defined");

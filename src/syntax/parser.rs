@@ -11,7 +11,7 @@ use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser as _;
 
 use super::ast::*;
-use crate::diag::{Diag, DiagResult, FileId, Span};
+use crate::diag::{Code, Diag, DiagResult, FileId, Span};
 
 #[derive(pest_derive::Parser)]
 #[grammar = "grammar/cgl.pest"]
@@ -110,7 +110,7 @@ fn check_operator_depth(file: FileId, item: &Pair<'_, Rule>) -> DiagResult<()> {
         let end = (start + 1).min(span.end());
         return Err(Box::new(
             Diag::error(
-                "cgl::syntax::too_deep",
+                Code::SyntaxTooDeep,
                 format!("an expression is nested {found} operators deep"),
             )
             .label(Span::new(file, start, end), "in this statement")
@@ -146,7 +146,7 @@ fn check_nesting(file: FileId, text: &str) -> DiagResult<()> {
                 }
                 if i >= bytes.len() {
                     return Err(Box::new(
-                        Diag::error("cgl::syntax::unterminated", "unterminated comment")
+                        Diag::error(Code::SyntaxUnterminated, "unterminated comment")
                             .label(
                                 Span::new(file, opened, opened + 2),
                                 "this comment never ends",
@@ -167,7 +167,7 @@ fn check_nesting(file: FileId, text: &str) -> DiagResult<()> {
                 }
                 if i >= bytes.len() || bytes[i] != b'"' {
                     return Err(Box::new(
-                        Diag::error("cgl::syntax::unterminated", "unterminated string")
+                        Diag::error(Code::SyntaxUnterminated, "unterminated string")
                             .label(
                                 Span::new(file, opened, opened + 1),
                                 "this string never ends",
@@ -180,7 +180,7 @@ fn check_nesting(file: FileId, text: &str) -> DiagResult<()> {
                 open.push((c, i));
                 if open.len() > MAX_NESTING {
                     return Err(Box::new(
-                        Diag::error("cgl::syntax::too_deep", "brackets are nested too deeply")
+                        Diag::error(Code::SyntaxTooDeep, "brackets are nested too deeply")
                             .label(Span::new(file, i, i + 1), "nesting limit reached here")
                             .help(format!(
                                 "cgl accepts at most {MAX_NESTING} nested brackets; \
@@ -200,7 +200,7 @@ fn check_nesting(file: FileId, text: &str) -> DiagResult<()> {
                     Some((o, at)) => {
                         return Err(Box::new(
                             Diag::error(
-                                "cgl::syntax::unbalanced",
+                                Code::SyntaxUnbalanced,
                                 format!("`{}` does not close `{}`", c as char, o as char),
                             )
                             .label(Span::new(file, i, i + 1), "this bracket")
@@ -215,7 +215,7 @@ fn check_nesting(file: FileId, text: &str) -> DiagResult<()> {
                     None => {
                         return Err(Box::new(
                             Diag::error(
-                                "cgl::syntax::unbalanced",
+                                Code::SyntaxUnbalanced,
                                 format!("`{}` closes nothing", c as char),
                             )
                             .label(Span::new(file, i, i + 1), "no bracket is open here")
@@ -231,7 +231,7 @@ fn check_nesting(file: FileId, text: &str) -> DiagResult<()> {
     if let Some((o, at)) = open.pop() {
         return Err(Box::new(
             Diag::error(
-                "cgl::syntax::unbalanced",
+                Code::SyntaxUnbalanced,
                 format!("`{}` is never closed", o as char),
             )
             .label(Span::new(file, at, at + 1), "opened here")
@@ -314,7 +314,7 @@ fn syntax_error(file: FileId, text: &str, error: pest::error::Error<Rule>) -> Bo
         (last, text_len, "the input ends here")
     };
     Box::new(
-        Diag::error("cgl::syntax::unexpected", message)
+        Diag::error(Code::SyntaxUnexpected, message)
             .label(Span::new(file, start, end), what)
             .help(match bad_char {
                 Some(c) if c.is_alphabetic() => {
@@ -777,7 +777,7 @@ impl Ctx {
                 Some('"') => out.push('"'),
                 other => {
                     return Err(Box::new(
-                        Diag::error("cgl::syntax::bad_escape", "unknown escape in string")
+                        Diag::error(Code::SyntaxBadEscape, "unknown escape in string")
                             .label(
                                 span,
                                 format!("`\\{}` is not an escape", other.unwrap_or(' ')),
@@ -876,7 +876,7 @@ impl Ctx {
                 let field = if name.as_rule() == Rule::int {
                     FieldName::Index(name.as_str().replace('_', "").parse().map_err(|_| {
                         Box::new(
-                            Diag::error("cgl::syntax::bad_field", "tuple field index is too large")
+                            Diag::error(Code::SyntaxBadField, "tuple field index is too large")
                                 .label(fspan, "here")
                                 .help("tuple fields are numbered from 0"),
                         )
@@ -900,16 +900,9 @@ impl Ctx {
                     Ok(n) => ExprKind::Int(n),
                     Err(_) => {
                         return Err(Box::new(
-                            Diag::error(
-                                "cgl::syntax::int_overflow",
-                                "integer literal is too large",
-                            )
-                            .label(span, "does not fit in 64 bits")
-                            .help(format!(
-                                "integers range from {} to {}",
-                                i64::MIN,
-                                i64::MAX
-                            )),
+                            Diag::error(Code::SyntaxIntOverflow, "integer literal is too large")
+                                .label(span, "does not fit in 64 bits")
+                                .help(format!("integers range from {} to {}", i64::MIN, i64::MAX)),
                         ))
                     }
                 }
