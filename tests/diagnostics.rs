@@ -12,6 +12,10 @@
 //!
 //! Helper files that are not test cases (imported by `import_*.game`) live in
 //! `tests/fail/helpers/`, which the `fail/*.game` glob does not reach.
+//!
+//! Every code of the catalogue (`cgl::diag::Code`) must show in some fail file's snapshot, or
+//! be listed in `NO_FAIL_FILE` with the reason no file can produce it; and every code has its
+//! row in the table of spec/language.md §11.
 
 use std::collections::BTreeSet;
 use std::path::Path;

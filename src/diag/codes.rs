@@ -688,8 +688,8 @@ codes! {
     ReplTooLarge = "cgl::repl::too_large",
         "`:table` or `:grid` asked for too many values to show",
         r"
-        A table shows a bounded number of values so that it fits a terminal. The ranges
-        given ask for more.
+        `:table` and `:grid` show at most 100,000 values, so that a mistyped range does not
+        flood the terminal (or run for hours). The ranges given ask for more.
 
         Use smaller ranges; to test a long sequence, use `period([...])` or an `expect`.
         ";

@@ -135,7 +135,8 @@ pub struct Diag {
 }
 
 impl Diag {
-    /// A new error.
+    /// A new error. Codes come from the catalogue in `codes.rs`: a new one is one entry there
+    /// (ARCHITECTURE.md, *Diagnostic codes*).
     #[cold]
     pub fn error(code: Code, message: impl Into<String>) -> Diag {
         Diag {
