@@ -14,7 +14,7 @@ macro_rules! codes {
     ($($variant:ident = $name:literal, $summary:literal, $explanation:literal;)*) => {
         /// A diagnostic code: a stable name (`cgl::<phase>::<what>`) that tests, scripts and
         /// `cgl explain` match on.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Code {
             $(
                 #[doc = $summary]
@@ -72,6 +72,13 @@ impl Code {
     /// it and often an example, in plain text lines (the catalogue's indentation removed).
     pub fn explain(self) -> String {
         dedent(self.raw_explanation())
+    }
+}
+
+/// A code debugs as its name in quotes, as a string code did: `"cgl::graph::cycle"`.
+impl fmt::Debug for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.name(), f)
     }
 }
 
@@ -770,6 +777,7 @@ mod tests {
             assert_eq!(Code::from_name(name), Some(code));
             assert_eq!(Code::from_name(&name["cgl::".len()..]), Some(code));
             assert_eq!(code.to_string(), name);
+            assert_eq!(format!("{code:?}"), format!("{name:?}"));
         }
         assert_eq!(Code::from_name("cgl::graph::cycles"), None);
         assert_eq!(Code::GraphCycle.phase(), "graph");
