@@ -14,7 +14,7 @@ use std::ops::ControlFlow;
 use std::path::{Path, PathBuf};
 
 use crate::analysis::Analyzer;
-use crate::diag::{Diag, FileId, SourceMap, Span};
+use crate::diag::{Code, Diag, FileId, SourceMap, Span};
 use crate::eval::builtins::Builtin;
 use crate::eval::compiled::CompiledGames;
 use crate::eval::value::Value;
@@ -181,7 +181,7 @@ impl Session {
         stack: &mut Vec<(PathBuf, PathBuf)>,
     ) -> Result<usize, Vec<Diag>> {
         let unreadable = |message: String, help: &str| {
-            let mut d = Diag::error("cgl::load::unreadable", message).help(help.to_string());
+            let mut d = Diag::error(Code::LoadUnreadable, message).help(help.to_string());
             if let Some(span) = import {
                 d = d.label(span, "imported here");
             }
@@ -203,7 +203,7 @@ impl Session {
                 // Where a link leads is not said: it is outside, and that is all a log of
                 // the check may show.
                 return Err(vec![refused(
-                    "cgl::load::confined",
+                    Code::LoadConfined,
                     format!(
                         "`{}` leads outside the folder that cgl check is confined to",
                         shown(path)
@@ -223,12 +223,9 @@ impl Session {
                 .map(|(_, shown_path)| shown(shown_path))
                 .chain([shown(path)])
                 .collect();
-            let mut d = Diag::error(
-                "cgl::load::import_cycle",
-                "files import each other in a cycle",
-            )
-            .note(format!("import chain: {}", chain.join(" → ")))
-            .help("move what the files share into another file that each of them imports");
+            let mut d = Diag::error(Code::LoadImportCycle, "files import each other in a cycle")
+                .note(format!("import chain: {}", chain.join(" → ")))
+                .help("move what the files share into another file that each of them imports");
             if let Some(span) = import {
                 d = d.label(span, "this import closes the cycle");
             }
@@ -247,7 +244,7 @@ impl Session {
                      never end",
                     ),
                     Refusal::TooLarge(size) => vec![refused(
-                        "cgl::load::too_large",
+                        Code::LoadTooLarge,
                         format!(
                             "`{}` is larger than the limit of {} ({})",
                             shown(path),
@@ -305,7 +302,7 @@ impl Session {
         let written = Path::new(path);
         if written.extension().is_none_or(|e| e != "game") {
             return Err(vec![refused(
-                "cgl::load::not_game",
+                Code::LoadNotGame,
                 format!("`{}` is not a .game file", escaped(path)),
                 "an import names a .game file (its name ends in .game); cgl does not read \
                  other files, so that a diagnostic never quotes them",
@@ -325,7 +322,7 @@ impl Session {
             };
             if let Some(how) = leaves {
                 return Err(vec![refused(
-                    "cgl::load::confined",
+                    Code::LoadConfined,
                     format!(
                         "`{}` may leave the folder that cgl check is confined to",
                         escaped(path)
@@ -507,7 +504,7 @@ impl Session {
             Value::Bool(false) => ExpectResult::Failed(Box::new(self.explain_failure(body))),
             other => ExpectResult::Failed(Box::new(
                 Diag::error(
-                    "cgl::check::not_boolean",
+                    Code::CheckNotBoolean,
                     "an expectation must be true or false",
                 )
                 .label(
@@ -576,7 +573,7 @@ impl Session {
                 _ => r,
             };
         }
-        let mut diag = Diag::error("cgl::check::failed", "expectation failed");
+        let mut diag = Diag::error(Code::CheckFailed, "expectation failed");
         match &expr.kind {
             ExprKind::Binary(BinaryOp::Is, l, r) => {
                 let left = self.interp().eval(l, &mut frame);
@@ -724,11 +721,11 @@ fn control_character(path: &Path, text: &str) -> Option<Diag> {
             "remove it: a .game file may hold printable characters, tabs and line breaks only",
         )
     };
-    Some(Diag::error("cgl::load::binary", message).help(help))
+    Some(Diag::error(Code::LoadBinary, message).help(help))
 }
 
 /// A refusal to read a file, with the import (if any) that asked for it.
-fn refused(code: &'static str, message: String, help: &str, import: Option<Span>) -> Diag {
+fn refused(code: Code, message: String, help: &str, import: Option<Span>) -> Diag {
     let mut d = Diag::error(code, message).help(help.to_string());
     if let Some(span) = import {
         d = d.label(span, "imported here");

@@ -765,3 +765,59 @@ fn stop_after_a_huge_budget_never_fires() {
     let stop = cgl::eval::Stop::after(std::time::Duration::MAX);
     assert!(stop.check().is_ok());
 }
+
+/// The JSON and JUnit writers, byte for byte, on files that exercise every record and element:
+/// a passing file, a failed comparison (values in JSON), a multi-line expectation, text that
+/// needs escaping (quotes, an apostrophe, `<`, `&`, a tab, non-ASCII), a warning (an empty
+/// file), a syntax error, a missing import, a path that does not exist, and expectations
+/// skipped after a timeout. The snapshots pin the output schema: a change of writer (or of
+/// library) must leave them as they are.
+#[test]
+fn machine_formats_byte_for_byte() {
+    let dir = temp_dir("formats-bytes");
+    let files: &[(&str, &str)] = &[
+        (
+            "pass.game",
+            "game Nim {\n    position n\n    move k for k in 0..n\n}\n\nexpect Nim(3) is N\nexpect grundy(Nim(2) + Nim(2)) == 0\n",
+        ),
+        (
+            "fail.game",
+            "game Nim {\n    position n\n    move k for k in 0..n\n}\n\nexpect grundy(Nim(3) + Nim(5)) == 7\nexpect [grundy(Nim(n))\n    for n in 0..3] == [0, 1, 3]\nexpect Nim(1) is N\n",
+        ),
+        (
+            "escapes.game",
+            "// it's <text> & \"quotes\"\nexpect \"it's <a & b>\" == \"say \\\"hi\\\"\\there, é →\"\nexpect 1 / 0 == 0\n",
+        ),
+        ("empty.game", "// nothing yet\n"),
+        ("syntax.game", "expect (1 + 2 == 3\n"),
+        ("import.game", "import \"missing.game\"\n\nexpect 1 == 1\n"),
+        (
+            "slow.game",
+            "game W {\n    position (a, b)\n    move (a - k, b) for k in 1..=a\n    move (a, b - k) for k in 1..=b\n    move (a - k, b - k) for k in 1..=min(a, b)\n}\n\nexpect W(1, 2) is P\nexpect grundy(W(3000, 3000)) > 0\nexpect W(2, 1) is P\n",
+        ),
+    ];
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).expect("write a file");
+    }
+    let mut names: Vec<&str> = files.iter().map(|(n, _)| *n).collect();
+    names.insert(5, "nope.game");
+    for format in ["json", "junit"] {
+        let mut args = vec![
+            "check",
+            "--format",
+            format,
+            "--jobs",
+            "1",
+            "--timeout",
+            "0.3",
+        ];
+        args.extend(&names);
+        let (code, stdout, stderr) = cgl_in(&dir, &args);
+        assert_no_crash(format, &stderr);
+        assert_eq!((code, stderr.as_str()), (2, ""), "{format}");
+        insta::with_settings!({ description => format!("cgl check --format {format}"), omit_expression => true }, {
+            insta::assert_snapshot!(format!("machine_formats_{format}"), stdout);
+        });
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

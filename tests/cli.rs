@@ -342,12 +342,68 @@ fn help_texts() {
         ("cgl check --help", &["check", "--help"]),
         ("cgl run --help", &["run", "--help"]),
         ("cgl eval --help", &["eval", "--help"]),
+        ("cgl explain --help", &["explain", "--help"]),
     ] {
         let (code, stdout, stderr) = cgl(args);
         assert_eq!((code, stderr.as_str()), (0, ""), "{name}");
         insta::with_settings!({ description => name, omit_expression => true }, {
             insta::assert_snapshot!(name.replace(' ', "_").replace("--", ""), stdout);
         });
+    }
+}
+
+/// `cgl explain CODE` prints the catalogue's explanation of every code and exits 0 (the
+/// `cgl::` may be left out); a name that is no code is a diagnostic with the closest code and
+/// exit code 2; `cgl explain` alone lists every code.
+#[test]
+fn explain_every_code_and_only_codes() {
+    use cgl::diag::Code;
+    let (code, stdout, stderr) = cgl(&["explain", "cgl::graph::cycle"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert!(
+        stdout.starts_with("cgl::graph::cycle: the moves lead from a position back to itself"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("terminal if"), "{stdout}");
+    for &c in Code::ALL {
+        let (code, stdout, stderr) = cgl(&["explain", c.name()]);
+        assert_eq!((code, stderr.as_str()), (0, ""), "{c}");
+        assert_eq!(
+            stdout,
+            format!("{}: {}\n\n{}", c.name(), c.summary(), c.explain()),
+            "{c}"
+        );
+    }
+    let (code, short, _) = cgl(&["explain", "eval::overflow"]);
+    let (_, full, _) = cgl(&["explain", "cgl::eval::overflow"]);
+    assert_eq!((code, short), (0, full));
+
+    let (code, stdout, stderr) = cgl(&["explain", "cgl::graph::cycles"]);
+    assert_no_crash("explain", &stderr);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    insta::assert_snapshot!(stderr, @r"
+    cgl::explain::unknown_code
+
+      × `cgl::graph::cycles` is not a diagnostic code
+      help: did you mean `cgl::graph::cycle`?
+    ");
+    let (code, _, stderr) = cgl(&["explain", "no_such_thing"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("`cgl explain` without a code lists them all"),
+        "{stderr}"
+    );
+
+    let (code, stdout, stderr) = cgl(&["explain"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    for &c in Code::ALL {
+        let line = stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(c.name()));
+        assert!(
+            line.is_some_and(|l| l.ends_with(c.summary())),
+            "{c} is listed with its summary:\n{stdout}"
+        );
     }
 }
 

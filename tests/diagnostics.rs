@@ -12,10 +12,73 @@
 //!
 //! Helper files that are not test cases (imported by `import_*.game`) live in
 //! `tests/fail/helpers/`, which the `fail/*.game` glob does not reach.
+//!
+//! Every code of the catalogue (`cgl::diag::Code`) must show in some fail file's snapshot, or
+//! be listed in `NO_FAIL_FILE` with the reason no file can produce it; and every code has its
+//! row in the table of spec/language.md §11.
 
+use std::collections::BTreeSet;
 use std::path::Path;
+use std::sync::atomic::Ordering;
+
+use cgl::diag::Code;
+use cgl::eval::Stop;
+use cgl::session::{Session, SessionConfig};
 
 use crate::common::{assert_no_crash, cgl, cgl_in, root, temp_dir};
+
+/// The codes of the catalogue that no `.game` file given to `cgl check` can produce, each
+/// with the reason and the test that produces it instead. Every other code needs a fail file
+/// whose snapshot shows it (`every_code_has_a_fail_file_or_a_reason`).
+const NO_FAIL_FILE: &[(Code, &str)] = &[
+    (
+        Code::LoadTooLarge,
+        "the smallest limit is 1 MiB, so a fail file would have to be over 1 MiB; \
+         tests/reliability.rs checks /dev/zero and a file over the limit",
+    ),
+    (
+        Code::CheckEmptyFile,
+        "a warning: the file passes (exit 0), and a fail file must fail; `empty_files_warn`",
+    ),
+    (
+        Code::ReplUnknownCommand,
+        "typed at the REPL, not written in a file; tests/repl.rs `repl_mistakes_have_codes`",
+    ),
+    (
+        Code::ReplUsage,
+        "typed at the REPL; `repl_mistakes_have_codes`",
+    ),
+    (
+        Code::ReplLet,
+        "typed at the REPL; `repl_mistakes_have_codes`",
+    ),
+    (
+        Code::ReplNotPosition,
+        "typed at the REPL; `repl_mistakes_have_codes`",
+    ),
+    (
+        Code::ReplTooLarge,
+        "typed at the REPL; `repl_mistakes_have_codes`",
+    ),
+    (
+        Code::LimitInterrupted,
+        "Ctrl-C at the REPL; `a_raised_stop_flag_interrupts` below raises the flag it sets",
+    ),
+    (
+        Code::Internal,
+        "a bug in cgl, which no file may produce; src/cli/check.rs \
+         `a_panic_is_an_internal_error_for_that_file_only` makes one",
+    ),
+    (
+        Code::InternalOnlyAtoms,
+        "never reported: `outcome`'s search over positions gives up with it at a compound and \
+         the general search takes over (every test of `outcome` on a compound goes through it)",
+    ),
+    (
+        Code::ExplainUnknownCode,
+        "`cgl explain`'s, not a file's; tests/cli.rs `explain_every_code_and_only_codes`",
+    ),
+];
 
 /// Files whose mistake cgl does not report yet. They are asserted as they behave today (exit 0),
 /// so that a fix in the engine shows up here; then move the file out of this list.
@@ -302,4 +365,121 @@ fn assert_every_diagnostic_has_span_and_help(name: &str, stderr: &str) {
             "{name}: a diagnostic without help:\n{block}"
         );
     }
+}
+
+/// The codes shown in the committed fail-file snapshots (lines starting with `cgl::`).
+fn codes_in_fail_snapshots() -> BTreeSet<String> {
+    let dir = root().join("tests/snapshots");
+    let mut codes = BTreeSet::new();
+    for entry in std::fs::read_dir(&dir)
+        .expect("read tests/snapshots")
+        .flatten()
+    {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !name.starts_with("integration__diagnostics__fail_files@") {
+            continue;
+        }
+        let text = std::fs::read_to_string(entry.path()).expect("snapshots are UTF-8");
+        for line in text.lines().filter(|l| l.starts_with("cgl::")) {
+            codes.insert(line.trim().to_string());
+        }
+    }
+    codes
+}
+
+/// The issue's rule: every code has a fail file in tests/fail/ whose snapshot shows it, or
+/// is listed in `NO_FAIL_FILE` with the reason none can exist. A listed code that a fail file
+/// now produces must leave the list, so that the list says only what is true.
+#[test]
+fn every_code_has_a_fail_file_or_a_reason() {
+    let produced = codes_in_fail_snapshots();
+    for code in &produced {
+        assert!(
+            Code::from_name(code).is_some(),
+            "a fail-file snapshot shows `{code}`, which is not in src/diag/codes.rs"
+        );
+    }
+    let mut missing = Vec::new();
+    for &code in Code::ALL {
+        let listed = NO_FAIL_FILE.iter().find(|(c, _)| *c == code);
+        match (produced.contains(code.name()), listed) {
+            (true, Some(_)) => panic!("{code} has a fail file now: remove it from NO_FAIL_FILE"),
+            (false, None) => missing.push(code.name()),
+            _ => {}
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "no fail file in tests/fail/ produces these codes: {missing:?}\nadd one per code \
+         (then `INSTA_UPDATE=always cargo test --release --test integration diagnostics` and \
+         review the new snapshot), or list the code in NO_FAIL_FILE with the reason none can"
+    );
+    for (code, reason) in NO_FAIL_FILE {
+        assert!(!reason.is_empty(), "{code}: say why no file can produce it");
+        let times = NO_FAIL_FILE.iter().filter(|(c, _)| c == code).count();
+        assert_eq!(times, 1, "{code} is listed twice");
+    }
+}
+
+/// spec/language.md §11 has one table row per code, `| `CODE` | summary |`, with the
+/// catalogue's summary, and no row for a code the catalogue does not have.
+#[test]
+fn every_code_is_in_the_spec() {
+    let spec = std::fs::read_to_string(root().join("spec/language.md")).expect("read the spec");
+    let rows: Vec<(&str, &str)> = spec
+        .lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix("| `cgl::")?;
+            let (name, rest) = rest.split_once("` | ")?;
+            let summary = rest.strip_suffix(" |")?;
+            Some((&line[3..3 + "cgl::".len() + name.len()], summary))
+        })
+        .collect();
+    for (name, _) in &rows {
+        assert!(
+            Code::from_name(name).is_some(),
+            "spec/language.md has a row for `{name}`, which is not in src/diag/codes.rs"
+        );
+    }
+    let mut missing = Vec::new();
+    for &code in Code::ALL {
+        let row = format!("| `{}` | {} |", code.name(), code.summary());
+        match rows.iter().filter(|(n, _)| *n == code.name()).count() {
+            0 => missing.push(row),
+            1 => assert!(
+                rows.contains(&(code.name(), code.summary())),
+                "spec/language.md §11: the row of {code} must read\n{row}"
+            ),
+            _ => panic!("spec/language.md has two rows for {code}"),
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "add these rows to the table of spec/language.md §11:\n{}",
+        missing.join("\n")
+    );
+}
+
+/// Ctrl-C in the REPL raises the session's stop flag; the computation running then ends with
+/// `cgl::limit::interrupted`, and once the flag is lowered the session answers again.
+#[test]
+fn a_raised_stop_flag_interrupts() {
+    let mut session = Session::new(SessionConfig::default());
+    let file = session
+        .load_source(
+            "wythoff.game",
+            "game W { position (a, b)  move (a - k, b) for k in 1..=a  \
+             move (a, b - k) for k in 1..=b }",
+        )
+        .expect("the game loads");
+    let stop = Stop::new();
+    session.set_stop(stop.clone());
+    stop.flag().store(true, Ordering::SeqCst);
+    let diags = session
+        .eval_text("grundy(W(300, 300))", &[file])
+        .expect_err("a raised flag stops the analysis");
+    assert_eq!(diags[0].code, Code::LimitInterrupted, "{diags:?}");
+    stop.reset();
+    let value = session.eval_text("grundy(W(3, 5))", &[file]);
+    assert_eq!(value.map(|v| session.show(&v)).ok().as_deref(), Some("6"));
 }

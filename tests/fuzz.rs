@@ -113,7 +113,7 @@ fn check_unguarded(text: &str, explicit: bool) -> Result<(), String> {
                     },
                     Statement::Expect(body) => {
                         if let ExpectResult::Failed(d) = session.check_expect(&body) {
-                            if d.code.starts_with("cgl::check::") {
+                            if d.code.phase() == "check" {
                                 let _ = session.failed_values(&body);
                             }
                             diags.push(*d);
@@ -125,7 +125,7 @@ fn check_unguarded(text: &str, explicit: bool) -> Result<(), String> {
     }
     for d in &diags {
         let rendered = render(d, &session.sources, RenderStyle::Plain);
-        if d.code == "cgl::internal" {
+        if d.code == cgl::diag::Code::Internal {
             return Err(format!("internal error:\n{rendered}"));
         }
     }

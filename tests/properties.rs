@@ -588,7 +588,11 @@ fn session(explicit: bool) -> Session {
 fn eval(s: &mut Session, file: usize, text: &str) -> Result<String, String> {
     match s.eval_text(text, &[file]) {
         Ok(v) => Ok(s.show(&v)),
-        Err(diags) => Err(diags.iter().map(|d| d.code).collect::<Vec<_>>().join(", ")),
+        Err(diags) => Err(diags
+            .iter()
+            .map(|d| d.code.name())
+            .collect::<Vec<_>>()
+            .join(", ")),
     }
 }
 

@@ -230,7 +230,7 @@ fn the_deepest_statements_load_on_a_small_stack() {
                 });
             }
             drop(s);
-            Ok::<_, &str>(shown)
+            Ok::<_, cgl::diag::Code>(shown)
         })
         .unwrap();
     let shown = worker

@@ -193,6 +193,36 @@ fn help_and_completion_topics() {
     assert!(stdout.contains("no help on `nonsense`"), "{stdout}");
 }
 
+/// Each mistake that only the REPL can make has its code (tests/diagnostics.rs lists these
+/// codes as ones no fail file can produce), the session goes on after each, and a piped
+/// session with a failed entry exits 1.
+#[test]
+fn repl_mistakes_have_codes() {
+    let entries: &[(&str, &str)] = &[
+        (":nonsense", "cgl::repl::unknown_command"),
+        (":explain", "cgl::repl::usage"),
+        ("let 3 = 4", "cgl::repl::let"),
+        (":explain 1", "cgl::repl::not_position"),
+        (":play none", "cgl::repl::not_position"),
+        (":table n for n in 0..1000000000", "cgl::repl::too_large"),
+    ];
+    for (entry, code) in entries {
+        let input = format!("{entry}\n1 + 1\n");
+        let (status, stdout, stderr) = repl(&[], input.as_bytes());
+        assert_eq!(status, 1, "{entry}: {stderr}");
+        let first = stderr
+            .lines()
+            .find(|l| l.starts_with("cgl::"))
+            .unwrap_or("");
+        assert_eq!(first, *code, "{entry}: {stderr}");
+        assert!(stderr.contains("help:"), "{entry}: {stderr}");
+        assert!(
+            stdout.ends_with("2\n"),
+            "{entry}: the session goes on: {stdout}"
+        );
+    }
+}
+
 // ------------------------------------------------------------------ playing the computer
 
 /// A small deterministic random generator (xorshift), so a failure can be replayed.

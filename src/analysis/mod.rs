@@ -18,7 +18,7 @@ use memo::{RemCode, RemMemo};
 pub use solve::Slot;
 use solve::{solve, Analysis};
 
-use crate::diag::{Diag, DiagResult};
+use crate::diag::{Code, Diag, DiagResult};
 use crate::eval::builtins::{self, Builtin};
 use crate::eval::value::{CompoundKind, Outcome, PosTerm, Position, Value};
 use crate::eval::{Host, World};
@@ -114,7 +114,7 @@ fn run(
         Builtin::Grundy => {
             if conv == Convention::Misere {
                 return Err(Box::new(
-                    Diag::error("cgl::analysis::grundy_misere", "Grundy values describe normal play, not misère play")
+                    Diag::error(Code::AnalysisGrundyMisere, "Grundy values describe normal play, not misère play")
                         .help("use `outcome(p)` or `remoteness(p)` for a misère position"),
                 ));
             }
@@ -124,7 +124,7 @@ fn run(
             Some(r) => Value::Int(r as i64),
             None => {
                 return Err(Box::new(
-                    Diag::error("cgl::analysis::remoteness_draw", "the position is a draw, so it has no remoteness")
+                    Diag::error(Code::AnalysisRemotenessDraw, "the position is a draw, so it has no remoteness")
                         .help("remoteness counts the moves to the end of a won or lost game; check `outcome(p) != D` first"),
                 ))
             }
@@ -308,7 +308,7 @@ pub fn grundy(an: &mut Analyzer, w: &mut World<'_>, t: TermId) -> DiagResult<u64
     if solve(an, w, Draws, t)? {
         return Err(Box::new(
             Diag::error(
-                "cgl::analysis::grundy_draw",
+                Code::AnalysisGrundyDraw,
                 "a draw is reachable, so there is no Grundy value",
             )
             .help("Grundy values exist for games without draws; use `outcome(p)` instead"),
@@ -451,7 +451,7 @@ pub fn outcome(
 struct Remoteness(Convention, bool);
 
 /// The code with which a remoteness search limited to positions gives up at a compound.
-const ONLY_ATOMS: &str = "cgl::internal::only_atoms";
+const ONLY_ATOMS: Code = Code::InternalOnlyAtoms;
 
 impl Analysis for Remoteness {
     type V = RemCode;

@@ -3,7 +3,7 @@
 //! again while it is still on the stack closes a cycle, which becomes a diagnostic.
 
 use super::Analyzer;
-use crate::diag::{Diag, DiagResult};
+use crate::diag::{Code, Diag, DiagResult};
 use crate::eval::World;
 use crate::graph::TermId;
 
@@ -198,7 +198,7 @@ fn cycle(
     path.push(back_to);
     let names: Vec<String> = path.iter().map(|t| an.graph.show(&*w.games, *t)).collect();
     let mut diag = Diag::error(
-        "cgl::graph::cycle",
+        Code::GraphCycle,
         format!("the moves form a cycle: {}", names.join(" → ")),
     )
     .help(

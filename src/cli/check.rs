@@ -20,7 +20,7 @@ use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
 use super::report::{ExpectReport, ExpectStatus, FileReport, Locator, Place, Problem};
-use crate::diag::{Diag, RenderStyle, Severity};
+use crate::diag::{Code, Diag, RenderStyle, Severity};
 use crate::eval::{Stop, INTERRUPTED, TIMEOUT};
 use crate::session::{shown, LoadPolicy, Outcome, RunOptions, Session, SessionConfig};
 use crate::stats::{Stats, Work};
@@ -138,7 +138,7 @@ fn bad_path(path: &Path, message: String) -> FileReport {
     FileReport::not_checked(
         shown(path),
         vec![Problem::plain(
-            "cgl::load::unreadable",
+            Code::LoadUnreadable,
             message,
             Some(
                 "check the path (relative to the current directory); in a folder, cgl checks \
@@ -403,7 +403,7 @@ fn payload_text(payload: &(dyn Any + Send)) -> String {
 /// A folder below a confined one that leads outside it (a symbolic link).
 fn outside_folder(dir: &Path) -> FileReport {
     let diag = Diag::error(
-        "cgl::load::confined",
+        Code::LoadConfined,
         format!(
             "the folder {} leads outside the folder that cgl check is confined to",
             shown(dir)
@@ -484,7 +484,7 @@ fn check_file(path: &Path, settings: &CheckSettings, stop: &Arc<AtomicBool>) -> 
         let warning = Diag {
             severity: Severity::Warning,
             ..Diag::error(
-                "cgl::check::empty_file",
+                Code::CheckEmptyFile,
                 format!("{} has nothing to check", report.path),
             )
             .help("the file defines nothing and expects nothing; is it the file you meant to hand in?")
@@ -621,7 +621,7 @@ mod tests {
                 if report.path.starts_with("boom") {
                     assert_eq!(report.errors.len(), 1);
                     let problem = &report.errors[0];
-                    assert_eq!(problem.code, "cgl::internal");
+                    assert_eq!(problem.code, Code::Internal);
                     assert!(
                         problem
                             .message
@@ -644,9 +644,9 @@ mod tests {
             &["a", "hang1", "b", "stuck1", "c", "hang2", "d"],
             settings(2, Some(Duration::from_millis(100))),
         );
-        let codes: Vec<Option<&str>> = reports
+        let codes: Vec<Option<Code>> = reports
             .iter()
-            .map(|r| r.errors.first().map(|p| p.code.as_str()))
+            .map(|r| r.errors.first().map(|p| p.code))
             .collect();
         let t = Some(TIMEOUT);
         assert_eq!(codes, [None, t, None, t, None, t, None], "{reports:?}");

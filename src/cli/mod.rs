@@ -1,4 +1,4 @@
-//! The command line: `check`, `run`, `eval`, and `repl` (in `crate::repl`). With the REPL,
+//! The command line: `check`, `run`, `eval`, `explain`, and `repl` (in `crate::repl`). With the REPL,
 //! the only code that touches stdout, stderr and the process's exit code.
 //!
 //! Exit codes of `check`, `run` and `eval`: 0 success; 1 an expectation failed (or, for `run`
@@ -6,6 +6,7 @@
 //! syntax or name error, a crash), and clap's usage errors.
 
 mod check;
+pub mod explain;
 pub mod report;
 
 use std::io::{IsTerminal, Write};
@@ -83,6 +84,12 @@ enum Command {
         options: EngineOptions,
         #[command(flatten)]
         unattended: Unattended,
+    },
+    /// Explain a diagnostic code, e.g. `cgl explain cgl::graph::cycle`; without one, list
+    /// them all.
+    Explain {
+        /// The code (the `cgl::` may be left out).
+        code: Option<String>,
     },
     /// Explore games interactively (also what `cgl` alone does).
     Repl {
@@ -333,6 +340,7 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
             let session = session(options, unattended);
             eval(&files, &expr, session, unattended.stats, style, out, err)
         }
+        Some(Command::Explain { code }) => explain::explain(code.as_deref(), style, out, err),
         Some(Command::Repl { files, options }) => crate::repl::run(
             &files,
             (options.config(), options.policy(None)),

@@ -7,12 +7,20 @@
 //! finished first, and none of them writes times or anything else that varies between runs
 //! (except the figures of `--stats`, whose times do).
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::Write;
 
 use clap::ValueEnum;
+use quick_xml::escape::partial_escape;
+use quick_xml::events::attributes::Attribute;
+use quick_xml::events::{BytesDecl, BytesEnd, BytesStart, BytesText, Event};
+use quick_xml::name::QName;
+use quick_xml::Writer as XmlWriter;
+use serde::Serialize;
+use serde_json::ser::CharEscape;
 
-use crate::diag::{render, Diag, FileId, RenderStyle, Severity, SourceMap, Span};
+use crate::diag::{render, Code, Diag, FileId, RenderStyle, Severity, SourceMap, Span};
 use crate::session::FailedValues;
 use crate::stats::Stats;
 
@@ -90,7 +98,7 @@ fn line_col(text: &str, line_starts: &[usize], offset: usize) -> (usize, usize) 
 #[derive(Clone, Debug)]
 pub struct Problem {
     /// The stable code (`cgl::check::failed`).
-    pub code: String,
+    pub code: Code,
     /// Error or warning.
     pub severity: Severity,
     /// The headline.
@@ -116,7 +124,7 @@ impl Problem {
         locator: &mut Locator,
     ) -> Problem {
         Problem {
-            code: diag.code.to_string(),
+            code: diag.code,
             severity: diag.severity,
             message: diag.message.clone(),
             place: diag.primary_span().and_then(|s| locator.place(s, sources)),
@@ -133,9 +141,9 @@ impl Problem {
 
     /// A problem that is not about a place in a source: a path that does not exist, a crash.
     /// `rendered` is the whole text the human format prints for it.
-    pub fn plain(code: &str, message: String, help: Option<String>, rendered: String) -> Problem {
+    pub fn plain(code: Code, message: String, help: Option<String>, rendered: String) -> Problem {
         Problem {
-            code: code.to_string(),
+            code,
             severity: Severity::Error,
             message,
             place: None,
@@ -373,7 +381,7 @@ fn github_annotations(report: &FileReport, out: &mut dyn Write) {
             }
             None => props.push(format!("file={}", github_property(&report.path))),
         }
-        props.push(format!("title={}", github_property(&problem.code)));
+        props.push(format!("title={}", github_property(problem.code.name())));
         let mut message = format!("{prefix}{}", problem.message);
         for (_, label) in problem.labels.iter().filter(|(_, l)| !l.is_empty()) {
             message.push_str(&format!("\n{label}"));
@@ -425,85 +433,82 @@ fn github_property(text: &str) -> String {
 }
 
 /// One JSON document: `{"format": "cgl-check", "version": 1, "records": [...], "summary":
-/// {...}}`, one record per line. Records are objects with a `kind` of `file` or `expect`.
-/// spec/language.md §10 lists the fields.
+/// {...}}`, one record per line, each written as soon as its file is done. Records are
+/// objects with a `kind` of `file` or `expect` (the structs below, serialised by serde_json in
+/// field order); spec/language.md §10 lists the fields.
 struct Json {
     records: usize,
     /// Whether file records carry a `stats` object (`--stats`).
     stats: bool,
 }
 
+/// The opening of the document, up to the first record.
+const JSON_HEAD: &str = "{\"format\":\"cgl-check\",\"version\":1,\"records\":[";
+
 impl Json {
-    fn record(&mut self, out: &mut dyn Write, fields: &JsonObject) {
+    fn record(&mut self, out: &mut dyn Write, record: &impl Serialize) {
         let sep = if self.records == 0 { "" } else { ",\n" };
         self.records += 1;
-        let _ = write!(out, "{sep}{}", fields.finish());
+        let _ = write!(out, "{sep}{}", json(record));
     }
 }
 
 impl Reporter for Json {
     fn file(&mut self, report: &FileReport, out: &mut dyn Write, _err: &mut dyn Write) {
         if self.records == 0 {
-            let _ = writeln!(
-                out,
-                "{{\"format\":\"cgl-check\",\"version\":1,\"records\":["
-            );
+            let _ = writeln!(out, "{JSON_HEAD}");
         }
-        let mut file = JsonObject::new();
-        file.str("kind", "file")
-            .str("file", &report.path)
-            .str("status", report.status())
-            .num("passed", report.passed())
-            .num("failed", report.failed())
-            .num("skipped", report.skipped());
-        let diagnostics: Vec<String> = report
-            .errors
-            .iter()
-            .chain(&report.warnings)
-            .map(|p| json_problem(p).finish())
-            .collect();
-        file.raw("diagnostics", &format!("[{}]", diagnostics.join(",")));
-        if self.stats {
-            let stats = report
-                .stats
-                .as_ref()
-                .map_or_else(|| "null".to_string(), json_stats);
-            file.raw("stats", &stats);
-        }
+        let file = FileRecord {
+            kind: "file",
+            file: &report.path,
+            status: report.status(),
+            passed: report.passed(),
+            failed: report.failed(),
+            skipped: report.skipped(),
+            diagnostics: report
+                .errors
+                .iter()
+                .chain(&report.warnings)
+                .map(ProblemJson::of)
+                .collect(),
+            stats: self.stats.then(|| report.stats.as_ref().map(StatsJson::of)),
+        };
         self.record(out, &file);
         for expect in &report.expects {
-            let mut record = JsonObject::new();
-            record
-                .str("kind", "expect")
-                .str("file", &report.path)
-                .num("line", expect.place.line)
-                .num("column", expect.place.column)
-                .num("end_line", expect.place.end_line)
-                .num("end_column", expect.place.end_column)
-                .str("text", &expect.text);
+            let mut record = ExpectRecord {
+                kind: "expect",
+                file: &report.path,
+                line: expect.place.line,
+                column: expect.place.column,
+                end_line: expect.place.end_line,
+                end_column: expect.place.end_column,
+                text: &expect.text,
+                status: "pass",
+                code: None,
+                message: None,
+                value: None,
+                operator: None,
+                actual: None,
+                expected: None,
+                diagnostic: None,
+            };
             match &expect.status {
-                ExpectStatus::Passed => {
-                    record.str("status", "pass");
-                }
+                ExpectStatus::Passed => {}
                 ExpectStatus::Failed(problem, values) => {
-                    record
-                        .str("status", "fail")
-                        .str("code", &problem.code)
-                        .str("message", &problem.message)
-                        .opt("value", values.value.as_deref())
-                        .opt("operator", values.operator)
-                        .opt("actual", values.actual.as_deref())
-                        .opt("expected", values.expected.as_deref())
-                        .raw("diagnostic", &json_problem(problem).finish());
+                    record.status = "fail";
+                    record.code = Some(problem.code.name());
+                    record.message = Some(&problem.message);
+                    record.value = values.value.as_deref();
+                    record.operator = values.operator;
+                    record.actual = values.actual.as_deref();
+                    record.expected = values.expected.as_deref();
+                    record.diagnostic = Some(ProblemJson::of(problem));
                 }
                 ExpectStatus::Skipped => {
-                    record
-                        .str("status", "skipped")
-                        .str("code", crate::eval::TIMEOUT)
-                        .str(
-                            "message",
-                            "not checked: the file ran out of time before this expectation",
-                        );
+                    record.status = "skipped";
+                    record.code = Some(crate::eval::TIMEOUT.name());
+                    record.message =
+                        Some("not checked: the file ran out of time before this expectation");
                 }
             }
             self.record(out, &record);
@@ -512,230 +517,356 @@ impl Reporter for Json {
 
     fn finish(&mut self, totals: &Totals, out: &mut dyn Write, _err: &mut dyn Write) {
         if self.records == 0 {
-            let _ = write!(
-                out,
-                "{{\"format\":\"cgl-check\",\"version\":1,\"records\":["
-            );
+            let _ = write!(out, "{JSON_HEAD}");
         }
-        let mut summary = JsonObject::new();
-        summary
-            .num("files", totals.files)
-            .num("passed", totals.passed)
-            .num("failed", totals.failed)
-            .num("skipped", totals.skipped)
-            .num("not_checked", totals.not_checked)
-            .num("exit_code", usize::from(totals.exit_code()));
-        let _ = writeln!(out, "\n],\"summary\":{}}}", summary.finish());
+        let summary = SummaryJson {
+            files: totals.files,
+            passed: totals.passed,
+            failed: totals.failed,
+            skipped: totals.skipped,
+            not_checked: totals.not_checked,
+            exit_code: totals.exit_code(),
+        };
+        let _ = writeln!(out, "\n],\"summary\":{}}}", json(&summary));
     }
+}
+
+/// A `file` record.
+#[derive(Serialize)]
+struct FileRecord<'a> {
+    kind: &'static str,
+    file: &'a str,
+    status: &'static str,
+    passed: usize,
+    failed: usize,
+    skipped: usize,
+    diagnostics: Vec<ProblemJson<'a>>,
+    /// Only with `--stats`; `null` for a path that was not read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stats: Option<Option<StatsJson>>,
+}
+
+/// An `expect` record; the fields after `status` are there only when known.
+#[derive(Serialize)]
+struct ExpectRecord<'a> {
+    kind: &'static str,
+    file: &'a str,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    text: &'a str,
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    message: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    operator: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    actual: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expected: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diagnostic: Option<ProblemJson<'a>>,
+}
+
+/// The totals at the end of the document.
+#[derive(Serialize)]
+struct SummaryJson {
+    files: usize,
+    passed: usize,
+    failed: usize,
+    skipped: usize,
+    not_checked: usize,
+    exit_code: u8,
 }
 
 /// The `stats` object of a file record: times in microseconds, then the graph's size.
-fn json_stats(stats: &Stats) -> String {
-    let micros = |d: std::time::Duration| usize::try_from(d.as_micros()).unwrap_or(usize::MAX);
-    let graph = &stats.graph;
-    let mut object = JsonObject::new();
-    object
-        .num("parse_lower_us", micros(stats.load))
-        .num("evaluation_us", micros(stats.eval))
-        .num("evaluated", stats.work.count())
-        .num("rules", stats.compiled.of_rules)
-        .num("rules_compiled", stats.compiled.rules)
-        .num("conditions", stats.compiled.of_conditions)
-        .num("conditions_compiled", stats.compiled.conditions)
-        .num("positions", graph.positions)
-        .num("game_positions", graph.atoms)
-        .num("compounds", graph.compounds)
-        .num("moves", graph.moves)
-        .num("memory_bytes", graph.bytes)
-        .num("memory_estimate_bytes", graph.estimate)
-        .raw(
-            "bytes_per_position",
-            &graph
-                .bytes_per_position()
-                .map_or_else(|| "null".to_string(), |b| b.to_string()),
-        );
-    object.finish()
+#[derive(Serialize)]
+struct StatsJson {
+    parse_lower_us: usize,
+    evaluation_us: usize,
+    evaluated: usize,
+    rules: usize,
+    rules_compiled: usize,
+    conditions: usize,
+    conditions_compiled: usize,
+    positions: usize,
+    game_positions: usize,
+    compounds: usize,
+    moves: usize,
+    memory_bytes: usize,
+    memory_estimate_bytes: usize,
+    /// `null` when there are no positions.
+    bytes_per_position: Option<usize>,
 }
 
-fn json_problem(problem: &Problem) -> JsonObject {
-    let mut object = JsonObject::new();
-    object
-        .str("code", &problem.code)
-        .str(
-            "severity",
-            match problem.severity {
+impl StatsJson {
+    fn of(stats: &Stats) -> StatsJson {
+        let micros = |d: std::time::Duration| usize::try_from(d.as_micros()).unwrap_or(usize::MAX);
+        let graph = &stats.graph;
+        StatsJson {
+            parse_lower_us: micros(stats.load),
+            evaluation_us: micros(stats.eval),
+            evaluated: stats.work.count(),
+            rules: stats.compiled.of_rules,
+            rules_compiled: stats.compiled.rules,
+            conditions: stats.compiled.of_conditions,
+            conditions_compiled: stats.compiled.conditions,
+            positions: graph.positions,
+            game_positions: graph.atoms,
+            compounds: graph.compounds,
+            moves: graph.moves,
+            memory_bytes: graph.bytes,
+            memory_estimate_bytes: graph.estimate,
+            bytes_per_position: graph.bytes_per_position(),
+        }
+    }
+}
+
+/// A diagnostic object: the primary place (if any) flattened into `file`, `line`, `column`.
+#[derive(Serialize)]
+struct ProblemJson<'a> {
+    code: &'static str,
+    severity: &'static str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    column: Option<usize>,
+    labels: Vec<LabelJson<'a>>,
+    notes: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    help: Option<&'a str>,
+    rendered: &'a str,
+}
+
+impl<'a> ProblemJson<'a> {
+    fn of(problem: &'a Problem) -> ProblemJson<'a> {
+        let place = problem.place.as_ref();
+        ProblemJson {
+            code: problem.code.name(),
+            severity: match problem.severity {
                 Severity::Error => "error",
                 Severity::Warning => "warning",
             },
-        )
-        .str("message", &problem.message);
-    if let Some(place) = &problem.place {
-        object
-            .str("file", &place.file)
-            .num("line", place.line)
-            .num("column", place.column);
-    }
-    let labels: Vec<String> = problem
-        .labels
-        .iter()
-        .map(|(place, message)| {
-            let mut label = JsonObject::new();
-            label
-                .str("file", &place.file)
-                .num("line", place.line)
-                .num("column", place.column)
-                .num("end_line", place.end_line)
-                .num("end_column", place.end_column)
-                .str("message", message);
-            label.finish()
-        })
-        .collect();
-    let notes: Vec<String> = problem.notes.iter().map(|n| json_string(n)).collect();
-    object
-        .raw("labels", &format!("[{}]", labels.join(",")))
-        .raw("notes", &format!("[{}]", notes.join(",")))
-        .opt("help", problem.help.as_deref())
-        .str("rendered", &problem.rendered);
-    object
-}
-
-/// A JSON object written field by field, in the order given (so output is stable).
-struct JsonObject {
-    text: String,
-}
-
-impl JsonObject {
-    fn new() -> JsonObject {
-        JsonObject {
-            text: String::from("{"),
+            message: &problem.message,
+            file: place.map(|p| p.file.as_str()),
+            line: place.map(|p| p.line),
+            column: place.map(|p| p.column),
+            labels: problem
+                .labels
+                .iter()
+                .map(|(place, message)| LabelJson {
+                    file: &place.file,
+                    line: place.line,
+                    column: place.column,
+                    end_line: place.end_line,
+                    end_column: place.end_column,
+                    message,
+                })
+                .collect(),
+            notes: &problem.notes,
+            help: problem.help.as_deref(),
+            rendered: &problem.rendered,
         }
-    }
-
-    fn raw(&mut self, key: &str, value: &str) -> &mut JsonObject {
-        if self.text.len() > 1 {
-            self.text.push(',');
-        }
-        self.text.push_str(&json_string(key));
-        self.text.push(':');
-        self.text.push_str(value);
-        self
-    }
-
-    fn str(&mut self, key: &str, value: &str) -> &mut JsonObject {
-        self.raw(key, &json_string(value))
-    }
-
-    fn num(&mut self, key: &str, value: usize) -> &mut JsonObject {
-        self.raw(key, &value.to_string())
-    }
-
-    /// A string field, left out when there is no value.
-    fn opt(&mut self, key: &str, value: Option<&str>) -> &mut JsonObject {
-        if let Some(value) = value {
-            self.str(key, value);
-        }
-        self
-    }
-
-    fn finish(&self) -> String {
-        format!("{}}}", self.text)
     }
 }
 
-/// A JSON string literal (RFC 8259): quotes, backslashes and control characters escaped.
-fn json_string(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('"');
-    for c in text.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
-            c => out.push(c),
-        }
+/// A label of a diagnostic object.
+#[derive(Serialize)]
+struct LabelJson<'a> {
+    file: &'a str,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    message: &'a str,
+}
+
+/// A value as compact JSON (RFC 8259), every control character below U+0020 that has no
+/// two-letter escape in our output written `\u00XX`.
+fn json(value: &impl Serialize) -> String {
+    let mut bytes = Vec::new();
+    let mut serializer = serde_json::Serializer::with_formatter(&mut bytes, JsonFormat);
+    // Our records are strings and numbers only; serialising them cannot fail.
+    if value.serialize(&mut serializer).is_err() {
+        return "null".to_string();
     }
-    out.push('"');
-    out
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
+/// serde_json's compact format, except that backspace and form feed are written as
+/// `\u0008` and `\u000c` (as version 1 of the format always wrote them) rather than `\b`
+/// and `\f`: the same JSON, the same bytes as before.
+struct JsonFormat;
+
+impl serde_json::ser::Formatter for JsonFormat {
+    fn write_char_escape<W: ?Sized + Write>(
+        &mut self,
+        writer: &mut W,
+        char_escape: CharEscape,
+    ) -> std::io::Result<()> {
+        let char_escape = match char_escape {
+            CharEscape::Backspace => CharEscape::AsciiControl(0x08),
+            CharEscape::FormFeed => CharEscape::AsciiControl(0x0c),
+            other => other,
+        };
+        serde_json::ser::CompactFormatter.write_char_escape(writer, char_escape)
+    }
 }
 
 /// JUnit XML, as Jenkins, GitLab and most CI dashboards read it: `<testsuites>` with a
 /// `<testsuite>` per file and a `<testcase>` per `expect` (named `line L: TEXT`); a failed
 /// expectation has a `<failure>` whose text is the rendered diagnostic, a skipped one a
 /// `<skipped>`, and a file that could not be checked is a suite with one `<testcase>` holding
-/// an `<error>`. No times, so that the output is the same on every run. Written at the end,
-/// because the root element carries the totals.
+/// an `<error>`. No times, so that the output is the same on every run. Written by quick-xml
+/// (indented by two spaces) at the end, because the root element carries the totals.
 #[derive(Default)]
 struct Junit {
-    suites: String,
+    reports: Vec<FileReport>,
 }
 
 impl Reporter for Junit {
     fn file(&mut self, report: &FileReport, _out: &mut dyn Write, _err: &mut dyn Write) {
-        let name = xml_attr(&report.path);
-        let s = &mut self.suites;
-        if !report.checked() {
-            s.push_str(&format!(
-                "  <testsuite name=\"{name}\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\">\n"
-            ));
-            s.push_str(&format!(
-                "    <testcase name=\"{name}\" classname=\"{name}\" file=\"{name}\">\n"
-            ));
-            for problem in &report.errors {
-                s.push_str(&format!(
-                    "      <error message=\"{}\" type=\"{}\">{}</error>\n",
-                    xml_attr(&problem.message),
-                    xml_attr(&problem.code),
-                    xml_text(&problem.rendered)
-                ));
-            }
-            s.push_str("    </testcase>\n  </testsuite>\n");
-            return;
-        }
-        s.push_str(&format!(
-            "  <testsuite name=\"{name}\" tests=\"{}\" failures=\"{}\" errors=\"0\" skipped=\"{}\">\n",
-            report.expects.len(),
-            report.failed(),
-            report.skipped()
-        ));
-        for expect in &report.expects {
-            let case = format!("line {}: {}", expect.place.line, one_line(&expect.text));
-            s.push_str(&format!(
-                "    <testcase name=\"{}\" classname=\"{name}\" file=\"{name}\" line=\"{}\"",
-                xml_attr(&case),
-                expect.place.line
-            ));
-            match &expect.status {
-                ExpectStatus::Passed => s.push_str("/>\n"),
-                ExpectStatus::Failed(problem, _) => s.push_str(&format!(
-                    ">\n      <failure message=\"{}\" type=\"{}\">{}</failure>\n    </testcase>\n",
-                    xml_attr(&problem.message),
-                    xml_attr(&problem.code),
-                    xml_text(&problem.rendered)
-                )),
-                ExpectStatus::Skipped => s.push_str(
-                    ">\n      <skipped message=\"not checked: the file ran out of time\"/>\n    </testcase>\n",
-                ),
-            }
-        }
-        s.push_str("  </testsuite>\n");
+        self.reports.push(report.clone());
     }
 
     fn finish(&mut self, totals: &Totals, out: &mut dyn Write, _err: &mut dyn Write) {
-        let _ = write!(
-            out,
-            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n\
-             <testsuites name=\"cgl check\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\">\n\
-             {}</testsuites>\n",
-            totals.passed + totals.failed + totals.skipped + totals.not_checked,
-            totals.failed,
-            totals.not_checked,
-            totals.skipped,
-            self.suites
-        );
+        let mut xml = XmlWriter::new_with_indent(Vec::new(), b' ', 2);
+        // Writing to a Vec cannot fail.
+        let _ = junit(&mut xml, totals, &self.reports);
+        let mut bytes = xml.into_inner();
+        bytes.push(b'\n');
+        let _ = out.write_all(&bytes);
     }
+}
+
+/// The whole JUnit document.
+fn junit(
+    xml: &mut XmlWriter<Vec<u8>>,
+    totals: &Totals,
+    reports: &[FileReport],
+) -> std::io::Result<()> {
+    xml.write_event(Event::Decl(BytesDecl::new("1.0", Some("UTF-8"), None)))?;
+    let tests = totals.passed + totals.failed + totals.skipped + totals.not_checked;
+    xml.write_event(Event::Start(element(
+        "testsuites",
+        &[
+            ("name", "cgl check".to_string()),
+            ("tests", tests.to_string()),
+            ("failures", totals.failed.to_string()),
+            ("errors", totals.not_checked.to_string()),
+            ("skipped", totals.skipped.to_string()),
+        ],
+    )))?;
+    for report in reports {
+        junit_suite(xml, report)?;
+    }
+    xml.write_event(Event::End(BytesEnd::new("testsuites")))
+}
+
+/// One `<testsuite>`: a file's expectations, or the errors that kept it from being checked.
+fn junit_suite(xml: &mut XmlWriter<Vec<u8>>, report: &FileReport) -> std::io::Result<()> {
+    let name = report.path.clone();
+    let counts = if report.checked() {
+        (report.expects.len(), report.failed(), 0, report.skipped())
+    } else {
+        (1, 0, 1, 0)
+    };
+    xml.write_event(Event::Start(element(
+        "testsuite",
+        &[
+            ("name", name.clone()),
+            ("tests", counts.0.to_string()),
+            ("failures", counts.1.to_string()),
+            ("errors", counts.2.to_string()),
+            ("skipped", counts.3.to_string()),
+        ],
+    )))?;
+    if !report.checked() {
+        let case = [
+            ("name", name.clone()),
+            ("classname", name.clone()),
+            ("file", name),
+        ];
+        xml.write_event(Event::Start(element("testcase", &case)))?;
+        for problem in &report.errors {
+            junit_problem(xml, "error", problem)?;
+        }
+        xml.write_event(Event::End(BytesEnd::new("testcase")))?;
+        return xml.write_event(Event::End(BytesEnd::new("testsuite")));
+    }
+    for expect in &report.expects {
+        let case = [
+            (
+                "name",
+                format!("line {}: {}", expect.place.line, one_line(&expect.text)),
+            ),
+            ("classname", name.clone()),
+            ("file", name.clone()),
+            ("line", expect.place.line.to_string()),
+        ];
+        match &expect.status {
+            ExpectStatus::Passed => xml.write_event(Event::Empty(element("testcase", &case)))?,
+            ExpectStatus::Failed(problem, _) => {
+                xml.write_event(Event::Start(element("testcase", &case)))?;
+                junit_problem(xml, "failure", problem)?;
+                xml.write_event(Event::End(BytesEnd::new("testcase")))?;
+            }
+            ExpectStatus::Skipped => {
+                xml.write_event(Event::Start(element("testcase", &case)))?;
+                let message = [(
+                    "message",
+                    "not checked: the file ran out of time".to_string(),
+                )];
+                xml.write_event(Event::Empty(element("skipped", &message)))?;
+                xml.write_event(Event::End(BytesEnd::new("testcase")))?;
+            }
+        }
+    }
+    xml.write_event(Event::End(BytesEnd::new("testsuite")))
+}
+
+/// `<failure>` or `<error>`: the message and code as attributes, the rendered diagnostic as
+/// text.
+fn junit_problem(
+    xml: &mut XmlWriter<Vec<u8>>,
+    tag: &str,
+    problem: &Problem,
+) -> std::io::Result<()> {
+    let attributes = [
+        ("message", problem.message.clone()),
+        ("type", problem.code.name().to_string()),
+    ];
+    xml.write_event(Event::Start(element(tag, &attributes)))?;
+    xml.write_event(Event::Text(BytesText::from_escaped(partial_escape(
+        xml_chars(&problem.rendered),
+    ))))?;
+    xml.write_event(Event::End(BytesEnd::new(tag)))
+}
+
+/// A start (or empty) element with its attributes in the order given. quick-xml's own
+/// attribute escaping leaves line breaks and tabs as they are, which a reader turns into
+/// spaces; they are written as character references, so that a multi-line message survives.
+fn element<'a>(tag: &'a str, attributes: &[(&str, String)]) -> BytesStart<'a> {
+    let mut start = BytesStart::new(tag);
+    for (key, value) in attributes {
+        let value = partial_escape(xml_chars(value))
+            .replace('"', "&quot;")
+            .replace('\n', "&#10;")
+            .replace('\t', "&#9;");
+        start.push_attribute(Attribute {
+            key: QName(key),
+            value: Cow::Owned(value),
+        });
+    }
+    start
 }
 
 /// An expression written over several lines, on one line.
@@ -743,30 +874,16 @@ fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Text content: `&`, `<`, `>` escaped, and characters XML 1.0 forbids even escaped
-/// (control characters other than tab and line breaks) replaced.
-fn xml_text(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '\t' | '\n' | '\r' => out.push(c),
-            c if u32::from(c) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// An attribute value: as text, plus quotes, and line breaks kept as character references.
-fn xml_attr(text: &str) -> String {
-    xml_text(text)
-        .replace('"', "&quot;")
-        .replace('\n', "&#10;")
-        .replace('\r', "&#13;")
-        .replace('\t', "&#9;")
+/// Text with the characters that XML 1.0 forbids even escaped (control characters other
+/// than tab and line breaks, U+FFFE, U+FFFF) replaced by U+FFFD.
+fn xml_chars(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\t' | '\n' | '\r' => c,
+            c if u32::from(c) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => '\u{fffd}',
+            c => c,
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -776,18 +893,24 @@ mod tests {
     #[test]
     fn json_strings_escape_what_json_requires() {
         assert_eq!(
-            json_string("a\"b\\c\nd\u{1}é"),
-            "\"a\\\"b\\\\c\\nd\\u0001é\""
+            json(&"a\"b\\c\nd\u{1}\u{8}\u{c}é/"),
+            "\"a\\\"b\\\\c\\nd\\u0001\\u0008\\u000cé/\""
         );
     }
 
     #[test]
     fn xml_escapes_markup_and_drops_forbidden_characters() {
         assert_eq!(
-            xml_text("a < b && c > d\u{1b}"),
-            "a &lt; b &amp;&amp; c &gt; d\u{fffd}"
+            partial_escape(xml_chars("a < b && c > d\u{1b} 'q' \"q\"")),
+            "a &lt; b &amp;&amp; c &gt; d\u{fffd} 'q' \"q\""
         );
-        assert_eq!(xml_attr("say \"hi\"\nnow"), "say &quot;hi&quot;&#10;now");
+        let start = element("e", &[("m", "say \"hi\"\nnow\tit's <x>".to_string())]);
+        let mut xml = XmlWriter::new(Vec::new());
+        xml.write_event(Event::Empty(start)).unwrap();
+        assert_eq!(
+            String::from_utf8(xml.into_inner()).unwrap(),
+            "<e m=\"say &quot;hi&quot;&#10;now&#9;it's &lt;x&gt;\"/>"
+        );
     }
 
     #[test]

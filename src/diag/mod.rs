@@ -1,12 +1,14 @@
 //! Diagnostics: source spans, the map of loaded sources, and the one diagnostic type that
 //! every phase reports with. Only [`render`] knows how miette draws them.
 
+mod codes;
 mod render;
 mod suggest;
 
 use std::fmt;
 use std::sync::Arc;
 
+pub use codes::Code;
 pub use render::{render, render_all, RenderStyle};
 pub use suggest::did_you_mean;
 
@@ -115,11 +117,11 @@ pub struct Label {
 /// One diagnostic of any phase: a stable code, a message, labelled spans, notes and a help line.
 ///
 /// Built with the `#[cold]` constructors and the chaining methods, so reporting code reads as
-/// `Diag::error("cgl::resolve::unknown_name", "...").label(span, "...").help("...")`.
+/// `Diag::error(Code::ResolveUnknownName, "...").label(span, "...").help("...")`.
 #[derive(Clone, Debug)]
 pub struct Diag {
-    /// Stable code, `cgl::<phase>::<what>`; tests and users can match on it.
-    pub code: &'static str,
+    /// Stable code, `cgl::<phase>::<what>`, from the catalogue; tests and users match on it.
+    pub code: Code,
     /// Error or warning.
     pub severity: Severity,
     /// The headline.
@@ -133,9 +135,10 @@ pub struct Diag {
 }
 
 impl Diag {
-    /// A new error.
+    /// A new error. Codes come from the catalogue in `codes.rs`: a new one is one entry there
+    /// (ARCHITECTURE.md, *Diagnostic codes*).
     #[cold]
-    pub fn error(code: &'static str, message: impl Into<String>) -> Diag {
+    pub fn error(code: Code, message: impl Into<String>) -> Diag {
         Diag {
             code,
             severity: Severity::Error,
@@ -150,7 +153,7 @@ impl Diag {
     #[cold]
     pub fn internal(message: impl Into<String>) -> Diag {
         Diag::error(
-            "cgl::internal",
+            Code::Internal,
             format!("internal error: {}", message.into()),
         )
         .help("this is a bug in cgl; please report it with the file that caused it")

@@ -10,7 +10,7 @@ use super::games::{GameTable, InstanceInfo};
 use super::host::Host;
 use super::stop::Stop;
 use super::value::{display_bounded, display_short, CompoundKind, InstanceId, PosTerm, Value};
-use crate::diag::{Diag, DiagResult, Span};
+use crate::diag::{Code, Diag, DiagResult, Span};
 use crate::lower::ir::Expr;
 use crate::lower::ir::{Clause, ConstId, ExprKind, GameId, Pattern, PositionShape, Program};
 use crate::syntax::ast::{BinaryOp, Convention, Quantifier, UnaryOp};
@@ -148,7 +148,7 @@ pub struct Interp<'a> {
 #[cold]
 fn type_error(span: Span, message: String, help: &str) -> Box<Diag> {
     Box::new(
-        Diag::error("cgl::eval::type", message)
+        Diag::error(Code::EvalType, message)
             .label(span, "here")
             .help(help.to_string()),
     )
@@ -162,7 +162,7 @@ fn type_error(span: Span, message: String, help: &str) -> Box<Diag> {
 fn out_of_stack(span: Span) -> Box<Diag> {
     Box::new(
         Diag::error(
-            "cgl::eval::recursion",
+            Code::EvalRecursion,
             "evaluation nests too deeply for the stack",
         )
         .label(span, STACK_RAN_OUT)
@@ -185,7 +185,7 @@ const STACK_RAN_OUT: &str = "the stack ran out here";
 /// it now points at this call, the same place however deep the stack is.
 fn in_call(mut diag: Box<Diag>, span: Span, name: &str) -> Box<Diag> {
     if let Some(label) = diag.labels.first_mut() {
-        if diag.code == "cgl::eval::recursion" && label.message == STACK_RAN_OUT {
+        if diag.code == Code::EvalRecursion && label.message == STACK_RAN_OUT {
             label.span = span;
             label.message = format!("the stack ran out inside this call of `{name}`");
         }
@@ -195,7 +195,7 @@ fn in_call(mut diag: Box<Diag>, span: Span, name: &str) -> Box<Diag> {
 
 fn overflow(span: Span) -> Box<Diag> {
     Box::new(
-        Diag::error("cgl::eval::overflow", "integer overflow")
+        Diag::error(Code::EvalOverflow, "integer overflow")
             .label(span, "the result does not fit in 64 bits")
             .help("cgl integers are 64-bit and never wrap; keep the numbers smaller"),
     )
@@ -208,12 +208,12 @@ fn arith_error(e: ArithError, span: Span, rhs: Span) -> Box<Diag> {
     match e {
         ArithError::Overflow => overflow(span),
         ArithError::DivisionByZero => Box::new(
-            Diag::error("cgl::eval::division_by_zero", "division by zero")
+            Diag::error(Code::EvalDivisionByZero, "division by zero")
                 .label(rhs, "this is 0")
                 .help("guard the division, e.g. `if d != 0 then n / d else ...`"),
         ),
         ArithError::NegativeExponent => Box::new(
-            Diag::error("cgl::eval::negative_power", "negative exponent")
+            Diag::error(Code::EvalNegativePower, "negative exponent")
                 .label(rhs, "this is negative")
                 .help("cgl has only integers; use an exponent of 0 or more"),
         ),
@@ -224,7 +224,7 @@ fn arith_error(e: ArithError, span: Span, rhs: Span) -> Box<Diag> {
 #[cold]
 fn range_too_long(lo: i64, hi: i64, span: Span) -> Box<Diag> {
     Box::new(
-        Diag::error("cgl::eval::overflow", "integer overflow")
+        Diag::error(Code::EvalOverflow, "integer overflow")
             .label(
                 span,
                 format!(
@@ -342,7 +342,7 @@ impl<'a> Interp<'a> {
             let unit = if what == "string" { "bytes" } else { "items" };
             return Err(Box::new(
                 Diag::error(
-                    "cgl::eval::too_large",
+                    Code::EvalTooLarge,
                     format!("this {what} would have {len} {unit}, more than the limit of {limit}"),
                 )
                 .label(span, format!("this {what}"))
@@ -377,7 +377,7 @@ impl<'a> Interp<'a> {
                 if len > self.world.limits.max_collection {
                     return Err(Box::new(
                         Diag::error(
-                            "cgl::eval::too_large",
+                            Code::EvalTooLarge,
                             format!("range of {len} numbers is too large"),
                         )
                         .label(span, "this range")
@@ -426,7 +426,7 @@ impl<'a> Interp<'a> {
                     }
                     other => return Err(Box::new(
                         Diag::error(
-                            "cgl::eval::pattern",
+                            Code::EvalPattern,
                             format!(
                                 "cannot unpack {} into a pattern of {} fields",
                                 self.show(other),
@@ -563,16 +563,13 @@ impl<'a> Interp<'a> {
                 let count = int(&self.eval(n, frame)?, n.span, "a repeat count")?;
                 if count < 0 || count as u64 > self.world.limits.max_collection {
                     return Err(Box::new(
-                        Diag::error(
-                            "cgl::eval::too_large",
-                            format!("cannot repeat {count} times"),
-                        )
-                        .label(n.span, "this count")
-                        .help(format!(
-                            "--max-items sets the collection limit, {}; the count must be \
+                        Diag::error(Code::EvalTooLarge, format!("cannot repeat {count} times"))
+                            .label(n.span, "this count")
+                            .help(format!(
+                                "--max-items sets the collection limit, {}; the count must be \
                              between 0 and it",
-                            self.world.limits.max_collection
-                        )),
+                                self.world.limits.max_collection
+                            )),
                     ));
                 }
                 let list = Value::list(vec![value; count as usize]);
@@ -608,7 +605,7 @@ impl<'a> Interp<'a> {
                 }
                 if self.depth >= self.world.limits.max_call_depth {
                     return Err(Box::new(
-                        Diag::error("cgl::eval::recursion", format!("function `{}` recurses too deeply", function.name))
+                        Diag::error(Code::EvalRecursion, format!("function `{}` recurses too deeply", function.name))
                             .label(span, "this call")
                             .help(format!(
                                 "calls nest at most {} deep; check that the recursion reaches its base case",
@@ -692,7 +689,7 @@ impl<'a> Interp<'a> {
                         items.get(*i).cloned().ok_or_else(|| {
                             Box::new(
                                 Diag::error(
-                                    "cgl::eval::index",
+                                    Code::EvalIndex,
                                     format!("no field .{i} in {}", self.show(&v)),
                                 )
                                 .label(span, format!("it has {} fields", items.len()))
@@ -741,14 +738,11 @@ impl<'a> Interp<'a> {
             out.push(this.eval(body, frame)?);
             if out.len() > limit {
                 return Err(Box::new(
-                    Diag::error(
-                        "cgl::eval::too_large",
-                        "comprehension produces too many items",
-                    )
-                    .label(body.span, "this comprehension")
-                    .help(format!(
-                        "--max-items sets how many items a collection may hold ({limit})"
-                    )),
+                    Diag::error(Code::EvalTooLarge, "comprehension produces too many items")
+                        .label(body.span, "this comprehension")
+                        .help(format!(
+                            "--max-items sets how many items a collection may hold ({limit})"
+                        )),
                 ));
             }
             Ok(ControlFlow::Continue(()))
@@ -763,7 +757,7 @@ impl<'a> Interp<'a> {
             ConstState::InProgress => {
                 let name = &self.world.program.consts[idx].name;
                 return Err(Box::new(
-                    Diag::error("cgl::eval::const_cycle", format!("constant `{name}` depends on itself"))
+                    Diag::error(Code::EvalConstCycle, format!("constant `{name}` depends on itself"))
                         .label(span, "used here while it is being defined")
                         .help("break the cycle: a constant cannot refer to itself, directly or through others"),
                 ));
@@ -844,7 +838,7 @@ impl<'a> Interp<'a> {
         let mismatch = |this: &Self, a: &Value, b: &Value| {
             Box::new(
                 Diag::error(
-                    "cgl::eval::type",
+                    Code::EvalType,
                     format!(
                         "`{}` cannot combine {} and {}",
                         op.symbol(),
@@ -1007,7 +1001,7 @@ impl<'a> Interp<'a> {
         if x.convention != y.convention {
             return Err(Box::new(
                 Diag::error(
-                    "cgl::eval::mixed_convention",
+                    Code::EvalMixedConvention,
                     "cannot combine a misère position with a normal-play one",
                 )
                 .label(span, format!("{} and {}", self.show(a), self.show(b)))
@@ -1087,7 +1081,7 @@ impl<'a> Interp<'a> {
             .and_then(|i| items.get(i).cloned())
             .ok_or_else(|| {
                 Box::new(
-                    Diag::error("cgl::eval::index", format!("index {i} is out of range"))
+                    Diag::error(Code::EvalIndex, format!("index {i} is out of range"))
                         .label(*ispan, format!("the list has {} items", items.len()))
                         .help("indices run from 0 to len - 1"),
                 )
@@ -1170,7 +1164,7 @@ impl<'a> Interp<'a> {
                     .ok_or_else(|| {
                         Box::new(
                             Diag::error(
-                                "cgl::eval::unknown_param",
+                                Code::EvalUnknownParam,
                                 format!("game `{}` has no parameter `{name}`", game.name),
                             )
                             .label(aspan, "unknown parameter")
@@ -1185,7 +1179,7 @@ impl<'a> Interp<'a> {
             if idx >= params.len() {
                 return Err(Box::new(
                     Diag::error(
-                        "cgl::eval::arity",
+                        Code::EvalArity,
                         format!("game `{}` has only {} parameters", game.name, params.len()),
                     )
                     .label(aspan, "one too many")
@@ -1226,7 +1220,7 @@ impl<'a> Interp<'a> {
                 (None, None) => {
                     return Err(Box::new(
                         Diag::error(
-                            "cgl::eval::missing_param",
+                            Code::EvalMissingParam,
                             format!("game `{}` needs a value for `{}`", game.name, param.name),
                         )
                         .label(span, "used here without it")
@@ -1304,7 +1298,7 @@ impl<'a> Interp<'a> {
         if args.len() < lo || args.len() > hi {
             return Err(Box::new(
                 Diag::error(
-                    "cgl::eval::arity",
+                    Code::EvalArity,
                     format!(
                         "a position of `{}` has {} fields, but {} were given",
                         game.name,
@@ -1335,7 +1329,7 @@ impl<'a> Interp<'a> {
         if !Self::matches(&pattern, &data) {
             return Err(Box::new(
                 Diag::error(
-                    "cgl::eval::position_shape",
+                    Code::EvalPositionShape,
                     format!(
                         "{} does not fit the position pattern of `{}`",
                         self.show(&data),
@@ -1369,7 +1363,7 @@ impl<'a> Interp<'a> {
             let name = &self.world.program.games[game.0 as usize].name;
             return Err(Box::new(
                 Diag::error(
-                    "cgl::eval::recursion",
+                    Code::EvalRecursion,
                     format!("game `{name}` is defined in terms of itself too deeply"),
                 )
                 .label(span, "needed here")
@@ -1393,7 +1387,7 @@ impl<'a> Interp<'a> {
         let Some(start) = &game.start else {
             return Err(Box::new(
                 Diag::error(
-                    "cgl::eval::no_start",
+                    Code::EvalNoStart,
                     format!("game `{}` has no `start` clause", game.name),
                 )
                 .label(span, "`.start` used here")
@@ -1751,7 +1745,7 @@ impl<'a> Interp<'a> {
         }
         let pattern = game.position.pattern();
         Err(Box::new(
-            Diag::error("cgl::eval::position_shape", format!("move target {} does not fit the position pattern of `{}`", self.show(data), game.name))
+            Diag::error(Code::EvalPositionShape, format!("move target {} does not fit the position pattern of `{}`", self.show(data), game.name))
                 .label(span, "this target")
                 .label(pattern.span(), "the pattern")
                 .help("a target must have the shape of the `position` pattern (a tuple with the same number of fields)"),
@@ -1804,7 +1798,7 @@ impl<'a> Interp<'a> {
         };
         let Some(host) = self.host.as_deref_mut() else {
             return Err(Box::new(
-                Diag::error("cgl::eval::analysis_in_rules", format!("`{}` cannot be used inside a game's rules", builtin.name()))
+                Diag::error(Code::EvalAnalysisInRules, format!("`{}` cannot be used inside a game's rules", builtin.name()))
                     .label(span, "called while generating moves")
                     .help("rules must say what the moves are, not analyse positions; compute such values outside the game"),
             ));
@@ -1860,7 +1854,7 @@ impl<'a> Interp<'a> {
                 Some(v) => Value::Int(v as i64),
                 None => {
                     return Err(Box::new(
-                        Diag::error("cgl::eval::empty", "`lego` of an empty collection")
+                        Diag::error(Code::EvalEmpty, "`lego` of an empty collection")
                             .label(arg_span(0), "this is empty")
                             .help("lego picks from the remoteness values of the options; a terminal position has none"),
                     ))
@@ -1890,7 +1884,7 @@ impl<'a> Interp<'a> {
                 let n = nonneg(&args[0], arg_span(0), "v2")?;
                 if n == 0 {
                     return Err(Box::new(
-                        Diag::error("cgl::eval::domain", "`v2(0)` is undefined")
+                        Diag::error(Code::EvalDomain, "`v2(0)` is undefined")
                             .label(arg_span(0), "this is 0")
                             .help("every power of two divides 0; v2 needs a positive number"),
                     ));
@@ -1937,7 +1931,7 @@ impl<'a> Interp<'a> {
                     Value::List(items) | Value::Tuple(items) => {
                         let idx = usize::try_from(i).ok().filter(|i| *i < items.len()).ok_or_else(|| {
                             Box::new(
-                                Diag::error("cgl::eval::index", format!("index {i} is out of range"))
+                                Diag::error(Code::EvalIndex, format!("index {i} is out of range"))
                                     .label(arg_span(1), format!("the list has {} items", items.len()))
                                     .help("indices run from 0 to len - 1"),
                             )
@@ -1958,7 +1952,7 @@ impl<'a> Interp<'a> {
                 let pick = if b == Builtin::Min { items.into_iter().min() } else { items.into_iter().max() };
                 pick.ok_or_else(|| {
                     Box::new(
-                        Diag::error("cgl::eval::empty", format!("`{}` of an empty collection", b.name()))
+                        Diag::error(Code::EvalEmpty, format!("`{}` of an empty collection", b.name()))
                             .label(span, "nothing to choose from")
                             .help("check that the collection has items, e.g. with `len(xs) > 0`"),
                     )
@@ -1990,7 +1984,7 @@ impl<'a> Interp<'a> {
                     let (text, cut) = display_bounded(other, &*self.world.games, limit);
                     if cut {
                         return Err(Box::new(
-                            Diag::error("cgl::eval::too_large", format!("the printed form of this value is longer than the limit of {limit} bytes"))
+                            Diag::error(Code::EvalTooLarge, format!("the printed form of this value is longer than the limit of {limit} bytes"))
                                 .label(arg_span(0), "this value")
                                 .help("--max-items sets how many bytes a string may hold; make a string of a part of the value"),
                         ));
@@ -2015,7 +2009,7 @@ impl<'a> Interp<'a> {
                         if let Value::Pos(pos) = p {
                             if convention.is_some_and(|c| c != pos.convention) {
                                 return Err(Box::new(
-                                    Diag::error("cgl::eval::mixed_convention", "cannot combine a misère position with a normal-play one")
+                                    Diag::error(Code::EvalMixedConvention, "cannot combine a misère position with a normal-play one")
                                         .label(span, "in this split")
                                         .help("misère play applies to a whole game: write `misere(split(...))`"),
                                 ));
@@ -2041,7 +2035,7 @@ impl<'a> Interp<'a> {
                     Some((pre, per)) => Value::tuple(vec![Value::Int(pre as i64), Value::Int(per as i64)]),
                     None => {
                         return Err(Box::new(
-                            Diag::error("cgl::eval::no_period", format!("no period found in {} values", items.len()))
+                            Diag::error(Code::EvalNoPeriod, format!("no period found in {} values", items.len()))
                                 .label(arg_span(0), "this sequence")
                                 .help("a period counts only when it repeats at least twice after the preperiod; compute more values"),
                         ))
@@ -2108,7 +2102,7 @@ fn nonneg(v: &Value, span: Span, what: &str) -> DiagResult<u64> {
 #[cold]
 fn out_of_range(index: i64, len: usize, span: Span) -> Box<Diag> {
     Box::new(
-        Diag::error("cgl::eval::index", format!("index {index} is out of range"))
+        Diag::error(Code::EvalIndex, format!("index {index} is out of range"))
             .label(span, format!("the collection has {len} items"))
             .help("indices run from 0 to len - 1; a slice `a..b` needs 0 <= a and b <= len"),
     )

@@ -6,12 +6,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::diag::{Diag, DiagResult};
+use crate::diag::{Code, Diag, DiagResult};
 
 /// Code of the diagnostic for a computation that ran past its deadline.
-pub const TIMEOUT: &str = "cgl::limit::timeout";
+pub const TIMEOUT: Code = Code::LimitTimeout;
 /// Code of the diagnostic for a computation stopped by the user.
-pub const INTERRUPTED: &str = "cgl::limit::interrupted";
+pub const INTERRUPTED: Code = Code::LimitInterrupted;
 
 /// When to stop.
 #[derive(Clone, Debug, Default)]

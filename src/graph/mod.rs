@@ -13,7 +13,7 @@ use std::hash::BuildHasher;
 
 use rustc_hash::FxBuildHasher;
 
-use crate::diag::{Diag, DiagResult};
+use crate::diag::{Code, Diag, DiagResult};
 use crate::eval::value::{display, CompoundKind, InstanceId, InstanceNames, PosTerm, Value};
 use crate::eval::{Interp, OptionTarget, PositionData, World};
 
@@ -84,7 +84,7 @@ pub const BYTES_PER_MOVE: usize = 4;
 /// Data of one position large enough that the memory budget is checked as it is interned.
 const LARGE_DATA: usize = 64 << 10;
 /// The code of the memory-limit diagnostic.
-const TOO_MUCH_MEMORY: &str = "cgl::graph::too_much_memory";
+const TOO_MUCH_MEMORY: Code = Code::GraphTooMuchMemory;
 
 /// Most terms a graph indexes, whatever `--max-positions` says: a term's id is a `u32` and
 /// the dense tables keep `id + 1`; and a remoteness, at most the number of terms, must stay
@@ -92,7 +92,7 @@ const TOO_MUCH_MEMORY: &str = "cgl::graph::too_much_memory";
 const MAX_TERMS: usize = (u32::MAX - 3) as usize;
 
 /// The code of the position-limit diagnostic.
-const TOO_MANY_POSITIONS: &str = "cgl::graph::too_many_positions";
+const TOO_MANY_POSITIONS: Code = Code::GraphTooManyPositions;
 
 /// The cell `[i][n]` of a list of tables (one per instance, or per row), the table grown
 /// (filled with `empty`, at least doubling, at most to `cap` cells) to hold it.
@@ -1072,7 +1072,7 @@ impl GameGraph {
             CompoundKind::Selective => {
                 if parts.len() > 16 {
                     return Err(Box::new(
-                        Diag::error("cgl::graph::too_many_parts", format!("a selective compound of {} parts is too large to expand", parts.len()))
+                        Diag::error(Code::GraphTooManyParts, format!("a selective compound of {} parts is too large to expand", parts.len()))
                             .help("the explicit product of a selective compound grows as 2^parts; use fewer parts"),
                     ));
                 }

@@ -6,7 +6,7 @@ use indexmap::IndexMap;
 
 use super::builtins::{self, CONSTANT_NAMES};
 use super::ir::{self, Body, Clause, ConstId, FnId, GameId, Program, Slot, Statement};
-use crate::diag::{did_you_mean, Diag, Span};
+use crate::diag::{did_you_mean, Code, Diag, Span};
 use crate::syntax::ast::{
     self, BinaryOp, Convention, ExprKind, FieldName, GameClause, Item, Side, UnaryOp,
 };
@@ -62,7 +62,7 @@ pub fn lower_file(
                 if other != global {
                     errors.push(
                         Diag::error(
-                            "cgl::resolve::import_conflict",
+                            Code::ResolveImportConflict,
                             format!("`{name}` is imported twice"),
                         )
                         .label(*import_span, format!("this import brings another `{name}`"))
@@ -114,7 +114,7 @@ pub fn lower_file(
         if let Some((_, previous)) = exports.get(&name.name) {
             errors.push(
                 Diag::error(
-                    "cgl::resolve::duplicate",
+                    Code::ResolveDuplicate,
                     format!("`{}` is defined twice", name.name),
                 )
                 .label(name.span, "defined again here")
@@ -126,7 +126,7 @@ pub fn lower_file(
         if let Some((_, import_span)) = imported.get(&name.name) {
             errors.push(
                 Diag::error(
-                    "cgl::resolve::duplicate",
+                    Code::ResolveDuplicate,
                     format!("`{}` is defined here and also imported", name.name),
                 )
                 .label(name.span, "defined here")
@@ -138,7 +138,7 @@ pub fn lower_file(
         if builtins::lookup(&name.name).is_some() || builtins::constant(&name.name).is_some() {
             errors.push(
                 Diag::error(
-                    "cgl::resolve::shadows_builtin",
+                    Code::ResolveShadowsBuiltin,
                     format!("`{}` is the name of a built-in", name.name),
                 )
                 .label(name.span, "defined here")
@@ -293,7 +293,7 @@ impl GameSig {
 #[cold]
 fn duplicate_binding(name: &str, span: Span, previous: Span) -> Diag {
     Diag::error(
-        "cgl::resolve::duplicate_binding",
+        Code::ResolveDuplicateBinding,
         format!("`{name}` is bound twice"),
     )
     .label(span, "bound again here")
@@ -406,7 +406,7 @@ impl<'a> Resolver<'a> {
             if let Some(prev) = seen_clause.insert(what, span) {
                 this.errors.push(
                     Diag::error(
-                        "cgl::resolve::duplicate_clause",
+                        Code::ResolveDuplicateClause,
                         format!("two `{what}` clauses"),
                     )
                     .label(span, "second one here")
@@ -452,7 +452,7 @@ impl<'a> Resolver<'a> {
                             } else if had_default {
                                 self.errors.push(
                                     Diag::error(
-                                        "cgl::resolve::default_order",
+                                        Code::ResolveDefaultOrder,
                                         "a field without a default follows one with a default",
                                     )
                                     .label(pat.span(), "this field needs a default too")
@@ -469,7 +469,7 @@ impl<'a> Resolver<'a> {
         let Some(position) = position else {
             self.errors.push(
                 Diag::error(
-                    "cgl::resolve::no_position",
+                    Code::ResolveNoPosition,
                     format!("game `{}` has no `position` clause", game.name.name),
                 )
                 .label(game.name.span, "this game")
@@ -515,7 +515,7 @@ impl<'a> Resolver<'a> {
             if rule.side != Side::Both {
                 self.errors.push(
                     Diag::error(
-                        "cgl::resolve::partizan_unsupported",
+                        Code::ResolvePartizanUnsupported,
                         "partizan games (`left move`, `right move`) are not supported yet",
                     )
                     .label(rule.span, "a partizan move rule")
@@ -599,11 +599,8 @@ impl<'a> Resolver<'a> {
         candidates.extend(builtins::BUILTINS.iter().map(|(n, ..)| *n));
         candidates.extend(CONSTANT_NAMES);
         candidates.sort_unstable();
-        let mut diag = Diag::error(
-            "cgl::resolve::unknown_name",
-            format!("unknown name `{name}`"),
-        )
-        .label(span, "not defined");
+        let mut diag = Diag::error(Code::ResolveUnknownName, format!("unknown name `{name}`"))
+            .label(span, "not defined");
         diag = match did_you_mean(name, candidates) {
             Some(s) => diag.help(format!("did you mean `{s}`?")),
             None => {
@@ -626,7 +623,7 @@ impl<'a> Resolver<'a> {
         let plural = if expected == (1, 1) { "" } else { "s" };
         self.errors.push(
             Diag::error(
-                "cgl::resolve::arity",
+                Code::ResolveArity,
                 format!("{what} takes {expected_text} argument{plural}, but {got} were given"),
             )
             .label(
@@ -659,7 +656,7 @@ impl<'a> Resolver<'a> {
                         Global::Fn(_) => {
                             self.errors.push(
                                 Diag::error(
-                                    "cgl::resolve::fn_value",
+                                    Code::ResolveFnValue,
                                     format!("`{name}` is a function and must be called"),
                                 )
                                 .label(span, "used as a value")
@@ -673,7 +670,7 @@ impl<'a> Resolver<'a> {
                 } else if builtins::lookup(name).is_some() {
                     self.errors.push(
                         Diag::error(
-                            "cgl::resolve::fn_value",
+                            Code::ResolveFnValue,
                             format!("`{name}` is a built-in function and must be called"),
                         )
                         .label(span, "used as a value")
@@ -795,7 +792,7 @@ impl<'a> Resolver<'a> {
             };
             self.errors.push(
                 Diag::error(
-                    "cgl::resolve::type",
+                    Code::ResolveType,
                     format!("{what} needs {needs}, but this is {found}"),
                 )
                 .label(operand.span, found)
@@ -814,7 +811,7 @@ impl<'a> Resolver<'a> {
                 Some(name) => {
                     if !sig.params.contains(&name.name) {
                         let mut d = Diag::error(
-                            "cgl::resolve::unknown_param",
+                            Code::ResolveUnknownParam,
                             format!("game `{}` has no parameter `{}`", sig.name, name.name),
                         )
                         .label(name.span, "unknown parameter");
@@ -890,7 +887,7 @@ impl<'a> Resolver<'a> {
                             candidates.extend(builtins::BUILTINS.iter().map(|(n, ..)| *n));
                             candidates.sort_unstable();
                             let mut d = Diag::error(
-                                "cgl::resolve::unknown_name",
+                                Code::ResolveUnknownName,
                                 format!("unknown function or game `{name}`"),
                             )
                             .label(callee.span, "not defined");

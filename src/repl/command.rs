@@ -4,6 +4,7 @@
 
 use std::ops::Range;
 
+use crate::diag::Code;
 use crate::syntax::lex::{is_identifier, is_keyword, lex, Tok, STATEMENT_KEYWORDS};
 
 /// A meta-command (`:name ...`). Arguments are byte ranges into the entry, so that the
@@ -66,7 +67,7 @@ pub struct Generator {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CommandError {
     /// Stable code (`cgl::repl::...`).
-    pub code: &'static str,
+    pub code: Code,
     /// The headline.
     pub message: String,
     /// Where (a byte range of the entry).
@@ -232,7 +233,7 @@ pub fn starts_command(line: &str) -> bool {
 pub fn parse_let(entry: &str) -> Result<(Range<usize>, Range<usize>), CommandError> {
     let lexed = lex(entry);
     let bad = |at: Range<usize>, message: &str| CommandError {
-        code: "cgl::repl::let",
+        code: Code::ReplLet,
         message: message.to_string(),
         at,
         help: "write `let name = expression`, e.g. `let x = Nim(3) + Nim(5)`".to_string(),
@@ -290,7 +291,7 @@ pub fn parse_command(entry: &str) -> Result<Command, CommandError> {
             format!("unknown command `:{name}`")
         };
         return Err(CommandError {
-            code: "cgl::repl::unknown_command",
+            code: Code::ReplUnknownCommand,
             message,
             at: colon..name_end.max(colon + 1),
             help,
@@ -308,7 +309,7 @@ pub fn parse_command(entry: &str) -> Result<Command, CommandError> {
             format!(":{command} {args}")
         };
         CommandError {
-            code: "cgl::repl::usage",
+            code: Code::ReplUsage,
             message,
             at: if rest.is_empty() {
                 colon..name_end
@@ -547,7 +548,7 @@ mod tests {
             "let if = 1",
         ] {
             let err = parse_let(bad).unwrap_err();
-            assert_eq!(err.code, "cgl::repl::let", "{bad}");
+            assert_eq!(err.code, Code::ReplLet, "{bad}");
         }
     }
 
@@ -640,22 +641,22 @@ mod tests {
     #[test]
     fn command_mistakes() {
         let err = parse_command(":explian Kayles(4)").unwrap_err();
-        assert_eq!(err.code, "cgl::repl::unknown_command");
+        assert_eq!(err.code, Code::ReplUnknownCommand);
         assert!(err.help.contains(":explain"), "{}", err.help);
         assert_eq!(err.at, 0..8);
         for (bad, code) in [
-            (":", "cgl::repl::unknown_command"),
-            (":quit now", "cgl::repl::usage"),
-            (":explain", "cgl::repl::usage"),
-            (":load", "cgl::repl::usage"),
-            (":table grundy(Nim(n))", "cgl::repl::usage"),
-            (":table grundy(Nim(n)) for", "cgl::repl::usage"),
-            (":table for n in 0..3", "cgl::repl::usage"),
-            (":table x for n in 0..3, m in 0..3", "cgl::repl::usage"),
-            (":grid x for n in 0..3", "cgl::repl::usage"),
-            (":grid x for 3 in 0..3, b in 1..2", "cgl::repl::usage"),
-            (":table x for n of 0..3", "cgl::repl::usage"),
-            (":table x for n in", "cgl::repl::usage"),
+            (":", Code::ReplUnknownCommand),
+            (":quit now", Code::ReplUsage),
+            (":explain", Code::ReplUsage),
+            (":load", Code::ReplUsage),
+            (":table grundy(Nim(n))", Code::ReplUsage),
+            (":table grundy(Nim(n)) for", Code::ReplUsage),
+            (":table for n in 0..3", Code::ReplUsage),
+            (":table x for n in 0..3, m in 0..3", Code::ReplUsage),
+            (":grid x for n in 0..3", Code::ReplUsage),
+            (":grid x for 3 in 0..3, b in 1..2", Code::ReplUsage),
+            (":table x for n of 0..3", Code::ReplUsage),
+            (":table x for n in", Code::ReplUsage),
         ] {
             let err = parse_command(bad).unwrap_err();
             assert_eq!(err.code, code, "{bad}: {err:?}");

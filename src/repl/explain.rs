@@ -4,16 +4,16 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use crate::diag::{Diag, Span};
+use crate::diag::{Code, Diag, Span};
 use crate::eval::builtins::{self, Builtin};
 use crate::eval::value::{Outcome, Value};
 use crate::session::Session;
 
 /// Codes of the analyses' errors that mean "not defined here" rather than "went wrong".
-const UNDEFINED: &[&str] = &[
-    "cgl::analysis::grundy_misere",
-    "cgl::analysis::grundy_draw",
-    "cgl::analysis::remoteness_draw",
+const UNDEFINED: &[Code] = &[
+    Code::AnalysisGrundyMisere,
+    Code::AnalysisGrundyDraw,
+    Code::AnalysisRemotenessDraw,
 ];
 
 /// Options listed by `:explain` at most (the sets below still use all of them).
@@ -123,7 +123,7 @@ pub fn explain(
     let Value::Pos(pos) = position else {
         return Err(Box::new(
             Diag::error(
-                "cgl::repl::not_position",
+                Code::ReplNotPosition,
                 format!(
                     "`:explain` needs a position, but this is {} ({})",
                     position.a_type_name(),

@@ -6,7 +6,7 @@ use std::io::Write;
 use super::editor::{Lines, Read};
 use super::explain::{options, outcome, remoteness};
 use super::Errors;
-use crate::diag::{Diag, Span};
+use crate::diag::{Code, Diag, Span};
 use crate::eval::value::{Outcome, PosTerm, Value};
 use crate::session::{Bindings, Session};
 
@@ -104,7 +104,7 @@ pub fn play(
 ) -> Result<(), Errors> {
     let Value::Pos(pos) = &start else {
         return Err(vec![Diag::error(
-            "cgl::repl::not_position",
+            Code::ReplNotPosition,
             format!(
                 "`:play` needs a position, but this is {} ({})",
                 start.a_type_name(),

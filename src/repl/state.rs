@@ -13,7 +13,7 @@ use super::command::{
 };
 use super::editor::Lines;
 use super::{explain, help, play, Errors};
-use crate::diag::{render, Diag, FileId, Label, RenderStyle, Span};
+use crate::diag::{render, Code, Diag, FileId, Label, RenderStyle, Span};
 use crate::eval::builtins;
 use crate::eval::value::{PosTerm, Value};
 use crate::eval::Stop;
@@ -199,7 +199,7 @@ impl Repl {
         let span = Span::new(file, name_range.start, name_range.end);
         if builtins::lookup(name).is_some() || builtins::constant(name).is_some() {
             return Err(vec![Diag::error(
-                "cgl::resolve::shadows_builtin",
+                Code::ResolveShadowsBuiltin,
                 format!("`{name}` is the name of a built-in"),
             )
             .label(span, "bound here")
@@ -632,7 +632,7 @@ impl Repl {
 
 fn too_many_cells(n: usize, span: Span) -> Diag {
     Diag::error(
-        "cgl::repl::too_large",
+        Code::ReplTooLarge,
         format!("a table of {n} values is too large to show"),
     )
     .label(span, "this ranges too far")

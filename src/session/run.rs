@@ -3,7 +3,7 @@
 //! and only present what it hands them.
 
 use super::{ExpectResult, FailedValues, Session};
-use crate::diag::{Diag, Span};
+use crate::diag::{Code, Diag, Span};
 use crate::eval::value::Value;
 use crate::eval::{INTERRUPTED, TIMEOUT};
 use crate::lower::ir::Statement;
@@ -89,10 +89,7 @@ impl Session {
                         ExpectResult::Passed => Outcome::Passed,
                         ExpectResult::Failed(d) => {
                             if options.failed_values
-                                && matches!(
-                                    d.code,
-                                    "cgl::check::failed" | "cgl::check::not_boolean"
-                                )
+                                && matches!(d.code, Code::CheckFailed | Code::CheckNotBoolean)
                             {
                                 values = self.failed_values(body);
                             }

@@ -9,7 +9,7 @@ use pest::iterators::{Pair, Pairs};
 use pest::pratt_parser::{Assoc, Op, PrattParser};
 
 use super::Rule;
-use crate::diag::{Diag, DiagResult, FileId, Span};
+use crate::diag::{Code, Diag, DiagResult, FileId, Span};
 use crate::syntax::ast::*;
 
 static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
@@ -61,7 +61,7 @@ fn unexpected(pair: &Pair<'_, Rule>) -> Box<Diag> {
 /// fits. Not when something that binds tighter than `-` follows the literal (`**`, a call,
 /// an index, a field): then the literal alone is an operand, and too large.
 fn negated_min(op: &Pair<'_, Rule>, error: &Diag) -> Option<Span> {
-    if error.code != "cgl::syntax::int_overflow" {
+    if error.code != Code::SyntaxIntOverflow {
         return None;
     }
     let span = error.labels.first()?.span;
@@ -372,7 +372,7 @@ impl Ctx {
                 Some('"') => out.push('"'),
                 other => {
                     return Err(Box::new(
-                        Diag::error("cgl::syntax::bad_escape", "unknown escape in string")
+                        Diag::error(Code::SyntaxBadEscape, "unknown escape in string")
                             .label(
                                 span,
                                 format!("`\\{}` is not an escape", other.unwrap_or(' ')),
@@ -483,7 +483,7 @@ impl Ctx {
                 let field = if name.as_rule() == Rule::int {
                     FieldName::Index(name.as_str().replace('_', "").parse().map_err(|_| {
                         Box::new(
-                            Diag::error("cgl::syntax::bad_field", "tuple field index is too large")
+                            Diag::error(Code::SyntaxBadField, "tuple field index is too large")
                                 .label(fspan, "here")
                                 .help("tuple fields are numbered from 0"),
                         )
@@ -507,16 +507,9 @@ impl Ctx {
                     Ok(n) => ExprKind::Int(n),
                     Err(_) => {
                         return Err(Box::new(
-                            Diag::error(
-                                "cgl::syntax::int_overflow",
-                                "integer literal is too large",
-                            )
-                            .label(span, "does not fit in 64 bits")
-                            .help(format!(
-                                "integers range from {} to {}",
-                                i64::MIN,
-                                i64::MAX
-                            )),
+                            Diag::error(Code::SyntaxIntOverflow, "integer literal is too large")
+                                .label(span, "does not fit in 64 bits")
+                                .help(format!("integers range from {} to {}", i64::MIN, i64::MAX)),
                         ))
                     }
                 }

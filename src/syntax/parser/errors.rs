@@ -4,7 +4,7 @@
 use pest::error::InputLocation;
 
 use super::Rule;
-use crate::diag::{Diag, FileId, Span};
+use crate::diag::{Code, Diag, FileId, Span};
 use crate::syntax::lex::KEYWORDS;
 
 #[cold]
@@ -72,7 +72,7 @@ pub(super) fn syntax_error(file: FileId, text: &str, error: pest::error::Error<R
         (last, text_len, "the input ends here")
     };
     Box::new(
-        Diag::error("cgl::syntax::unexpected", message)
+        Diag::error(Code::SyntaxUnexpected, message)
             .label(Span::new(file, start, end), what)
             .help(match bad_char {
                 Some(c) if c.is_alphabetic() => {

@@ -6,7 +6,7 @@ use pest::iterators::Pair;
 
 use super::build::binary_op;
 use super::Rule;
-use crate::diag::{Diag, DiagResult, FileId, Span};
+use crate::diag::{Code, Diag, DiagResult, FileId, Span};
 use crate::syntax::lex::{Lexer, Tok};
 
 /// Brackets nested deeper than this are refused before pest sees the text, so that deeply
@@ -49,7 +49,7 @@ pub(super) fn check_operator_depth(
         let start = start + offset;
         return Err(Box::new(
             Diag::error(
-                "cgl::syntax::too_deep",
+                Code::SyntaxTooDeep,
                 format!("an expression is nested {found} operators deep"),
             )
             .label(Span::new(file, start, end), "in this statement")
@@ -76,7 +76,7 @@ pub(super) fn check_text(file: FileId, text: &str) -> DiagResult<()> {
         match token.kind {
             Tok::UnclosedStr => {
                 return Err(Box::new(
-                    Diag::error("cgl::syntax::unterminated", "unterminated string")
+                    Diag::error(Code::SyntaxUnterminated, "unterminated string")
                         .label(Span::new(file, i, i + 1), "this string never ends")
                         .help("close it with `\"` on the same line"),
                 ));
@@ -85,7 +85,7 @@ pub(super) fn check_text(file: FileId, text: &str) -> DiagResult<()> {
                 open.push((bytes[i], i));
                 if open.len() > MAX_NESTING {
                     return Err(Box::new(
-                        Diag::error("cgl::syntax::too_deep", "brackets are nested too deeply")
+                        Diag::error(Code::SyntaxTooDeep, "brackets are nested too deeply")
                             .label(Span::new(file, i, i + 1), "nesting limit reached here")
                             .help(format!(
                                 "cgl accepts at most {MAX_NESTING} nested brackets; \
@@ -106,7 +106,7 @@ pub(super) fn check_text(file: FileId, text: &str) -> DiagResult<()> {
                     Some((o, at)) => {
                         return Err(Box::new(
                             Diag::error(
-                                "cgl::syntax::unbalanced",
+                                Code::SyntaxUnbalanced,
                                 format!("`{}` does not close `{}`", c as char, o as char),
                             )
                             .label(Span::new(file, i, i + 1), "this bracket")
@@ -121,7 +121,7 @@ pub(super) fn check_text(file: FileId, text: &str) -> DiagResult<()> {
                     None => {
                         return Err(Box::new(
                             Diag::error(
-                                "cgl::syntax::unbalanced",
+                                Code::SyntaxUnbalanced,
                                 format!("`{}` closes nothing", c as char),
                             )
                             .label(Span::new(file, i, i + 1), "no bracket is open here")
@@ -136,7 +136,7 @@ pub(super) fn check_text(file: FileId, text: &str) -> DiagResult<()> {
     }
     if let Some(opened) = lexer.open_comment() {
         return Err(Box::new(
-            Diag::error("cgl::syntax::unterminated", "unterminated comment")
+            Diag::error(Code::SyntaxUnterminated, "unterminated comment")
                 .label(
                     Span::new(file, opened, opened + 2),
                     "this comment never ends",
@@ -147,7 +147,7 @@ pub(super) fn check_text(file: FileId, text: &str) -> DiagResult<()> {
     if let Some((o, at)) = open.pop() {
         return Err(Box::new(
             Diag::error(
-                "cgl::syntax::unbalanced",
+                Code::SyntaxUnbalanced,
                 format!("`{}` is never closed", o as char),
             )
             .label(Span::new(file, at, at + 1), "opened here")
@@ -172,7 +172,7 @@ fn non_ascii(file: FileId, text: &str, at: usize) -> Box<Diag> {
     };
     Box::new(
         Diag::error(
-            "cgl::syntax::unexpected",
+            Code::SyntaxUnexpected,
             format!("unexpected character `{c}`"),
         )
         .label(
