@@ -15,6 +15,7 @@ mod examples;
 mod fuzz;
 mod graph;
 mod layers;
+mod loopy;
 mod properties;
 mod repl;
 mod seed_brute;

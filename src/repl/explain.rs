@@ -14,6 +14,7 @@ use crate::syntax::ast::Convention;
 const UNDEFINED: &[&str] = &[
     "cgl::analysis::grundy_misere",
     "cgl::analysis::grundy_draw",
+    "cgl::analysis::grundy_loopy",
     "cgl::analysis::remoteness_draw",
 ];
 
