@@ -335,3 +335,43 @@ fn only_the_declaring_game_may_cycle() {
     assert_eq!(eval(&mut s, file, "outcome(L(0) + L(1))"), "D");
     assert_eq!(eval(&mut s, file, "line(L(0))"), "[L(0), L(1), L(2), L(0)]");
 }
+
+/// The REPL's `:explain` and `:play` go through the same analyses on a loopy game.
+#[test]
+fn explain_and_play_a_loopy_game() {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cgl"))
+        .arg("repl")
+        .current_dir(crate::common::root())
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let input = ":load examples/loopy.game\n:explain AddOrTake(4)\n:play AddOrTake(4)\n1\nquit\n:play computer Token(1)\n1\n";
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(input.as_bytes())
+        .unwrap();
+    let (code, stdout, stderr) =
+        crate::common::wait_with_timeout(child, std::time::Duration::from_secs(60), "cgl repl");
+    crate::common::assert_no_crash("loopy repl", &stderr);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    for needle in [
+        "AddOrTake(4) is D: a draw with best play",
+        "  1  AddOrTake(3)  D        -       -           draws",
+        "  2  AddOrTake(2)  N        -       1",
+        "(2 options are draws, with no remoteness)",
+        "no winning move; drawing moves: 1, 3",
+        // The computer keeps the draw: back to 4, not down to the lost 2.
+        "you: AddOrTake(3)\ncomputer: AddOrTake(4)",
+        "computer: Token(3)",
+        "game over after 3 moves at Token(4): you cannot move, so the computer wins.",
+    ] {
+        assert!(stdout.contains(needle), "missing {needle:?} in\n{stdout}");
+    }
+}

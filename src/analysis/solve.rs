@@ -217,7 +217,8 @@ pub(super) fn cycle_diag(
         format!("the moves form a cycle: {}", names.join(" → ")),
     )
     .help(
-        "play must end: make every move decrease something (a heap, a count of empty cells, ...)",
+        "play must end: make every move decrease something (a heap, a count of empty cells, ...); \
+         if play may really return to a position, declare the game `loopy`",
     );
     let mut labelled = Vec::new();
     for pair in path.windows(2) {
