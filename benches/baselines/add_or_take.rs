@@ -31,10 +31,10 @@ pub fn hand(c: usize) -> String {
     let n = c + 1;
     let mut count = vec![0u32; n + 1];
     let mut undecided = vec![0u32; n];
-    for p in 0..n {
+    for (p, left) in undecided.iter_mut().enumerate() {
         for q in options(p, c) {
             count[q + 1] += 1;
-            undecided[p] += 1;
+            *left += 1;
         }
     }
     for i in 0..n {
@@ -96,18 +96,21 @@ pub fn map(c: usize) -> String {
     }
     let mut preds: HashMap<usize, Vec<usize>> = HashMap::new();
     let mut undecided: HashMap<usize, usize> = HashMap::new();
-    for (&p, opts) in &succ {
+    // In order of heap, so that the queue does not depend on hashing.
+    let mut heaps: Vec<usize> = succ.keys().copied().collect();
+    heaps.sort_unstable();
+    let mut queue: VecDeque<usize> = VecDeque::new();
+    for &p in &heaps {
+        let opts = &succ[&p];
         undecided.insert(p, opts.len());
+        if opts.is_empty() {
+            queue.push_back(p);
+        }
         for &q in opts {
             preds.entry(q).or_default().push(p);
         }
     }
     let mut outcome: HashMap<usize, u8> = HashMap::new();
-    let mut queue: VecDeque<usize> = succ
-        .iter()
-        .filter(|(_, o)| o.is_empty())
-        .map(|(p, _)| *p)
-        .collect();
     for p in &queue {
         outcome.insert(*p, 2);
     }
