@@ -205,7 +205,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                 let list = value("--only")?;
                 let only: Vec<String> = list.split(',').map(|w| w.trim().to_uppercase()).collect();
                 if let Some(w) = only.iter().find(|w| !WORKLOADS.contains(&w.as_str())) {
-                    return Err(format!("no workload {w} (W1 to W6)"));
+                    return Err(format!("no workload {w} (W1 to W7)"));
                 }
                 options.only = Some(only);
             }

@@ -84,6 +84,16 @@ fn bench_answers_w5_wythoff() {
     check("W5");
 }
 
+#[test]
+fn bench_answers_w7_add_or_take() {
+    check("W7");
+    // Issue 17: P at 0, N at 1 and 2, D from 3 on.
+    assert_eq!(
+        suite::answer("W7", "1000", Baseline::Hand).unwrap(),
+        "[N, P, N, D, D]"
+    );
+}
+
 /// The boards' lines in the `.game` files (the 4 × 4 ones are run only by the full suite) are
 /// the baselines' lines of three; the game that takes them as a parameter compiles whole, as
 /// the one that reads the constant does.

@@ -18,6 +18,7 @@ mod examples;
 mod fuzz;
 mod graph;
 mod layers;
+mod loopy;
 mod properties;
 mod reliability;
 mod repl;

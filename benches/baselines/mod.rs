@@ -11,9 +11,11 @@
 //!
 //! Both run the same algorithm as cgl: backward induction over every option of every
 //! position (an outcome search may stop at the first option that decides it); no closed
-//! formulas. This module uses only std, so the integration tests can include it with
+//! formulas. W7, a loopy game, is solved by retrograde analysis (a queue of decided positions
+//! and a counter of undecided options per position), as cgl solves it. This module uses only std, so the integration tests can include it with
 //! `#[path]` (tests/bench_answers.rs).
 
+pub mod add_or_take;
 pub mod chomp;
 pub mod common;
 pub mod grundy_game;

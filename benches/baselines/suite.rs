@@ -1,10 +1,10 @@
 //! The workloads of the suite: their sizes, the cgl query of each, and the baselines'
 //! answers to it.
 
-use super::{chomp, grundy_game, kayles, tictactoe, wythoff};
+use super::{add_or_take, chomp, grundy_game, kayles, tictactoe, wythoff};
 
 /// The workloads, in the order of the table.
-pub const WORKLOADS: [&str; 6] = ["W1", "W2", "W3", "W4", "W5", "W6"];
+pub const WORKLOADS: [&str; 7] = ["W1", "W2", "W3", "W4", "W5", "W6", "W7"];
 
 /// The sizes of a workload: the full suite's, or the quick ones (`--quick`, the tests).
 pub fn sizes(workload: &str, quick: bool) -> &'static [&'static str] {
@@ -22,6 +22,8 @@ pub fn sizes(workload: &str, quick: bool) -> &'static [&'static str] {
         ("W5", true) => &["100"],
         ("W6", false) => &["1", "200"],
         ("W6", true) => &["1"],
+        ("W7", false) => &["1000000"],
+        ("W7", true) => &["1000"],
         _ => &[],
     }
 }
@@ -44,6 +46,7 @@ const TICTACTOE: &str = include_str!("../games/tictactoe.game");
 const TICTACTOE4: &str = include_str!("../games/tictactoe4.game");
 const TICTACTOE4_PARAM: &str = include_str!("../games/tictactoe4_param.game");
 const CHOMP: &str = include_str!("../games/chomp.game");
+const ADD_OR_TAKE: &str = include_str!("../games/add_or_take.game");
 const WYTHOFF: &str = include_str!("../games/wythoff.game");
 
 fn number(size: &str) -> Result<usize, String> {
@@ -119,6 +122,14 @@ pub fn cgl_query(workload: &str, size: &str) -> Result<CglQuery, String> {
                 format!("[(a, b) for a in 0..{n}, b in 0..{n} if Wythoff(a, b) is P]"),
             )
         }
+        "W7" => {
+            let n = number(size)?;
+            q(
+                "add_or_take.game",
+                ADD_OR_TAKE,
+                format!("[outcome(AddOrTake[C = {n}](h)) for h in [1, 0, 2, 3, {n}]]"),
+            )
+        }
         _ => Err(format!("no cgl query for workload {workload}")),
     }
 }
@@ -152,6 +163,8 @@ pub fn answer(workload: &str, size: &str, baseline: Baseline) -> Result<String, 
         }
         "W5" if hand => Ok(wythoff::hand(number(size)?)),
         "W5" => Ok(wythoff::map(number(size)?)),
+        "W7" if hand => Ok(add_or_take::hand(number(size)?)),
+        "W7" => Ok(add_or_take::map(number(size)?)),
         _ => Err(format!("no baseline for workload {workload}")),
     }
 }

@@ -8,6 +8,7 @@
 //! product moves are used. Property tests check that both ways agree.
 
 mod memo;
+mod retro;
 mod solve;
 mod stream;
 
@@ -16,7 +17,7 @@ use std::rc::Rc;
 pub use memo::Memos;
 use memo::{RemCode, RemMemo};
 pub use solve::Slot;
-use solve::{solve, Analysis};
+use solve::{solve, Analysis, MemoTable};
 
 use crate::diag::{Code, Diag, DiagResult};
 use crate::eval::builtins::{self, Builtin};
@@ -90,7 +91,17 @@ impl Host for Analyzer {
         builtin: Builtin,
         position: &Position,
     ) -> DiagResult<Value> {
-        run(self, world, builtin, position).inspect_err(|d| self.recover(d))
+        run(self, world, builtin, position)
+            .map_err(|d| {
+                if d.code == retro::LOOPY_CYCLE {
+                    Box::new(Diag::internal(
+                        "a declared cycle reached an analysis that does not solve loopy games",
+                    ))
+                } else {
+                    d
+                }
+            })
+            .inspect_err(|d| self.recover(d))
     }
 }
 
@@ -300,6 +311,22 @@ impl Analysis for Grundy {
 
 /// The Grundy value of a term (normal play; an error where a draw is reachable).
 pub fn grundy(an: &mut Analyzer, w: &mut World<'_>, t: TermId) -> DiagResult<u64> {
+    grundy_acyclic(an, w, t).map_err(|e| {
+        if e.code == retro::LOOPY_CYCLE {
+            Box::new(
+                Diag::error(
+                    Code::AnalysisGrundyLoopy,
+                    "play can cycle from here, so there is no (finite) Grundy value",
+                )
+                .help("a loopy position's outcome and remoteness are defined: use `outcome(p)` or `remoteness(p)`"),
+            )
+        } else {
+            e
+        }
+    })
+}
+
+fn grundy_acyclic(an: &mut Analyzer, w: &mut World<'_>, t: TermId) -> DiagResult<u64> {
     if stream::applies(an, w, Convention::Normal) {
         if let Some(v) = stream::grundy(an, w, t)? {
             return Ok(v);
@@ -404,8 +431,41 @@ fn induction(info: crate::graph::TermInfo, conv: Convention, values: &[Outcome])
     }
 }
 
-/// The outcome of a term under a convention.
+/// The outcome of a term under a convention. Where the search meets a cycle that a `loopy`
+/// game declares, retrograde analysis answers instead.
 pub fn outcome(
+    an: &mut Analyzer,
+    w: &mut World<'_>,
+    t: TermId,
+    conv: Convention,
+) -> DiagResult<Outcome> {
+    match outcome_acyclic(an, w, t, conv) {
+        Err(e) if e.code == retro::LOOPY_CYCLE => Ok(match loopy_remoteness(an, w, t, conv)? {
+            None => Outcome::D,
+            Some(r) if r % 2 == 0 => Outcome::P,
+            Some(_) => Outcome::N,
+        }),
+        other => other,
+    }
+}
+
+/// Retrograde analysis from `t`, and the remoteness it found there.
+fn loopy_remoteness(
+    an: &mut Analyzer,
+    w: &mut World<'_>,
+    t: TermId,
+    conv: Convention,
+) -> DiagResult<Rem> {
+    retro::solve(an, w, t, conv)?;
+    match an.memos.remoteness[conv_index(conv)].slot(t.0 as usize) {
+        Slot::Done(code) => Ok(code.get()),
+        _ => Err(Box::new(Diag::internal(
+            "retrograde analysis left its root unsolved",
+        ))),
+    }
+}
+
+fn outcome_acyclic(
     an: &mut Analyzer,
     w: &mut World<'_>,
     t: TermId,
@@ -538,12 +598,16 @@ pub fn remoteness(
     t: TermId,
     conv: Convention,
 ) -> DiagResult<Rem> {
-    Ok(solve(an, w, Remoteness(conv, false), t)?.get())
+    match solve(an, w, Remoteness(conv, false), t) {
+        Err(e) if e.code == retro::LOOPY_CYCLE => loopy_remoteness(an, w, t, conv),
+        other => Ok(other?.get()),
+    }
 }
 
 /// The optimal line from `t`: the winner hurries (the P option of least remoteness), the loser
 /// delays (the option of greatest remoteness), a drawn position keeps the draw; ties go to the
-/// first option in rule order.
+/// first option in rule order. In a loopy game a drawn line is cut off after the first
+/// position it repeats.
 pub fn line(
     an: &mut Analyzer,
     w: &mut World<'_>,
@@ -551,6 +615,7 @@ pub fn line(
     conv: Convention,
 ) -> DiagResult<Vec<TermId>> {
     let mut out = vec![t];
+    let mut seen = std::collections::HashSet::from([t]);
     let mut current = t;
     loop {
         let succ = an.graph.successors(w, current)?;
@@ -589,6 +654,9 @@ pub fn line(
             )));
         };
         out.push(next);
+        if !seen.insert(next) {
+            return Ok(out);
+        }
         current = next;
     }
 }

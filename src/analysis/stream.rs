@@ -2,8 +2,8 @@
 //! position's options, without storing its moves and without interning the sums that `split`
 //! makes (their value is the XOR of their parts', Sprague–Grundy).
 //!
-//! It applies under normal play when no game of the program declares draws (then no position
-//! can reach one) and compounds are not forced explicit. A position is scanned once when the
+//! It applies under normal play when no game of the program declares draws or `loopy` (then
+//! no position can reach a draw) and compounds are not forced explicit. A position is scanned once when the
 //! values of its options' parts are known, twice when some are not: the first scan collects
 //! the unknown parts, which are solved first (depth-first, on a heap stack). An outcome stops
 //! at the first move to a known P-position, as a hand-written solver does: the position is N
@@ -31,7 +31,10 @@ use crate::syntax::ast::Convention;
 pub(crate) fn applies(an: &Analyzer, w: &World<'_>, conv: Convention) -> bool {
     conv == Convention::Normal
         && !an.graph.config.explicit
-        && w.program.games.iter().all(|game| game.draw.is_empty())
+        && w.program
+            .games
+            .iter()
+            .all(|game| game.draw.is_empty() && !game.loopy)
 }
 
 /// The smallest natural number not in a set, over a reused bitset.

@@ -596,7 +596,9 @@ codes! {
             game Back { position n  move n + 1 if n < 3  move n - 1 if n > 0 }
 
         Make every move decrease something (a heap, the empty cells of a board, a counter of
-        moves left in the position), or end the loop with `terminal if` / `draw if`.
+        moves left in the position), or end the loop with `terminal if` / `draw if`. If play
+        may really return to a position (a token on a graph with cycles), declare the game
+        `loopy`: its positions are then won, lost or drawn by infinite play.
         ";
     GraphTooManyPositions = "cgl::graph::too_many_positions",
         "an analysis needs more positions than `--max-positions` allows (default 5,000,000)",
@@ -648,6 +650,16 @@ codes! {
 
         Use `outcome(p)`, which is `D` for draws, or `remoteness(p)` where the outcome is not
         `D`.
+        ";
+    AnalysisGrundyLoopy = "cgl::analysis::grundy_loopy",
+        "`grundy` of a position of a loopy game from which play can cycle",
+        r"
+        A game declared `loopy` may return to a position, so play can go on for ever. The
+        Sprague-Grundy value is defined by a finite recursion over the options, which a cycle
+        never ends; cgl does not compute Smith's loopy values (`∞`).
+
+        Use `outcome(p)`, which is `D` for a draw by infinite play, or `remoteness(p)` where
+        the outcome is `N` or `P`.
         ";
     AnalysisRemotenessDraw = "cgl::analysis::remoteness_draw",
         "`remoteness` of a position that is a draw",
@@ -770,6 +782,16 @@ codes! {
         `outcome` first tries a fast search over plain positions; when it meets a compound it
         gives up with this code and the general search takes over. It is handled inside cgl
         and never reported; if it is shown, it is a bug.
+
+        Please report it with the file and the command that caused it.
+        ";
+    InternalLoopyCycle = "cgl::internal::loopy_cycle",
+        "an internal signal: the depth-first search met a cycle that a loopy game declares",
+        r"
+        The analyses first walk the positions depth first; a cycle through positions of
+        games declared `loopy` makes the walk give up with this code, and the retrograde
+        solver takes over. It is handled inside cgl and never reported; if it is shown, it is
+        a bug.
 
         Please report it with the file and the command that caused it.
         ";

@@ -153,6 +153,8 @@ pub struct Game {
     pub draw: Vec<Expr>,
     /// Move rules in source order.
     pub rules: Vec<MoveRule>,
+    /// Declared `loopy`: its moves may form cycles, solved by retrograde analysis.
+    pub loopy: bool,
     /// Slots the game's frame needs.
     pub frame_size: usize,
 }

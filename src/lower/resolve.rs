@@ -400,6 +400,7 @@ impl<'a> Resolver<'a> {
         let mut convention = None;
         let mut terminal = Vec::new();
         let mut draw = Vec::new();
+        let mut loopy = false;
         let mut rule_asts = Vec::new();
         let mut seen_clause: HashMap<&str, Span> = HashMap::new();
         let mut once = |this: &mut Self, what: &'static str, span: Span| {
@@ -487,6 +488,7 @@ impl<'a> Resolver<'a> {
                 terminal: Vec::new(),
                 draw: Vec::new(),
                 rules: Vec::new(),
+                loopy: false,
                 frame_size: self.frame_size(),
             };
         };
@@ -507,6 +509,10 @@ impl<'a> Resolver<'a> {
                 }
                 GameClause::Terminal(e) => terminal.push(self.expr(e)),
                 GameClause::Draw(e) => draw.push(self.expr(e)),
+                GameClause::Loopy(span) => {
+                    once(self, "loopy", *span);
+                    loopy = true;
+                }
                 GameClause::Move(rule) => rule_asts.push(rule),
             }
         }
@@ -545,6 +551,7 @@ impl<'a> Resolver<'a> {
             terminal,
             draw,
             rules,
+            loopy,
             frame_size: self.frame_size(),
         }
     }

@@ -13,6 +13,7 @@ use crate::session::Session;
 const UNDEFINED: &[Code] = &[
     Code::AnalysisGrundyMisere,
     Code::AnalysisGrundyDraw,
+    Code::AnalysisGrundyLoopy,
     Code::AnalysisRemotenessDraw,
 ];
 
@@ -284,9 +285,9 @@ pub fn explain(
     if draws > 0 {
         let _ = writeln!(
             out,
-            "({draws} option{} {} draws, with no remoteness)",
+            "({draws} option{} {}, with no remoteness)",
             if draws == 1 { "" } else { "s" },
-            if draws == 1 { "is a" } else { "are" }
+            if draws == 1 { "is a draw" } else { "are draws" }
         );
     }
     let numbers = |wanted: Outcome| -> Vec<String> {

@@ -110,6 +110,8 @@ pub enum GameClause {
     Terminal(Expr),
     /// `draw if expr`.
     Draw(Expr),
+    /// `loopy`: play may return to a position.
+    Loopy(Span),
     /// `move target for ... if ...`.
     Move(MoveRule),
 }

@@ -263,6 +263,7 @@ impl Ctx {
                 };
                 GameClause::Play(convention, span)
             }
+            Rule::loopy_clause => GameClause::Loopy(span),
             Rule::terminal_clause | Rule::draw_clause => {
                 let _kw = next(&mut inner)?;
                 let _if = next(&mut inner)?;
