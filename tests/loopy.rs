@@ -117,7 +117,10 @@ fn eval(s: &mut Session, file: usize, text: &str) -> String {
         Ok(v) => s.show(&v),
         Err(d) => format!(
             "error {}",
-            d.iter().map(|d| d.code.name()).collect::<Vec<_>>().join(", ")
+            d.iter()
+                .map(|d| d.code.name())
+                .collect::<Vec<_>>()
+                .join(", ")
         ),
     }
 }
