@@ -1,0 +1,282 @@
+//! Built-in calls, and the analyses, which go to the host.
+
+// The interpreter's types, helpers and imports (`mod.rs`): these files are parts of one
+// `impl Interp`, split by job.
+use super::*;
+
+impl<'a> Interp<'a> {
+    pub(super) fn analyse(
+        &mut self,
+        builtin: Builtin,
+        arg: &Value,
+        span: Span,
+    ) -> DiagResult<Value> {
+        let Value::Pos(position) = arg else {
+            return Err(type_error(
+                span,
+                format!(
+                    "`{}` needs a position, but this is {} ({})",
+                    builtin.name(),
+                    arg.a_type_name(),
+                    self.show(arg)
+                ),
+                "make a position by calling a game: `Kayles(5)`",
+            ));
+        };
+        let Some(host) = self.host.as_deref_mut() else {
+            return Err(Box::new(
+                Diag::error(Code::EvalAnalysisInRules, format!("`{}` cannot be used inside a game's rules", builtin.name()))
+                    .label(span, "called while generating moves")
+                    .help("rules must say what the moves are, not analyse positions; compute such values outside the game"),
+            ));
+        };
+        let position = position.clone();
+        host.analyse(&mut self.world, builtin, &position)
+            .map_err(|mut d| {
+                if d.labels.is_empty() {
+                    d.labels.push(crate::diag::Label {
+                        span,
+                        message: "while analysing this".into(),
+                    });
+                }
+                d
+            })
+    }
+
+    pub(super) fn builtin(
+        &mut self,
+        b: Builtin,
+        mut args: Vec<Value>,
+        exprs: &[Expr],
+        span: Span,
+    ) -> DiagResult<Value> {
+        let arg_span = |i: usize| exprs.get(i).map_or(span, |e| e.span);
+        if b.is_analysis() {
+            return self.analyse(b, &args[0], arg_span(0));
+        }
+        let ints = |this: &Self, v: &Value, s: Span| -> DiagResult<Vec<u64>> {
+            let mut out = Vec::new();
+            for item in this.items(v, s)? {
+                // The message is built only for the item that is not an integer.
+                let n = match item {
+                    Value::Int(n) => n,
+                    other => int(&other, s, &format!("`{}`", b.name()))?,
+                };
+                out.push(u64::try_from(n).map_err(|_| {
+                    type_error(
+                        s,
+                        format!("`{}` needs non-negative integers, but got {n}", b.name()),
+                        "remove the negative numbers",
+                    )
+                })?);
+            }
+            Ok(out)
+        };
+        Ok(match b {
+            Builtin::Mex => {
+                let mex = builtins::mex(&ints(self, &args[0], arg_span(0))?);
+                Value::Int(i64::try_from(mex).map_err(|_| overflow(span))?)
+            }
+            Builtin::Lego => match builtins::lego(ints(self, &args[0], arg_span(0))?) {
+                Some(v) => Value::Int(v as i64),
+                None => {
+                    return Err(Box::new(
+                        Diag::error(Code::EvalEmpty, "`lego` of an empty collection")
+                            .label(arg_span(0), "this is empty")
+                            .help("lego picks from the remoteness values of the options; a terminal position has none"),
+                    ))
+                }
+            },
+            Builtin::Len | Builtin::Count => {
+                let v = &args[0];
+                match v {
+                    Value::Str(s) => Value::Int(arith::count(s.chars().count()).map_err(|_| overflow(span))?),
+                    Value::Range(a, c) => Value::Int(arith::range_len(*a, *c).map_err(|_| range_too_long(*a, *c, arg_span(0)))?),
+                    // The length of a sequence or set, without copying its items.
+                    Value::List(items) | Value::Tuple(items) if b == Builtin::Len => Value::Int(arith::count(items.len()).map_err(|_| overflow(span))?),
+                    Value::Set(items) if b == Builtin::Len => Value::Int(arith::count(items.len()).map_err(|_| overflow(span))?),
+                    _ => {
+                        let items = self.collect(v, arg_span(0))?;
+                        if b == Builtin::Count && items.iter().all(|i| matches!(i, Value::Bool(_))) && !items.is_empty() {
+                            Value::Int(arith::count(items.iter().filter(|i| **i == Value::Bool(true)).count()).map_err(|_| overflow(span))?)
+                        } else {
+                            Value::Int(arith::count(items.len()).map_err(|_| overflow(span))?)
+                        }
+                    }
+                }
+            }
+            Builtin::Popcount => Value::Int(nonneg(&args[0], arg_span(0), "popcount")?.count_ones() as i64),
+            Builtin::Bits => Value::Int(64 - nonneg(&args[0], arg_span(0), "bits")?.leading_zeros() as i64),
+            Builtin::V2 => {
+                let n = nonneg(&args[0], arg_span(0), "v2")?;
+                if n == 0 {
+                    return Err(Box::new(
+                        Diag::error(Code::EvalDomain, "`v2(0)` is undefined")
+                            .label(arg_span(0), "this is 0")
+                            .help("every power of two divides 0; v2 needs a positive number"),
+                    ));
+                }
+                Value::Int(n.trailing_zeros() as i64)
+            }
+            Builtin::Gcd => {
+                let (mut x, mut y) = (int(&args[0], arg_span(0), "gcd")?.unsigned_abs(), int(&args[1], arg_span(1), "gcd")?.unsigned_abs());
+                while y != 0 {
+                    (x, y) = (y, x % y);
+                }
+                Value::Int(i64::try_from(x).map_err(|_| overflow(span))?)
+            }
+            Builtin::Abs => Value::Int(arith::abs(int(&args[0], arg_span(0), "abs")?).map_err(|_| overflow(span))?),
+            Builtin::Sorted => {
+                let items = self.collect(&args[0], arg_span(0))?;
+                let first_type = items.first().map(std::mem::discriminant);
+                if items.iter().any(|v| Some(std::mem::discriminant(v)) != first_type) {
+                    return Err(type_error(arg_span(0), "`sorted` needs items of one type".to_string(), "sort numbers with numbers, strings with strings"));
+                }
+                builtins::sorted(items)
+            }
+            Builtin::Reversed => {
+                let mut items = self.collect(&args[0], arg_span(0))?;
+                items.reverse();
+                Value::list(items)
+            }
+            Builtin::List => Value::list(self.collect(&args[0], arg_span(0))?),
+            Builtin::Enumerate => Value::list(
+                self.items(&args[0], arg_span(0))?
+                    .enumerate()
+                    .map(|(i, v)| Value::tuple(vec![Value::Int(i as i64), v]))
+                    .collect(),
+            ),
+            Builtin::Zip => {
+                let xs = self.collect(&args[0], arg_span(0))?;
+                let ys = self.collect(&args[1], arg_span(1))?;
+                Value::list(xs.into_iter().zip(ys).map(|(x, y)| Value::tuple(vec![x, y])).collect())
+            }
+            Builtin::SetAt => {
+                let i = int(&args[1], arg_span(1), "set")?;
+                let value = args.pop().unwrap_or(Value::None);
+                match &args[0] {
+                    Value::List(items) | Value::Tuple(items) => {
+                        let idx = usize::try_from(i).ok().filter(|i| *i < items.len()).ok_or_else(|| {
+                            Box::new(
+                                Diag::error(Code::EvalIndex, format!("index {i} is out of range"))
+                                    .label(arg_span(1), format!("the list has {} items", items.len()))
+                                    .help("indices run from 0 to len - 1"),
+                            )
+                        })?;
+                        let mut new: Vec<Value> = items.to_vec();
+                        new[idx] = value;
+                        if matches!(args[0], Value::Tuple(_)) { Value::tuple(new) } else { Value::list(new) }
+                    }
+                    other => return Err(type_error(arg_span(0), format!("`set` needs a list, not {}", other.a_type_name()), "write `set(list, index, value)`")),
+                }
+            }
+            Builtin::Min | Builtin::Max => {
+                let items = if args.len() == 1 { self.collect(&args[0], arg_span(0))? } else { args };
+                let first_type = items.first().map(std::mem::discriminant);
+                if items.iter().any(|v| Some(std::mem::discriminant(v)) != first_type) {
+                    return Err(type_error(span, format!("`{}` needs items of one type", b.name()), "compare numbers with numbers"));
+                }
+                let pick = if b == Builtin::Min { items.into_iter().min() } else { items.into_iter().max() };
+                pick.ok_or_else(|| {
+                    Box::new(
+                        Diag::error(Code::EvalEmpty, format!("`{}` of an empty collection", b.name()))
+                            .label(span, "nothing to choose from")
+                            .help("check that the collection has items, e.g. with `len(xs) > 0`"),
+                    )
+                })?
+            }
+            Builtin::Sum => {
+                // Exact: only a total that does not fit is an overflow.
+                let mut total = arith::Sum::default();
+                for item in self.items(&args[0], arg_span(0))? {
+                    total.add(int(&item, arg_span(0), "sum")?);
+                }
+                Value::Int(total.total().map_err(|_| overflow(span))?)
+            }
+            Builtin::Any | Builtin::All => {
+                let want = b == Builtin::Any;
+                let mut result = !want;
+                for item in self.items(&args[0], arg_span(0))? {
+                    if boolean(&item, arg_span(0), b.name())? == want {
+                        result = want;
+                        break;
+                    }
+                }
+                Value::Bool(result)
+            }
+            Builtin::Str => Value::Str(match &args[0] {
+                Value::Str(s) => s.clone(),
+                other => {
+                    let limit = usize::try_from(self.world.limits.max_collection).unwrap_or(usize::MAX);
+                    let (text, cut) = display_bounded(other, &*self.world.games, limit);
+                    if cut {
+                        return Err(Box::new(
+                            Diag::error(Code::EvalTooLarge, format!("the printed form of this value is longer than the limit of {limit} bytes"))
+                                .label(arg_span(0), "this value")
+                                .help("--max-items sets how many bytes a string may hold; make a string of a part of the value"),
+                        ));
+                    }
+                    self.sized(text.len(), span, "string")?;
+                    text.into()
+                }
+            }),
+            Builtin::Split => {
+                let parts: Vec<Value> = match args.as_slice() {
+                    [Value::List(items)] => items.to_vec(),
+                    _ => args,
+                };
+                if self.host.is_none() {
+                    // Inside a game's rules: the parts (data or positions) become a compound
+                    // in the game's own mode, once the target is read (`target_term`).
+                    Value::Split(Rc::from(parts))
+                } else if parts.iter().all(|p| matches!(p, Value::Pos(_))) {
+                    let mut convention = None;
+                    let mut terms = Vec::new();
+                    for p in &parts {
+                        if let Value::Pos(pos) = p {
+                            if convention.is_some_and(|c| c != pos.convention) {
+                                return Err(Box::new(
+                                    Diag::error(Code::EvalMixedConvention, "cannot combine a misère position with a normal-play one")
+                                        .label(span, "in this split")
+                                        .help("misère play applies to a whole game: write `misere(split(...))`"),
+                                ));
+                            }
+                            convention = Some(pos.convention);
+                            terms.push(pos.term.clone());
+                        }
+                    }
+                    let term = self.canonical(PosTerm::compound(CompoundKind::Disjunctive, terms), span)?;
+                    Value::pos(term, convention.unwrap_or(Convention::Normal))
+                } else {
+                    // Outside rules there is no game to give position data a meaning.
+                    return Err(type_error(
+                        span,
+                        "`split` outside a game's rules takes positions, such as `split(Nim(1), Nim(2))`".to_string(),
+                        "inside a `move` rule, parts may be position data of the game; elsewhere make positions by calling a game",
+                    ));
+                }
+            }
+            Builtin::Period => {
+                let items = self.collect(&args[0], arg_span(0))?;
+                match builtins::period(&items) {
+                    Some((pre, per)) => Value::tuple(vec![Value::Int(pre as i64), Value::Int(per as i64)]),
+                    None => {
+                        return Err(Box::new(
+                            Diag::error(Code::EvalNoPeriod, format!("no period found in {} values", items.len()))
+                                .label(arg_span(0), "this sequence")
+                                .help("a period counts only when it repeats at least twice after the preperiod; compute more values"),
+                        ))
+                    }
+                }
+            }
+            Builtin::Misere | Builtin::Normal => match &args[0] {
+                Value::Pos(p) => Value::pos(p.term.clone(), if b == Builtin::Misere { Convention::Misere } else { Convention::Normal }),
+                other => return Err(type_error(arg_span(0), format!("`{}` needs a position, not {}", b.name(), other.a_type_name()), "make a position by calling a game: `Nim(3)`")),
+            },
+            Builtin::Outcome | Builtin::Grundy | Builtin::Remoteness | Builtin::Moves | Builtin::WinningMoves | Builtin::Line
+            | Builtin::Reachable => {
+                return Err(Box::new(Diag::internal("analysis dispatched as a pure built-in")))
+            }
+        })
+    }
+}
