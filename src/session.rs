@@ -402,6 +402,14 @@ impl Session {
         Interp::new(world, Some(&mut self.analyzer))
     }
 
+    /// Both sides of a failed comparison as a diagnostic shows them, if both evaluate.
+    fn both_sides(&mut self, l: &Expr, r: &Expr, frame: &mut [Value]) -> Option<(String, String)> {
+        let left = self.interp().eval(l, frame).ok()?;
+        let left = self.show_short(&left);
+        let right = self.interp().eval(r, frame).ok()?;
+        Some((left, self.show_short(&right)))
+    }
+
     /// A value as a diagnostic shows it (cut short if long).
     fn show_short(&self, value: &Value) -> String {
         crate::eval::value::display_short(value, &self.games)
@@ -597,15 +605,7 @@ impl Session {
                 }
             }
             ExprKind::Binary(op, l, r) if op.is_comparison() => {
-                let left = self
-                    .interp()
-                    .eval(l, &mut frame)
-                    .map(|v| self.show_short(&v));
-                let right = self
-                    .interp()
-                    .eval(r, &mut frame)
-                    .map(|v| self.show_short(&v));
-                if let (Ok(left), Ok(right)) = (left, right) {
+                if let Some((left, right)) = self.both_sides(l, r, &mut frame) {
                     diag = diag
                         .label(l.span, format!("this is {left}"))
                         .label(r.span, format!("this is {right}"))
@@ -649,15 +649,7 @@ impl Session {
                         .note(format!("first counterexample: {counter}"));
                     if let ExprKind::Binary(op, l, r) = &inner.kind {
                         if op.is_comparison() {
-                            let left = self
-                                .interp()
-                                .eval(l, &mut frame)
-                                .map(|v| self.show_short(&v));
-                            let right = self
-                                .interp()
-                                .eval(r, &mut frame)
-                                .map(|v| self.show_short(&v));
-                            if let (Ok(left), Ok(right)) = (left, right) {
+                            if let Some((left, right)) = self.both_sides(l, r, &mut frame) {
                                 diag = diag.note(format!(
                                     "there `{}` is false for {left} and {right}",
                                     op.symbol()
