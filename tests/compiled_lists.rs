@@ -628,3 +628,43 @@ fn the_least_of_a_comprehension_s_lists_fails_as_the_interpreter_does() {
         }
     }
 }
+
+/// A rule that reads a parameter `S` as rows only after reading it as a list of integers
+/// (`for r3 in S` with `r3` unused) takes a second compile pass with `S` read as rows from
+/// the start. The first pass also asked for the position `b` as rows, only because the
+/// quantifier over `b` failed inside, on `S`; read as rows where either reading does
+/// (`count(... for x6 in b)`), `b` then clashed with `len(b)`. The passes after drop such a
+/// variable: the rule compiles, and agrees with the interpreter. The first guard is the
+/// property test's counterexample (every answer an error: the index `BIG`), the second one
+/// of the same shape that lets answers through.
+#[test]
+fn a_variable_asked_for_as_rows_only_by_a_failed_attempt_stays_a_list() {
+    let value = "(if (forall x7 in b: (forall r3 in S: exists x8 in r3: x7 == b[x8])) \
+                 then spread([1, 0, 2], i) else 3)";
+    for (guard, some_answers) in [
+        (
+            "2 <= [BIG; spread([1, 0, 2], 3)][(count(i != 1 for x6 in b) * BIG)]",
+            false,
+        ),
+        ("count(i != 1 for x6 in b) >= 0", true),
+    ] {
+        let source = format!(
+            "const BIG = 4611686018427387904\n\
+             fn total(xs) = sum(xs)\n\
+             fn small(xs) = forall x in xs: 0 <= x and x <= 3\n\
+             fn ok(t, b) = len(t) <= len(b) and small(t) and sum(t) < sum(b)\n\
+             fn above(xs, n) = count(x > n for x in xs)\n\
+             fn spread(xs, n) = above(xs, n) - above(xs, n + 1) + total(xs)\n\
+             game G(S = [{{1, 0}}, [2]], F = false) {{\n    position b\n    \
+             move set(b, i, {value}) \
+             for i in 0..sum(1 for x4 in [(x5 - 2) for x5 in min([[1, 0, 2] for r3 in S])]) \
+             if {guard} if ok(set(b, i, {value}), b)\n}}\n"
+        );
+        // `answers(true, ..)` asserts that every rule compiles.
+        let compiled = answers(true, &source);
+        let interpreted = answers(false, &source);
+        assert_eq!(compiled, interpreted, "{source}");
+        let answered = compiled.iter().any(Result::is_ok);
+        assert_eq!(answered, some_answers, "{source}\n{compiled:?}");
+    }
+}

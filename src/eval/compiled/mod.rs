@@ -202,8 +202,13 @@ pub fn compile_rule(
 impl Compiler<'_> {
     /// Compiles with `f` in a fresh compiler. A variable's kind is fixed by its first use,
     /// and `for r in sets` where `r` is not used as a list reads `sets` as a list of
-    /// integers; if a later use reads it as rows, compiling fails, and is tried once more
-    /// with the variables read as rows the first time read as rows from the start.
+    /// integers; if a later use reads it as rows, compiling fails, and is tried again with
+    /// the variables read as rows the first time read as rows from the start. That first
+    /// pass also notes variables whose rows reading was tried only because something inside
+    /// failed (the position `b` in `forall x in b: ...S...` when `S` clashed): read as rows
+    /// where either reading would do (`count(... for _ in b)`), such a variable clashes with
+    /// a later use as a list or integer. Each further pass then drops the preferred variables
+    /// that clashed so, until one compiles or none is left to drop.
     fn two_passes<T>(
         program: Option<&Program>,
         frame_size: usize,
@@ -213,13 +218,22 @@ impl Compiler<'_> {
         if let Some(done) = f(&mut c) {
             return Some(done);
         }
-        if c.wanted_rows.is_empty() {
-            return None;
+        let mut prefer_rows = std::mem::take(&mut c.wanted_rows);
+        prefer_rows.sort_unstable();
+        prefer_rows.dedup();
+        while !prefer_rows.is_empty() {
+            let mut c = Compiler::new(program, frame_size);
+            c.prefer_rows = prefer_rows.clone();
+            if let Some(done) = f(&mut c) {
+                return Some(done);
+            }
+            let before = prefer_rows.len();
+            prefer_rows.retain(|r| !c.rows_clashed.contains(r));
+            if prefer_rows.len() == before {
+                return None;
+            }
         }
-        let prefer_rows = std::mem::take(&mut c.wanted_rows);
-        let mut c = Compiler::new(program, frame_size);
-        c.prefer_rows = prefer_rows;
-        f(&mut c)
+        None
     }
 
     fn rule(&mut self, clauses: &[Clause], target: &Expr) -> Option<CompiledRule> {
@@ -312,6 +326,9 @@ struct Compiler<'p> {
     prefer_rows: Vec<u32>,
     /// Registers that a `for` clause tried to read as rows, compiled or not.
     wanted_rows: Vec<u32>,
+    /// Registers read as rows that a later use read as something else (see
+    /// `Compiler::two_passes`), compiled or not.
+    rows_clashed: Vec<u32>,
 }
 
 /// The deepest a compiled tree nests (its expressions, the clauses of its generators and the
@@ -353,6 +370,7 @@ impl<'p> Compiler<'p> {
             rows_read: Vec::new(),
             prefer_rows: Vec::new(),
             wanted_rows: Vec::new(),
+            rows_clashed: Vec::new(),
         };
         c.grow();
         c
@@ -406,7 +424,7 @@ impl<'p> Compiler<'p> {
             // A parameter standing for the caller's variable: its kind is noted (the call
             // binds nothing for it), and the caller's register is read.
             match self.kinds[i] {
-                Some(k) if k != kind => return None,
+                Some(k) if k != kind => return self.clash(target, k),
                 Some(_) => {}
                 None => self.kinds[i] = Some(kind),
             }
@@ -422,7 +440,7 @@ impl<'p> Compiler<'p> {
             return None;
         }
         match self.kinds[i] {
-            Some(k) if k != kind => return None,
+            Some(k) if k != kind => return self.clash(reg, k),
             Some(_) => {}
             None => self.kinds[i] = Some(kind),
         }
@@ -434,6 +452,15 @@ impl<'p> Compiler<'p> {
             self.inputs.push((reg, kind));
         }
         Some(reg)
+    }
+
+    /// A read of `reg`, which holds `held`, as another kind: not compiled. A rows register
+    /// read so is noted for [`Compiler::two_passes`].
+    fn clash(&mut self, reg: u32, held: Kind) -> Option<u32> {
+        if held == Kind::Rows && !self.rows_clashed.contains(&reg) {
+            self.rows_clashed.push(reg);
+        }
+        None
     }
 
     /// Binds a variable of the current frame to a fresh value of `kind`. Lowering reuses a
