@@ -296,6 +296,31 @@ impl CmpWalk {
         }
     }
 
+    /// Whether two collections at the addresses `key`, of equal lengths or not, hold equal
+    /// items: the same node is equal to itself, and an equal pair is remembered past the
+    /// plain nodes.
+    fn eq_items<'v>(
+        &mut self,
+        key: (usize, usize),
+        same_len: bool,
+        mut items: impl Iterator<Item = (&'v Value, &'v Value)>,
+    ) -> bool {
+        if key.0 == key.1 {
+            return true;
+        }
+        if !same_len {
+            return false;
+        }
+        let Some(remember) = self.enter(key) else {
+            return true;
+        };
+        let same = items.all(|(a, b)| self.eq(a, b));
+        if same && remember {
+            self.equal.insert(key);
+        }
+        same
+    }
+
     /// Whether the pair of nodes at these addresses is known equal; counts a plain node.
     /// `Some(remember)` to compare them, remembering the answer when `remember`.
     fn enter(&mut self, key: (usize, usize)) -> Option<bool> {
@@ -321,43 +346,17 @@ impl CmpWalk {
             (Value::Game(x), Value::Game(y)) => x == y,
             (Value::Pos(x), Value::Pos(y)) => x == y,
             (Value::Set(x), Value::Set(y)) => {
-                if Rc::ptr_eq(x, y) {
-                    return true;
-                }
-                if x.len() != y.len() {
-                    return false;
-                }
                 let key = (Rc::as_ptr(x) as usize, Rc::as_ptr(y) as usize);
-                let Some(remember) = self.enter(key) else {
-                    return true;
-                };
-                let same = x.iter().zip(y.iter()).all(|(a, b)| self.eq(a, b));
-                if same && remember {
-                    self.equal.insert(key);
-                }
-                same
+                self.eq_items(key, x.len() == y.len(), x.iter().zip(y.iter()))
             }
             (Value::Tuple(x), Value::Tuple(y))
             | (Value::List(x), Value::List(y))
             | (Value::Split(x), Value::Split(y)) => {
-                if Rc::ptr_eq(x, y) {
-                    return true;
-                }
-                if x.len() != y.len() {
-                    return false;
-                }
                 let key = (
                     Rc::as_ptr(x) as *const Value as usize,
                     Rc::as_ptr(y) as *const Value as usize,
                 );
-                let Some(remember) = self.enter(key) else {
-                    return true;
-                };
-                let same = x.iter().zip(y.iter()).all(|(a, b)| self.eq(a, b));
-                if same && remember {
-                    self.equal.insert(key);
-                }
-                same
+                self.eq_items(key, x.len() == y.len(), x.iter().zip(y.iter()))
             }
             _ => false,
         }
