@@ -30,6 +30,7 @@ pub mod diag;
 pub mod eval;
 pub mod graph;
 pub mod lower;
+pub mod num;
 pub mod repl;
 pub mod session;
 pub mod stack;

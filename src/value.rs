@@ -1,4 +1,5 @@
-//! Runtime values: checked integers, collections, outcomes, games and positions.
+//! Runtime values: checked integers, exact rationals, game values, collections, outcomes,
+//! games and positions.
 //!
 //! Every value is immutable and cheap to clone (`Rc` inside). Equality, order and hashing are
 //! structural and deterministic; sets are ordered, so printing never depends on hash order.
@@ -18,6 +19,8 @@ use std::rc::Rc;
 
 use rustc_hash::{FxHashMap, FxHashSet, FxHasher};
 
+use crate::cgt::{CgtError, GameId, ValueTable};
+use crate::num::Rational;
 use crate::syntax::ast::Convention;
 
 /// The class of a position under optimal play.
@@ -150,6 +153,9 @@ pub enum Value {
     Int(i64),
     /// A string.
     Str(Rc<str>),
+    /// An exact fraction that is not an integer, such as `3/4` (an integral result is always
+    /// an `Int`: build numbers with [`Value::number`]).
+    Rational(Rational),
     /// `(a, b)`.
     Tuple(Rc<[Value]>),
     /// `[a, b]`.
@@ -168,6 +174,23 @@ pub enum Value {
     Pos(Rc<Position>),
     /// `split(...)` of position data, before the game it belongs to is known.
     Split(Rc<[Value]>),
+    /// A short partizan game value that is not a number, such as `*`, `^` or `{2 | -1/2}`:
+    /// its canonical form in this thread's form table ([`with_forms`]). A value that is a
+    /// number is always an `Int` or a `Rational` (build game values with [`Value::form`]), so
+    /// equal values have one representation and ids compare canonical forms.
+    Form(GameId),
+}
+
+thread_local! {
+    /// The canonical forms of the game values of this thread (values are `Rc`-based and never
+    /// cross threads, so neither do their ids).
+    static FORMS: std::cell::RefCell<ValueTable> = std::cell::RefCell::new(ValueTable::new());
+}
+
+/// Runs `f` on this thread's table of canonical forms. `f` must not call `with_forms`
+/// itself (nor print a `Value::Form`, which reads the table).
+pub fn with_forms<R>(f: impl FnOnce(&mut ValueTable) -> R) -> R {
+    FORMS.with(|t| f(&mut t.borrow_mut()))
 }
 
 impl Value {
@@ -179,6 +202,32 @@ impl Value {
     /// A tuple value.
     pub fn tuple(items: Vec<Value>) -> Value {
         Value::Tuple(Rc::from(items))
+    }
+
+    /// A number as a value: an `Int` when it is integral, else a `Rational`.
+    pub fn number(r: Rational) -> Value {
+        if r.is_integer() {
+            Value::Int(r.numer())
+        } else {
+            Value::Rational(r)
+        }
+    }
+
+    /// A game value of the form table as a value: a number becomes an `Int` or a `Rational`,
+    /// anything else a `Form`.
+    pub fn form(id: GameId) -> Result<Value, CgtError> {
+        match with_forms(|t| t.as_number(id)) {
+            Some(x) => {
+                let den = 1i64
+                    .checked_shl(x.exponent())
+                    .filter(|d| *d > 0)
+                    .ok_or(CgtError::Overflow)?;
+                Rational::new(x.numerator(), den)
+                    .map(Value::number)
+                    .ok_or(CgtError::Overflow)
+            }
+            None => Ok(Value::Form(id)),
+        }
     }
 
     /// A position value.
@@ -202,6 +251,7 @@ impl Value {
             Value::None => "none",
             Value::Bool(_) => "bool",
             Value::Int(_) => "int",
+            Value::Rational(_) => "rational",
             Value::Str(_) => "string",
             Value::Tuple(_) => "tuple",
             Value::List(_) => "list",
@@ -212,6 +262,7 @@ impl Value {
             Value::Game(_) => "game",
             Value::Pos(_) => "position",
             Value::Split(_) => "split",
+            Value::Form(_) => "game value",
         }
     }
 }
@@ -226,7 +277,8 @@ impl Value {
         match self {
             Value::None => 0,
             Value::Bool(_) => 1,
-            Value::Int(_) => 2,
+            // Integers and rationals are one kind: they compare by size.
+            Value::Int(_) | Value::Rational(_) => 2,
             Value::Str(_) => 3,
             Value::Tuple(_) => 4,
             Value::List(_) => 5,
@@ -237,6 +289,7 @@ impl Value {
             Value::Game(_) => 10,
             Value::Pos(_) => 11,
             Value::Split(_) => 12,
+            Value::Form(_) => 13,
         }
     }
 
@@ -345,6 +398,8 @@ impl CmpWalk {
             (Value::Mode(x), Value::Mode(y)) => x == y,
             (Value::Game(x), Value::Game(y)) => x == y,
             (Value::Pos(x), Value::Pos(y)) => x == y,
+            (Value::Rational(x), Value::Rational(y)) => x == y,
+            (Value::Form(x), Value::Form(y)) => x == y,
             (Value::Set(x), Value::Set(y)) => {
                 let key = (Rc::as_ptr(x) as usize, Rc::as_ptr(y) as usize);
                 self.eq_items(key, x.len() == y.len(), x.iter().zip(y.iter()))
@@ -373,6 +428,11 @@ impl CmpWalk {
             (Value::Mode(x), Value::Mode(y)) => x.cmp(y),
             (Value::Game(x), Value::Game(y)) => x.cmp(y),
             (Value::Pos(x), Value::Pos(y)) => x.cmp(y),
+            (Value::Rational(x), Value::Rational(y)) => x.cmp(y),
+            (Value::Rational(x), Value::Int(y)) => x.cmp(&Rational::int(*y)),
+            (Value::Int(x), Value::Rational(y)) => Rational::int(*x).cmp(y),
+            // By id: a deterministic order for sets, not the order of games (`<=` is that).
+            (Value::Form(x), Value::Form(y)) => x.cmp(y),
             (Value::Set(x), Value::Set(y)) => {
                 if Rc::ptr_eq(x, y) {
                     return Ordering::Equal;
@@ -467,6 +527,8 @@ impl HashWalk {
             Value::None => {}
             Value::Bool(b) => b.hash(state),
             Value::Int(n) => n.hash(state),
+            Value::Rational(r) => r.hash(state),
+            Value::Form(g) => g.hash(state),
             Value::Str(s) => s.hash(state),
             Value::Range(a, b) => {
                 a.hash(state);
@@ -651,6 +713,13 @@ fn write_value_here(out: &mut Out, value: &Value, names: &dyn InstanceNames) {
         Value::Bool(b) => out.text.push_str(if *b { "true" } else { "false" }),
         Value::Int(n) => {
             let _ = write!(out.text, "{n}");
+        }
+        Value::Rational(r) => {
+            let _ = write!(out.text, "{r}");
+        }
+        Value::Form(g) => {
+            let shown = with_forms(|t| t.show(*g));
+            out.text.push_str(&shown);
         }
         Value::Str(s) => {
             let room = out.limit.saturating_sub(out.text.len());

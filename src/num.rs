@@ -1,0 +1,173 @@
+//! Exact rational numbers: the numeric tower's middle floor.
+//!
+//! The value language has one numeric tower: integers (`Value::Int`, `i64`) ⊂ rationals
+//! ([`Rational`], `i64 / i64`) and, beside them, the game values of `crate::cgt` (whose numbers
+//! are the dyadic rationals). A rational whose denominator is 1 is always written back as an
+//! integer ([`crate::value::Value::number`]), so equal numbers have one representation.
+//!
+//! Every operation is exact; one whose result does not fit `i64 / i64` returns `None`, never a
+//! wrap (the caller reports `cgl::eval::overflow`).
+
+use std::cmp::Ordering;
+use std::fmt;
+
+/// `num / den`, reduced, with `den > 0`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Rational {
+    num: i64,
+    den: i64,
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+impl Rational {
+    /// Zero.
+    pub const ZERO: Rational = Rational { num: 0, den: 1 };
+
+    /// The integer `n`.
+    pub const fn int(n: i64) -> Rational {
+        Rational { num: n, den: 1 }
+    }
+
+    /// `num / den` reduced; `None` if `den` is zero or the reduced form does not fit.
+    pub fn new(num: i64, den: i64) -> Option<Rational> {
+        Self::from_wide(i128::from(num), i128::from(den))
+    }
+
+    /// Reduces a wide fraction and checks that it fits.
+    fn from_wide(num: i128, den: i128) -> Option<Rational> {
+        if den == 0 {
+            return None;
+        }
+        let g = gcd(num.unsigned_abs(), den.unsigned_abs()).max(1) as i128;
+        let (mut num, mut den) = (num / g, den / g);
+        if den < 0 {
+            num = -num;
+            den = -den;
+        }
+        Some(Rational {
+            num: i64::try_from(num).ok()?,
+            den: i64::try_from(den).ok()?,
+        })
+    }
+
+    /// The numerator (its sign is the number's).
+    pub fn numer(self) -> i64 {
+        self.num
+    }
+
+    /// The denominator, positive.
+    pub fn denom(self) -> i64 {
+        self.den
+    }
+
+    /// Whether the denominator is 1.
+    pub fn is_integer(self) -> bool {
+        self.den == 1
+    }
+
+    /// `self + other`, or `None` if it does not fit.
+    pub fn checked_add(self, other: Rational) -> Option<Rational> {
+        let (a, b, c, d) = self.wide(other);
+        Self::from_wide(
+            a.checked_mul(d)?.checked_add(c.checked_mul(b)?)?,
+            b.checked_mul(d)?,
+        )
+    }
+
+    /// `self - other`, or `None` if it does not fit.
+    pub fn checked_sub(self, other: Rational) -> Option<Rational> {
+        self.checked_add(other.checked_neg()?)
+    }
+
+    /// `self * other`, or `None` if it does not fit.
+    pub fn checked_mul(self, other: Rational) -> Option<Rational> {
+        let (a, b, c, d) = self.wide(other);
+        Self::from_wide(a.checked_mul(c)?, b.checked_mul(d)?)
+    }
+
+    /// `self / other`, or `None` if `other` is zero or the result does not fit.
+    pub fn checked_div(self, other: Rational) -> Option<Rational> {
+        let (a, b, c, d) = self.wide(other);
+        Self::from_wide(a.checked_mul(d)?, b.checked_mul(c)?)
+    }
+
+    /// `-self`, or `None` for `i64::MIN` numerators.
+    pub fn checked_neg(self) -> Option<Rational> {
+        Some(Rational {
+            num: self.num.checked_neg()?,
+            den: self.den,
+        })
+    }
+
+    /// The largest integer at most `self`.
+    pub fn floor(self) -> i64 {
+        self.num.div_euclid(self.den)
+    }
+
+    fn wide(self, other: Rational) -> (i128, i128, i128, i128) {
+        (
+            i128::from(self.num),
+            i128::from(self.den),
+            i128::from(other.num),
+            i128::from(other.den),
+        )
+    }
+}
+
+impl Ord for Rational {
+    fn cmp(&self, other: &Rational) -> Ordering {
+        let (a, b, c, d) = self.wide(*other);
+        // Both denominators are positive and below 2^63, so the products fit in i128.
+        (a * d).cmp(&(c * b))
+    }
+}
+
+impl PartialOrd for Rational {
+    fn partial_cmp(&self, other: &Rational) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl fmt::Display for Rational {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.den == 1 {
+            write!(f, "{}", self.num)
+        } else {
+            write!(f, "{}/{}", self.num, self.den)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rational;
+
+    fn r(n: i64, d: i64) -> Rational {
+        Rational::new(n, d).unwrap_or(Rational::ZERO)
+    }
+
+    #[test]
+    fn fractions_reduce_and_keep_the_sign_on_top() {
+        assert_eq!(r(2, -4).to_string(), "-1/2");
+        assert_eq!(r(6, 3).to_string(), "2");
+        assert_eq!(Rational::new(1, 0), None);
+        assert_eq!(Rational::new(i64::MIN, -1), None);
+    }
+
+    #[test]
+    fn arithmetic_is_exact_or_none() {
+        assert_eq!(r(1, 3).checked_add(r(1, 6)), Some(r(1, 2)));
+        assert_eq!(r(1, 3).checked_sub(r(1, 2)), Some(r(-1, 6)));
+        assert_eq!(r(2, 3).checked_mul(r(3, 4)), Some(r(1, 2)));
+        assert_eq!(r(2, 3).checked_div(r(0, 1)), None);
+        assert_eq!(r(i64::MAX, 1).checked_add(r(1, 1)), None);
+        assert_eq!(r(-7, 2).floor(), -4);
+        assert!(r(1, 3) < r(1, 2) && r(-1, 2) < r(-1, 3));
+    }
+}
