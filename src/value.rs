@@ -32,6 +32,10 @@ pub enum Outcome {
     P,
     /// Neither can force a win: a draw.
     D,
+    /// Left wins whoever starts (partizan games only).
+    L,
+    /// Right wins whoever starts (partizan games only).
+    R,
 }
 
 /// How the parts of a compound are played together.

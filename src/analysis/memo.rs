@@ -188,7 +188,8 @@ impl Memos {
         let code = match o {
             Outcome::N => 1,
             Outcome::P => 2,
-            Outcome::D => return,
+            // Only won and lost positions are tabled (partizan classes never reach here).
+            Outcome::D | Outcome::L | Outcome::R => return,
         };
         if pair_is_dense(a, b) {
             let end = pair_at(a + 1, 0);

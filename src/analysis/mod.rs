@@ -630,6 +630,8 @@ pub fn line(
                 Outcome::N => o == Outcome::P,
                 Outcome::P => true,
                 Outcome::D => o == Outcome::D,
+                // Impartial play has no Left or Right classes.
+                Outcome::L | Outcome::R => false,
             };
             if !wanted {
                 continue;

@@ -115,6 +115,8 @@ pub fn constant(name: &str) -> Option<Value> {
         "N" => Value::Outcome(Outcome::N),
         "P" => Value::Outcome(Outcome::P),
         "D" => Value::Outcome(Outcome::D),
+        "L" => Value::Outcome(Outcome::L),
+        "R" => Value::Outcome(Outcome::R),
         "disjunctive" => Value::Mode(CompoundKind::Disjunctive),
         "conjunctive" => Value::Mode(CompoundKind::Conjunctive),
         "selective" => Value::Mode(CompoundKind::Selective),
@@ -123,7 +125,16 @@ pub fn constant(name: &str) -> Option<Value> {
 }
 
 /// Names of the built-in constants (for suggestions).
-pub const CONSTANT_NAMES: &[&str] = &["N", "P", "D", "disjunctive", "conjunctive", "selective"];
+pub const CONSTANT_NAMES: &[&str] = &[
+    "N",
+    "P",
+    "D",
+    "L",
+    "R",
+    "disjunctive",
+    "conjunctive",
+    "selective",
+];
 
 /// Looks a built-in function up by name.
 pub fn lookup(name: &str) -> Option<(Builtin, usize, usize)> {

@@ -99,6 +99,8 @@ fn meaning(outcome: Outcome) -> &'static str {
         Outcome::N => "the player to move wins",
         Outcome::P => "the player to move loses (the previous player wins)",
         Outcome::D => "a draw with best play",
+        Outcome::L => "Left wins whoever starts",
+        Outcome::R => "Right wins whoever starts",
     }
 }
 

@@ -146,6 +146,8 @@ pub fn play(
                 Outcome::P => mover.other().wins(),
                 Outcome::N => mover.wins(),
                 Outcome::D => "it is a draw",
+                Outcome::L => "Left wins",
+                Outcome::R => "Right wins",
             };
             let why = match (o, misere) {
                 (Outcome::D, _) => format!("{} is a draw", repl.session.show(&here)),
