@@ -35,5 +35,6 @@ pub mod repl;
 pub mod session;
 pub mod stack;
 pub mod stats;
+pub mod strategic;
 pub mod syntax;
 pub mod value;

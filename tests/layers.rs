@@ -8,8 +8,21 @@ use crate::common::root;
 
 /// The layers, lowest first. A module may use only modules before it in this list.
 const LAYERS: &[&str] = &[
-    "diag", "stack", "num", "cgt", "syntax", "value", "lower", "eval", "graph", "analysis",
-    "stats", "session", "repl", "cli",
+    "diag",
+    "stack",
+    "num",
+    "cgt",
+    "strategic",
+    "syntax",
+    "value",
+    "lower",
+    "eval",
+    "graph",
+    "analysis",
+    "stats",
+    "session",
+    "repl",
+    "cli",
 ];
 
 /// Every `.rs` file below `dir`, recursively.

@@ -376,6 +376,21 @@ codes! {
             fn double(n) = 2 * n
             expect double == 4               // call it: `double(2) == 4`
         ";
+    ResolveStrategic = "cgl::resolve::strategic",
+        "a strategic game's clauses do not fit together, or it is called for a position",
+        r#"
+        A strategic-form game has `player NAME in STRATEGIES` clauses (one per player, in
+        order) and one `payoff` or `table` clause, and nothing else: it has no positions, so
+        `position`, `move`, `start` and the other clauses of a game of moves do not belong in
+        it, and `G(...)` makes no position of it. Analyse the game itself.
+
+            game PD {
+                player Row in ["C", "D"]
+                player Col in ["C", "D"]
+                table [[(-1, -1), (-3, 0)], [(0, -3), (-2, -2)]]
+            }
+            expect pure_nash(PD) == [("D", "D")]
+        "#;
     ResolvePartizanUnsupported = "cgl::resolve::partizan_unsupported",
         "partizan move rules (`left move`, `right move`) are not supported yet",
         r"
@@ -388,6 +403,59 @@ codes! {
         ";
 
     // ---- evaluation: running the program went wrong (the expectation fails, exit 1)
+    EvalStrategic = "cgl::eval::strategic",
+        "a strategic game's strategies or payoffs are not what its declaration promises",
+        r"
+        Every player needs at least one strategy, all different; the table nests one list
+        per player (rows for the first, cells for the second, ...) with one entry per
+        strategy; each cell, or each value of `payoff`, is a tuple of every player's payoff,
+        in the order of the `player` clauses, and every payoff is a number. A game has at
+        most 1,000,000 profiles.
+
+            table [[(1, 1), (0, 0)], [(0, 0), (1, 1)]]    // rows for Row, cells for Col
+        ";
+    EvalProfile = "cgl::eval::profile",
+        "a profile given to a strategic analysis does not fit the game",
+        r#"
+        A profile is a tuple with one entry per player: one of that player's strategies, or
+        a mixed strategy, a list of probabilities (one per strategy, in declaration order,
+        none negative, summing to 1).
+
+            best_responses(RPS, ("Rock", [1/2, 1/2, 0]))
+        "#;
+    EvalTwoPlayers = "cgl::eval::two_players",
+        "an analysis of two-player games got a game of another number of players",
+        r"
+        The value, the optimal strategies and the mixed equilibria (`minimax_value`,
+        `minimax_strategies`, `equilibria`, `lemke_howson`, `nash`) are computed for games of
+        exactly two players. For any number of players `pure_nash` lists the pure
+        equilibria, and `best_responses` and `expected_payoff` check a mixed profile.
+        ";
+    EvalNotZeroSum = "cgl::eval::not_zero_sum",
+        "the value and optimal strategies need a zero-sum game",
+        r"
+        `minimax_value` and `minimax_strategies` solve the linear program of a two-player
+        game whose payoffs sum to zero at every profile; the message names a profile where
+        they do not. For a general-sum game use `nash` or `equilibria`.
+        ";
+    EvalDegenerate = "cgl::eval::degenerate",
+        "support enumeration or Lemke–Howson refused a degenerate game",
+        r"
+        A two-player game is degenerate when a mixed strategy of k strategies has more than
+        k pure best responses (a tie, such as a column player indifferent between two columns
+        against one row). Its equilibria may form a continuum, which support enumeration and
+        Lemke–Howson cannot list; cgl refuses rather than give an incomplete list. Vertex
+        enumeration (Gambit's `enummixed`) would apply; cgl does not implement it. `pure_nash`
+        still lists the pure equilibria.
+        ";
+    EvalSupportTooLarge = "cgl::eval::support_too_large",
+        "support enumeration would solve too many linear systems",
+        r"
+        Support enumeration solves a linear system for every pair of supports of one size,
+        which grows exponentially with the number of strategies; cgl refuses beyond
+        1,000,000 systems (about 10×10). `lemke_howson` finds some equilibria fast (not
+        necessarily all), and `nash` runs it when support enumeration is too large.
+        ";
     EvalType = "cgl::eval::type",
         "a value of the wrong type: an operator, built-in, field or rule got what it cannot use",
         r"

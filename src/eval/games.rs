@@ -25,9 +25,21 @@ pub struct InstanceInfo {
     pub field_defaults: Vec<Option<Value>>,
 }
 
+/// A strategic-form game instance: its strategies (as values) and its payoff table, built
+/// once, on the first analysis that asks.
+#[derive(Debug)]
+pub struct StrategicTable {
+    /// The payoffs, by strategy index.
+    pub game: crate::strategic::Game,
+    /// Each player's strategies, in declaration order.
+    pub strategies: Vec<Vec<Value>>,
+}
+
 /// All game instances created in a session.
 #[derive(Debug, Default)]
 pub struct GameTable {
+    /// The payoff tables of the strategic games' instances built so far.
+    pub(crate) strategic: HashMap<InstanceId, Rc<StrategicTable>>,
     index: HashMap<(GameId, Rc<[Value]>), InstanceId>,
     infos: Vec<InstanceInfo>,
     /// The instance with all-default parameters, per game.

@@ -13,7 +13,7 @@ mod stop;
 /// where most of their users look for them.
 pub use crate::value;
 
-pub use games::{GameTable, InstanceInfo};
+pub use games::{GameTable, InstanceInfo, StrategicTable};
 pub use host::Host;
 pub use interp::{ConstState, Interp, Limits, OptionTarget, PositionData, World};
 pub use stop::{Stop, INTERRUPTED, TIMEOUT};

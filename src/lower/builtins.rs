@@ -70,6 +70,38 @@ pub enum Builtin {
     Misere,
     /// `normal(p)`: the same position under normal play.
     Normal,
+    /// `players(G)`: a strategic game's players' names.
+    Players,
+    /// `strategies(G)`: each player's strategies, a tuple of lists.
+    Strategies,
+    /// `pure_nash(G)`: every pure Nash equilibrium, as profiles.
+    PureNash,
+    /// `best_responses(G, profile)`: each player's best responses to the others' part of a
+    /// pure or mixed profile.
+    BestResponses,
+    /// `strictly_dominated(G)`: each player's strategies strictly dominated by another.
+    StrictlyDominated,
+    /// `weakly_dominated(G)`: each player's strategies weakly dominated by another.
+    WeaklyDominated,
+    /// `iterated_elimination(G)`: the steps of iterated elimination of strictly dominated
+    /// strategies, and what survives.
+    IteratedElimination,
+    /// `pareto_optimal(G)`: the profiles no other profile Pareto-improves.
+    ParetoOptimal,
+    /// `expected_payoff(G, profile)`: every player's expected payoff of a mixed profile.
+    ExpectedPayoff,
+    /// `minimax_value(G)`: the value of a two-player zero-sum game.
+    MinimaxValue,
+    /// `minimax_strategies(G)`: an optimal mixed strategy of each player of a zero-sum game.
+    MinimaxStrategies,
+    /// `equilibria(G)`: every equilibrium of a nondegenerate two-player game (support
+    /// enumeration).
+    Equilibria,
+    /// `lemke_howson(G)`: the equilibria Lemke–Howson finds from every starting label.
+    LemkeHowson,
+    /// `nash(G)`: `(method, complete, equilibria)`: support enumeration, or Lemke–Howson
+    /// for games too large for it.
+    Nash,
 }
 
 /// Every built-in function with its name(s) and its least and greatest argument count.
@@ -107,6 +139,20 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("reachable", Builtin::Reachable, 1, 1),
     ("misere", Builtin::Misere, 1, 1),
     ("normal", Builtin::Normal, 1, 1),
+    ("players", Builtin::Players, 1, 1),
+    ("strategies", Builtin::Strategies, 1, 1),
+    ("pure_nash", Builtin::PureNash, 1, 1),
+    ("best_responses", Builtin::BestResponses, 2, 2),
+    ("strictly_dominated", Builtin::StrictlyDominated, 1, 1),
+    ("weakly_dominated", Builtin::WeaklyDominated, 1, 1),
+    ("iterated_elimination", Builtin::IteratedElimination, 1, 1),
+    ("pareto_optimal", Builtin::ParetoOptimal, 1, 1),
+    ("expected_payoff", Builtin::ExpectedPayoff, 2, 2),
+    ("minimax_value", Builtin::MinimaxValue, 1, 1),
+    ("minimax_strategies", Builtin::MinimaxStrategies, 1, 1),
+    ("equilibria", Builtin::Equilibria, 1, 1),
+    ("lemke_howson", Builtin::LemkeHowson, 1, 1),
+    ("nash", Builtin::Nash, 1, 1),
 ];
 
 /// Built-in constants.
@@ -156,6 +202,27 @@ impl Builtin {
                 | Builtin::WinningMoves
                 | Builtin::Line
                 | Builtin::Reachable
+        )
+    }
+
+    /// The analyses of strategic-form games (pure, on a game's payoff table).
+    pub fn is_strategic(self) -> bool {
+        matches!(
+            self,
+            Builtin::Players
+                | Builtin::Strategies
+                | Builtin::PureNash
+                | Builtin::BestResponses
+                | Builtin::StrictlyDominated
+                | Builtin::WeaklyDominated
+                | Builtin::IteratedElimination
+                | Builtin::ParetoOptimal
+                | Builtin::ExpectedPayoff
+                | Builtin::MinimaxValue
+                | Builtin::MinimaxStrategies
+                | Builtin::Equilibria
+                | Builtin::LemkeHowson
+                | Builtin::Nash
         )
     }
 

@@ -157,6 +157,28 @@ pub struct Game {
     pub loopy: bool,
     /// Slots the game's frame needs.
     pub frame_size: usize,
+    /// A strategic-form game's players and payoffs (then it has no positions or rules).
+    pub strategic: Option<StrategicDef>,
+}
+
+/// The players and payoffs of a strategic-form game.
+#[derive(Debug)]
+pub struct StrategicDef {
+    /// The players in order: name, strategies (an expression over the parameters), where
+    /// declared. The payoff function sees player `i`'s strategy in slot
+    /// `params.len() + i`.
+    pub players: Vec<(String, Expr, Span)>,
+    /// How the payoffs are given.
+    pub payoff: Payoff,
+}
+
+/// The payoffs of a strategic-form game.
+#[derive(Debug)]
+pub enum Payoff {
+    /// `payoff expr`: a tuple of every player's payoff, evaluated for each profile.
+    Function(Expr),
+    /// `table expr`: nested lists (one level per player, in order) of payoff tuples.
+    Table(Expr),
 }
 
 /// A binding pattern over slots.

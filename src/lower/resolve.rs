@@ -255,6 +255,8 @@ struct GameSig {
     name: String,
     params: Vec<String>,
     arity: (usize, usize),
+    /// A strategic-form game: it has no positions to call for.
+    strategic: bool,
 }
 
 impl GameSig {
@@ -263,6 +265,7 @@ impl GameSig {
             name: game.name.clone(),
             params: game.params.iter().map(|p| p.name.clone()).collect(),
             arity: game.position.arity(),
+            strategic: game.strategic.is_some(),
         }
     }
 
@@ -286,6 +289,12 @@ impl GameSig {
             name: game.name.name.clone(),
             params: game.params.iter().map(|(p, _)| p.name.clone()).collect(),
             arity,
+            strategic: game.clauses.iter().any(|c| {
+                matches!(
+                    c,
+                    GameClause::Player(..) | GameClause::Payoff(_) | GameClause::Table(_)
+                )
+            }),
         }
     }
 }
@@ -394,6 +403,14 @@ impl<'a> Resolver<'a> {
                 span: name.span,
             });
         }
+        if game.clauses.iter().any(|c| {
+            matches!(
+                c,
+                GameClause::Player(..) | GameClause::Payoff(_) | GameClause::Table(_)
+            )
+        }) {
+            return self.strategic_game(game, params, seen);
+        }
         let mut position = None;
         let mut start = None;
         let mut compound = None;
@@ -490,6 +507,7 @@ impl<'a> Resolver<'a> {
                 rules: Vec::new(),
                 loopy: false,
                 frame_size: self.frame_size(),
+                strategic: None,
             };
         };
         for clause in &game.clauses {
@@ -514,6 +532,7 @@ impl<'a> Resolver<'a> {
                     loopy = true;
                 }
                 GameClause::Move(rule) => rule_asts.push(rule),
+                GameClause::Player(..) | GameClause::Payoff(_) | GameClause::Table(_) => {}
             }
         }
         let mut rules = Vec::new();
@@ -553,6 +572,129 @@ impl<'a> Resolver<'a> {
             rules,
             loopy,
             frame_size: self.frame_size(),
+            strategic: None,
+        }
+    }
+
+    /// A strategic-form game: `player` clauses, then one `payoff` or `table`; no clause of
+    /// a game of moves.
+    fn strategic_game(
+        &mut self,
+        game: &ast::GameDef,
+        params: Vec<ir::GameParam>,
+        mut seen: HashMap<String, Span>,
+    ) -> ir::Game {
+        let mut players = Vec::new();
+        let mut payoff_ast: Option<(&ast::Expr, bool)> = None;
+        for clause in &game.clauses {
+            let misplaced = match clause {
+                GameClause::Player(name, strategies) => {
+                    // Strategies see the parameters only.
+                    players.push((name, self.expr(strategies)));
+                    None
+                }
+                GameClause::Payoff(e) | GameClause::Table(e) => {
+                    let is_table = matches!(clause, GameClause::Table(_));
+                    if let Some((prev, _)) = payoff_ast {
+                        self.errors.push(
+                            Diag::error(Code::ResolveStrategic, "a strategic game has two payoff clauses")
+                                .label(e.span, "second one here")
+                                .label(prev.span, "first one here")
+                                .help("give the payoffs once: `payoff (u1, u2)` as a function of the players' strategies, or `table [...]`"),
+                        );
+                    } else {
+                        payoff_ast = Some((e, is_table));
+                    }
+                    None
+                }
+                GameClause::Position(ast::PositionPattern::Single(p)) => {
+                    Some(("position", p.span()))
+                }
+                GameClause::Position(ast::PositionPattern::Fields(_, s)) => Some(("position", *s)),
+                GameClause::Move(rule) => Some(("move", rule.span)),
+                GameClause::Start(e) => Some(("start", e.span)),
+                GameClause::Compound(e) => Some(("compound", e.span)),
+                GameClause::Terminal(e) => Some(("terminal", e.span)),
+                GameClause::Draw(e) => Some(("draw", e.span)),
+                GameClause::Play(_, s) => Some(("play", *s)),
+                GameClause::Loopy(s) => Some(("loopy", *s)),
+            };
+            if let Some((what, span)) = misplaced {
+                self.errors.push(
+                    Diag::error(
+                        Code::ResolveStrategic,
+                        format!("a `{what}` clause in the strategic game `{}`", game.name.name),
+                    )
+                    .label(span, "a clause of a game of moves")
+                    .label(game.name.span, "this game has `player` clauses")
+                    .help("a strategic game has only `player`, `payoff` and `table` clauses; write a game of moves as a separate `game`"),
+                );
+            }
+        }
+        if players.is_empty() {
+            self.errors.push(
+                Diag::error(
+                    Code::ResolveStrategic,
+                    format!("the strategic game `{}` has no players", game.name.name),
+                )
+                .label(game.name.span, "this game")
+                .help("name each player and their strategies: `player Row in [\"Up\", \"Down\"]`"),
+            );
+        }
+        let mut slots = Vec::new();
+        for (name, _) in &players {
+            if let Some(prev) = seen.insert(name.name.clone(), name.span) {
+                self.errors
+                    .push(duplicate_binding(&name.name, name.span, prev));
+            }
+            slots.push(self.bind(&name.name));
+        }
+        let payoff = match payoff_ast {
+            Some((e, true)) => {
+                // A table sees the parameters, not the players' names.
+                let saved = std::mem::take(&mut self.scopes);
+                let mut outer = saved.clone();
+                if let Some(first) = outer.first_mut() {
+                    first.truncate(game.params.len());
+                }
+                self.scopes = outer;
+                let table = self.expr(e);
+                self.scopes = saved;
+                ir::Payoff::Table(table)
+            }
+            Some((e, false)) => ir::Payoff::Function(self.expr(e)),
+            None => {
+                self.errors.push(
+                    Diag::error(Code::ResolveStrategic, format!("the strategic game `{}` has no payoffs", game.name.name))
+                        .label(game.name.span, "this game")
+                        .help("add `payoff (u1, u2)` (an expression of the players' strategies) or `table [[(u1, u2), ...], ...]`"),
+                );
+                ir::Payoff::Table(ir::Expr {
+                    kind: ir::ExprKind::Lit(Value::None),
+                    span: game.name.span,
+                })
+            }
+        };
+        ir::Game {
+            name: game.name.name.clone(),
+            span: game.name.span,
+            params,
+            position: ir::PositionShape::Single(ir::Pattern::Wildcard(game.name.span)),
+            start: None,
+            compound: None,
+            convention: Convention::Normal,
+            terminal: Vec::new(),
+            draw: Vec::new(),
+            rules: Vec::new(),
+            loopy: false,
+            frame_size: self.frame_size(),
+            strategic: Some(ir::StrategicDef {
+                players: players
+                    .into_iter()
+                    .map(|(name, e)| (name.name.clone(), e, name.span))
+                    .collect(),
+                payoff,
+            }),
         }
     }
 
@@ -868,7 +1010,13 @@ impl<'a> Resolver<'a> {
                     Some(Global::Game(id)) => {
                         if let Some(sig) = self.sigs.get(id) {
                             let (lo, hi) = sig.arity;
-                            if args.len() < lo || args.len() > hi {
+                            if sig.strategic {
+                                self.errors.push(
+                                    Diag::error(Code::ResolveStrategic, format!("`{name}` is a strategic game: it has no positions"))
+                                        .label(span, "called like a game of moves")
+                                        .help(format!("analyse the game itself, e.g. `pure_nash({name})` or `nash({name})`")),
+                                );
+                            } else if args.len() < lo || args.len() > hi {
                                 self.arity_error(
                                     &format!("a position of `{name}`"),
                                     (lo, hi),

@@ -114,6 +114,12 @@ pub enum GameClause {
     Loopy(Span),
     /// `move target for ... if ...`.
     Move(MoveRule),
+    /// `player name in strategies` (a strategic-form game).
+    Player(Ident, Expr),
+    /// `payoff expr`: every player's payoff as a function of the players' strategies.
+    Payoff(Expr),
+    /// `table expr`: the payoffs as nested lists, one level per player.
+    Table(Expr),
 }
 
 /// The shape of a game's positions: one pattern, or a tuple of fields with defaults.

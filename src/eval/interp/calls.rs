@@ -54,6 +54,9 @@ impl<'a> Interp<'a> {
         if b.is_analysis() {
             return self.analyse(b, &args[0], arg_span(0));
         }
+        if b.is_strategic() {
+            return self.strategic_builtin(b, &args, exprs, span);
+        }
         let ints = |this: &Self, v: &Value, s: Span| -> DiagResult<Vec<u64>> {
             let mut out = Vec::new();
             for item in this.items(v, s)? {
@@ -276,6 +279,11 @@ impl<'a> Interp<'a> {
             Builtin::Outcome | Builtin::Grundy | Builtin::Remoteness | Builtin::Moves | Builtin::WinningMoves | Builtin::Line
             | Builtin::Reachable => {
                 return Err(Box::new(Diag::internal("analysis dispatched as a pure built-in")))
+            }
+            Builtin::Players | Builtin::Strategies | Builtin::PureNash | Builtin::BestResponses | Builtin::StrictlyDominated
+            | Builtin::WeaklyDominated | Builtin::IteratedElimination | Builtin::ParetoOptimal | Builtin::ExpectedPayoff
+            | Builtin::MinimaxValue | Builtin::MinimaxStrategies | Builtin::Equilibria | Builtin::LemkeHowson | Builtin::Nash => {
+                return Err(Box::new(Diag::internal("strategic analysis dispatched as a pure built-in")))
             }
         })
     }

@@ -5,6 +5,7 @@ mod calls;
 mod expr;
 mod instances;
 mod moves;
+mod strategic;
 
 use std::ops::ControlFlow;
 use std::rc::Rc;
@@ -12,7 +13,7 @@ use std::rc::Rc;
 use super::arith::{self, ArithError, IntOp};
 use super::builtins::{self, Builtin};
 use super::compiled::{CompiledCond, CompiledGames, Emitted, InputFrame, Interrupt};
-use super::games::{GameTable, InstanceInfo};
+use super::games::{GameTable, InstanceInfo, StrategicTable};
 use super::host::Host;
 use super::stop::Stop;
 use super::value::{display_bounded, display_short, CompoundKind, InstanceId, PosTerm, Value};

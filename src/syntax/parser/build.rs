@@ -264,6 +264,21 @@ impl Ctx {
                 GameClause::Play(convention, span)
             }
             Rule::loopy_clause => GameClause::Loopy(span),
+            Rule::player_clause => {
+                let _kw = next(&mut inner)?;
+                let name = self.ident(next(&mut inner)?);
+                let _in = next(&mut inner)?;
+                GameClause::Player(name, self.expr(next(&mut inner)?)?)
+            }
+            Rule::payoff_clause | Rule::table_clause => {
+                let _kw = next(&mut inner)?;
+                let e = self.expr(next(&mut inner)?)?;
+                if rule == Rule::payoff_clause {
+                    GameClause::Payoff(e)
+                } else {
+                    GameClause::Table(e)
+                }
+            }
             Rule::terminal_clause | Rule::draw_clause => {
                 let _kw = next(&mut inner)?;
                 let _if = next(&mut inner)?;

@@ -1,0 +1,504 @@
+//! Strategic-form games: building a game's payoff table from its declaration, and the
+//! built-ins that analyse it (the algorithms are `crate::strategic`'s).
+
+// The interpreter's types, helpers and imports (`mod.rs`): these files are parts of one
+// `impl Interp`, split by job.
+use super::*;
+use crate::lower::ir::Payoff;
+use crate::num::Rational;
+use crate::strategic::{self, Mixed, StrategicError, Q};
+
+/// The most profiles a strategic game's table may have.
+pub const MAX_PROFILES: usize = 1_000_000;
+
+fn strategic_error(span: Span, message: String, label: &str, help: &str) -> Box<Diag> {
+    Box::new(
+        Diag::error(Code::EvalStrategic, message)
+            .label(span, label.to_string())
+            .help(help.to_string()),
+    )
+}
+
+impl<'a> Interp<'a> {
+    /// The payoff table of the strategic game `v`, built on first use.
+    pub fn strategic_table(
+        &mut self,
+        v: &Value,
+        span: Span,
+        what: &str,
+    ) -> DiagResult<Rc<StrategicTable>> {
+        let inst = match v {
+            Value::Game(inst)
+                if self.world.program.games[self.world.games.info(*inst).game.0 as usize]
+                    .strategic
+                    .is_some() =>
+            {
+                *inst
+            }
+            other => {
+                return Err(type_error(
+                    span,
+                    format!("{what} needs a strategic game, but this is {} ({})", other.a_type_name(), self.show(other)),
+                    "declare one with `player` clauses and a `payoff` or `table` clause (spec/language.md §4)",
+                ))
+            }
+        };
+        if let Some(t) = self.world.games.strategic.get(&inst) {
+            return Ok(t.clone());
+        }
+        let table = Rc::new(self.build_table(inst)?);
+        self.world.games.strategic.insert(inst, table.clone());
+        Ok(table)
+    }
+
+    fn build_table(&mut self, inst: InstanceId) -> DiagResult<StrategicTable> {
+        let program = self.world.program;
+        let info = self.world.games.info(inst);
+        let game = &program.games[info.game.0 as usize];
+        let Some(def) = &game.strategic else {
+            return Err(Box::new(Diag::internal(
+                "a payoff table of a game of moves",
+            )));
+        };
+        let mut frame = vec![Value::None; game.frame_size];
+        for (slot, p) in frame.iter_mut().zip(info.params.iter()) {
+            *slot = p.clone();
+        }
+        let mut strategies = Vec::new();
+        for (name, expr, _) in &def.players {
+            let value = self.eval(expr, &mut frame)?;
+            let items = self.collect(&value, expr.span)?;
+            if items.is_empty() {
+                return Err(strategic_error(
+                    expr.span,
+                    format!("player `{name}` has no strategies"),
+                    "this is empty",
+                    "give every player at least one strategy",
+                ));
+            }
+            let mut seen = std::collections::BTreeSet::new();
+            for item in &items {
+                if !seen.insert(item.clone()) {
+                    return Err(strategic_error(
+                        expr.span,
+                        format!("player `{name}` has the strategy {} twice", self.show(item)),
+                        "strategies must differ",
+                        "a strategy is named by its value; remove the repeat",
+                    ));
+                }
+            }
+            strategies.push(items);
+        }
+        let counts: Vec<usize> = strategies.iter().map(Vec::len).collect();
+        let n = counts.len();
+        let profiles = counts
+            .iter()
+            .try_fold(1usize, |acc, &c| acc.checked_mul(c))
+            .filter(|&p| p <= MAX_PROFILES);
+        let Some(profiles) = profiles else {
+            return Err(strategic_error(
+                game.span,
+                format!(
+                    "the strategic game `{}` has more than {MAX_PROFILES} profiles",
+                    game.name
+                ),
+                "this game",
+                "use fewer strategies",
+            ));
+        };
+        let mut payoffs = Vec::with_capacity(profiles * n);
+        match &def.payoff {
+            Payoff::Function(expr) => {
+                let base = game.params.len();
+                let mut profile = vec![0usize; n];
+                for index in 0..profiles {
+                    if index % 1024 == 1023 {
+                        self.world.stop.check()?;
+                    }
+                    let mut rest = index;
+                    for i in (0..n).rev() {
+                        profile[i] = rest % counts[i];
+                        rest /= counts[i];
+                        frame[base + i] = strategies[i][profile[i]].clone();
+                    }
+                    let value = self.eval(expr, &mut frame)?;
+                    self.payoff_cell(&value, n, expr.span, &mut payoffs, &|| {
+                        let shown: Vec<String> = (0..n)
+                            .map(|i| display_short(&strategies[i][profile[i]], &*self.world.games))
+                            .collect();
+                        format!("at ({})", shown.join(", "))
+                    })?;
+                }
+            }
+            Payoff::Table(expr) => {
+                let value = self.eval(expr, &mut frame)?;
+                // Walk the nested lists: one level per player.
+                let mut stack: Vec<(Value, usize)> = vec![(value, 0)];
+                while let Some((v, depth)) = stack.pop() {
+                    if depth == n {
+                        self.payoff_cell(&v, n, expr.span, &mut payoffs, &|| {
+                            "in the table".to_string()
+                        })?;
+                        continue;
+                    }
+                    let items = match &v {
+                        Value::List(items) | Value::Tuple(items) if items.len() == counts[depth] => items.clone(),
+                        other => {
+                            return Err(strategic_error(
+                                expr.span,
+                                format!(
+                                    "the table needs {} {} at level {} (one per strategy of `{}`), but found {}",
+                                    counts[depth],
+                                    if depth == n - 1 { "payoff cells" } else { "rows" },
+                                    depth + 1,
+                                    def.players[depth].0,
+                                    self.show(other)
+                                ),
+                                "this table",
+                                "nest one list per player, in order: rows for the first player, each a list of cells for the second; a cell is a tuple of every player's payoff",
+                            ))
+                        }
+                    };
+                    for item in items.iter().rev() {
+                        stack.push((item.clone(), depth + 1));
+                    }
+                }
+            }
+        }
+        let names = def.players.iter().map(|(name, ..)| name.clone()).collect();
+        let Some(table) = strategic::Game::new(names, counts, payoffs) else {
+            return Err(Box::new(Diag::internal("a payoff table of the wrong size")));
+        };
+        Ok(StrategicTable {
+            game: table,
+            strategies,
+        })
+    }
+
+    /// Appends one profile's payoffs (a tuple of `n` numbers, or one number for one player).
+    fn payoff_cell(
+        &self,
+        v: &Value,
+        n: usize,
+        span: Span,
+        out: &mut Vec<Rational>,
+        at: &dyn Fn() -> String,
+    ) -> DiagResult<()> {
+        let items: Vec<Value> = match v {
+            Value::Tuple(items) | Value::List(items) => items.to_vec(),
+            single if n == 1 => vec![single.clone()],
+            other => vec![other.clone()],
+        };
+        if items.len() != n {
+            return Err(strategic_error(
+                span,
+                format!(
+                    "a payoff cell needs {n} numbers, one per player, but this is {} {}",
+                    self.show(v),
+                    at()
+                ),
+                "these payoffs",
+                "give a tuple of every player's payoff, in the order of the `player` clauses",
+            ));
+        }
+        for item in items {
+            out.push(match item {
+                Value::Int(i) => Rational::int(i),
+                Value::Rational(r) => r,
+                other => {
+                    return Err(strategic_error(
+                        span,
+                        format!(
+                            "a payoff must be a number, but this is {} {}",
+                            self.show(&other),
+                            at()
+                        ),
+                        "these payoffs",
+                        "payoffs are integers or fractions",
+                    ))
+                }
+            });
+        }
+        Ok(())
+    }
+
+    /// The strategic-form built-ins.
+    pub(super) fn strategic_builtin(
+        &mut self,
+        b: Builtin,
+        args: &[Value],
+        exprs: &[Expr],
+        span: Span,
+    ) -> DiagResult<Value> {
+        let arg_span = |i: usize| exprs.get(i).map_or(span, |e| e.span);
+        let what = format!("`{}`", b.name());
+        let table = self.strategic_table(&args[0], arg_span(0), &what)?;
+        let g = &table.game;
+        let stop = self.world.stop;
+        let stopped = || stop.check().is_err();
+        let fail =
+            |this: &Self, e: StrategicError| this.strategic_refusal(e, b, &table, arg_span(0));
+        let strategy = |player: usize, s: usize| table.strategies[player][s].clone();
+        let profile = |p: &[usize]| {
+            Value::tuple(p.iter().enumerate().map(|(i, &s)| strategy(i, s)).collect())
+        };
+        let per_player = |lists: Vec<Vec<usize>>| {
+            Value::tuple(
+                lists
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, l)| Value::list(l.into_iter().map(|s| strategy(i, s)).collect()))
+                    .collect(),
+            )
+        };
+        Ok(match b {
+            Builtin::Players => Value::list(
+                g.players
+                    .iter()
+                    .map(|p| Value::Str(Rc::from(p.as_str())))
+                    .collect(),
+            ),
+            Builtin::Strategies => Value::tuple(
+                table
+                    .strategies
+                    .iter()
+                    .map(|s| Value::list(s.clone()))
+                    .collect(),
+            ),
+            Builtin::PureNash => {
+                let found = g.pure_equilibria(&stopped).map_err(|e| fail(self, e))?;
+                Value::list(found.iter().map(|p| profile(p)).collect())
+            }
+            Builtin::ParetoOptimal => {
+                let found = g.pareto_optimal(&stopped).map_err(|e| fail(self, e))?;
+                Value::list(found.iter().map(|p| profile(p)).collect())
+            }
+            Builtin::StrictlyDominated | Builtin::WeaklyDominated => {
+                let found = g.dominated(b == Builtin::StrictlyDominated, &g.all_strategies());
+                per_player(
+                    found
+                        .into_iter()
+                        .map(|l| l.into_iter().map(|(s, _)| s).collect())
+                        .collect(),
+                )
+            }
+            Builtin::IteratedElimination => {
+                let (steps, alive) = g.iterated_elimination();
+                let steps = steps
+                    .into_iter()
+                    .map(|(i, s, by)| {
+                        Value::tuple(vec![
+                            Value::Str(Rc::from(g.players[i].as_str())),
+                            strategy(i, s),
+                            strategy(i, by),
+                        ])
+                    })
+                    .collect();
+                Value::tuple(vec![Value::list(steps), per_player(alive)])
+            }
+            Builtin::BestResponses => {
+                let mixed = self.mixed_profile(&table, &args[1], arg_span(1))?;
+                per_player(g.best_responses_mixed(&mixed))
+            }
+            Builtin::ExpectedPayoff => {
+                let mixed = self.mixed_profile(&table, &args[1], arg_span(1))?;
+                let pay = g.expected_payoffs(&mixed);
+                Value::tuple(
+                    pay.iter()
+                        .map(|x| number(x, span))
+                        .collect::<DiagResult<_>>()?,
+                )
+            }
+            Builtin::MinimaxValue | Builtin::MinimaxStrategies => {
+                let solution = g.solve_zero_sum(&stopped).map_err(|e| fail(self, e))?;
+                if b == Builtin::MinimaxValue {
+                    number(&solution.value, span)?
+                } else {
+                    Value::tuple(vec![
+                        mixed_value(&solution.row, span)?,
+                        mixed_value(&solution.column, span)?,
+                    ])
+                }
+            }
+            Builtin::Equilibria => equilibria_value(
+                &g.support_enumeration(&stopped).map_err(|e| fail(self, e))?,
+                span,
+            )?,
+            Builtin::LemkeHowson => {
+                equilibria_value(&g.lemke_howson(&stopped).map_err(|e| fail(self, e))?, span)?
+            }
+            Builtin::Nash => match g.support_enumeration(&stopped) {
+                Ok(found) => Value::tuple(vec![
+                    Value::Str(Rc::from("support enumeration")),
+                    Value::Bool(true),
+                    equilibria_value(&found, span)?,
+                ]),
+                Err(StrategicError::TooLarge(_)) => {
+                    let found = g.lemke_howson(&stopped).map_err(|e| fail(self, e))?;
+                    Value::tuple(vec![
+                        Value::Str(Rc::from("lemke-howson")),
+                        Value::Bool(false),
+                        equilibria_value(&found, span)?,
+                    ])
+                }
+                Err(e) => return Err(fail(self, e)),
+            },
+            _ => {
+                return Err(Box::new(Diag::internal(
+                    "a built-in dispatched as strategic",
+                )))
+            }
+        })
+    }
+
+    /// A profile argument: per player, one of its strategies (pure) or a list of
+    /// probabilities, one per strategy, summing to 1.
+    fn mixed_profile(
+        &self,
+        table: &StrategicTable,
+        v: &Value,
+        span: Span,
+    ) -> DiagResult<Vec<Mixed>> {
+        let g = &table.game;
+        let bad = |message: String| {
+            Box::new(
+                Diag::error(Code::EvalProfile, message)
+                    .label(span, "this profile")
+                    .help(format!(
+                        "give a tuple with one entry per player ({}): a strategy, or a list of probabilities, one per strategy, that sum to 1",
+                        g.players.join(", ")
+                    )),
+            )
+        };
+        let entries = match v {
+            Value::Tuple(items) | Value::List(items) if items.len() == g.n() => items.clone(),
+            other => {
+                return Err(bad(format!(
+                    "a profile of {} players needs {} entries, but this is {}",
+                    g.n(),
+                    g.n(),
+                    self.show(other)
+                )))
+            }
+        };
+        let mut out = Vec::new();
+        for (i, entry) in entries.iter().enumerate() {
+            let count = g.counts[i];
+            if let Some(s) = table.strategies[i].iter().position(|x| x == entry) {
+                let mut m = vec![Q::from_integer(0.into()); count];
+                m[s] = Q::from_integer(1.into());
+                out.push(m);
+                continue;
+            }
+            let probabilities = match entry {
+                Value::List(items) if items.len() == count => items
+                    .iter()
+                    .map(|x| match x {
+                        Value::Int(n) => Some(strategic::q(Rational::int(*n))),
+                        Value::Rational(r) => Some(strategic::q(*r)),
+                        _ => None,
+                    })
+                    .collect::<Option<Vec<Q>>>(),
+                _ => None,
+            };
+            let Some(m) = probabilities else {
+                return Err(bad(format!(
+                    "{} is neither a strategy of `{}` nor a list of {count} probabilities",
+                    self.show(entry),
+                    g.players[i]
+                )));
+            };
+            let total: Q = m.iter().sum();
+            if m.iter().any(|p| *p < Q::from_integer(0.into()))
+                || total != Q::from_integer(1.into())
+            {
+                return Err(bad(format!(
+                    "the probabilities {} of `{}` are not a distribution (they sum to {total})",
+                    self.show(entry),
+                    g.players[i]
+                )));
+            }
+            out.push(m);
+        }
+        Ok(out)
+    }
+
+    /// The diagnostic of an analysis that gave no answer.
+    fn strategic_refusal(
+        &self,
+        e: StrategicError,
+        b: Builtin,
+        table: &StrategicTable,
+        span: Span,
+    ) -> Box<Diag> {
+        let g = &table.game;
+        let name = b.name();
+        match e {
+            StrategicError::NotTwoPlayers(n) => Box::new(
+                Diag::error(Code::EvalTwoPlayers, format!("`{name}` is for games of two players, and this one has {n}"))
+                    .label(span, "this game")
+                    .help("for any number of players, `pure_nash` lists the pure equilibria and `best_responses` checks a profile"),
+            ),
+            StrategicError::NotZeroSum(p) => {
+                let shown: Vec<String> = p.iter().enumerate().map(|(i, &s)| self.show(&table.strategies[i][s])).collect();
+                let pays: Vec<String> = g.payoffs(&p).iter().map(ToString::to_string).collect();
+                Box::new(
+                    Diag::error(Code::EvalNotZeroSum, format!("`{name}` needs a zero-sum game, but at ({}) the payoffs ({}) do not sum to 0", shown.join(", "), pays.join(", ")))
+                        .label(span, "this game")
+                        .help("for a general-sum game of two players, `nash` or `equilibria` finds the equilibria"),
+                )
+            }
+            StrategicError::Degenerate { player, support } => {
+                let shown: Vec<String> = support.iter().map(|&s| self.show(&table.strategies[player][s])).collect();
+                let what = if shown.is_empty() {
+                    "Lemke–Howson met a tie in its ratio test".to_string()
+                } else {
+                    format!("a mix of `{}`'s strategies {{{}}} has more pure best responses than strategies", g.players[player], shown.join(", "))
+                };
+                Box::new(
+                    Diag::error(Code::EvalDegenerate, format!("`{name}` needs a nondegenerate game, and this one is degenerate: {what}"))
+                        .label(span, "this game")
+                        .note("the equilibria of a degenerate game may form a continuum; listing its extreme equilibria needs vertex enumeration of the best-response polytopes (as Gambit's `enummixed` does), which cgl does not implement".to_string())
+                        .help("`pure_nash` lists the pure equilibria of any game; a zero-sum game's `minimax_value` and `minimax_strategies` need no nondegeneracy"),
+                )
+            }
+            StrategicError::TooLarge(systems) => Box::new(
+                Diag::error(Code::EvalSupportTooLarge, format!("support enumeration of a {}×{} game would solve {systems} linear systems, more than {}", g.counts[0], g.counts[1], strategic::MAX_SUPPORT_SYSTEMS))
+                    .label(span, "this game")
+                    .help("`lemke_howson` finds some equilibria of a large game fast (not necessarily all); `nash` runs it when support enumeration is too large"),
+            ),
+            StrategicError::Stopped => match self.world.stop.check() {
+                Err(d) => d,
+                Ok(()) => Box::new(Diag::internal("a strategic analysis stopped without a reason")),
+            },
+            StrategicError::Internal(what) => Box::new(Diag::internal(what)),
+        }
+    }
+}
+
+/// An exact number as a value; one whose numerator or denominator exceeds 64 bits is an
+/// overflow.
+fn number(x: &Q, span: Span) -> DiagResult<Value> {
+    strategic::small(x)
+        .map(Value::number)
+        .ok_or_else(|| overflow(span))
+}
+
+fn mixed_value(m: &Mixed, span: Span) -> DiagResult<Value> {
+    Ok(Value::list(
+        m.iter()
+            .map(|x| number(x, span))
+            .collect::<DiagResult<_>>()?,
+    ))
+}
+
+fn equilibria_value(found: &[(Mixed, Mixed)], span: Span) -> DiagResult<Value> {
+    let mut out = Vec::new();
+    for (x, y) in found {
+        out.push(Value::tuple(vec![
+            mixed_value(x, span)?,
+            mixed_value(y, span)?,
+        ]));
+    }
+    Ok(Value::list(out))
+}

@@ -1,0 +1,412 @@
+//! Finite strategic-form games: n players choose a strategy each at once, and player `i`
+//! receives `u_i` of the profile. Pure data and algorithms (no IO, only `crate::num` of the
+//! crate), as `crate::cgt` is for partizan values.
+//!
+//! - [`Game`]: the payoff table, one exact payoff per player and profile;
+//! - pure analyses (this file): best responses to a pure or mixed profile, strictly and
+//!   weakly dominated strategies (by a pure strategy), iterated elimination of strictly
+//!   dominated strategies, pure Nash equilibria (n players), Pareto-optimal profiles, the
+//!   expected payoff of a mixed profile;
+//! - `zero_sum.rs`: the value and optimal strategies of a two-player zero-sum game by an
+//!   exact simplex method (Bland's rule, so it ends);
+//! - `bimatrix.rs`: two-player general-sum games: a nondegeneracy check, support
+//!   enumeration (every equilibrium of a nondegenerate game) and Lemke–Howson from every
+//!   starting label.
+//!
+//! Arithmetic inside the algorithms is on big rationals ([`Q`]): pivoting and eliminating
+//! multiply denominators, which overflow `i64` after a few steps even on small integer
+//! tables, and an answer must be exact or refused, never wrapped.
+//!
+//! ```
+//! use cgl::num::Rational;
+//! use cgl::strategic::Game;
+//!
+//! // Battle of the sexes: (2, 1), (0, 0) / (0, 0), (1, 2).
+//! let p = |a: i64, b: i64| vec![Rational::int(a), Rational::int(b)];
+//! let payoffs = [p(2, 1), p(0, 0), p(0, 0), p(1, 2)].concat();
+//! let game = Game::new(vec!["Row".into(), "Col".into()], vec![2, 2], payoffs).unwrap();
+//! let all = game.support_enumeration(&|| false).unwrap();
+//! assert_eq!(all.len(), 3);
+//! assert!(all.iter().any(|(x, _)| x[0].to_string() == "2/3"));
+//! ```
+
+mod bimatrix;
+mod zero_sum;
+
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::{One, Zero};
+
+use crate::num::Rational;
+
+pub use bimatrix::MAX_SUPPORT_SYSTEMS;
+
+/// An exact big rational: the numbers the algorithms compute with.
+pub type Q = BigRational;
+
+/// A mixed strategy: one probability per strategy of its player.
+pub type Mixed = Vec<Q>;
+
+/// Why an analysis gave no answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StrategicError {
+    /// The analysis is for games of exactly two players.
+    NotTwoPlayers(usize),
+    /// The value and optimal strategies need a zero-sum game; this profile's payoffs do not
+    /// sum to zero.
+    NotZeroSum(Vec<usize>),
+    /// The game is degenerate (some mixed strategy of `support` strategies of `player` has
+    /// more pure best responses than that): support enumeration and Lemke–Howson do not
+    /// apply; the equilibria may form a continuum.
+    Degenerate {
+        /// The player whose mixed strategy has too many best responses.
+        player: usize,
+        /// Its support, as strategy indexes.
+        support: Vec<usize>,
+    },
+    /// Support enumeration would solve more than [`MAX_SUPPORT_SYSTEMS`] linear systems.
+    TooLarge(u128),
+    /// The caller asked to stop.
+    Stopped,
+    /// A case the theory says cannot happen; a bug in cgl.
+    Internal(&'static str),
+}
+
+/// A finite strategic game with exact payoffs.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// The players' names.
+    pub players: Vec<String>,
+    /// How many strategies each player has.
+    pub counts: Vec<usize>,
+    /// Payoffs, profile by profile (the last player's strategy varies fastest), one per
+    /// player.
+    payoffs: Vec<Rational>,
+}
+
+/// A profile as one strategy index per player.
+pub type Profile = Vec<usize>;
+
+/// A payoff matrix: rows for the first player's strategies, columns for the second's.
+pub type Matrix = Vec<Vec<Q>>;
+
+/// One step of iterated elimination: the player, the strategy removed, the strategy that
+/// dominates it.
+pub type Elimination = (usize, usize, usize);
+
+impl Game {
+    /// The game of these players, strategy counts and payoffs (profile-major, the last
+    /// player's strategy fastest, one payoff per player). `None` if the sizes disagree or a
+    /// player has no strategy.
+    pub fn new(players: Vec<String>, counts: Vec<usize>, payoffs: Vec<Rational>) -> Option<Game> {
+        let profiles = counts
+            .iter()
+            .try_fold(1usize, |acc, &c| acc.checked_mul(c))?;
+        if players.len() != counts.len()
+            || counts.contains(&0)
+            || players.is_empty()
+            || profiles.checked_mul(players.len())? != payoffs.len()
+        {
+            return None;
+        }
+        Some(Game {
+            players,
+            counts,
+            payoffs,
+        })
+    }
+
+    /// The number of players.
+    pub fn n(&self) -> usize {
+        self.counts.len()
+    }
+
+    /// The number of profiles.
+    pub fn profile_count(&self) -> usize {
+        self.payoffs.len() / self.n()
+    }
+
+    /// The index of a profile in the table.
+    fn index(&self, profile: &[usize]) -> usize {
+        profile
+            .iter()
+            .zip(&self.counts)
+            .fold(0, |acc, (&s, &c)| acc * c + s)
+    }
+
+    /// The profile at an index of the table.
+    pub fn profile_at(&self, mut index: usize) -> Profile {
+        let mut out = vec![0; self.n()];
+        for (slot, &c) in out.iter_mut().zip(&self.counts).rev() {
+            *slot = index % c;
+            index /= c;
+        }
+        out
+    }
+
+    /// Every profile, in table order.
+    pub fn profiles(&self) -> impl Iterator<Item = Profile> + '_ {
+        (0..self.profile_count()).map(|i| self.profile_at(i))
+    }
+
+    /// Player `player`'s payoff at `profile`.
+    pub fn payoff(&self, profile: &[usize], player: usize) -> Rational {
+        self.payoffs[self.index(profile) * self.n() + player]
+    }
+
+    /// Every player's payoff at `profile`.
+    pub fn payoffs(&self, profile: &[usize]) -> &[Rational] {
+        let at = self.index(profile) * self.n();
+        &self.payoffs[at..at + self.n()]
+    }
+
+    /// Whether every profile's payoffs sum to zero; `Err` names one that does not.
+    pub fn zero_sum(&self) -> Result<(), StrategicError> {
+        for profile in self.profiles() {
+            let total = self
+                .payoffs(&profile)
+                .iter()
+                .fold(Q::zero(), |acc, p| acc + q(*p));
+            if !total.is_zero() {
+                return Err(StrategicError::NotZeroSum(profile));
+            }
+        }
+        Ok(())
+    }
+
+    /// Each player's best responses to the others' strategies in `profile` (its own entry
+    /// is ignored), in strategy order.
+    pub fn best_responses(&self, profile: &[usize]) -> Vec<Vec<usize>> {
+        (0..self.n())
+            .map(|i| {
+                let mut p = profile.to_vec();
+                let values: Vec<Rational> = (0..self.counts[i])
+                    .map(|s| {
+                        p[i] = s;
+                        self.payoff(&p, i)
+                    })
+                    .collect();
+                argmax(&values)
+            })
+            .collect()
+    }
+
+    /// Player `player`'s expected payoff from each of its pure strategies when the others
+    /// play `mixed` (its own entry is ignored).
+    pub fn pure_payoffs(&self, mixed: &[Mixed], player: usize) -> Vec<Q> {
+        let mut out = vec![Q::zero(); self.counts[player]];
+        for (index, profile) in self.profiles().enumerate() {
+            let mut weight = Q::one();
+            for (j, &s) in profile.iter().enumerate() {
+                if j != player {
+                    weight *= &mixed[j][s];
+                }
+            }
+            if !weight.is_zero() {
+                out[profile[player]] += weight * q(self.payoffs[index * self.n() + player]);
+            }
+        }
+        out
+    }
+
+    /// Each player's best responses (pure strategies) to the others' mixed strategies.
+    pub fn best_responses_mixed(&self, mixed: &[Mixed]) -> Vec<Vec<usize>> {
+        (0..self.n())
+            .map(|i| argmax(&self.pure_payoffs(mixed, i)))
+            .collect()
+    }
+
+    /// Every player's expected payoff when each plays their mixed strategy.
+    pub fn expected_payoffs(&self, mixed: &[Mixed]) -> Vec<Q> {
+        let mut out = vec![Q::zero(); self.n()];
+        for (index, profile) in self.profiles().enumerate() {
+            let mut weight = Q::one();
+            for (j, &s) in profile.iter().enumerate() {
+                weight *= &mixed[j][s];
+            }
+            if weight.is_zero() {
+                continue;
+            }
+            for (i, slot) in out.iter_mut().enumerate() {
+                *slot += &weight * q(self.payoffs[index * self.n() + i]);
+            }
+        }
+        out
+    }
+
+    /// Every pure Nash equilibrium: profiles where no player gains by deviating alone.
+    pub fn pure_equilibria(&self, stop: &dyn Fn() -> bool) -> Result<Vec<Profile>, StrategicError> {
+        let mut out = Vec::new();
+        for (k, profile) in self.profiles().enumerate() {
+            if k % 4096 == 0 && stop() {
+                return Err(StrategicError::Stopped);
+            }
+            let stable = (0..self.n()).all(|i| {
+                let own = self.payoff(&profile, i);
+                let mut p = profile.clone();
+                (0..self.counts[i]).all(|s| {
+                    p[i] = s;
+                    self.payoff(&p, i) <= own
+                })
+            });
+            if stable {
+                out.push(profile);
+            }
+        }
+        Ok(out)
+    }
+
+    /// The profiles whose payoff vector no other profile's weakly improves for every player
+    /// and strictly for one.
+    pub fn pareto_optimal(&self, stop: &dyn Fn() -> bool) -> Result<Vec<Profile>, StrategicError> {
+        let n = self.n();
+        let rows: Vec<&[Rational]> = self.payoffs.chunks(n).collect();
+        let mut out = Vec::new();
+        for (k, mine) in rows.iter().enumerate() {
+            if stop() {
+                return Err(StrategicError::Stopped);
+            }
+            let dominated = rows.iter().any(|other| {
+                other.iter().zip(mine.iter()).all(|(a, b)| a >= b)
+                    && other.iter().zip(mine.iter()).any(|(a, b)| a > b)
+            });
+            if !dominated {
+                out.push(self.profile_at(k));
+            }
+        }
+        Ok(out)
+    }
+
+    /// Whether `by` dominates `s` for `player` against every profile of the others' `alive`
+    /// strategies: strictly (better everywhere) or weakly (never worse, once better).
+    fn dominates(
+        &self,
+        player: usize,
+        by: usize,
+        s: usize,
+        strict: bool,
+        alive: &[Vec<usize>],
+    ) -> bool {
+        let mut better_once = false;
+        let mut profile: Vec<usize> = alive.iter().map(|a| a[0]).collect();
+        let mut digits = vec![0usize; self.n()];
+        loop {
+            profile[player] = by;
+            let u_by = self.payoff(&profile, player);
+            profile[player] = s;
+            let u_s = self.payoff(&profile, player);
+            if u_by < u_s || (strict && u_by == u_s) {
+                return false;
+            }
+            better_once |= u_by > u_s;
+            // The next profile of the others' alive strategies (odometer, own digit fixed).
+            let mut j = self.n();
+            loop {
+                if j == 0 {
+                    return strict || better_once;
+                }
+                j -= 1;
+                if j == player {
+                    continue;
+                }
+                digits[j] += 1;
+                if digits[j] < alive[j].len() {
+                    profile[j] = alive[j][digits[j]];
+                    break;
+                }
+                digits[j] = 0;
+                profile[j] = alive[j][0];
+            }
+        }
+    }
+
+    /// Each player's dominated strategies among `alive`, with the first strategy that
+    /// dominates each: `(strategy, by)` in strategy order.
+    pub fn dominated(&self, strict: bool, alive: &[Vec<usize>]) -> Vec<Vec<(usize, usize)>> {
+        (0..self.n())
+            .map(|i| {
+                alive[i]
+                    .iter()
+                    .filter_map(|&s| {
+                        alive[i]
+                            .iter()
+                            .find(|&&t| t != s && self.dominates(i, t, s, strict, alive))
+                            .map(|&t| (s, t))
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Every strategy of every player.
+    pub fn all_strategies(&self) -> Vec<Vec<usize>> {
+        self.counts.iter().map(|&c| (0..c).collect()).collect()
+    }
+
+    /// Iterated elimination of strictly dominated strategies, one at a time: the first
+    /// player (in order) with a dominated strategy loses its first one. The steps
+    /// `(player, strategy, dominated by)` in order, and the strategies that survive (the
+    /// survivors do not depend on the order, for strict dominance).
+    pub fn iterated_elimination(&self) -> (Vec<Elimination>, Vec<Vec<usize>>) {
+        let mut alive = self.all_strategies();
+        let mut steps = Vec::new();
+        'next: loop {
+            for i in 0..self.n() {
+                if alive[i].len() < 2 {
+                    continue;
+                }
+                for &s in &alive[i] {
+                    if let Some(&t) = alive[i]
+                        .iter()
+                        .find(|&&t| t != s && self.dominates(i, t, s, true, &alive))
+                    {
+                        steps.push((i, s, t));
+                        alive[i].retain(|&x| x != s);
+                        continue 'next;
+                    }
+                }
+            }
+            return (steps, alive);
+        }
+    }
+
+    /// The two payoff matrices of a two-player game, `A` (the row player's) and `B`.
+    fn bimatrix(&self) -> Result<(Matrix, Matrix), StrategicError> {
+        if self.n() != 2 {
+            return Err(StrategicError::NotTwoPlayers(self.n()));
+        }
+        let (m, n) = (self.counts[0], self.counts[1]);
+        let matrix = |player: usize| -> Matrix {
+            (0..m)
+                .map(|i| (0..n).map(|j| q(self.payoff(&[i, j], player))).collect())
+                .collect()
+        };
+        Ok((matrix(0), matrix(1)))
+    }
+}
+
+/// The indexes of the greatest items.
+fn argmax<T: PartialOrd>(values: &[T]) -> Vec<usize> {
+    let Some(best) = values.iter().fold(None, |acc: Option<&T>, v| match acc {
+        Some(b) if b >= v => Some(b),
+        _ => Some(v),
+    }) else {
+        return Vec::new();
+    };
+    (0..values.len()).filter(|&i| values[i] == *best).collect()
+}
+
+/// A rational as a big rational.
+pub fn q(r: Rational) -> Q {
+    Q::new(BigInt::from(r.numer()), BigInt::from(r.denom()))
+}
+
+/// A big rational as a rational, if it fits.
+pub fn small(x: &Q) -> Option<Rational> {
+    let num = i64::try_from(x.numer()).ok()?;
+    let den = i64::try_from(x.denom()).ok()?;
+    Rational::new(num, den)
+}
+
+#[cfg(test)]
+mod tests;
