@@ -292,69 +292,125 @@ fn convert<R: Ring>(m: &[Vec<BigInt>]) -> Option<Vec<Vec<R>>> {
 }
 
 /// The mixed strategy of a solved mix over its support.
-fn mixed<R: Ring>(count: usize, support: &[usize], num: &[R], den: &R) -> Mixed {
+fn mixed(count: usize, support: &[usize], num: &[BigInt], den: &BigInt) -> Mixed {
     let mut out = vec![Q::zero(); count];
     for (w, &s) in num.iter().zip(support) {
-        out[s] = Q::new(w.to_big(), den.to_big());
+        out[s] = Q::new(w.clone(), den.clone());
     }
     out
 }
 
-/// The degeneracy check for one player mixing over its strategies: `payoff[s][t]` is the
-/// other's payoff. `Some(Err(support))` names a degenerate mix.
-fn degenerate_mix<R: Ring>(
+/// A player's payoffs for the systems: `i128` where they fit, and always as big integers.
+struct Payoffs {
+    small: Option<Vec<Vec<i128>>>,
+    big: Vec<Vec<BigInt>>,
+}
+
+impl Payoffs {
+    fn new(big: Vec<Vec<BigInt>>) -> Payoffs {
+        Payoffs {
+            small: convert(&big),
+            big,
+        }
+    }
+}
+
+/// A solved indifference system and how it fares; the weights only when it fits.
+enum Mix {
+    Inconsistent,
+    Many,
+    One {
+        fit: Fit,
+        /// The weights and `u` over `den` (filled only when the weights and the outside
+        /// strategies fit).
+        num: Vec<BigInt>,
+        den: BigInt,
+    },
+}
+
+fn mix_in<R: Ring>(
     payoff: &[Vec<R>],
+    support: &[usize],
+    targets: &[usize],
+    nonneg: bool,
+) -> Option<Mix> {
+    Some(match indifference(payoff, support, targets)? {
+        Solved::Inconsistent => Mix::Inconsistent,
+        Solved::Many => Mix::Many,
+        Solved::One { num, den } => {
+            let fit = fit(payoff, support, targets, &num, nonneg)?;
+            let (num, den) = if fit.weights_ok && fit.outside_ok {
+                (num.iter().map(R::to_big).collect(), den.to_big())
+            } else {
+                (Vec::new(), BigInt::zero())
+            };
+            Mix::One { fit, num, den }
+        }
+    })
+}
+
+/// One system, on `i128` first and on big integers when that overflows.
+fn mix(payoff: &Payoffs, support: &[usize], targets: &[usize], nonneg: bool) -> Mix {
+    if let Some(small) = &payoff.small {
+        if let Some(m) = mix_in(small, support, targets, nonneg) {
+            return m;
+        }
+    }
+    // Big integers do not overflow.
+    mix_in(&payoff.big, support, targets, nonneg).unwrap_or(Mix::Many)
+}
+
+/// The degeneracy check for one player mixing over its strategies: `payoff[s][t]` is the
+/// other's payoff. `Ok(Some(support))` names a degenerate mix.
+fn degenerate_mix(
+    payoff: &Payoffs,
     stop: &dyn Fn() -> bool,
-) -> Option<Result<Result<(), Vec<usize>>, StrategicError>> {
-    let (own, other) = (payoff.len(), payoff[0].len());
+) -> Result<Option<Vec<usize>>, StrategicError> {
+    let (own, other) = (payoff.big.len(), payoff.big[0].len());
     for k in 1..=own {
         if k + 1 > other {
             break;
         }
         for support in subsets(own, k) {
             if stop() {
-                return Some(Err(StrategicError::Stopped));
+                return Err(StrategicError::Stopped);
             }
             for targets in subsets(other, k + 1) {
-                match indifference(payoff, &support, &targets)? {
-                    Solved::Inconsistent => {}
-                    Solved::Many => return Some(Ok(Err(support))),
-                    Solved::One { num, .. } => {
-                        let f = fit(payoff, &support, &targets, &num, true)?;
-                        if f.weights_ok && f.outside_ok {
+                match mix(payoff, &support, &targets, true) {
+                    Mix::Inconsistent => {}
+                    Mix::Many => return Ok(Some(support)),
+                    Mix::One { fit, num, .. } => {
+                        if fit.weights_ok && fit.outside_ok {
                             let used = support
                                 .iter()
                                 .zip(&num)
-                                .filter(|(_, w)| !w.is_zero())
+                                .filter(|(_, w)| !Zero::is_zero(*w))
                                 .map(|(&s, _)| s)
                                 .collect();
-                            return Some(Ok(Err(used)));
+                            return Ok(Some(used));
                         }
                     }
                 }
             }
         }
     }
-    Some(Ok(Ok(())))
+    Ok(None)
 }
 
-/// Support enumeration over one ring; `None` when an operation overflows it.
-#[allow(clippy::type_complexity)]
-fn enumerate<R: Ring>(
+/// Support enumeration of the game with integer payoffs `a`, `b`.
+fn enumerate(
     a: &[Vec<BigInt>],
     b: &[Vec<BigInt>],
     stop: &dyn Fn() -> bool,
-) -> Option<Result<Vec<(Mixed, Mixed)>, StrategicError>> {
+) -> Result<Vec<(Mixed, Mixed)>, StrategicError> {
     let (m, n) = (a.len(), a[0].len());
     // The row player's mix makes the column player indifferent (B); the column player's
     // the row player (A transposed).
-    let pb: Vec<Vec<R>> = convert(b)?;
-    let pa: Vec<Vec<R>> = convert(&transpose(a))?;
+    let pb = Payoffs::new(b.to_vec());
+    let pa = Payoffs::new(transpose(a));
     for (player, payoff) in [(0, &pb), (1, &pa)] {
-        match degenerate_mix(payoff, stop)? {
-            Err(e) => return Some(Err(e)),
-            Ok(Err(support)) => return Some(Err(StrategicError::Degenerate { player, support })),
-            Ok(Ok(())) => {}
+        if let Some(support) = degenerate_mix(payoff, stop)? {
+            return Err(StrategicError::Degenerate { player, support });
         }
     }
     let mut out = Vec::new();
@@ -363,20 +419,28 @@ fn enumerate<R: Ring>(
         let cols = subsets(n, k);
         for i in &rows {
             if stop() {
-                return Some(Err(StrategicError::Stopped));
+                return Err(StrategicError::Stopped);
             }
             for j in &cols {
-                let Solved::One { num: xn, den: xd } = indifference(&pb, i, j)? else {
+                let Mix::One {
+                    fit: fx,
+                    num: xn,
+                    den: xd,
+                } = mix(&pb, i, j, false)
+                else {
                     continue;
                 };
-                let fx = fit(&pb, i, j, &xn, false)?;
                 if !(fx.weights_ok && fx.outside_ok) {
                     continue;
                 }
-                let Solved::One { num: yn, den: yd } = indifference(&pa, j, i)? else {
+                let Mix::One {
+                    fit: fy,
+                    num: yn,
+                    den: yd,
+                } = mix(&pa, j, i, false)
+                else {
                     continue;
                 };
-                let fy = fit(&pa, j, i, &yn, false)?;
                 if !(fy.weights_ok && fy.outside_ok) {
                     continue;
                 }
@@ -384,17 +448,17 @@ fn enumerate<R: Ring>(
                     // A best response outside the support: the check above missed a
                     // degenerate game; refuse rather than risk an incomplete list.
                     let (player, support) = if fx.outside_tie {
-                        (1, j.clone())
-                    } else {
                         (0, i.clone())
+                    } else {
+                        (1, j.clone())
                     };
-                    return Some(Err(StrategicError::Degenerate { player, support }));
+                    return Err(StrategicError::Degenerate { player, support });
                 }
                 out.push((mixed(m, i, &xn[..k], &xd), mixed(n, j, &yn[..k], &yd)));
             }
         }
     }
-    Some(Ok(out))
+    Ok(out)
 }
 
 impl Game {
@@ -411,13 +475,7 @@ impl Game {
             return Err(StrategicError::TooLarge(systems));
         }
         let (a, b) = (integral(&a), integral(&b));
-        let mut found = match enumerate::<i128>(&a, &b, stop) {
-            Some(r) => r?,
-            None => match enumerate::<BigInt>(&a, &b, stop) {
-                Some(r) => r?,
-                None => return Err(StrategicError::Internal("big integers overflowed")),
-            },
-        };
+        let mut found = enumerate(&a, &b, stop)?;
         found.sort();
         Ok(found)
     }
