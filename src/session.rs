@@ -500,6 +500,21 @@ impl Session {
         self.interp().eval_body(&call, 0)
     }
 
+    /// The payoff table of a strategic game (`None` if the value is not one); errors of its
+    /// declaration point at `span`. The REPL's `:explain` and `:table` print it.
+    pub fn strategic_table(
+        &mut self,
+        value: &Value,
+        span: Span,
+    ) -> Option<Result<std::rc::Rc<crate::eval::StrategicTable>, Box<Diag>>> {
+        let Value::Game(inst) = value else {
+            return None;
+        };
+        let game = self.games.info(*inst).game;
+        self.program.games[game.0 as usize].strategic.as_ref()?;
+        Some(self.interp().strategic_table(value, span, "`:explain`"))
+    }
+
     /// Checks one `expect`: it must evaluate to `true`. A failure reports what the expression
     /// evaluated to, both sides of a comparison, and a `forall`'s first counterexample.
     pub fn check_expect(&mut self, body: &Body) -> ExpectResult {

@@ -706,3 +706,32 @@ fn table_runs_at_the_top_of_the_integers() {
     );
     assert!(run.contains("9223372036854775805 |  1  1  1"), "{out}");
 }
+
+/// `:explain` of a strategic game prints its table with best responses starred, its
+/// equilibria with the method, and the value; `:table G for PLAYER` one player's payoffs.
+#[test]
+fn strategic_games_are_explained() {
+    let input =
+        b":explain BoS\n:explain RPS\n:table BoS for Col\n:table Prisoners\n:table BoS for Zed\n";
+    let (_, stdout, stderr) = repl(&["examples/strategic.game"], input);
+    assert_no_crash("strategic", &stderr);
+    for expected in [
+        "  Opera       2*, 1*   0, 0",
+        "  Football    0, 0     1*, 2*",
+        "equilibria (support enumeration, all of them): 3",
+        "  ([2/3, 1/3], [1/3, 2/3])",
+        "not zero-sum: no value",
+        "zero-sum: value 0 for Row, optimal strategies ([1/3, 1/3, 1/3], [1/3, 1/3, 1/3])",
+        "Col's payoffs in BoS",
+        "A's payoffs in Prisoners",
+    ] {
+        assert!(
+            stdout.contains(expected),
+            "missing {expected:?} in\n{stdout}"
+        );
+    }
+    assert!(
+        stderr.contains("cgl::repl::usage") && stderr.contains("its players are Row, Col"),
+        "{stderr}"
+    );
+}

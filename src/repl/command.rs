@@ -36,6 +36,13 @@ pub enum Command {
         /// The variable and what it ranges over.
         var: Generator,
     },
+    /// `:table G` or `:table G for PLAYER`: a strategic game's payoffs for one player.
+    PayoffTable {
+        /// The game.
+        expr: Range<usize>,
+        /// The player named, if any.
+        player: Option<Range<usize>>,
+    },
     /// `:grid EXPR for a in A..B, b in C..D`.
     Grid {
         /// The expression tabulated.
@@ -120,13 +127,13 @@ pub const COMMANDS: &[(&str, &[&str], &str, &str)] = &[
         "explain",
         &["e"],
         "P",
-        "a position's options, their values, and which moves win",
+        "a position's options, their values, and which moves win; a strategic game's table and equilibria",
     ),
     (
         "table",
         &[],
-        "EXPR for n in A..B",
-        "a sequence of values, with its period",
+        "EXPR for n in A..B | G [for PLAYER]",
+        "a sequence of values, with its period; a strategic game's payoffs",
     ),
     (
         "grid",
@@ -397,9 +404,27 @@ pub fn parse_command(entry: &str) -> Result<Command, CommandError> {
                     t.depth == 0 && t.kind == Tok::Word && &text[t.start..t.end] == "for"
                 })
             else {
+                if command == "table" {
+                    return Ok(Command::PayoffTable {
+                        expr: rest,
+                        player: None,
+                    });
+                }
                 return Err(usage(format!("`:{command}` needs `for` and a range")));
             };
             let expr = trimmed(entry, rest.start..rest.start + for_kw.start);
+            // `:table G for PLAYER`: one word after `for`, no `in`.
+            let after = trimmed(entry, rest.start + for_kw.end..rest.end);
+            let word = &entry[after.clone()];
+            if command == "table"
+                && !word.is_empty()
+                && word.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            {
+                return Ok(Command::PayoffTable {
+                    expr,
+                    player: Some(after),
+                });
+            }
             if expr.is_empty() {
                 return Err(usage(format!(
                     "`:{command}` needs an expression before `for`"
@@ -649,7 +674,6 @@ mod tests {
             (":quit now", Code::ReplUsage),
             (":explain", Code::ReplUsage),
             (":load", Code::ReplUsage),
-            (":table grundy(Nim(n))", Code::ReplUsage),
             (":table grundy(Nim(n)) for", Code::ReplUsage),
             (":table for n in 0..3", Code::ReplUsage),
             (":table x for n in 0..3, m in 0..3", Code::ReplUsage),

@@ -123,6 +123,9 @@ pub fn explain(
     span: Span,
     color: bool,
 ) -> Result<String, Box<Diag>> {
+    if session.strategic_table(position, span).is_some() {
+        return super::strategic::explain(session, position, span);
+    }
     let Value::Pos(pos) = position else {
         return Err(Box::new(
             Diag::error(

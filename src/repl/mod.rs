@@ -18,6 +18,7 @@ mod explain;
 mod help;
 mod play;
 mod state;
+mod strategic;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;

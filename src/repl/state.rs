@@ -439,6 +439,14 @@ impl Repl {
                     .map_err(|d| vec![*d])?;
                 let _ = write!(out, "{shown}");
             }
+            Command::PayoffTable { expr, player } => {
+                let value = self.eval_part(file, text, &expr)?;
+                let span = Span::new(file, expr.start, expr.end);
+                let player = player.map(|r| &text[r]);
+                let shown = super::strategic::table(&mut self.session, &value, player, span)
+                    .map_err(|d| vec![*d])?;
+                let _ = write!(out, "{shown}");
+            }
             Command::Table { expr, var } => {
                 let rows = self.tabulate(file, text, &expr, &var, None)?;
                 let title = format!(
