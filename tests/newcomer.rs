@@ -1,0 +1,120 @@
+//! What a new user trips over (issue 18): the README's commands and sample output are what
+//! cgl really does, the documented defaults are the code's, and the messages for habits
+//! from other languages.
+
+use cgl::graph::GraphConfig;
+
+use crate::common::{cgl, cgl_in, root, temp_dir};
+use crate::spec::blocks;
+
+/// The README's failing example, saved as it says (`wrong.game` in a folder holding
+/// `examples/kayles.game`), prints exactly the sample output shown under it: the diagnostic
+/// (stderr) and then the summary (stdout).
+#[test]
+fn readme_failing_example_prints_what_the_readme_shows() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    let all = blocks(&readme);
+    let at = all
+        .iter()
+        .position(|b| b.info == "game fails")
+        .expect("the README has a failing example");
+    let source = &all[at].text;
+    let sample = all[at + 1..]
+        .iter()
+        .find(|b| b.text.starts_with("$ cgl check wrong.game"))
+        .expect("the README shows the output of `cgl check wrong.game`");
+    let dir = temp_dir("readme-wrong");
+    std::fs::create_dir_all(dir.join("examples")).unwrap();
+    std::fs::copy(
+        root().join("examples/kayles.game"),
+        dir.join("examples/kayles.game"),
+    )
+    .unwrap();
+    std::fs::write(dir.join("wrong.game"), source).unwrap();
+    let (code, stdout, stderr) = cgl_in(&dir, &["check", "wrong.game"]);
+    assert_eq!(code, 1, "{stderr}");
+    let printed = format!("$ cgl check wrong.game\n{stderr}{stdout}");
+    let trim = |s: &str| {
+        s.lines()
+            .map(str::trim_end)
+            .collect::<Vec<_>>()
+            .join("\n")
+            .trim_end()
+            .to_string()
+    };
+    assert_eq!(trim(&sample.text), trim(&printed));
+    assert!(printed.contains("cgl::check::failed"));
+}
+
+/// The README says how to get `cgl` on the PATH, and where the failing example must be saved
+/// for its import to resolve.
+#[test]
+fn readme_says_how_to_run_cgl() {
+    let readme = std::fs::read_to_string(root().join("README.md")).unwrap();
+    assert!(readme.contains("cargo install --path ."));
+    assert!(readme.contains("./target/release/cgl"));
+    assert!(readme.contains("relative to the folder of the file that imports it"));
+}
+
+/// Whitespace-normalised text of a markdown file.
+fn flat(path: &str) -> String {
+    std::fs::read_to_string(root().join(path))
+        .unwrap()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A number with thousands separators, as the docs write it.
+fn grouped(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `--max-stored-moves`: §10, §12 and `--help` give the default the code uses.
+#[test]
+fn documented_stored_moves_default_is_the_code_default() {
+    let n = GraphConfig::default().max_stored_moves;
+    let spec = flat("spec/language.md");
+    assert!(
+        spec.contains(&format!("`--max-stored-moves N` (default {}", grouped(n))),
+        "§10 must give the default {n}"
+    );
+    assert!(
+        spec.contains(&format!(
+            "At most `--max-stored-moves` moves ({} million by default)",
+            n / 1_000_000
+        )),
+        "§12 must give the default {n}"
+    );
+    let (_, help, _) = cgl(&["check", "--help"]);
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    let at = help.find("--max-stored-moves").unwrap();
+    assert!(
+        help[at..].contains(&format!("[default: {n}]")),
+        "--help must give the default {n}"
+    );
+    // Every mention of a default of `--max-stored-moves` in the docs is this one.
+    for doc in ["spec/language.md", "README.md", "spec/tutorial.md"] {
+        let text = flat(doc);
+        for (i, _) in text.match_indices("--max-stored-moves") {
+            let near = &text[i..(i + 60).min(text.len())];
+            if let Some(d) = near.find("default ") {
+                let figure: String = near[d + 8..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_digit() || *c == ',')
+                    .collect();
+                if !figure.is_empty() {
+                    assert_eq!(figure, grouped(n), "{doc}: {near}");
+                }
+            }
+        }
+    }
+}
