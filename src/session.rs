@@ -3,6 +3,7 @@
 //! statement driver that `check`, `run` and the REPL share; `prompt.rs` is what the REPL asks
 //! of a session (parts of a line, definitions typed at the prompt, tables).
 
+mod failure;
 mod prompt;
 mod run;
 
@@ -24,6 +25,7 @@ use crate::lower::ir::{Body, Clause, Const, ConstId, Expr, ExprKind, Pattern, Pr
 use crate::lower::{lower_expr, lower_file, LoweredFile, Scope};
 use crate::syntax::ast::{self, BinaryOp, Quantifier};
 use crate::syntax::{parse_expr, parse_file_checked};
+use failure::Sides;
 
 /// Settings of a session.
 #[derive(Clone, Copy, Debug, Default)]
@@ -403,11 +405,15 @@ impl Session {
     }
 
     /// Both sides of a failed comparison as a diagnostic shows them, if both evaluate.
-    fn both_sides(&mut self, l: &Expr, r: &Expr, frame: &mut [Value]) -> Option<(String, String)> {
+    fn both_sides(&mut self, l: &Expr, r: &Expr, frame: &mut [Value]) -> Option<Sides> {
         let left = self.interp().eval(l, frame).ok()?;
-        let left = self.show_short(&left);
         let right = self.interp().eval(r, frame).ok()?;
-        Some((left, self.show_short(&right)))
+        let difference = self.first_difference(&left, &right);
+        Some(Sides {
+            left: self.show_short(&left),
+            right: self.show_short(&right),
+            difference,
+        })
     }
 
     /// A value as a diagnostic shows it (cut short if long).
@@ -605,11 +611,19 @@ impl Session {
                 }
             }
             ExprKind::Binary(op, l, r) if op.is_comparison() => {
-                if let Some((left, right)) = self.both_sides(l, r, &mut frame) {
+                if let Some(sides) = self.both_sides(l, r, &mut frame) {
+                    let Sides {
+                        left,
+                        right,
+                        difference,
+                    } = sides;
                     diag = diag
                         .label(l.span, format!("this is {left}"))
                         .label(r.span, format!("this is {right}"))
                         .note(format!("`{}` is false for {left} and {right}", op.symbol()));
+                    if let Some(difference) = difference {
+                        diag = diag.note(difference);
+                    }
                 } else {
                     diag = diag.label(expr.span, "this is false");
                 }
@@ -649,11 +663,16 @@ impl Session {
                         .note(format!("first counterexample: {counter}"));
                     if let ExprKind::Binary(op, l, r) = &inner.kind {
                         if op.is_comparison() {
-                            if let Some((left, right)) = self.both_sides(l, r, &mut frame) {
+                            if let Some(sides) = self.both_sides(l, r, &mut frame) {
                                 diag = diag.note(format!(
-                                    "there `{}` is false for {left} and {right}",
-                                    op.symbol()
+                                    "there `{}` is false for {} and {}",
+                                    op.symbol(),
+                                    sides.left,
+                                    sides.right
                                 ));
+                                if let Some(difference) = sides.difference {
+                                    diag = diag.note(difference);
+                                }
                             }
                         }
                     }
