@@ -136,6 +136,25 @@ pub const CONSTANT_NAMES: &[&str] = &[
     "selective",
 ];
 
+/// The help for a call of a function other languages have and cgl writes another way
+/// (`range(n)` is `0..n`), or `None` for a name cgl does not know in that sense.
+pub fn written_elsewhere(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "range" => {
+            "cgl writes a range as `0..n` (the integers 0 to n - 1), `a..b` or `a..=b` \
+             (b included); there is no `range` function"
+        }
+        "length" | "size" | "count_of" => "the length of a list, set, string or range is `len(xs)`",
+        "xor" | "nim_sum" | "nimsum" => "the nim-sum (XOR) of two integers is `a ^ b`",
+        "sort" => "a sorted copy of a collection is `sorted(xs)`",
+        "reverse" => "a reversed copy of a list is `reversed(xs)`",
+        "map" | "filter" => {
+            "cgl writes a map or a filter as a comprehension: `[f(x) for x in xs if ok(x)]`"
+        }
+        _ => return None,
+    })
+}
+
 /// Looks a built-in function up by name.
 pub fn lookup(name: &str) -> Option<(Builtin, usize, usize)> {
     BUILTINS

@@ -631,7 +631,10 @@ impl<'a> Resolver<'a> {
         self.errors.push(
             Diag::error(
                 Code::ResolveArity,
-                format!("{what} takes {expected_text} argument{plural}, but {got} were given"),
+                format!(
+                    "{what} takes {expected_text} argument{plural}, but {got} {} given",
+                    if got == 1 { "was" } else { "were" }
+                ),
             )
             .label(
                 span,
@@ -898,9 +901,13 @@ impl<'a> Resolver<'a> {
                                 format!("unknown function or game `{name}`"),
                             )
                             .label(callee.span, "not defined");
-                            d = match did_you_mean(name, candidates) {
-                                Some(s) => d.help(format!("did you mean `{s}`?")),
-                                None => d.help(
+                            d = match (
+                                builtins::written_elsewhere(name),
+                                did_you_mean(name, candidates),
+                            ) {
+                                (Some(help), _) => d.help(help),
+                                (None, Some(s)) => d.help(format!("did you mean `{s}`?")),
+                                (None, None) => d.help(
                                     "define it with `game` or `fn`, or import the file that does",
                                 ),
                             };

@@ -117,6 +117,9 @@ fn syntax_help(text: &str, pos: usize, expected: &[&str]) -> String {
                 `compound`, `play` and `loopy` clauses"
             .to_string();
     }
+    if let Some(help) = other_language_operator(text, pos) {
+        return help.to_string();
+    }
     if rest.starts_with('=') && !rest.starts_with("==") {
         return "to compare two values write `==`; a single `=` only gives a value in `const`, \
                 defaults and variants"
@@ -131,6 +134,26 @@ fn syntax_help(text: &str, pos: usize, expected: &[&str]) -> String {
         }
     }
     "see spec/language.md for the syntax of each statement".to_string()
+}
+
+/// The help for an operator of C-like languages at `pos` (`&&`, `||`, `!`), which cgl writes
+/// as a word. The parser stops at the second character of `&&` and `||` (the first is cgl's
+/// integer and/or), and at `!` itself.
+fn other_language_operator(text: &str, pos: usize) -> Option<&'static str> {
+    let rest = text.get(pos..).unwrap_or("");
+    let before = text.get(..pos).unwrap_or("");
+    let doubled = |c: char| {
+        rest.starts_with(c) && (before.ends_with(c) || rest[c.len_utf8()..].starts_with(c))
+    };
+    if doubled('&') {
+        Some("cgl writes `and` for `&&`: `a and b` (a single `&` is integer and, set intersection and the conjunctive compound)")
+    } else if doubled('|') {
+        Some("cgl writes `or` for `||`: `a or b` (a single `|` is integer or, set union and the selective compound)")
+    } else if rest.starts_with('!') && !rest.starts_with("!=") {
+        Some("cgl writes `not` for `!`: `not a` (and `!=` for \"not equal\")")
+    } else {
+        None
+    }
 }
 
 fn join_or(items: &[&str]) -> String {
