@@ -118,3 +118,80 @@ fn documented_stored_moves_default_is_the_code_default() {
         }
     }
 }
+
+/// The memory estimate that `--max-memory` counts is an upper bound of the memory that
+/// `--stats` reports (the graph's tables and the analyses' memos), on games with every kind
+/// of position: sparse bit masks (whose dense tables by value dwarf their positions), heaps,
+/// pairs, triples, boards, boxed lists, strings, compounds and a loopy game, each after
+/// every analysis.
+#[test]
+fn memory_estimate_bounds_the_memory_held() {
+    use cgl::session::{Session, SessionConfig};
+    use cgl::stats::GraphSize;
+    const GAMES: &str = r#"
+game Cram(W = 5, H = 4) {
+    position m
+    move m | 2 ** (r * W + c) | 2 ** (r * W + c + 1) for r in 0..H for c in 0..W - 1
+        if m & 2 ** (r * W + c) == 0 and m & 2 ** (r * W + c + 1) == 0
+    move m | 2 ** (r * W + c) | 2 ** ((r + 1) * W + c) for r in 0..H - 1 for c in 0..W
+        if m & 2 ** (r * W + c) == 0 and m & 2 ** ((r + 1) * W + c) == 0
+}
+game Spread { position n  move n * 2 + 1 if n < 1000000  move n * 3 + 1 if n < 1000000 }
+game Nim { position n  move n - k for k in 1..=n }
+game Wythoff {
+    position (a, b)
+    move (a - k, b) for k in 1..=a
+    move (a, b - k) for k in 1..=b
+    move (a - k, b - k) for k in 1..=min(a, b)
+}
+game Far { position (a, b)  move (a - 1, b * 2) if a > 0 and b < 100000  move (a, b - 1) if b > 1000 }
+game Three { position (a, b, c)  move (a - 1, b, c) if a > 0  move (a, b - 1, c) if b > 0  move (a, b, c - 1) if c > 0 }
+fn trim(rows) = [l for l in rows if l > 0]
+game Chomp {
+    position rows
+    move trim([if r >= i then min(l, j) else l for (r, l) in enumerate(rows)])
+        for (i, w) in enumerate(rows), j in 0..w if (i, j) != (0, 0)
+}
+game Big { position xs  move [if j == i then y + 1 else y for (j, y) in enumerate(xs)] for (i, x) in enumerate(xs) if x < 303 }
+game Word { position s  move s + "a" if len(s) < 11  move s + "b" if len(s) < 11 }
+game Token { position v  loopy  move (v + 1) % 500  move (v + 7) % 500 if v % 3 == 0 }
+"#;
+    let queries = [
+        "Cram(0)",
+        "Spread(1)",
+        "Nim(1500)",
+        "Wythoff(60, 60)",
+        "Far(5, 1001)",
+        "Three(12, 12, 12)",
+        "Chomp([7, 7, 7, 7, 7])",
+        "Big([300, 300, 300, 300, 300, 300])",
+        "Word(\"\")",
+        "Nim(30) + Wythoff(7, 9) + Chomp([3, 3])",
+        "Token(0)",
+    ];
+    for query in queries {
+        for analysis in ["outcome", "grundy", "remoteness", "misere_outcome"] {
+            // Token(0) is a draw: it has neither a Grundy value nor a remoteness.
+            if query.starts_with("Token") && matches!(analysis, "grundy" | "remoteness") {
+                continue;
+            }
+            let mut session = Session::new(SessionConfig::default());
+            let index = session.load_source("games.game", GAMES).unwrap();
+            let text = match analysis {
+                "misere_outcome" => format!("outcome(misere({query}))"),
+                _ => format!("{analysis}({query})"),
+            };
+            session
+                .eval_text(&text, &[index])
+                .unwrap_or_else(|d| panic!("{text}: {:?}", d[0].message));
+            let size = GraphSize::of(session.analyzer());
+            assert!(size.positions > 10, "{text}: explored nothing");
+            assert!(
+                size.bytes <= size.estimate,
+                "{text}: {} bytes held, but the estimate counts {}",
+                size.bytes,
+                size.estimate
+            );
+        }
+    }
+}

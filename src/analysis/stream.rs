@@ -260,11 +260,15 @@ fn mark(an: &mut Analyzer, kind: Kind, t: TermId, value: Option<ScanValue>) {
     match (kind, value) {
         (Kind::Grundy, Some(ScanValue::Grundy(v))) => {
             set(&mut an.memos.grundy, t, Slot::Done(v));
-            an.memos.note_int_grundy(&an.graph, t, v);
+            if an.memos.note_int_grundy(&an.graph, t, v) {
+                an.graph.set_value_table_bytes(an.memos.value_table_bytes());
+            }
         }
         (Kind::Outcome, Some(ScanValue::Outcome(o))) => {
             set(&mut an.memos.outcome[0], t, Slot::Done(o));
-            an.memos.note_pair_outcome(&an.graph, t, o);
+            if an.memos.note_pair_outcome(&an.graph, t, o) {
+                an.graph.set_value_table_bytes(an.memos.value_table_bytes());
+            }
         }
         (Kind::Grundy, _) => set(&mut an.memos.grundy, t, Slot::Unknown),
         (Kind::Outcome, _) => set(&mut an.memos.outcome[0], t, Slot::Unknown),

@@ -169,6 +169,19 @@ impl IntAtoms {
         true
     }
 
+    /// The tables' bytes (their cells in use).
+    fn bytes(&self) -> usize {
+        fn nested<T>(v: &[Vec<T>]) -> usize {
+            std::mem::size_of_val(v)
+                + v.iter()
+                    .map(|inner| std::mem::size_of_val(&inner[..]))
+                    .sum::<usize>()
+        }
+        nested(&self.tables)
+            + std::mem::size_of_val(&self.pairs[..])
+            + self.pairs.iter().map(|p| nested(p)).sum::<usize>()
+    }
+
     fn slot(&self, inst: InstanceId, n: i64) -> Option<u32> {
         let table = self.tables.get(inst.0 as usize)?;
         let i = usize::try_from(n).ok()?;
@@ -325,6 +338,10 @@ pub struct GameGraph {
     dedup_round: u32,
     /// Buffers for generating moves, reused from position to position.
     scratch: Scratch,
+    /// Bytes the analyses keep beside the graph in tables indexed by position value rather
+    /// than by term (their dense Grundy and outcome tables), reported by the analyses with
+    /// [`GameGraph::set_value_table_bytes`] so that the memory estimate covers them.
+    value_table_bytes: usize,
 }
 
 /// Buffers of [`GameGraph::generate`], taken while in use (a nested use, the parts of a
@@ -361,21 +378,33 @@ impl GameGraph {
         fresh
     }
 
-    /// The estimated memory of the graph, in bytes.
+    /// The estimated memory of the graph and of the analyses' memos, in bytes: a fixed figure
+    /// per position and per stored move, the positions' data, and the tables indexed by
+    /// position value (which a sparse set of values, bit masks say, can make much larger
+    /// than the positions in them) at their real size. It is an upper bound of
+    /// [`GameGraph::measured_bytes`] plus the memos (what `--stats` reports); tests/newcomer.rs
+    /// checks it on games of every kind of position.
     pub fn estimated_bytes(&self) -> usize {
-        self.terms.len() * BYTES_PER_POSITION + self.data_bytes + self.moves.len() * BYTES_PER_MOVE
+        self.terms.len() * BYTES_PER_POSITION
+            + self.data_bytes
+            + self.moves.len() * BYTES_PER_MOVE
+            + self.int_atoms.bytes()
+            + self.value_table_bytes
+    }
+
+    /// Records the bytes the analyses hold in tables indexed by position value (see
+    /// [`GameGraph::estimated_bytes`]); checked against the budget at the next check.
+    pub fn set_value_table_bytes(&mut self, bytes: usize) {
+        self.value_table_bytes = bytes;
     }
 
     /// The memory the graph holds now, in bytes: the items of each of its tables, the
     /// buckets of its hash tables, and the positions' boxed data. This is what `--stats` reports;
-    /// [`GameGraph::estimated_bytes`], an upper bound, is what the memory limit counts.
+    /// [`GameGraph::estimated_bytes`], an upper bound of it, is what the memory limit counts.
     pub fn measured_bytes(&self) -> usize {
         // A vector's items in use: the rest of its capacity is mostly never touched.
         fn vec<T>(v: &[T]) -> usize {
             std::mem::size_of_val(v)
-        }
-        fn nested<T>(v: &[Vec<T>]) -> usize {
-            vec(v) + v.iter().map(|inner| vec(inner)).sum::<usize>()
         }
         // A hash table's buckets (a power of two at most 7/8 full) and a control byte each.
         fn table<T>(capacity: usize) -> usize {
@@ -385,7 +414,6 @@ impl GameGraph {
             let buckets = (capacity * 8 / 7).next_power_of_two().max(4);
             buckets * (std::mem::size_of::<T>() + 1)
         }
-        let atoms = &self.int_atoms;
         self.terms.heap_bytes()
             + self.boxed_data_bytes
             + table::<u32>(self.index.capacity())
@@ -395,9 +423,7 @@ impl GameGraph {
             + vec(&self.info)
             + vec(&self.moves.spans)
             + vec(&self.moves.targets)
-            + nested(&atoms.tables)
-            + vec(&atoms.pairs)
-            + atoms.pairs.iter().map(|p| nested(p)).sum::<usize>()
+            + self.int_atoms.bytes()
             + vec(&self.dedup_marks)
     }
 
