@@ -195,3 +195,43 @@ game Token { position v  loopy  move (v + 1) % 500  move (v + 7) % 500 if v % 3 
         }
     }
 }
+
+/// With no `--max-positions`, the memory limit alone bounds the positions: a game that never
+/// ends stops with `cgl::graph::too_much_memory` at the budget (the estimate counts at least
+/// 180 bytes a position), and `--help` says what the defaults follow.
+#[test]
+fn memory_bounds_the_positions_by_default() {
+    let dir = temp_dir("unbounded-default");
+    std::fs::write(dir.join("up.game"), "game Up { position n  move n + 1 }\n").unwrap();
+    let (code, _, stderr) = cgl_in(
+        &dir,
+        &[
+            "eval",
+            "-f",
+            "up.game",
+            "--max-memory",
+            "64",
+            "reachable(Up(0))",
+        ],
+    );
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("cgl::graph::too_much_memory"), "{stderr}");
+    assert!(!stderr.contains("too_many_positions"), "{stderr}");
+    // About 64 MiB / 180 bytes positions, not the old default of 5,000,000.
+    assert!(stderr.contains("(3"), "{stderr}");
+    let (_, help, _) = cgl(&["check", "--help"]);
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains("[default: as many as --max-memory allows]"),
+        "{help}"
+    );
+    assert!(
+        help.contains("[default: half the memory available when cgl starts"),
+        "{help}"
+    );
+    assert_eq!(
+        GraphConfig::default().max_positions,
+        cgl::graph::MAX_TERMS,
+        "the library's default has no position limit but the index's"
+    );
+}

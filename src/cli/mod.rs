@@ -7,6 +7,7 @@
 
 mod check;
 pub mod explain;
+mod memory;
 pub mod report;
 
 use std::io::{IsTerminal, Write};
@@ -102,11 +103,13 @@ enum Command {
 
 #[derive(Debug, Args, Clone, Copy)]
 struct EngineOptions {
-    /// Most positions (and compounds) one file may explore.
-    #[arg(long, default_value_t = GraphConfig::default().max_positions)]
-    max_positions: usize,
+    /// Most positions (and compounds) one file may explore [default: as many as
+    /// --max-memory allows].
+    #[arg(long, value_name = "N")]
+    max_positions: Option<usize>,
     /// Most memory (MiB) the game graph of one file may take, estimated from its size
-    /// [default: 4096, or 1024 with `check --confine`].
+    /// [default: half the memory available when cgl starts, shared by the files checked at
+    /// once (--jobs); 4096 where that is not known; 1024 with `check --confine`].
     #[arg(long, value_name = "MIB")]
     max_memory: Option<usize>,
     /// Largest file read (MiB), a file named or imported [default: 16, or 1 with
@@ -136,19 +139,22 @@ const CONFINED_FILE_MIB: u64 = 1;
 
 impl EngineOptions {
     fn config(self) -> SessionConfig {
-        self.config_for(false)
+        self.config_for(false, 1)
     }
 
-    /// The session settings, with the confined defaults if `confined`.
-    fn config_for(self, confined: bool) -> SessionConfig {
+    /// The session settings, with the confined defaults if `confined`; `at_once` sessions
+    /// run at the same time and share the machine's memory.
+    fn config_for(self, confined: bool, at_once: usize) -> SessionConfig {
         let default_memory = if confined {
             CONFINED_MEMORY_MIB
         } else {
-            GraphConfig::default().max_memory >> 20
+            memory::default_max_memory_mib(at_once)
         };
         SessionConfig {
             graph: GraphConfig {
-                max_positions: self.max_positions,
+                max_positions: self
+                    .max_positions
+                    .unwrap_or(GraphConfig::default().max_positions),
                 explicit: self.explicit,
                 max_memory: self
                     .max_memory
@@ -305,8 +311,12 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
                 }
             };
             let confined = confine.is_some();
+            let jobs = jobs.map_or_else(
+                || std::thread::available_parallelism().map_or(1, usize::from),
+                usize::from,
+            );
             let settings = CheckSettings {
-                config: options.config_for(confined),
+                config: options.config_for(confined, jobs),
                 policy: options.policy(confine),
                 timeout: unattended.timeout.or(confined.then_some(CONFINED_TIMEOUT)),
                 // Machine formats carry plain text; colour is for a person at a terminal.
@@ -315,10 +325,7 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
                     Format::Json | Format::Junit => RenderStyle::Plain,
                 },
                 failed_values: format == Format::Json,
-                jobs: jobs.map_or_else(
-                    || std::thread::available_parallelism().map_or(1, usize::from),
-                    usize::from,
-                ),
+                jobs,
                 stats: unattended.stats,
             };
             check(&paths, format, settings, out, err)

@@ -601,9 +601,10 @@ codes! {
         `loopy`: its positions are then won, lost or drawn by infinite play.
         ";
     GraphTooManyPositions = "cgl::graph::too_many_positions",
-        "an analysis needs more positions than `--max-positions` allows (default 5,000,000)",
+        "an analysis needs more positions than `--max-positions` allows (by default, only the memory limit bounds them)",
         r"
-        One session keeps at most `--max-positions` positions and compounds; a compound's
+        One session keeps at most `--max-positions` positions and compounds (when given;
+        by default only `--max-memory` bounds them); a compound's
         explicit product with more moves from one position than that also counts. The query
         that went over fails, the graph is emptied, and later, smaller queries still run.
 
@@ -612,11 +613,13 @@ codes! {
         `cgl check --max-positions 20000000 file.game`.
         ";
     GraphTooMuchMemory = "cgl::graph::too_much_memory",
-        "the game graph's estimated memory would exceed `--max-memory` (default 4096 MiB)",
+        "the game graph's estimated memory would exceed `--max-memory` (by default half the memory available)",
         r"
         cgl estimates the memory of the game graph (180 bytes a position, plus list data,
         plus 4 bytes a stored move) and stops a query that would take it over `--max-memory`
-        MiB, before the machine runs out. The graph is emptied, and later queries still run.
+        MiB, before the machine runs out. By default the limit is half the memory the
+        machine has available when cgl starts, split between the files `cgl check` runs at
+        once. The graph is emptied, and later queries still run.
 
         Analyse a smaller position, allow more memory (`--max-memory 8192`), or keep fewer
         moves in memory (`--max-stored-moves`).

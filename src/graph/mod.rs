@@ -66,9 +66,11 @@ pub struct GraphConfig {
 }
 
 impl Default for GraphConfig {
+    /// No limit of positions but the memory (and the index, [`MAX_TERMS`]): a position costs
+    /// at least [`BYTES_PER_POSITION`] of the memory budget, so the budget bounds them.
     fn default() -> GraphConfig {
         GraphConfig {
-            max_positions: 5_000_000,
+            max_positions: MAX_TERMS,
             explicit: false,
             max_memory: 4 << 30,
             max_stored_moves: 100_000_000,
@@ -90,7 +92,7 @@ const TOO_MUCH_MEMORY: Code = Code::GraphTooMuchMemory;
 /// Most terms a graph indexes, whatever `--max-positions` says: a term's id is a `u32` and
 /// the dense tables keep `id + 1`; and a remoteness, at most the number of terms, must stay
 /// below the three codes the remoteness memo reserves at the top of a `u32`.
-const MAX_TERMS: usize = (u32::MAX - 3) as usize;
+pub const MAX_TERMS: usize = (u32::MAX - 3) as usize;
 
 /// The code of the position-limit diagnostic.
 const TOO_MANY_POSITIONS: Code = Code::GraphTooManyPositions;
@@ -540,7 +542,7 @@ impl GameGraph {
         if self.terms.len() >= limit {
             return Err(Box::new(
                 Diag::error(TOO_MANY_POSITIONS, format!("more than {limit} positions")).help(
-                    if limit < self.config.max_positions {
+                    if limit == MAX_TERMS {
                         "the game is larger than the graph can index (4,294,967,292 positions); \
                          analyse a smaller position"
                     } else {
