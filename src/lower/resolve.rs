@@ -702,6 +702,7 @@ impl<'a> Resolver<'a> {
                     BinaryOp::Sub
                     | BinaryOp::Mul
                     | BinaryOp::Div
+                    | BinaryOp::FloorDiv
                     | BinaryOp::Rem
                     | BinaryOp::Pow
                     | BinaryOp::Xor
