@@ -705,6 +705,7 @@ impl<'a> Resolver<'a> {
                     BinaryOp::Sub
                     | BinaryOp::Mul
                     | BinaryOp::Div
+                    | BinaryOp::FloorDiv
                     | BinaryOp::Rem
                     | BinaryOp::Pow
                     | BinaryOp::Xor
