@@ -601,7 +601,7 @@ codes! {
         `loopy`: its positions are then won, lost or drawn by infinite play.
         ";
     GraphTooManyPositions = "cgl::graph::too_many_positions",
-        "an analysis needs more positions than `--max-positions` allows (by default, only the memory limit bounds them)",
+        "an analysis needs more positions than `--max-positions` (or the memory limit) allows",
         r"
         One session keeps at most `--max-positions` positions and compounds (when given;
         by default only `--max-memory` bounds them); a compound's

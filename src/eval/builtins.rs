@@ -5,7 +5,9 @@
 use std::collections::BTreeSet;
 use std::rc::Rc;
 
-pub use crate::lower::builtins::{constant, lookup, Builtin, BUILTINS, CONSTANT_NAMES};
+pub use crate::lower::builtins::{
+    constant, is_reserved, lookup, Builtin, BUILTINS, CONSTANT_NAMES, SOFT_CONSTANTS,
+};
 use crate::value::Value;
 
 /// The least non-negative integer not in `values`: exact for any values, since the mex of

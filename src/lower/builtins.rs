@@ -124,6 +124,16 @@ pub fn constant(name: &str) -> Option<Value> {
     })
 }
 
+/// Constants a definition may take the name of (the definition then hides the constant in its
+/// file): the partizan outcome classes came after users had named games `L` and `R`.
+pub const SOFT_CONSTANTS: &[&str] = &["L", "R"];
+
+/// Whether defining `name` is an error: it names a built-in function or a constant that is
+/// not soft ([`SOFT_CONSTANTS`]).
+pub fn is_reserved(name: &str) -> bool {
+    lookup(name).is_some() || (constant(name).is_some() && !SOFT_CONSTANTS.contains(&name))
+}
+
 /// Names of the built-in constants (for suggestions).
 pub const CONSTANT_NAMES: &[&str] = &[
     "N",

@@ -135,7 +135,7 @@ pub fn lower_file(
             );
             continue;
         }
-        if builtins::lookup(&name.name).is_some() || builtins::constant(&name.name).is_some() {
+        if builtins::is_reserved(&name.name) {
             errors.push(
                 Diag::error(
                     Code::ResolveShadowsBuiltin,

@@ -197,7 +197,7 @@ impl Repl {
         let (name_range, value_range) = parse_let(text).map_err(|e| vec![command_diag(file, e)])?;
         let name = &text[name_range.clone()];
         let span = Span::new(file, name_range.start, name_range.end);
-        if builtins::lookup(name).is_some() || builtins::constant(name).is_some() {
+        if builtins::is_reserved(name) {
             return Err(vec![Diag::error(
                 Code::ResolveShadowsBuiltin,
                 format!("`{name}` is the name of a built-in"),
