@@ -20,6 +20,7 @@ mod graph;
 mod layers;
 mod loopy;
 mod newcomer;
+mod partizan;
 mod properties;
 mod reliability;
 mod repl;
