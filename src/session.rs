@@ -426,6 +426,47 @@ impl Session {
         crate::eval::value::display(value, &self.games)
     }
 
+    /// The picture of a position, cut to a size a terminal shows
+    /// ([`crate::eval::picture::bounded`]): its game's `show` clause run on it (a compound's
+    /// parts side by side). `None` for a value that is not a position, or a position whose
+    /// games have no `show`. An error of the clause points at `span` when it is too large.
+    pub fn picture(&mut self, value: &Value, span: Span) -> Result<Option<String>, Box<Diag>> {
+        let drawn = self.interp().picture(value, span)?;
+        Ok(drawn.map(|p| crate::eval::picture::bounded(&p)))
+    }
+
+    /// The pictures of a value that is a position, or a list or tuple of positions (what
+    /// `moves`, `winning_moves` and `line` give), labelled by their index in it (`""` for a
+    /// position alone); empty when none of them has a picture. At most `most` are drawn.
+    pub fn pictures(
+        &mut self,
+        value: &Value,
+        span: Span,
+        most: usize,
+    ) -> Result<Vec<(String, String)>, Box<Diag>> {
+        let items: Vec<(String, &Value)> = match value {
+            Value::Pos(_) => vec![(String::new(), value)],
+            Value::List(items) | Value::Tuple(items) => items
+                .iter()
+                .take(most)
+                .enumerate()
+                .map(|(i, v)| (i.to_string(), v))
+                .collect(),
+            _ => Vec::new(),
+        };
+        if !items.iter().all(|(_, v)| matches!(v, Value::Pos(_))) {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::with_capacity(items.len());
+        let mut any = false;
+        for (label, item) in items {
+            let drawn = self.picture(item, span)?;
+            any |= drawn.is_some();
+            out.push((label, drawn.unwrap_or_else(|| self.show(item))));
+        }
+        Ok(if any { out } else { Vec::new() })
+    }
+
     /// The statements of a loaded file, in source order.
     pub fn statements(&self, index: usize) -> Vec<Statement> {
         self.files[index].lowered.statements.clone()

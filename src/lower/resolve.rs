@@ -401,6 +401,7 @@ impl<'a> Resolver<'a> {
         let mut terminal = Vec::new();
         let mut draw = Vec::new();
         let mut loopy = false;
+        let mut show = None;
         let mut rule_asts = Vec::new();
         let mut seen_clause: HashMap<&str, Span> = HashMap::new();
         let mut once = |this: &mut Self, what: &'static str, span: Span| {
@@ -489,6 +490,7 @@ impl<'a> Resolver<'a> {
                 draw: Vec::new(),
                 rules: Vec::new(),
                 loopy: false,
+                show: None,
                 frame_size: self.frame_size(),
             };
         };
@@ -512,6 +514,10 @@ impl<'a> Resolver<'a> {
                 GameClause::Loopy(span) => {
                     once(self, "loopy", *span);
                     loopy = true;
+                }
+                GameClause::Show(e) => {
+                    once(self, "show", e.span);
+                    show = Some(self.expr(e));
                 }
                 GameClause::Move(rule) => rule_asts.push(rule),
             }
@@ -552,6 +558,7 @@ impl<'a> Resolver<'a> {
             draw,
             rules,
             loopy,
+            show,
             frame_size: self.frame_size(),
         }
     }
