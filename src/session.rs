@@ -641,6 +641,7 @@ impl Session {
                             .label(l.span, format!("{shown} is {outcome}"))
                             .label(r.span, format!("not {right}"))
                             .note(format!("the outcome of {shown} is {outcome}, not {right}"));
+                        diag = self.drawn_note(diag, &position, l.span, "the position");
                     }
                     _ => diag = diag.label(expr.span, "this is false"),
                 }
@@ -651,6 +652,11 @@ impl Session {
                         .label(l.span, format!("this is {left}"))
                         .label(r.span, format!("this is {right}"))
                         .note(format!("`{}` is false for {left} and {right}", op.symbol()));
+                    for (side, what) in [(l, "the left side"), (r, "the right side")] {
+                        if let Ok(value) = self.interp().eval(side, &mut frame) {
+                            diag = self.drawn_note(diag, &value, side.span, what);
+                        }
+                    }
                 } else {
                     diag = diag.label(expr.span, "this is false");
                 }
@@ -668,6 +674,7 @@ impl Session {
                         Ok(ControlFlow::Continue(()))
                     });
                 let mut bindings = Vec::new();
+                let mut bound = Vec::new();
                 if found.is_ok() && failed {
                     for clause in clauses {
                         if let Clause::For(pattern, _) = clause {
@@ -677,6 +684,7 @@ impl Session {
                                     "{name} = {}",
                                     self.show_short(&frame[slot as usize])
                                 ));
+                                bound.push((name, frame[slot as usize].clone(), span));
                             });
                         }
                     }
@@ -688,6 +696,9 @@ impl Session {
                     diag = diag
                         .label(inner.span, format!("false for {counter}"))
                         .note(format!("first counterexample: {counter}"));
+                    for (name, value, span) in &bound {
+                        diag = self.drawn_note(diag, value, *span, &format!("`{name}`"));
+                    }
                     if let ExprKind::Binary(op, l, r) = &inner.kind {
                         if op.is_comparison() {
                             if let Some((left, right)) = self.both_sides(l, r, &mut frame) {
@@ -703,6 +714,26 @@ impl Session {
             _ => diag = diag.label(expr.span, "this is false"),
         }
         diag.help("the expected fact does not hold: fix the expectation or the game")
+    }
+}
+
+impl Session {
+    /// A failed expectation's diagnostic with the picture of a position in it, when its game
+    /// draws its positions (`what` names the value: "the left side", "`p`"). A `show` clause
+    /// that fails here is said in the note, not raised: the expectation is what failed.
+    #[cold]
+    fn drawn_note(&mut self, diag: Diag, value: &Value, span: Span, what: &str) -> Diag {
+        match self.picture(value, span) {
+            Ok(Some(picture)) => diag.note(format!(
+                "{what} drawn:\n{}",
+                crate::eval::picture::indent(&picture, "  ")
+            )),
+            Ok(None) => diag,
+            Err(d) => diag.note(format!(
+                "{what} could not be drawn: {} ({})",
+                d.message, d.code
+            )),
+        }
     }
 }
 

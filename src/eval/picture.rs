@@ -54,14 +54,28 @@ fn pad(line: &str, to: usize) -> String {
     format!("{line}{}", " ".repeat(to.saturating_sub(n)))
 }
 
-/// Blocks of text side by side, top-aligned, with `sep` between neighbours on the middle
-/// line of the tallest block (spaces as wide on the other lines): the picture of a compound,
-/// `A + B`.
+/// Blocks of text side by side, each centred on the middle line of the tallest, with `sep`
+/// between neighbours on that line (spaces as wide on the others): the picture of a
+/// compound, `A + B`.
 pub fn beside(blocks: &[String], sep: &str) -> String {
+    join_blocks(blocks, sep, true)
+}
+
+fn join_blocks(blocks: &[String], sep: &str, centre: bool) -> String {
     let height = blocks.iter().map(|b| b.lines().count()).max().unwrap_or(0);
     let middle = height.saturating_sub(1) / 2;
     let gap = " ".repeat(sep.chars().count());
     let widths: Vec<usize> = blocks.iter().map(|b| width(b)).collect();
+    let tops: Vec<usize> = blocks
+        .iter()
+        .map(|b| {
+            if centre {
+                (height - b.lines().count()) / 2
+            } else {
+                0
+            }
+        })
+        .collect();
     let mut lines = Vec::with_capacity(height);
     for row in 0..height {
         let mut line = String::new();
@@ -69,7 +83,11 @@ pub fn beside(blocks: &[String], sep: &str) -> String {
             if i > 0 {
                 line.push_str(if row == middle { sep } else { &gap });
             }
-            line.push_str(&pad(block.lines().nth(row).unwrap_or(""), widths[i]));
+            let text = row
+                .checked_sub(tops[i])
+                .and_then(|r| block.lines().nth(r))
+                .unwrap_or("");
+            line.push_str(&pad(text, widths[i]));
         }
         lines.push(line.trim_end().to_string());
     }
@@ -77,7 +95,7 @@ pub fn beside(blocks: &[String], sep: &str) -> String {
 }
 
 /// Labelled pictures in rows that fit `columns` characters: each label above its picture,
-/// three spaces between neighbours, a blank line between rows. A picture wider than
+/// the pictures of a row aligned at their last lines, three spaces between neighbours, a blank line between rows. A picture wider than
 /// `columns` gets a row of its own.
 pub fn gallery(items: &[(String, String)], columns: usize) -> String {
     let cell = |(label, picture): &(String, String)| -> usize {
@@ -100,11 +118,20 @@ pub fn gallery(items: &[(String, String)], columns: usize) -> String {
     }
     let mut out = Vec::new();
     for row in rows {
+        let height = row
+            .iter()
+            .map(|item| item.1.lines().count())
+            .max()
+            .unwrap_or(0);
         let blocks: Vec<String> = row
             .iter()
             .map(|item| {
                 let w = cell(item);
                 let mut block = pad(&item.0, w);
+                // Pictures end on one line (a board's bottom row, Chomp's poisoned one).
+                for _ in item.1.lines().count()..height {
+                    block.push('\n');
+                }
                 for line in item.1.lines() {
                     block.push('\n');
                     block.push_str(&pad(line, w));
@@ -112,8 +139,7 @@ pub fn gallery(items: &[(String, String)], columns: usize) -> String {
                 block
             })
             .collect();
-        // Top-aligned: the separator of `beside` is blank here.
-        out.push(beside(&blocks, "   "));
+        out.push(join_blocks(&blocks, "   ", false));
     }
     out.join("\n\n")
 }
@@ -222,7 +248,8 @@ mod tests {
     fn beside_centres_the_separator() {
         let a = "a\nb\nc".to_string();
         let b = "xy".to_string();
-        assert_eq!(beside(&[a, b], " + "), "a\nb + xy\nc");
+        assert_eq!(beside(&[a.clone(), b], " + "), "a\nb + xy\nc");
+        assert_eq!(beside(&[a.clone(), a], " & "), "a   a\nb & b\nc   c");
         assert_eq!(beside(&[], " + "), "");
     }
 
@@ -239,6 +266,11 @@ mod tests {
             "1    2    3\nab   ef   ij\ncd   gh   kl"
         );
         assert_eq!(gallery(&items, 7), "1    2\nab   ef\ncd   gh\n\n3\nij\nkl");
+        // Aligned at the bottom.
+        assert_eq!(
+            gallery(&[item("1", "a\nb"), item("2", "c")], 80),
+            "1   2\na\nb   c"
+        );
         // Wider than the line: a row of its own, not cut.
         assert_eq!(gallery(&[item("1", "abcdef")], 3), "1\nabcdef");
     }
