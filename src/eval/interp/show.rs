@@ -33,7 +33,7 @@ impl<'a> Interp<'a> {
             return Err(out_of_stack(span));
         }
         match term {
-            PosTerm::Atom(inst, data) => self.atom_picture(*inst, data),
+            PosTerm::Atom(inst, data) => self.atom_picture(*inst, data, span),
             PosTerm::Compound(kind, parts) => {
                 let mut drawn = Vec::with_capacity(parts.len());
                 for part in parts.iter() {
@@ -56,7 +56,12 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn atom_picture(&mut self, inst: InstanceId, data: &Value) -> DiagResult<Option<String>> {
+    fn atom_picture(
+        &mut self,
+        inst: InstanceId,
+        data: &Value,
+        span: Span,
+    ) -> DiagResult<Option<String>> {
         let program = self.world.program;
         let game = &program.games[self.world.games.info(inst).game.0 as usize];
         let Some(show) = &game.show else {
@@ -69,6 +74,10 @@ impl<'a> Interp<'a> {
                 this.show(&position),
                 game.name
             ));
+            d.labels.push(crate::diag::Label {
+                span,
+                message: "drawn for this".into(),
+            });
             d
         };
         let mut frame = self
