@@ -432,6 +432,47 @@ impl Session {
         crate::eval::value::display(value, &self.games)
     }
 
+    /// The picture of a position, cut to a size a terminal shows
+    /// ([`crate::eval::picture::bounded`]): its game's `show` clause run on it (a compound's
+    /// parts side by side). `None` for a value that is not a position, or a position whose
+    /// games have no `show`. An error of the clause points at `span` when it is too large.
+    pub fn picture(&mut self, value: &Value, span: Span) -> Result<Option<String>, Box<Diag>> {
+        let drawn = self.interp().picture(value, span)?;
+        Ok(drawn.map(|p| crate::eval::picture::bounded(&p)))
+    }
+
+    /// The pictures of a value that is a position, or a list or tuple of positions (what
+    /// `moves`, `winning_moves` and `line` give), labelled by their index in it (`""` for a
+    /// position alone); empty when none of them has a picture. At most `most` are drawn.
+    pub fn pictures(
+        &mut self,
+        value: &Value,
+        span: Span,
+        most: usize,
+    ) -> Result<Vec<(String, String)>, Box<Diag>> {
+        let items: Vec<(String, &Value)> = match value {
+            Value::Pos(_) => vec![(String::new(), value)],
+            Value::List(items) | Value::Tuple(items) => items
+                .iter()
+                .take(most)
+                .enumerate()
+                .map(|(i, v)| (i.to_string(), v))
+                .collect(),
+            _ => Vec::new(),
+        };
+        if !items.iter().all(|(_, v)| matches!(v, Value::Pos(_))) {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::with_capacity(items.len());
+        let mut any = false;
+        for (label, item) in items {
+            let drawn = self.picture(item, span)?;
+            any |= drawn.is_some();
+            out.push((label, drawn.unwrap_or_else(|| self.show(item))));
+        }
+        Ok(if any { out } else { Vec::new() })
+    }
+
     /// The statements of a loaded file, in source order.
     pub fn statements(&self, index: usize) -> Vec<Statement> {
         self.files[index].lowered.statements.clone()
@@ -644,6 +685,7 @@ impl Session {
                             .label(l.span, format!("{shown} is {outcome}"))
                             .label(r.span, format!("not {right}"))
                             .note(format!("the outcome of {shown} is {outcome}, not {right}"));
+                        diag = self.drawn_note(diag, &position, l.span, "the position");
                     }
                     _ => diag = diag.label(expr.span, "this is false"),
                 }
@@ -662,6 +704,11 @@ impl Session {
                     if let Some(difference) = difference {
                         diag = diag.note(difference);
                     }
+                    for (side, what) in [(l, "the left side"), (r, "the right side")] {
+                        if let Ok(value) = self.interp().eval(side, &mut frame) {
+                            diag = self.drawn_note(diag, &value, side.span, what);
+                        }
+                    }
                 } else {
                     diag = diag.label(expr.span, "this is false");
                 }
@@ -679,6 +726,7 @@ impl Session {
                         Ok(ControlFlow::Continue(()))
                     });
                 let mut bindings = Vec::new();
+                let mut bound = Vec::new();
                 if found.is_ok() && failed {
                     for clause in clauses {
                         if let Clause::For(pattern, _) = clause {
@@ -688,6 +736,7 @@ impl Session {
                                     "{name} = {}",
                                     self.show_short(&frame[slot as usize])
                                 ));
+                                bound.push((name, frame[slot as usize].clone(), span));
                             });
                         }
                     }
@@ -699,6 +748,9 @@ impl Session {
                     diag = diag
                         .label(inner.span, format!("false for {counter}"))
                         .note(format!("first counterexample: {counter}"));
+                    for (name, value, span) in &bound {
+                        diag = self.drawn_note(diag, value, *span, &format!("`{name}`"));
+                    }
                     if let ExprKind::Binary(op, l, r) = &inner.kind {
                         if op.is_comparison() {
                             if let Some(sides) = self.both_sides(l, r, &mut frame) {
@@ -719,6 +771,26 @@ impl Session {
             _ => diag = diag.label(expr.span, "this is false"),
         }
         diag.help("the expected fact does not hold: fix the expectation or the game")
+    }
+}
+
+impl Session {
+    /// A failed expectation's diagnostic with the picture of a position in it, when its game
+    /// draws its positions (`what` names the value: "the left side", "`p`"). A `show` clause
+    /// that fails here is said in the note, not raised: the expectation is what failed.
+    #[cold]
+    fn drawn_note(&mut self, diag: Diag, value: &Value, span: Span, what: &str) -> Diag {
+        match self.picture(value, span) {
+            Ok(Some(picture)) => diag.note(format!(
+                "{what} drawn:\n{}",
+                crate::eval::picture::indent(&picture, "  ")
+            )),
+            Ok(None) => diag,
+            Err(d) => diag.note(format!(
+                "{what} could not be drawn: {} ({})",
+                d.message, d.code
+            )),
+        }
     }
 }
 

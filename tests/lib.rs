@@ -21,6 +21,7 @@ mod layers;
 mod loopy;
 mod newcomer;
 mod partizan;
+mod pictures;
 mod properties;
 mod reliability;
 mod repl;

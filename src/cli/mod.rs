@@ -81,6 +81,10 @@ enum Command {
         /// The expression (may start with `-`).
         #[arg(allow_hyphen_values = true)]
         expr: String,
+        /// Also draw the value's positions (a position, or a list of them) with their
+        /// games' `show` clauses.
+        #[arg(long)]
+        show: bool,
         #[command(flatten)]
         options: EngineOptions,
         #[command(flatten)]
@@ -341,11 +345,17 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
         Some(Command::Eval {
             files,
             expr,
+            show,
             options,
             unattended,
         }) => {
             let session = session(options, unattended);
-            eval(&files, &expr, session, unattended.stats, style, out, err)
+            let what = Evaluated {
+                expr: &expr,
+                show,
+                stats: unattended.stats,
+            };
+            eval(&files, what, session, style, out, err)
         }
         Some(Command::Explain { code }) => explain::explain(code.as_deref(), style, out, err),
         Some(Command::Repl { files, options }) => crate::repl::run(
@@ -487,6 +497,46 @@ fn run_file(
     u8::from(!failures.is_empty())
 }
 
+/// `cgl eval --show`: the pictures of a value's positions, under the value. Exit code 1 when
+/// a `show` clause fails.
+fn draw(
+    session: &mut Session,
+    value: &crate::eval::value::Value,
+    expr: &str,
+    style: RenderStyle,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    const MOST: usize = 40;
+    let file = session.sources.add("<expression>", expr);
+    let span = crate::diag::Span::new(file, 0, expr.len());
+    let pictures = match session.pictures(value, span, MOST) {
+        Ok(p) => p,
+        Err(d) => {
+            report(&[*d], &session.sources, style, err);
+            return 1;
+        }
+    };
+    use crate::eval::picture::gallery;
+    match pictures.as_slice() {
+        [] => {}
+        [(label, picture)] if label.is_empty() => {
+            let _ = writeln!(out, "{picture}");
+        }
+        _ => {
+            let _ = writeln!(out, "{}", gallery(&pictures, crate::repl::columns()));
+            if let crate::eval::value::Value::List(items)
+            | crate::eval::value::Value::Tuple(items) = value
+            {
+                if items.len() > MOST {
+                    let _ = writeln!(out, "... and {} more", items.len() - MOST);
+                }
+            }
+        }
+    }
+    0
+}
+
 /// The title of `cgl eval --stats`'s block: `eval` and the expression on one line, cut short
 /// if long.
 fn eval_title(expr: &str) -> String {
@@ -502,15 +552,24 @@ fn eval_title(expr: &str) -> String {
     format!("{cut}…")
 }
 
+/// What `cgl eval` evaluates and how it shows it.
+struct Evaluated<'e> {
+    expr: &'e str,
+    /// `--show`: the pictures of the value's positions too.
+    show: bool,
+    /// `--stats`.
+    stats: bool,
+}
+
 fn eval(
     files: &[PathBuf],
-    expr: &str,
+    what: Evaluated<'_>,
     mut session: Session,
-    stats: bool,
     style: RenderStyle,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
+    let Evaluated { expr, show, stats } = what;
     let title = eval_title(expr);
     let started = Instant::now();
     let mut loaded = Vec::new();
@@ -542,7 +601,11 @@ fn eval(
                     crate::eval::value::MAX_SHOWN
                 );
             }
-            0
+            if show {
+                draw(&mut session, &value, expr, style, out, err)
+            } else {
+                0
+            }
         }
         Err(diags) => {
             report(&diags, &session.sources, style, err);

@@ -562,6 +562,21 @@ codes! {
 
         Make the whole compound misère: `misere(Nim(1) + Nim(2))`.
         ";
+    EvalPicture = "cgl::eval::picture",
+        "a game's `show` clause gave something other than a string",
+        r"
+        A `show` clause says how a position is drawn as text: the REPL's `:play`,
+        `:explain` and `cgl eval --show` print it, and `picture(p)` returns it. Its value
+        must be a string, built from the position's fields.
+
+            game T {
+                position b
+                show b                       // a list, not a string
+            }
+
+        Build the string: `grid(cells, width, symbols)` draws a list of cells as a board,
+        `join(xs, sep)` joins items, `str(n)` prints a number.
+        ";
     EvalAnalysisInRules = "cgl::eval::analysis_in_rules",
         "an analysis (`grundy`, `outcome`, ...) called inside a game's rules",
         r"

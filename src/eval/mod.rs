@@ -7,6 +7,7 @@ pub mod compiled;
 mod games;
 mod host;
 mod interp;
+pub mod picture;
 mod stop;
 
 /// Values are the language's data, below lowering (literals are values); re-exported here,

@@ -48,6 +48,12 @@ pub enum Builtin {
     All,
     /// `str(x)`: the printed form.
     Str,
+    /// `join(xs, sep)`: the items as text with `sep` between them.
+    Join,
+    /// `grid(cells, width, symbols)`: cells drawn as a board of symbols.
+    Grid,
+    /// `picture(p)`: a position's picture (its game's `show`), else its printed form.
+    Picture,
     /// `split(p, q, ...)` or `split(list)`: a position falls apart into a compound.
     Split,
     /// `period(xs)`: `(preperiod, period)`.
@@ -97,6 +103,9 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("any", Builtin::Any, 1, 1),
     ("all", Builtin::All, 1, 1),
     ("str", Builtin::Str, 1, 1),
+    ("join", Builtin::Join, 2, 2),
+    ("grid", Builtin::Grid, 3, 3),
+    ("picture", Builtin::Picture, 1, 1),
     ("split", Builtin::Split, 0, usize::MAX),
     ("period", Builtin::Period, 1, 1),
     ("outcome", Builtin::Outcome, 1, 1),

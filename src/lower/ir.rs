@@ -158,6 +158,9 @@ pub struct Game {
     pub partizan: bool,
     /// Declared `loopy`: its moves may form cycles, solved by retrograde analysis.
     pub loopy: bool,
+    /// `show`: the position's picture, a string built from its fields (evaluated in the
+    /// position's frame, as `draw if` is).
+    pub show: Option<Expr>,
     /// Slots the game's frame needs.
     pub frame_size: usize,
 }

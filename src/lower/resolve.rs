@@ -401,6 +401,7 @@ impl<'a> Resolver<'a> {
         let mut terminal = Vec::new();
         let mut draw = Vec::new();
         let mut loopy = false;
+        let mut show = None;
         let mut rule_asts = Vec::new();
         let mut seen_clause: HashMap<&str, Span> = HashMap::new();
         let mut once = |this: &mut Self, what: &'static str, span: Span| {
@@ -490,6 +491,7 @@ impl<'a> Resolver<'a> {
                 rules: Vec::new(),
                 partizan: false,
                 loopy: false,
+                show: None,
                 frame_size: self.frame_size(),
             };
         };
@@ -513,6 +515,10 @@ impl<'a> Resolver<'a> {
                 GameClause::Loopy(span) => {
                     once(self, "loopy", *span);
                     loopy = true;
+                }
+                GameClause::Show(e) => {
+                    once(self, "show", e.span);
+                    show = Some(self.expr(e));
                 }
                 GameClause::Move(rule) => rule_asts.push(rule),
             }
@@ -545,6 +551,7 @@ impl<'a> Resolver<'a> {
             rules,
             partizan,
             loopy,
+            show,
             frame_size: self.frame_size(),
         }
     }

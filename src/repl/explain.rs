@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 
 use crate::diag::{Code, Diag, Span};
 use crate::eval::builtins::{self, Builtin};
+use crate::eval::picture::{gallery, indent};
 use crate::eval::value::{Outcome, Value};
 use crate::session::Session;
 
@@ -19,6 +20,9 @@ const UNDEFINED: &[Code] = &[
 
 /// Options listed by `:explain` at most (the sets below still use all of them).
 const MAX_ROWS: usize = 200;
+
+/// Options `:explain` draws at most, when their game has a `show` clause.
+const MAX_PICTURES: usize = 40;
 
 /// A value, or why it is not defined.
 type Defined<T> = Result<T, String>;
@@ -161,6 +165,10 @@ pub fn explain(
         why(&here.grundy),
         why(&here.remoteness)
     );
+    let drawn = session.picture(position, span)?;
+    if let Some(picture) = &drawn {
+        let _ = writeln!(out, "{}", indent(picture, "    "));
+    }
     if options.is_empty() {
         let rule = match (here.outcome, misere) {
             (Outcome::D, _) => "it is a declared draw",
@@ -227,6 +235,21 @@ pub fn explain(
     }
     if rows.len() > MAX_ROWS {
         let _ = writeln!(out, "  ... and {} more", rows.len() - MAX_ROWS);
+    }
+    if drawn.is_some() {
+        let mut gallery_items = Vec::new();
+        for (i, (option, (text, f))) in options.iter().zip(&rows).enumerate().take(MAX_PICTURES) {
+            let picture = session
+                .picture(option, span)?
+                .unwrap_or_else(|| text.clone());
+            gallery_items.push((format!("{} {}", i + 1, f.outcome), picture));
+        }
+        let _ = writeln!(out, "the options drawn (number and outcome):");
+        let shown = gallery(&gallery_items, super::columns().saturating_sub(2));
+        let _ = writeln!(out, "{}", indent(&shown, "  "));
+        if rows.len() > MAX_PICTURES {
+            let _ = writeln!(out, "  ... and {} more", rows.len() - MAX_PICTURES);
+        }
     }
     // The mex set: Grundy values of the options.
     match &here.grundy {
@@ -325,17 +348,45 @@ pub fn explain(
     Ok(out)
 }
 
-/// Whether a value is one to highlight: zero, or the outcome P.
-fn is_zero(value: &Value) -> bool {
-    matches!(value, Value::Int(0) | Value::Outcome(Outcome::P))
+/// The mark of `true` in `:table` and `:grid` (what stands out, as P-positions are black in
+/// the papers' pictures).
+const TRUE_MARK: &str = "■";
+/// The mark of `false`.
+const FALSE_MARK: &str = "·";
+
+/// The colours of the positive integers in `:table` and `:grid` (ANSI codes), in turn: one
+/// value keeps one colour, so the pattern of a table shows at a glance. Green is zero's.
+const PALETTE: &[&str] = &["36", "33", "35", "34", "31", "96", "93", "95", "94", "91"];
+
+/// A value as a cell of `:table` or `:grid` shows it: booleans as marks, the rest printed.
+fn cell_text(session: &Session, value: &Value) -> String {
+    match value {
+        Value::Bool(true) => TRUE_MARK.to_string(),
+        Value::Bool(false) => FALSE_MARK.to_string(),
+        other => session.show(other),
+    }
 }
 
+/// The legend of the marks, when some cell is a boolean.
+fn legend<'v>(mut values: impl Iterator<Item = &'v Value>) -> Option<String> {
+    values
+        .any(|v| matches!(v, Value::Bool(_)))
+        .then(|| format!("{TRUE_MARK} true, {FALSE_MARK} false"))
+}
+
+/// A cell in colour (when `color`): zero, `P` and `true` in bold green, as what stands out;
+/// `D` in yellow; each positive integer in its colour of [`PALETTE`]; the rest plain.
 fn paint(text: &str, value: &Value, color: bool) -> String {
-    if color && is_zero(value) {
-        format!("\x1b[1;32m{text}\x1b[0m")
-    } else {
-        text.to_string()
+    if !color {
+        return text.to_string();
     }
+    let code = match value {
+        Value::Int(0) | Value::Outcome(Outcome::P) | Value::Bool(true) => "1;32",
+        Value::Outcome(Outcome::D) => "33",
+        Value::Int(n) if *n > 0 => PALETTE[((*n - 1) % PALETTE.len() as i64) as usize],
+        _ => return text.to_string(),
+    };
+    format!("\x1b[{code}m{text}\x1b[0m")
 }
 
 /// Values that are consecutive integers starting at `first`.
@@ -365,7 +416,7 @@ pub fn table(session: &Session, title: &str, rows: &[(Value, Value)], color: boo
     }
     let ns: Vec<Value> = rows.iter().map(|(n, _)| n.clone()).collect();
     let values: Vec<Value> = rows.iter().map(|(_, v)| v.clone()).collect();
-    let shown: Vec<String> = values.iter().map(|v| session.show(v)).collect();
+    let shown: Vec<String> = values.iter().map(|v| cell_text(session, v)).collect();
     let period = builtins::period(&values);
     let width = shown.iter().map(|s| s.chars().count()).max().unwrap_or(1);
     match consecutive(&ns) {
@@ -418,6 +469,9 @@ pub fn table(session: &Session, title: &str, rows: &[(Value, Value)], color: boo
             }
         }
     }
+    if let Some(legend) = legend(values.iter()) {
+        let _ = writeln!(out, "{legend}");
+    }
     match period {
         Some((pre, p)) => {
             let from = ns
@@ -468,7 +522,11 @@ pub fn grid(
     }
     let cell = rows
         .iter()
-        .flat_map(|(_, cells)| cells.iter().map(|(_, v)| session.show(v).chars().count()))
+        .flat_map(|(_, cells)| {
+            cells
+                .iter()
+                .map(|(_, v)| cell_text(session, v).chars().count())
+        })
         .chain(columns.iter().map(|c| session.show(c).chars().count()))
         .max()
         .unwrap_or(1);
@@ -495,7 +553,7 @@ pub fn grid(
         for c in &columns {
             match cells.iter().find(|(b, _)| b == c) {
                 Some((_, v)) => {
-                    let padded = format!("{:>cell$}", session.show(v));
+                    let padded = format!("{:>cell$}", cell_text(session, v));
                     let _ = write!(line, " {}", paint(&padded, v, color));
                 }
                 None => {
@@ -504,6 +562,12 @@ pub fn grid(
             }
         }
         let _ = writeln!(out, "{}", line.trim_end());
+    }
+    if let Some(legend) = legend(
+        rows.iter()
+            .flat_map(|(_, cells)| cells.iter().map(|(_, v)| v)),
+    ) {
+        let _ = writeln!(out, "{legend}");
     }
     out
 }

@@ -9,6 +9,7 @@ use super::Errors;
 use crate::cgt::Side;
 use crate::diag::{Code, Diag, Span};
 use crate::eval::builtins::Builtin;
+use crate::eval::picture::{gallery, indent};
 use crate::eval::value::{Outcome, PosTerm, Value};
 use crate::session::{Bindings, Session};
 
@@ -205,6 +206,9 @@ pub fn play(
                 trail.len() - 1,
                 if trail.len() == 2 { "" } else { "s" },
             );
+            if let Some(picture) = repl.session.picture(&here, span).map_err(one)? {
+                let _ = writeln!(out, "{}", indent(&picture, "    "));
+            }
             return Ok(());
         }
         if mover == Player::Computer {
@@ -235,7 +239,8 @@ pub fn play(
             trail.push(next);
             continue;
         }
-        list(&repl, &here, &moves, out);
+        let pictures = Pictures::of(repl.session, &here, &moves, span).map_err(one)?;
+        list(&repl, &here, &moves, &pictures, out);
         let next: Option<Value> = loop {
             let _ = out.flush();
             let line = match lines.read("move> ") {
@@ -255,7 +260,7 @@ pub fn play(
                 }
                 "moves" | "?" | "help" | ":help" => {
                     let _ = writeln!(out, "{HOW}");
-                    list(&repl, &here, &moves, out);
+                    list(&repl, &here, &moves, &pictures, out);
                     continue;
                 }
                 "undo" | "u" => {
@@ -413,8 +418,48 @@ fn side_remoteness(
     }
 }
 
-/// Lists the options the user may choose from.
-fn list(repl: &Game<'_>, here: &Value, moves: &[Value], out: &mut dyn Write) {
+/// The pictures of a position and its options, when its game has a `show` clause.
+struct Pictures {
+    here: String,
+    /// Each option labelled by its number.
+    options: Vec<(String, String)>,
+}
+
+impl Pictures {
+    fn of(
+        session: &mut Session,
+        here: &Value,
+        moves: &[Value],
+        span: Span,
+    ) -> Result<Option<Pictures>, Box<Diag>> {
+        let Some(picture) = session.picture(here, span)? else {
+            return Ok(None);
+        };
+        let mut options = Vec::with_capacity(moves.len());
+        for (i, m) in moves.iter().enumerate() {
+            let drawn = match session.picture(m, span)? {
+                Some(p) => p,
+                None => session.show(m),
+            };
+            options.push(((i + 1).to_string(), drawn));
+        }
+        Ok(Some(Pictures {
+            here: picture,
+            options,
+        }))
+    }
+}
+
+/// Lists the options the user may choose from: numbered lines of their printed forms, or,
+/// when the game draws its positions, the position's picture and the options' pictures
+/// side by side under their numbers.
+fn list(
+    repl: &Game<'_>,
+    here: &Value,
+    moves: &[Value],
+    pictures: &Option<Pictures>,
+    out: &mut dyn Write,
+) {
     let _ = writeln!(
         out,
         "your move from {} ({} option{}):",
@@ -422,6 +467,13 @@ fn list(repl: &Game<'_>, here: &Value, moves: &[Value], out: &mut dyn Write) {
         moves.len(),
         if moves.len() == 1 { "" } else { "s" }
     );
+    if let Some(pictures) = pictures {
+        let _ = writeln!(out, "{}", indent(&pictures.here, "    "));
+        let _ = writeln!(out, "options:");
+        let shown = gallery(&pictures.options, super::columns().saturating_sub(2));
+        let _ = writeln!(out, "{}", indent(&shown, "  "));
+        return;
+    }
     let width = moves.len().to_string().len();
     for (i, m) in moves.iter().enumerate() {
         let _ = writeln!(out, "  {:>width$}. {}", i + 1, repl.session.show(m));

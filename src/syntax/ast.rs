@@ -112,6 +112,8 @@ pub enum GameClause {
     Draw(Expr),
     /// `loopy`: play may return to a position.
     Loopy(Span),
+    /// `show expr`: how a position is drawn as text.
+    Show(Expr),
     /// `move target for ... if ...`.
     Move(MoveRule),
 }

@@ -225,6 +225,9 @@ impl<'a> Interp<'a> {
                     text.into()
                 }
             }),
+            Builtin::Join => return self.join_builtin(&args, [arg_span(0), arg_span(1)]),
+            Builtin::Grid => return self.grid_builtin(&args, [arg_span(0), arg_span(1), arg_span(2)]),
+            Builtin::Picture => return self.picture_builtin(&args[0], arg_span(0)),
             Builtin::Split => {
                 let parts: Vec<Value> = match args.as_slice() {
                     [Value::List(items)] => items.to_vec(),

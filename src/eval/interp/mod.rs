@@ -5,6 +5,7 @@ mod calls;
 mod expr;
 mod instances;
 mod moves;
+mod show;
 
 use std::ops::ControlFlow;
 use std::rc::Rc;

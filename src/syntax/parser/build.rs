@@ -265,6 +265,10 @@ impl Ctx {
                 GameClause::Play(convention, span)
             }
             Rule::loopy_clause => GameClause::Loopy(span),
+            Rule::show_clause => {
+                let _kw = next(&mut inner)?;
+                GameClause::Show(self.expr(next(&mut inner)?)?)
+            }
             Rule::terminal_clause | Rule::draw_clause => {
                 let _kw = next(&mut inner)?;
                 let _if = next(&mut inner)?;
