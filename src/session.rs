@@ -417,7 +417,7 @@ impl Session {
     }
 
     /// A value as a diagnostic shows it (cut short if long).
-    fn show_short(&self, value: &Value) -> String {
+    pub fn show_short(&self, value: &Value) -> String {
         crate::eval::value::display_short(value, &self.games)
     }
 

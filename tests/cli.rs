@@ -344,6 +344,8 @@ fn help_texts() {
         ("cgl run --help", &["run", "--help"]),
         ("cgl eval --help", &["eval", "--help"]),
         ("cgl explain --help", &["explain", "--help"]),
+        ("cgl plot --help", &["plot", "--help"]),
+        ("cgl dot --help", &["dot", "--help"]),
     ] {
         let (code, stdout, stderr) = cgl(args);
         assert_eq!((code, stderr.as_str()), (0, ""), "{name}");

@@ -22,6 +22,7 @@ mod loopy;
 mod newcomer;
 mod partizan;
 mod pictures;
+mod plot;
 mod properties;
 mod reliability;
 mod repl;

@@ -8,6 +8,7 @@
 mod check;
 pub mod explain;
 mod memory;
+pub mod plot;
 pub mod report;
 
 use std::io::{IsTerminal, Write};
@@ -17,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::diag::{render, Diag, RenderStyle, SourceMap};
+use crate::diag::{render, Code, Diag, RenderStyle, SourceMap};
 use crate::eval::{Limits, Stop};
 use crate::graph::GraphConfig;
 use crate::session::{LoadPolicy, Session, SessionConfig, DEFAULT_MAX_FILE_MIB};
@@ -85,6 +86,64 @@ enum Command {
         /// games' `show` clauses.
         #[arg(long)]
         show: bool,
+        #[command(flatten)]
+        options: EngineOptions,
+        #[command(flatten)]
+        unattended: Unattended,
+    },
+    /// Draw an expression over one or two ranges, as SVG or PNG.
+    ///
+    /// Over one range, a sequence with its period marked; over two, a grid with the first
+    /// values at the bottom left. Booleans and outcomes are marks (true and P black on white),
+    /// integers colours on a scale, with a legend.
+    #[command(after_help = "Example: cgl plot -f examples/lego.game \
+                      'remoteness(Lego[limit = 3, mode = conjunctive](a, b))' \
+                      --x a=1..=50 --y b=1..=50 -o lego.png")]
+    Plot {
+        /// Files to load first.
+        #[arg(short = 'f', long = "file")]
+        files: Vec<PathBuf>,
+        /// The expression, in the variables of --x and --y (may start with `-`).
+        #[arg(allow_hyphen_values = true)]
+        expr: String,
+        /// The horizontal axis: a variable and its values, e.g. `a=1..=50`.
+        #[arg(long = "x", value_name = "NAME=RANGE")]
+        x: String,
+        /// The vertical axis, for a grid, e.g. `b=1..=50`; without it, a sequence plot.
+        #[arg(long = "y", value_name = "NAME=RANGE")]
+        y: Option<String>,
+        /// The file to write [default: stdout].
+        #[arg(short = 'o', long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// The image format [default: from the output's extension, else svg].
+        #[arg(long, value_enum)]
+        format: Option<plot::ImageFormat>,
+        /// Most cells (values computed) a plot may have.
+        #[arg(long, value_name = "CELLS", default_value_t = 250_000)]
+        max_cells: usize,
+        #[command(flatten)]
+        options: EngineOptions,
+        #[command(flatten)]
+        unattended: Unattended,
+    },
+    /// Write the game graph from a position in Graphviz DOT.
+    ///
+    /// Each position is a node labelled with its outcome and value, P-positions filled black,
+    /// winning moves bold.
+    #[command(after_help = "Example: cgl dot -f examples/chomp.game 'Chomp([3, 3])' | dot -Tsvg")]
+    Dot {
+        /// Files to load first.
+        #[arg(short = 'f', long = "file")]
+        files: Vec<PathBuf>,
+        /// The position.
+        #[arg(allow_hyphen_values = true)]
+        expr: String,
+        /// The file to write [default: stdout].
+        #[arg(short = 'o', long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Most positions the graph may have.
+        #[arg(long, value_name = "NODES", default_value_t = 2_000)]
+        max_nodes: usize,
         #[command(flatten)]
         options: EngineOptions,
         #[command(flatten)]
@@ -357,6 +416,66 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
             };
             eval(&files, what, session, style, out, err)
         }
+        Some(Command::Plot {
+            files,
+            expr,
+            x,
+            y,
+            output,
+            format,
+            max_cells,
+            options,
+            unattended,
+        }) => {
+            let mut session = session(options, unattended);
+            let request = plot::PlotRequest {
+                expr: &expr,
+                x: &x,
+                y: y.as_deref(),
+                max_cells,
+            };
+            let format = plot::ImageFormat::choose(format, output.as_deref());
+            let title = eval_title(&expr).replacen("eval", "plot", 1);
+            picture(
+                &files,
+                &mut session,
+                &title,
+                unattended.stats,
+                style,
+                out,
+                err,
+                &mut |s, loaded| {
+                    let drawn = plot::plot(s, loaded, &request)?;
+                    plot::image(&drawn, format)
+                        .map_err(|e| vec![Diag::internal(format!("cannot encode the image: {e}"))])
+                },
+                output.as_ref(),
+            )
+        }
+        Some(Command::Dot {
+            files,
+            expr,
+            output,
+            max_nodes,
+            options,
+            unattended,
+        }) => {
+            let mut session = session(options, unattended);
+            let title = eval_title(&expr).replacen("eval", "dot", 1);
+            picture(
+                &files,
+                &mut session,
+                &title,
+                unattended.stats,
+                style,
+                out,
+                err,
+                &mut |s, loaded| {
+                    plot::dot_graph(s, loaded, &expr, max_nodes).map(String::into_bytes)
+                },
+                output.as_ref(),
+            )
+        }
         Some(Command::Explain { code }) => explain::explain(code.as_deref(), style, out, err),
         Some(Command::Repl { files, options }) => crate::repl::run(
             &files,
@@ -621,5 +740,63 @@ fn eval(
         out,
         err,
     );
+    code
+}
+
+/// Makes a picture's bytes in a session, given the loaded files.
+type MakePicture<'a> = dyn FnMut(&mut Session, &[usize]) -> Result<Vec<u8>, Vec<Diag>> + 'a;
+
+/// What `cgl plot` and `cgl dot` do around their picture: load the files, make it with
+/// `make`, write it to `output` (or stdout). Exit 0 when written, 1 when evaluation failed,
+/// 2 when a file could not be loaded, the picture was refused (`cgl::plot::*`) or the output
+/// could not be written.
+#[allow(clippy::too_many_arguments)]
+fn picture(
+    files: &[PathBuf],
+    session: &mut Session,
+    title: &str,
+    stats: bool,
+    style: RenderStyle,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    make: &mut MakePicture<'_>,
+    output: Option<&PathBuf>,
+) -> u8 {
+    let started = Instant::now();
+    let mut loaded = Vec::new();
+    for file in files {
+        match session.load_path(file) {
+            Ok(i) => loaded.push(i),
+            Err(diags) => {
+                report(&diags, &session.sources, style, err);
+                return 2;
+            }
+        }
+    }
+    let load_time = started.elapsed();
+    let started = Instant::now();
+    let made = make(session, &loaded);
+    let times = (load_time, started.elapsed());
+    let code = match made {
+        Ok(bytes) => match plot::emit(&bytes, output, out) {
+            Ok(()) => 0,
+            Err(message) => {
+                let _ = writeln!(err, "error: {message}");
+                2
+            }
+        },
+        Err(diags) => {
+            report(&diags, &session.sources, style, err);
+            let refused = diags
+                .iter()
+                .any(|d| matches!(d.code, Code::PlotUsage | Code::PlotTooLarge));
+            if refused {
+                2
+            } else {
+                1
+            }
+        }
+    };
+    write_stats(stats, title, times, Work::Expressions(1), session, out, err);
     code
 }

@@ -834,6 +834,31 @@ codes! {
         Use smaller ranges; to test a long sequence, use `period([...])` or an `expect`.
         ";
 
+    // ---- pictures: cgl plot, cgl dot
+    PlotUsage = "cgl::plot::usage",
+        "`cgl plot` or `cgl dot` was given something it cannot draw",
+        r"
+        `cgl plot EXPR --x NAME=RANGE [--y NAME=RANGE]` draws the value of EXPR for each value
+        of the ranges: booleans and outcomes as marks (`true` and `P` black), integers on a
+        colour scale. A range is `NAME=` and a collection (`a=1..=50`); the ranges do not
+        depend on each other. Any other value (a list, a position) has no picture, and
+        `cgl dot` needs a position.
+
+            cgl plot -f examples/nim.game 'grundy(Nim(a) + Nim(b))' --x a=0..16 --y b=0..16
+
+        Plot a number or a truth about the value instead: `len(moves(p))`, `p is P`.
+        ";
+    PlotTooLarge = "cgl::plot::too_large",
+        "the picture would have more cells or positions than its cap",
+        r"
+        `cgl plot` draws at most `--max-cells` cells (250,000 unless told otherwise) and 5,000
+        values along an axis; `cgl dot` writes at most `--max-nodes` positions (2,000 unless
+        told otherwise), since a larger graph is more than Graphviz draws readably. The
+        ranges or the game graph asked for more, and nothing was computed past the count.
+
+        Use smaller ranges or a smaller position, or raise the cap.
+        ";
+
     // ---- stopping
     LimitTimeout = "cgl::limit::timeout",
         "a computation ran past `--timeout`",

@@ -58,6 +58,8 @@ pub enum Builtin {
     Split,
     /// `period(xs)`: `(preperiod, period)`.
     Period,
+    /// `saltus_period(xs)`: `(preperiod, period, saltus)` of integers, `xs[n + p] == xs[n] + s`.
+    SaltusPeriod,
     /// `outcome(p)`.
     Outcome,
     /// `grundy(p)`.
@@ -108,6 +110,7 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("picture", Builtin::Picture, 1, 1),
     ("split", Builtin::Split, 0, usize::MAX),
     ("period", Builtin::Period, 1, 1),
+    ("saltus_period", Builtin::SaltusPeriod, 1, 1),
     ("outcome", Builtin::Outcome, 1, 1),
     ("grundy", Builtin::Grundy, 1, 1),
     ("remoteness", Builtin::Remoteness, 1, 2),

@@ -418,11 +418,24 @@ pub fn table(session: &Session, title: &str, rows: &[(Value, Value)], color: boo
     let values: Vec<Value> = rows.iter().map(|(_, v)| v.clone()).collect();
     let shown: Vec<String> = values.iter().map(|v| cell_text(session, v)).collect();
     let period = builtins::period(&values);
+    // Without a plain period, integers may still be arithmetic-periodic (Lasker's Nim).
+    let saltus = match period {
+        Some(_) => None,
+        None => values
+            .iter()
+            .map(|v| match v {
+                Value::Int(i) => Some(*i),
+                _ => None,
+            })
+            .collect::<Option<Vec<i64>>>()
+            .and_then(|ints| builtins::saltus_period(&ints)),
+    };
+    let row_period = period.map(|(_, p)| p).or(saltus.map(|(_, p, _)| p));
     let width = shown.iter().map(|s| s.chars().count()).max().unwrap_or(1);
     match consecutive(&ns) {
         Some(first) if width <= 6 => {
-            let columns = match period {
-                Some((_, p)) if (2..=24).contains(&p) => p,
+            let columns = match row_period {
+                Some(p) if (2..=24).contains(&p) => p,
                 _ => 10,
             };
             let last = first.saturating_add(ns.len() as i64 - 1);
@@ -480,6 +493,22 @@ pub fn table(session: &Session, title: &str, rows: &[(Value, Value)], color: boo
             let _ = writeln!(
                 out,
                 "period {p}, from {} (preperiod {pre}), seen in {} values",
+                if pre == 0 {
+                    "the start".to_string()
+                } else {
+                    format!("n = {from}")
+                },
+                values.len()
+            );
+        }
+        None if saltus.is_some() => {
+            let (pre, p, step) = saltus.unwrap_or_default();
+            let from = ns
+                .get(pre)
+                .map_or_else(|| pre.to_string(), |n| session.show(n));
+            let _ = writeln!(
+                out,
+                "arithmetic period {p} with saltus {step} (each value is the one {p} before plus {step}), from {} (preperiod {pre}), seen in {} values",
                 if pre == 0 {
                     "the start".to_string()
                 } else {

@@ -34,6 +34,7 @@ misere, show: how a position is drawn), values, operators, comprehensions and th
     (
         "builtins",
         "Analyses: outcome grundy remoteness (ks) moves winning_moves line reachable period
+saltus_period
 Sets and numbers: mex lego len count popcount bits v2 gcd abs min max sum any all
 Lists: sorted reversed list enumerate zip set str
 Pictures: grid(cells, width, symbols) join(xs, sep) picture(p)
@@ -72,7 +73,8 @@ Example: :explain Kayles(4)
         "table" => {
             "Tabulates an expression over a range, ten values to a row (a row per period
 when a period is spotted), and reports the period: preperiod and period as in
-period(xs). Example: :table grundy(Kayles(n)) for n in 0..100
+period(xs), or, for integers with none, the arithmetic period and its saltus as in
+saltus_period(xs). Example: :table grundy(Kayles(n)) for n in 0..100
 "
         }
         "grid" => {

@@ -266,11 +266,40 @@ impl<'a> Interp<'a> {
             }
             Builtin::Period => {
                 let items = self.collect(&args[0], arg_span(0))?;
-                match builtins::period(&items) {
+                let stop = &self.world.stop;
+                match builtins::period_checked(&items, &mut || stop.check())? {
                     Some((pre, per)) => Value::tuple(vec![Value::Int(pre as i64), Value::Int(per as i64)]),
                     None => {
+                        let mut diag = Diag::error(Code::EvalNoPeriod, format!("no period found in {} values", items.len()))
+                            .label(arg_span(0), "this sequence")
+                            .help("a period counts only when it repeats at least twice after the preperiod; compute more values");
+                        // Values that grow by a fixed step each period (Lasker's Nim) have an
+                        // arithmetic period instead: say so.
+                        let ints: Option<Vec<i64>> = items.iter().map(|v| if let Value::Int(i) = v { Some(*i) } else { None }).collect();
+                        if let Some(ints) = ints {
+                            if let Some((pre, per, saltus)) = builtins::saltus_period_checked(&ints, &mut || stop.check())? {
+                                diag = diag.note(format!(
+                                    "the values are arithmetic-periodic: from index {pre} on, each value is the one {per} before plus {saltus} (`saltus_period` gives ({pre}, {per}, {saltus}))"
+                                ));
+                            }
+                        }
+                        return Err(Box::new(diag));
+                    }
+                }
+            }
+            Builtin::SaltusPeriod => {
+                let mut xs = Vec::new();
+                for item in self.items(&args[0], arg_span(0))? {
+                    xs.push(int(&item, arg_span(0), "saltus_period")?);
+                }
+                let stop = &self.world.stop;
+                match builtins::saltus_period_checked(&xs, &mut || stop.check())? {
+                    Some((pre, per, saltus)) => {
+                        Value::tuple(vec![Value::Int(pre as i64), Value::Int(per as i64), Value::Int(saltus)])
+                    }
+                    None => {
                         return Err(Box::new(
-                            Diag::error(Code::EvalNoPeriod, format!("no period found in {} values", items.len()))
+                            Diag::error(Code::EvalNoPeriod, format!("no arithmetic period found in {} values", xs.len()))
                                 .label(arg_span(0), "this sequence")
                                 .help("a period counts only when it repeats at least twice after the preperiod; compute more values"),
                         ))
