@@ -24,3 +24,4 @@ mod reliability;
 mod repl;
 mod seed_brute;
 mod spec;
+mod values;

@@ -8,6 +8,7 @@ mod games;
 mod host;
 mod interp;
 mod stop;
+pub mod values;
 
 /// Values are the language's data, below lowering (literals are values); re-exported here,
 /// where most of their users look for them.

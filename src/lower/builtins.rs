@@ -70,6 +70,9 @@ pub enum Builtin {
     Misere,
     /// `normal(p)`: the same position under normal play.
     Normal,
+    /// A built-in on game values (`mean(g)`, `cool(g, t)`, ...), by its name; `eval::values`
+    /// implements them all.
+    GameValue(&'static str),
 }
 
 /// Every built-in function with its name(s) and its least and greatest argument count.
@@ -107,6 +110,28 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("reachable", Builtin::Reachable, 1, 1),
     ("misere", Builtin::Misere, 1, 1),
     ("normal", Builtin::Normal, 1, 1),
+    ("confused", Builtin::GameValue("confused"), 2, 2),
+    ("is_number", Builtin::GameValue("is_number"), 1, 1),
+    (
+        "is_infinitesimal",
+        Builtin::GameValue("is_infinitesimal"),
+        1,
+        1,
+    ),
+    ("left_stop", Builtin::GameValue("left_stop"), 1, 1),
+    ("right_stop", Builtin::GameValue("right_stop"), 1, 1),
+    ("mean", Builtin::GameValue("mean"), 1, 1),
+    ("temperature", Builtin::GameValue("temperature"), 1, 1),
+    ("thermograph", Builtin::GameValue("thermograph"), 1, 1),
+    ("birthday", Builtin::GameValue("birthday"), 1, 1),
+    ("cool", Builtin::GameValue("cool"), 2, 2),
+    ("heat", Builtin::GameValue("heat"), 2, 2),
+    ("atomic_weight", Builtin::GameValue("atomic_weight"), 1, 1),
+    ("reduced", Builtin::GameValue("reduced"), 1, 1),
+    ("left_options", Builtin::GameValue("left_options"), 1, 1),
+    ("right_options", Builtin::GameValue("right_options"), 1, 1),
+    ("Tiny", Builtin::GameValue("Tiny"), 1, 1),
+    ("Miny", Builtin::GameValue("Miny"), 1, 1),
 ];
 
 /// Built-in constants.
@@ -120,6 +145,18 @@ pub fn constant(name: &str) -> Option<Value> {
         "disjunctive" => Value::Mode(CompoundKind::Disjunctive),
         "conjunctive" => Value::Mode(CompoundKind::Conjunctive),
         "selective" => Value::Mode(CompoundKind::Selective),
+        // CGSuite's down and double down (a local or parameter named `v` shadows them).
+        "v" | "vv" => {
+            let id = crate::value::with_forms(|t| {
+                let down = t.down()?;
+                if name == "v" {
+                    Ok(down)
+                } else {
+                    t.add(down, down)
+                }
+            });
+            return id.ok().and_then(|id| Value::form(id).ok());
+        }
         _ => return None,
     })
 }
@@ -134,6 +171,8 @@ pub const CONSTANT_NAMES: &[&str] = &[
     "disjunctive",
     "conjunctive",
     "selective",
+    "v",
+    "vv",
 ];
 
 /// Looks a built-in function up by name.
