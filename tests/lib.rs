@@ -28,3 +28,4 @@ mod reliability;
 mod repl;
 mod seed_brute;
 mod spec;
+mod values;

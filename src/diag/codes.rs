@@ -175,6 +175,30 @@ codes! {
 
         Write a literal backslash as `\\`.
         "#;
+    SyntaxGameBars = "cgl::syntax::game_bars",
+        "a game literal with two runs of bars of the same length at its top level",
+        r"
+        In `{a | b}` the bar splits Left's options from Right's; more bars write nested games
+        as CGSuite does, the longest run splitting first: `{0 || 0 | -2}` is
+        `{0 | {0 | -2}}`. Two runs of the same length at the same level (`{0 | 1 | 2}`) say
+        nothing about which game holds which.
+
+            expect {0 | 1 | 2} == 0
+
+        Put the nested game in braces (`{0 | {1 | 2}}`), or use a longer run of bars.
+        ";
+    SyntaxJuxtaposition = "cgl::syntax::juxtaposition",
+        "`2*3`, `1/2*3`, `v*2` or `2^3` without spaces: CGSuite's sums, not cgl's products",
+        r"
+        CGSuite writes `2 + *3` as `2*3` and `2 + ^3` as `2^3`; in a cgl expression those
+        would be a product and an XOR. So that a value pasted from CGSuite is never silently
+        another one, `*` or `^` between a number (or `v`) and a digit with no spaces around it
+        is an error. cgl prints such values with their parts added: `2+*3`.
+
+            expect 2*3 == 6
+
+        Write `2 * 3` for the product, `2 + *3` for the game value.
+        ";
     SyntaxBadField = "cgl::syntax::bad_field",
         "a tuple field index (`t.N`) is too large to be a field",
         r"
@@ -389,6 +413,28 @@ codes! {
             expect Nim(3) + 1 == 4           // a position and an integer
 
         Convert or pick the value you meant; `:type EXPR` in the REPL shows a value's type.
+        ";
+    EvalNotDyadic = "cgl::eval::not_dyadic",
+        "a game value built from or combined with a rational whose denominator is not a power of two",
+        r"
+        Short games' numbers are the dyadic rationals (`1/2`, `3/8`, `-5/4`): a game literal's
+        option, a nimber's index or an operand of `+`, `-` or a comparison with a game value
+        cannot be `1/3`. Rationals alone (`1/3 + 1/6`) are fine.
+
+            expect {0 | 1/3} == 1/2
+
+        Use a dyadic number, or keep the rational apart from the game values.
+        ";
+    EvalNotAllSmall = "cgl::eval::not_all_small",
+        "`atomic_weight` of a game that is not all-small",
+        r"
+        The atomic weight is defined for all-small games (every position, as long as one
+        player can move, lets both move: `*`, `^`, `{0 | ^*}`), whose values are
+        infinitesimal at every level. Numbers and hot games such as `{1 | -1}` have none.
+
+            expect atomic_weight({1 | -1}) == 0
+
+        Check `is_infinitesimal(g)` first, or compute the atomic weight of an all-small part.
         ";
     EvalOverflow = "cgl::eval::overflow",
         "integer arithmetic left the 64-bit range",

@@ -9,6 +9,7 @@ mod host;
 mod interp;
 pub mod picture;
 mod stop;
+pub mod values;
 
 /// Values are the language's data, below lowering (literals are values); re-exported here,
 /// where most of their users look for them.

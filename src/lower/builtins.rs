@@ -80,6 +80,9 @@ pub enum Builtin {
     Misere,
     /// `normal(p)`: the same position under normal play.
     Normal,
+    /// A built-in on game values (`mean(g)`, `cool(g, t)`, ...), by its name; `eval::values`
+    /// implements them all.
+    GameValue(&'static str),
 }
 
 /// Every built-in function with its name(s) and its least and greatest argument count.
@@ -122,6 +125,28 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("value", Builtin::Value, 1, 1),
     ("misere", Builtin::Misere, 1, 1),
     ("normal", Builtin::Normal, 1, 1),
+    ("confused", Builtin::GameValue("confused"), 2, 2),
+    ("is_number", Builtin::GameValue("is_number"), 1, 1),
+    (
+        "is_infinitesimal",
+        Builtin::GameValue("is_infinitesimal"),
+        1,
+        1,
+    ),
+    ("left_stop", Builtin::GameValue("left_stop"), 1, 1),
+    ("right_stop", Builtin::GameValue("right_stop"), 1, 1),
+    ("mean", Builtin::GameValue("mean"), 1, 1),
+    ("temperature", Builtin::GameValue("temperature"), 1, 1),
+    ("thermograph", Builtin::GameValue("thermograph"), 1, 1),
+    ("birthday", Builtin::GameValue("birthday"), 1, 1),
+    ("cool", Builtin::GameValue("cool"), 2, 2),
+    ("heat", Builtin::GameValue("heat"), 2, 2),
+    ("atomic_weight", Builtin::GameValue("atomic_weight"), 1, 1),
+    ("reduced", Builtin::GameValue("reduced"), 1, 1),
+    ("left_options", Builtin::GameValue("left_options"), 1, 1),
+    ("right_options", Builtin::GameValue("right_options"), 1, 1),
+    ("Tiny", Builtin::GameValue("Tiny"), 1, 1),
+    ("Miny", Builtin::GameValue("Miny"), 1, 1),
 ];
 
 /// Built-in constants.
@@ -138,13 +163,26 @@ pub fn constant(name: &str) -> Option<Value> {
         "disjunctive" => Value::Mode(CompoundKind::Disjunctive),
         "conjunctive" => Value::Mode(CompoundKind::Conjunctive),
         "selective" => Value::Mode(CompoundKind::Selective),
+        // CGSuite's down and double down (a local or parameter named `v` shadows them).
+        "v" | "vv" => {
+            let id = crate::value::with_forms(|t| {
+                let down = t.down()?;
+                if name == "v" {
+                    Ok(down)
+                } else {
+                    t.add(down, down)
+                }
+            });
+            return id.ok().and_then(|id| Value::form(id).ok());
+        }
         _ => return None,
     })
 }
 
 /// Constants a definition may take the name of (the definition then hides the constant in its
-/// file): the partizan outcome classes came after users had named games `L` and `R`.
-pub const SOFT_CONSTANTS: &[&str] = &["L", "R"];
+/// file): the partizan outcome classes and `v` (down) came after users had named games `L`
+/// and `R` and constants `v`.
+pub const SOFT_CONSTANTS: &[&str] = &["L", "R", "v", "vv"];
 
 /// Whether defining `name` is an error: it names a built-in function or a constant that is
 /// not soft ([`SOFT_CONSTANTS`]).
@@ -164,6 +202,8 @@ pub const CONSTANT_NAMES: &[&str] = &[
     "disjunctive",
     "conjunctive",
     "selective",
+    "v",
+    "vv",
 ];
 
 /// The help for a call of a function other languages have and cgl writes another way

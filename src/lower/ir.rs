@@ -246,4 +246,10 @@ pub enum ExprKind {
     TupleField(Box<Expr>, usize),
     /// `x.name` (`G.start`).
     NamedField(Box<Expr>, String),
+    /// `{a, b | c}`: the game value with these Left and Right options.
+    GameLit(Vec<Expr>, Vec<Expr>),
+    /// `*n`: the nimber of an integer.
+    Nimber(Box<Expr>),
+    /// A game value in CGSuite's notation (`^`, `^^*`, `↓`), read when evaluated.
+    Notation(String),
 }

@@ -692,11 +692,11 @@ impl<'a> Resolver<'a> {
                 }
             }
             ExprKind::Unary(op, e) => {
-                let wants = match op {
-                    UnaryOp::Neg => LiteralType::Int,
-                    UnaryOp::Not => LiteralType::Bool,
-                };
-                self.check_literal(e, wants, if *op == UnaryOp::Neg { "`-`" } else { "`not`" });
+                match op {
+                    UnaryOp::Neg => self.check_literal(e, LiteralType::Int, "`-`"),
+                    UnaryOp::Not => self.check_literal(e, LiteralType::Bool, "`not`"),
+                    UnaryOp::Switch => self.check_literal(e, LiteralType::Int, "`+-`"),
+                }
                 K::Unary(*op, Box::new(self.expr(e)))
             }
             ExprKind::Binary(op, l, r) => {
@@ -735,6 +735,13 @@ impl<'a> Resolver<'a> {
                 Err(items) => K::List(items),
             },
             ExprKind::Set(items) => K::Set(self.exprs(items)),
+            ExprKind::GameLit(left, right) => K::GameLit(self.exprs(left), self.exprs(right)),
+            ExprKind::Star(None) => K::Nimber(Box::new(ir::Expr {
+                kind: K::Lit(Value::Int(1)),
+                span,
+            })),
+            ExprKind::Star(Some(n)) => K::Nimber(Box::new(self.expr(n))),
+            ExprKind::Ups(text) => K::Notation(text.clone()),
             ExprKind::Repeat(v, n) => K::Repeat(Box::new(self.expr(v)), Box::new(self.expr(n))),
             ExprKind::ListComp(body, clauses) => {
                 let (body, clauses) = self.comprehension(body, clauses);

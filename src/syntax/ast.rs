@@ -186,6 +186,8 @@ pub enum UnaryOp {
     Neg,
     /// `not x`.
     Not,
+    /// `+-x` (or `±x`): the switch `{x | -x}`.
+    Switch,
 }
 
 /// Binary operators, named after their symbols (see [`BinaryOp::symbol`]).
@@ -333,4 +335,11 @@ pub enum ExprKind {
     Bracket(Box<Expr>, Vec<BracketArg>),
     /// `x.field`.
     Field(Box<Expr>, FieldName, Span),
+    /// `{a, b | c}`: a game value from its Left and Right options (bars already resolved
+    /// into nested literals: `{0 || 0 | -2}` is `{0 | {0 | -2}}`).
+    GameLit(Vec<Expr>, Vec<Expr>),
+    /// `*` (`None`), `*3`, `*(n)`: a nimber.
+    Star(Option<Box<Expr>>),
+    /// An up/down token such as `^`, `^^*`, `^3*2`, `↓`, in CGSuite's notation.
+    Ups(String),
 }

@@ -52,6 +52,18 @@ impl<'a> Interp<'a> {
         span: Span,
     ) -> DiagResult<Value> {
         let arg_span = |i: usize| exprs.get(i).map_or(span, |e| e.span);
+        if let Builtin::GameValue(name) = b {
+            let args: Vec<(Value, Span)> = args
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| (v, arg_span(i)))
+                .collect();
+            return values::call(name, &args, span);
+        }
+        // The outcome class of a game value is read off its form.
+        if b == Builtin::Outcome && values::is_game_value(&args[0]) {
+            return values::outcome(&args[0], arg_span(0));
+        }
         if b.is_analysis() {
             let side = match args.get(1) {
                 None => None,
@@ -130,6 +142,11 @@ impl<'a> Interp<'a> {
                 }
                 Value::Int(i64::try_from(x).map_err(|_| overflow(span))?)
             }
+            Builtin::Abs if matches!(args[0], Value::Rational(_)) => {
+                let r = rational(&args[0]);
+                let r = if r < Rational::ZERO { r.checked_neg().ok_or_else(|| overflow(span))? } else { r };
+                Value::number(r)
+            }
             Builtin::Abs => Value::Int(arith::abs(int(&args[0], arg_span(0), "abs")?).map_err(|_| overflow(span))?),
             Builtin::Sorted => {
                 let items = self.collect(&args[0], arg_span(0))?;
@@ -177,9 +194,14 @@ impl<'a> Interp<'a> {
             }
             Builtin::Min | Builtin::Max => {
                 let items = if args.len() == 1 { self.collect(&args[0], arg_span(0))? } else { args };
-                let first_type = items.first().map(std::mem::discriminant);
-                if items.iter().any(|v| Some(std::mem::discriminant(v)) != first_type) {
+                // Integers and rationals are one kind here: they compare as numbers.
+                let kind = |v: &Value| if values::is_number(v) { std::mem::discriminant(&Value::Int(0)) } else { std::mem::discriminant(v) };
+                let first_type = items.first().map(kind);
+                if items.iter().any(|v| Some(kind(v)) != first_type) {
                     return Err(type_error(span, format!("`{}` needs items of one type", b.name()), "compare numbers with numbers"));
+                }
+                if items.iter().any(|v| matches!(v, Value::Form(_))) {
+                    return Err(type_error(span, format!("`{}` of game values that are not numbers", b.name()), "game values are only partially ordered; compare them with `<=` or `confused`"));
                 }
                 let pick = if b == Builtin::Min { items.into_iter().min() } else { items.into_iter().max() };
                 pick.ok_or_else(|| {
@@ -193,10 +215,35 @@ impl<'a> Interp<'a> {
             Builtin::Sum => {
                 // Exact: only a total that does not fit is an overflow.
                 let mut total = arith::Sum::default();
-                for item in self.items(&args[0], arg_span(0))? {
-                    total.add(int(&item, arg_span(0), "sum")?);
+                let mut items = self.items(&args[0], arg_span(0))?;
+                let mut rest = None;
+                for item in items.by_ref() {
+                    match item {
+                        Value::Int(n) => total.add(n),
+                        other if values::is_game_value(&other) => {
+                            rest = Some(other);
+                            break;
+                        }
+                        other => {
+                            total.add(int(&other, arg_span(0), "sum")?);
+                        }
+                    }
                 }
-                Value::Int(total.total().map_err(|_| overflow(span))?)
+                let ints = Value::Int(total.total().map_err(|_| overflow(span))?);
+                match rest {
+                    None => ints,
+                    // Rationals and game values: added one by one, as `+` adds them.
+                    Some(first) => {
+                        let mut acc = self.apply_binary(BinaryOp::Add, ints, first, arg_span(0), arg_span(0), span)?;
+                        for item in items {
+                            if !values::is_game_value(&item) {
+                                int(&item, arg_span(0), "sum")?;
+                            }
+                            acc = self.apply_binary(BinaryOp::Add, acc, item, arg_span(0), arg_span(0), span)?;
+                        }
+                        acc
+                    }
+                }
             }
             Builtin::Any | Builtin::All => {
                 let want = b == Builtin::Any;
@@ -310,7 +357,7 @@ impl<'a> Interp<'a> {
                 Value::Pos(p) => Value::pos(p.term.clone(), if b == Builtin::Misere { Convention::Misere } else { Convention::Normal }),
                 other => return Err(type_error(arg_span(0), format!("`{}` needs a position, not {}", b.name(), other.a_type_name()), "make a position by calling a game: `Nim(3)`")),
             },
-            Builtin::Outcome | Builtin::Grundy | Builtin::Remoteness | Builtin::Moves | Builtin::WinningMoves | Builtin::Line
+            Builtin::GameValue(_) | Builtin::Outcome | Builtin::Grundy | Builtin::Remoteness | Builtin::Moves | Builtin::WinningMoves | Builtin::Line
             | Builtin::Reachable | Builtin::Value => {
                 return Err(Box::new(Diag::internal("analysis dispatched as a pure built-in")))
             }

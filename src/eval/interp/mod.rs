@@ -17,6 +17,7 @@ use super::games::{GameTable, InstanceInfo};
 use super::host::Host;
 use super::stop::Stop;
 use super::value::{display_bounded, display_short, CompoundKind, InstanceId, PosTerm, Value};
+use super::values;
 use crate::diag::{Code, Diag, DiagResult, Span};
 use crate::lower::ir::Expr;
 use crate::lower::ir::{Clause, ConstId, ExprKind, GameId, Pattern, PositionShape, Program};
@@ -266,6 +267,25 @@ fn rational(v: &Value) -> Rational {
         Value::Rational(r) => *r,
         _ => Rational::ZERO,
     }
+}
+
+/// `base ** exp` of a rational base, exactly, by squaring; a negative exponent is an error
+/// as for integers.
+fn rational_pow(base: Rational, exp: i64, span: Span, rhs: Span) -> DiagResult<Rational> {
+    if exp < 0 {
+        return Err(arith_error(ArithError::NegativeExponent, span, rhs));
+    }
+    let (mut acc, mut b, mut k) = (Rational::int(1), base, exp.unsigned_abs());
+    while k > 0 {
+        if k & 1 == 1 {
+            acc = acc.checked_mul(b).ok_or_else(|| overflow(span))?;
+        }
+        k >>= 1;
+        if k > 0 {
+            b = b.checked_mul(b).ok_or_else(|| overflow(span))?;
+        }
+    }
+    Ok(acc)
 }
 
 /// The help of a diagnostic where an integer was needed and `found` came: a rational is most

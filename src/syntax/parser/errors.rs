@@ -92,7 +92,7 @@ const CLAUSE_WORDS: &[&str] = &[
 
 /// Characters that can appear in cgl outside strings and comments.
 fn is_cgl_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c.is_whitespace() || "_()[]{},;:.+-*/%^&|<>=!\"".contains(c)
+    c.is_ascii_alphanumeric() || c.is_whitespace() || "_()[]{},;:.+-*/%^&|<>=!\"↑↓⇑⇓±".contains(c)
 }
 
 /// The word starting at `pos`, if any.
@@ -223,7 +223,12 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::fn_params | Rule::game_params | Rule::game_param => "a parameter",
         Rule::position_pattern | Rule::position_fields | Rule::position_field => "a pattern",
         Rule::pattern | Rule::tuple_pattern | Rule::wildcard => "a pattern",
-        Rule::neg | Rule::not_op => "an expression",
+        Rule::neg | Rule::not_op | Rule::switch_op => "an expression",
+        Rule::star | Rule::star_paren | Rule::ups => "an expression",
+        Rule::game_bar => "`|`",
+        Rule::brace_item | Rule::brace_after | Rule::game_rest | Rule::brace_infix => {
+            "an expression"
+        }
         Rule::not_in_op | Rule::in_op => "an operator",
         Rule::eq_op | Rule::ne_op | Rule::le_op | Rule::ge_op | Rule::lt_op | Rule::gt_op => {
             "an operator"
