@@ -84,6 +84,12 @@ pub struct Memos {
     pub(super) outcome: [Vec<Slot<Outcome>>; 2],
     /// Remoteness, per convention.
     pub(super) remoteness: [RemMemo; 2],
+    /// Outcome classes of partizan play (L, R, N, P), per convention.
+    pub(super) partizan_outcome: [Vec<Slot<Outcome>>; 2],
+    /// Who wins and in how many moves with Left and with Right to move, per convention.
+    pub(super) partizan_rem: [Vec<Slot<super::partizan::Race>>; 2],
+    /// Canonical forms (normal play), ids in the thread's value table.
+    pub(super) values: Vec<Slot<crate::cgt::GameId>>,
     /// Per instance, the Grundy value of the integer position `n` at index `n` (`u64::MAX`:
     /// not known), so that a heap game's options are valued with one look-up each.
     int_grundy: Vec<Vec<u64>>,
@@ -140,6 +146,9 @@ impl Memos {
             + vec(&self.grundy)
             + self.outcome.iter().map(|m| vec(m)).sum::<usize>()
             + self.remoteness.iter().map(RemMemo::bytes).sum::<usize>()
+            + self.partizan_outcome.iter().map(|m| vec(m)).sum::<usize>()
+            + self.partizan_rem.iter().map(|m| vec(m)).sum::<usize>()
+            + vec(&self.values)
             + nested(&self.int_grundy)
             + vec(&self.int_grundy_bits)
             + nested(&self.pair_outcomes)

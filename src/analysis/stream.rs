@@ -645,13 +645,19 @@ impl<'s> Scanner<'s> {
                     self.give_up = true;
                     return Ok(ControlFlow::Break(()));
                 }
-                parts.drain(..).try_for_each(|(part_inst, part_data)| {
+                let interned = parts.drain(..).try_for_each(|(part_inst, part_data)| {
                     ids.push(
                         an.graph
                             .intern_atom_owned(&mut this.world, part_inst, part_data)?,
                     );
                     Ok(())
-                })
+                });
+                if an.graph.has_partizan() && ids.iter().any(|id| an.graph.info(*id).partizan) {
+                    // A move into a partizan game: the general solver reports it.
+                    self.give_up = true;
+                    return Ok(ControlFlow::Break(()));
+                }
+                interned
             }
         };
         if let Err(e) = interned {

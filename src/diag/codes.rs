@@ -376,16 +376,6 @@ codes! {
             fn double(n) = 2 * n
             expect double == 4               // call it: `double(2) == 4`
         ";
-    ResolvePartizanUnsupported = "cgl::resolve::partizan_unsupported",
-        "partizan move rules (`left move`, `right move`) are not supported yet",
-        r"
-        cgl parses `left move` and `right move` (moves only one player may make), but its
-        analyses are for impartial games, where both players have the same moves, so such a
-        game is rejected rather than analysed wrongly.
-
-        Write `move ...` for a move both players may make; values of partizan games are
-        planned (spec/language.md §13).
-        ";
 
     // ---- evaluation: running the program went wrong (the expectation fails, exit 1)
     EvalType = "cgl::eval::type",
@@ -600,6 +590,19 @@ codes! {
         may really return to a position (a token on a graph with cycles), declare the game
         `loopy`: its positions are then won, lost or drawn by infinite play.
         ";
+    GraphPartizanOption = "cgl::graph::partizan_option",
+        "a move of an impartial game's position reaches a position of a partizan game",
+        r"
+        A game is partizan when one of its rules is `left move` or `right move`; its plain
+        `move` rules are both players'. A game with only plain rules is impartial, and its
+        analyses (Grundy values, outcomes N and P) take one set of moves for both players, so
+        they cannot follow a move into a partizan game, whose players' moves differ.
+
+        Give the outer game a `left move` or `right move` rule too, so that it is analysed as
+        partizan, or combine the positions with `+` instead of moving from one into the other:
+
+            expect outcome(Nim(1) + Cutcake(2, 1)) == L      // * + 1 = 1*
+        ";
     GraphTooManyPositions = "cgl::graph::too_many_positions",
         "an analysis needs more positions than `--max-positions` allows (default 5,000,000)",
         r"
@@ -660,6 +663,72 @@ codes! {
 
         Use `outcome(p)`, which is `D` for a draw by infinite play, or `remoteness(p)` where
         the outcome is `N` or `P`.
+        ";
+    AnalysisGrundyPartizan = "cgl::analysis::grundy_partizan",
+        "`grundy` of a partizan position",
+        r"
+        Grundy values are the values of impartial games, where both players have the same
+        moves. A position of a game with `left move` or `right move` rules (or a sum with such
+        a part) has a partizan value instead, its canonical form.
+
+        Use `value(p)` (an impartial position's value is its nimber, `*n`) or `outcome(p)`.
+        ";
+    AnalysisNeedsSide = "cgl::analysis::needs_side",
+        "`moves`, `winning_moves`, `line` or `remoteness` of a partizan position without a side",
+        r"
+        Left and Right have different moves in a partizan position, so these analyses need to
+        know whose moves (or who moves first). Give the side as a second argument, `left` or
+        `right`:
+
+            expect len(moves(Cutcake(2, 1), left)) == 1
+            expect winning_moves(p, right) == []
+        ";
+    AnalysisPartizanDraw = "cgl::analysis::partizan_draw",
+        "a draw is reachable from a partizan position",
+        r"
+        cgl analyses partizan games whose plays all end with a player unable to move: a
+        declared draw (`draw if`) is not an outcome class of partizan play (L, R, N, P), and a
+        game with draws has no canonical form.
+
+        Remove the `draw if` clause from the partizan game, or analyse an impartial game.
+        ";
+    AnalysisPartizanLoopy = "cgl::analysis::partizan_loopy",
+        "play can cycle from a partizan position",
+        r"
+        Outcomes and values of partizan games are found by searching a finite game tree; a
+        loopy partizan game (its play can return to a position) has neither a canonical form
+        nor a finite search. cgl solves loopy impartial games only (retrograde analysis).
+
+        Make the partizan game end (a counter, a shrinking board), or analyse a loopy
+        impartial game.
+        ";
+    AnalysisValueMisere = "cgl::analysis::value_misere",
+        "`value` of a misère position",
+        r"
+        Canonical forms and their sums describe normal play, where the player who cannot move
+        loses; under misère play game values do not add, and there is no canonical-form
+        theory of the kind `value` computes.
+
+        Use `outcome(p)`, which searches a misère position's game tree (L, R, N or P), or
+        `value(normal(p))` for the normal-play value.
+        ";
+    AnalysisValueCompound = "cgl::analysis::value_compound",
+        "`value` of a conjunctive or selective compound",
+        r"
+        Canonical forms add up over disjunctive sums (`+`, the default `split`), where a
+        player moves in one part. Conjunctive and selective compounds, where a player moves
+        in every part or in several, have no such algebra.
+
+        Use `outcome(p)`, which searches the compound's own moves.
+        ";
+    AnalysisValueLimit = "cgl::analysis::value_limit",
+        "a game value is too large for cgl's value table",
+        r"
+        Canonical forms are kept in one table per thread, of at most 50,000,000 forms, whose
+        numbers have `i64` numerators and denominators of at most 2^62, and whose nimbers are
+        at most *1024. A value past these bounds is refused rather than rounded.
+
+        Analyse a smaller position.
         ";
     AnalysisRemotenessDraw = "cgl::analysis::remoteness_draw",
         "`remoteness` of a position that is a draw",

@@ -18,6 +18,7 @@ use crate::eval::value::{display, CompoundKind, InstanceId, InstanceNames, PosTe
 use crate::eval::{Interp, OptionTarget, PositionData, World};
 
 mod explore;
+mod sides;
 mod store;
 
 use store::{cells_hash, cells_home, home, pack, CellsOf, Home, NibbleKey, TermStore, MAX_CELLS};
@@ -50,6 +51,9 @@ pub struct TermInfo {
     pub terminal: bool,
     /// Terminal and declared a draw.
     pub draw: bool,
+    /// A position of a partizan game (one with `left move` or `right move` rules), or a
+    /// compound with such a part: Left's and Right's moves may differ.
+    pub partizan: bool,
 }
 
 /// Settings of the graph.
@@ -325,6 +329,11 @@ pub struct GameGraph {
     dedup_round: u32,
     /// Buffers for generating moves, reused from position to position.
     scratch: Scratch,
+    /// The Left and Right options of the partizan terms explored.
+    sides: sides::SideStore,
+    /// Some partizan position is interned (then impartial positions' moves are checked not
+    /// to reach one).
+    has_partizan: bool,
 }
 
 /// Buffers of [`GameGraph::generate`], taken while in use (a nested use, the parts of a
@@ -363,7 +372,10 @@ impl GameGraph {
 
     /// The estimated memory of the graph, in bytes.
     pub fn estimated_bytes(&self) -> usize {
-        self.terms.len() * BYTES_PER_POSITION + self.data_bytes + self.moves.len() * BYTES_PER_MOVE
+        self.terms.len() * BYTES_PER_POSITION
+            + self.data_bytes
+            + self.moves.len() * BYTES_PER_MOVE
+            + self.sides.bytes()
     }
 
     /// The memory the graph holds now, in bytes: the items of each of its tables, the
@@ -399,6 +411,7 @@ impl GameGraph {
             + vec(&atoms.pairs)
             + atoms.pairs.iter().map(|p| nested(p)).sum::<usize>()
             + vec(&self.dedup_marks)
+            + self.sides.bytes()
     }
 
     /// An error if adding `new_moves` moves would take the graph over its memory budget.
@@ -580,6 +593,7 @@ impl GameGraph {
             }
         }
         self.terms.push(boxed, &home);
+        self.has_partizan |= info.partizan;
         self.info.push(info);
         self.moves.add_term();
         Ok(TermId(id))
@@ -733,13 +747,18 @@ impl GameGraph {
             .has_options(inst, data)
             .map_err(|d| self.while_generating(w, inst, data, d))?;
         let terminal = forced.is_none_or(|any| !any);
+        let partizan = w.program.games[w.games.info(inst).game.0 as usize].partizan;
         let draw = terminal && {
             let mut interp = Interp::new(w.reborrow(), None);
             interp
                 .is_draw(inst, data)
                 .map_err(|d| self.while_generating(w, inst, data, d))?
         };
-        Ok(TermInfo { terminal, draw })
+        Ok(TermInfo {
+            terminal,
+            draw,
+            partizan,
+        })
     }
 
     /// Adds "the limit was reached while adding ..." to an error of interning a position.
@@ -802,11 +821,19 @@ impl GameGraph {
             _ => infos.iter().all(|i| i.terminal),
         };
         let draw = terminal && infos.iter().any(|i| i.terminal && i.draw);
+        let partizan = infos.iter().any(|i| i.partizan);
         let key = Term::Compound(kind, flat.into_boxed_slice());
         if let Some(id) = self.lookup(&key) {
             return Ok(id);
         }
-        self.insert(key, TermInfo { terminal, draw })
+        self.insert(
+            key,
+            TermInfo {
+                terminal,
+                draw,
+                partizan,
+            },
+        )
     }
 }
 

@@ -66,6 +66,8 @@ pub enum Builtin {
     Line,
     /// `reachable(p)`: the number of distinct positions reachable from `p`, `p` included.
     Reachable,
+    /// `value(p)`: the canonical form of a short game (an impartial one's nimber).
+    Value,
     /// `misere(p)`: the same position under misère play.
     Misere,
     /// `normal(p)`: the same position under normal play.
@@ -99,12 +101,13 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("period", Builtin::Period, 1, 1),
     ("outcome", Builtin::Outcome, 1, 1),
     ("grundy", Builtin::Grundy, 1, 1),
-    ("remoteness", Builtin::Remoteness, 1, 1),
-    ("ks", Builtin::Remoteness, 1, 1),
-    ("moves", Builtin::Moves, 1, 1),
-    ("winning_moves", Builtin::WinningMoves, 1, 1),
-    ("line", Builtin::Line, 1, 1),
+    ("remoteness", Builtin::Remoteness, 1, 2),
+    ("ks", Builtin::Remoteness, 1, 2),
+    ("moves", Builtin::Moves, 1, 2),
+    ("winning_moves", Builtin::WinningMoves, 1, 2),
+    ("line", Builtin::Line, 1, 2),
     ("reachable", Builtin::Reachable, 1, 1),
+    ("value", Builtin::Value, 1, 1),
     ("misere", Builtin::Misere, 1, 1),
     ("normal", Builtin::Normal, 1, 1),
 ];
@@ -117,6 +120,9 @@ pub fn constant(name: &str) -> Option<Value> {
         "D" => Value::Outcome(Outcome::D),
         "L" => Value::Outcome(Outcome::L),
         "R" => Value::Outcome(Outcome::R),
+        // A side is named by the class of the games that player wins: `left` is `L`.
+        "left" => Value::Outcome(Outcome::L),
+        "right" => Value::Outcome(Outcome::R),
         "disjunctive" => Value::Mode(CompoundKind::Disjunctive),
         "conjunctive" => Value::Mode(CompoundKind::Conjunctive),
         "selective" => Value::Mode(CompoundKind::Selective),
@@ -131,6 +137,8 @@ pub const CONSTANT_NAMES: &[&str] = &[
     "D",
     "L",
     "R",
+    "left",
+    "right",
     "disjunctive",
     "conjunctive",
     "selective",
@@ -156,6 +164,7 @@ impl Builtin {
                 | Builtin::WinningMoves
                 | Builtin::Line
                 | Builtin::Reachable
+                | Builtin::Value
         )
     }
 

@@ -153,6 +153,9 @@ pub struct Game {
     pub draw: Vec<Expr>,
     /// Move rules in source order.
     pub rules: Vec<MoveRule>,
+    /// Some rule is `left move` or `right move`: the game is partizan (its plain moves are
+    /// both players').
+    pub partizan: bool,
     /// Declared `loopy`: its moves may form cycles, solved by retrograde analysis.
     pub loopy: bool,
     /// Slots the game's frame needs.

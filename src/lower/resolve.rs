@@ -488,6 +488,7 @@ impl<'a> Resolver<'a> {
                 terminal: Vec::new(),
                 draw: Vec::new(),
                 rules: Vec::new(),
+                partizan: false,
                 loopy: false,
                 frame_size: self.frame_size(),
             };
@@ -517,17 +518,8 @@ impl<'a> Resolver<'a> {
             }
         }
         let mut rules = Vec::new();
+        let partizan = rule_asts.iter().any(|r| r.side != Side::Both);
         for rule in rule_asts {
-            if rule.side != Side::Both {
-                self.errors.push(
-                    Diag::error(
-                        Code::ResolvePartizanUnsupported,
-                        "partizan games (`left move`, `right move`) are not supported yet",
-                    )
-                    .label(rule.span, "a partizan move rule")
-                    .help("write `move ...` for a move both players may make"),
-                );
-            }
             self.push_scope();
             let clauses = self.clauses(&rule.clauses);
             let target = self.expr(&rule.target);
@@ -551,6 +543,7 @@ impl<'a> Resolver<'a> {
             terminal,
             draw,
             rules,
+            partizan,
             loopy,
             frame_size: self.frame_size(),
         }

@@ -9,6 +9,7 @@ impl<'a> Interp<'a> {
         &mut self,
         builtin: Builtin,
         arg: &Value,
+        side: Option<crate::cgt::Side>,
         span: Span,
     ) -> DiagResult<Value> {
         let Value::Pos(position) = arg else {
@@ -31,7 +32,7 @@ impl<'a> Interp<'a> {
             ));
         };
         let position = position.clone();
-        host.analyse(&mut self.world, builtin, &position)
+        host.analyse(&mut self.world, builtin, &position, side)
             .map_err(|mut d| {
                 if d.labels.is_empty() {
                     d.labels.push(crate::diag::Label {
@@ -52,7 +53,11 @@ impl<'a> Interp<'a> {
     ) -> DiagResult<Value> {
         let arg_span = |i: usize| exprs.get(i).map_or(span, |e| e.span);
         if b.is_analysis() {
-            return self.analyse(b, &args[0], arg_span(0));
+            let side = match args.get(1) {
+                None => None,
+                Some(v) => Some(side_of(b, v, arg_span(1))?),
+            };
+            return self.analyse(b, &args[0], side, arg_span(0));
         }
         let ints = |this: &Self, v: &Value, s: Span| -> DiagResult<Vec<u64>> {
             let mut out = Vec::new();
@@ -274,9 +279,26 @@ impl<'a> Interp<'a> {
                 other => return Err(type_error(arg_span(0), format!("`{}` needs a position, not {}", b.name(), other.a_type_name()), "make a position by calling a game: `Nim(3)`")),
             },
             Builtin::Outcome | Builtin::Grundy | Builtin::Remoteness | Builtin::Moves | Builtin::WinningMoves | Builtin::Line
-            | Builtin::Reachable => {
+            | Builtin::Reachable | Builtin::Value => {
                 return Err(Box::new(Diag::internal("analysis dispatched as a pure built-in")))
             }
         })
+    }
+}
+
+/// The side an analysis's second argument names: `left` (`L`) or `right` (`R`).
+fn side_of(b: Builtin, v: &Value, span: Span) -> DiagResult<crate::cgt::Side> {
+    match v {
+        Value::Outcome(crate::value::Outcome::L) => Ok(crate::cgt::Side::Left),
+        Value::Outcome(crate::value::Outcome::R) => Ok(crate::cgt::Side::Right),
+        other => Err(type_error(
+            span,
+            format!(
+                "the second argument of `{}` is a side, `left` or `right`, but this is {}",
+                b.name(),
+                other.a_type_name()
+            ),
+            "write `left` or `right`: whose moves, or who moves first",
+        )),
     }
 }

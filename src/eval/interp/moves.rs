@@ -334,6 +334,6 @@ impl<'a> Interp<'a> {
                 "write `p is P` for a position `p`, such as `Nim(3) is N`",
             ));
         }
-        self.analyse(Builtin::Outcome, position, span)
+        self.analyse(Builtin::Outcome, position, None, span)
     }
 }
