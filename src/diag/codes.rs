@@ -268,7 +268,7 @@ codes! {
         "an operator is given a literal of the wrong type, e.g. `1 - true`",
         r#"
         Some mistakes are visible without running anything: an arithmetic operator (`-`, `*`,
-        `/`, `%`, `**`, `^`, `..`) with a literal that is not an integer, or `and`, `or`,
+        `/`, `div`, `%`, `**`, `^`, `..`) with a literal that is not an integer, or `and`, `or`,
         `not` with a literal that is not a boolean.
 
             expect 3 - true == 2             // `-` needs integers
@@ -402,12 +402,12 @@ codes! {
         Keep the numbers smaller, or check that the rule makes positions smaller.
         ";
     EvalDivisionByZero = "cgl::eval::division_by_zero",
-        "`/` or `%` by zero",
+        "`/`, `div` or `%` by zero",
         r"
-        Integer division and remainder (floor division, as in Python) are not defined for a
-        divisor of 0. The label points at the divisor.
+        Division (`/`, exact), floor division (`div`, as Python's `//`) and remainder are not
+        defined for a divisor of 0. The label points at the divisor.
 
-        Guard the division: `if d != 0 then n / d else 0`, or a guard `if d > 0` on the move.
+        Guard the division: `if d != 0 then n div d else 0`, or a guard `if d > 0` on the move.
         ";
     EvalIndex = "cgl::eval::index",
         "an index or tuple field outside the list, tuple or string",

@@ -695,6 +695,7 @@ impl<'a> Resolver<'a> {
                     BinaryOp::Sub
                     | BinaryOp::Mul
                     | BinaryOp::Div
+                    | BinaryOp::FloorDiv
                     | BinaryOp::Rem
                     | BinaryOp::Pow
                     | BinaryOp::Xor

@@ -210,6 +210,7 @@ pub enum BinaryOp {
     Sub,
     Mul,
     Div,
+    FloorDiv,
     Rem,
     Pow,
 }
@@ -238,6 +239,7 @@ impl BinaryOp {
             BinaryOp::Sub => "-",
             BinaryOp::Mul => "*",
             BinaryOp::Div => "/",
+            BinaryOp::FloorDiv => "div",
             BinaryOp::Rem => "%",
             BinaryOp::Pow => "**",
         }

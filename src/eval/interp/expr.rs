@@ -449,11 +449,22 @@ impl<'a> Interp<'a> {
                 (Int(x), Int(y)) => Int(arith::mul(*x, *y).map_err(|e| arith_error(e, span, rs))?),
                 _ => return Err(mismatch(self, &a, &b)),
             },
-            BinaryOp::Div | BinaryOp::Rem => {
+            BinaryOp::Div => match (&a, &b) {
+                (Int(_) | Value::Rational(_), Int(_) | Value::Rational(_)) => {
+                    let (x, y) = (rational(&a), rational(&b));
+                    if y == Rational::ZERO {
+                        return Err(arith_error(ArithError::DivisionByZero, span, rs));
+                    }
+                    let q = x.checked_div(y).ok_or_else(|| overflow(span))?;
+                    Value::number(q)
+                }
+                _ => return Err(mismatch(self, &a, &b)),
+            },
+            BinaryOp::FloorDiv | BinaryOp::Rem => {
                 let (Int(x), Int(y)) = (&a, &b) else {
                     return Err(mismatch(self, &a, &b));
                 };
-                let result = if op == BinaryOp::Div {
+                let result = if op == BinaryOp::FloorDiv {
                     arith::div(*x, *y)
                 } else {
                     arith::rem(*x, *y)

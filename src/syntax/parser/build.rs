@@ -33,6 +33,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::infix(Rule::add_op, Assoc::Left) | Op::infix(Rule::sub_op, Assoc::Left))
         .op(Op::infix(Rule::mul_op, Assoc::Left)
             | Op::infix(Rule::div_op, Assoc::Left)
+            | Op::infix(Rule::floor_div_op, Assoc::Left)
             | Op::infix(Rule::rem_op, Assoc::Left))
         .op(Op::prefix(Rule::neg))
         .op(Op::infix(Rule::pow_op, Assoc::Right))
@@ -636,6 +637,7 @@ pub(super) fn binary_op(rule: Rule) -> Option<BinaryOp> {
         Rule::sub_op => BinaryOp::Sub,
         Rule::mul_op => BinaryOp::Mul,
         Rule::div_op => BinaryOp::Div,
+        Rule::floor_div_op => BinaryOp::FloorDiv,
         Rule::rem_op => BinaryOp::Rem,
         Rule::pow_op => BinaryOp::Pow,
         _ => return None,

@@ -169,6 +169,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::kw_and | Rule::and_op => "`and`",
         Rule::kw_or | Rule::or_op => "`or`",
         Rule::kw_is | Rule::is_op => "`is`",
+        Rule::kw_div | Rule::floor_div_op => "an operator",
         Rule::kw_forall => "`forall`",
         Rule::kw_exists => "`exists`",
         Rule::kw_true | Rule::kw_false => "a boolean",
