@@ -391,13 +391,14 @@ fn run_suite(options: &Options) -> Result<bool, String> {
         }
     }
     let (values, others): (Vec<Row>, Vec<Row>) = rows.into_iter().partition(|r| r.workload == "W8");
-    let mut table = table(&others, options.timeout);
-    if !values.is_empty() {
-        if !others.is_empty() {
-            table.push_str("\n\n");
-        }
-        table.push_str(&values_table(&values, options.timeout));
-    }
+    let tables: Vec<String> = [
+        (!others.is_empty()).then(|| table(&others, options.timeout)),
+        (!values.is_empty()).then(|| values_table(&values, options.timeout)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let table = tables.join("\n\n");
     let rows: Vec<Row> = others.into_iter().chain(values).collect();
     println!("{table}");
     if let Some(path) = &options.write_spec {
