@@ -213,9 +213,23 @@ fn eval(session: &mut Session, file: usize, expr: &str) -> Value {
         .unwrap_or_else(|e| panic!("{expr}: {e:?}"))
 }
 
-fn show(session: &mut Session, file: usize, expr: &str) -> String {
-    let v = eval(session, file, expr);
-    session.show(&v)
+/// The values of many expressions, evaluated a few hundred at a time as one list (each
+/// evaluation sets up the file's scope, which costs more than these small analyses).
+fn eval_all(session: &mut Session, file: usize, exprs: &[String]) -> Vec<Value> {
+    let mut out = Vec::with_capacity(exprs.len());
+    for chunk in exprs.chunks(200) {
+        match eval(session, file, &format!("[{}]", chunk.join(", "))) {
+            Value::List(items) => out.extend(items.iter().cloned()),
+            other => panic!("not a list: {other:?}"),
+        }
+    }
+    out
+}
+
+/// [`eval_all`], each value as cgl prints it.
+fn show_all(session: &mut Session, file: usize, exprs: &[String]) -> Vec<String> {
+    let values = eval_all(session, file, exprs);
+    values.iter().map(|v| session.show(v)).collect()
 }
 
 /// The canonical form of a value `value(...)` returned.
@@ -232,32 +246,29 @@ fn form_of(v: &Value) -> GameId {
 fn outcome_classes_match_a_game_tree_search() {
     let games = random_games(0x9E37_79B9_7F4A_7C15);
     let (mut s, file) = session(&games, false);
-    for (i, g) in games.iter().enumerate() {
-        let n = g.left.len();
-        let got = show(&mut s, file, &format!("[outcome(G{i}(p)) for p in 0..{n}]"));
-        let want: Vec<&str> = (0..n)
-            .map(|p| class_of(&games, false, &[plain(i)], &[p]))
-            .collect();
-        assert_eq!(
-            got,
-            format!("[{}]", want.join(", ")),
-            "G{i}:\n{}",
-            g.text("G")
-        );
-        let got = show(
-            &mut s,
-            file,
-            &format!("[outcome(misere(G{i}(p))) for p in 0..{n}]"),
-        );
-        let want: Vec<&str> = (0..n)
-            .map(|p| class_of(&games, true, &[plain(i)], &[p]))
-            .collect();
-        assert_eq!(
-            got,
-            format!("[{}]", want.join(", ")),
-            "misère G{i}:\n{}",
-            g.text("G")
-        );
+    for misere in [false, true] {
+        let mut asked = Vec::new();
+        let mut exprs = Vec::new();
+        for (i, g) in games.iter().enumerate() {
+            for p in 0..g.left.len() {
+                asked.push((i, p));
+                exprs.push(if misere {
+                    format!("outcome(misere(G{i}({p})))")
+                } else {
+                    format!("outcome(G{i}({p}))")
+                });
+            }
+        }
+        let got = show_all(&mut s, file, &exprs);
+        for ((i, p), got) in asked.into_iter().zip(got) {
+            let want = class_of(&games, misere, &[plain(i)], &[p]);
+            assert_eq!(
+                got,
+                want,
+                "misère {misere}: G{i}({p}) of\n{}",
+                games[i].text("G")
+            );
+        }
     }
 }
 
@@ -271,34 +282,37 @@ fn values_compare_as_the_games_do() {
         let g = rng.below(GAMES as u64) as usize;
         (g, rng.below(games[g].left.len() as u64) as usize)
     };
-    for _ in 0..1500 {
-        let (g, h) = (pick(&mut rng), pick(&mut rng));
-        let vg = eval(&mut s, file, &format!("value(G{}({}))", g.0, g.1));
-        let vh = eval(&mut s, file, &format!("value(G{}({}))", h.0, h.1));
-        let (fg, fh) = (form_of(&vg), form_of(&vh));
+    let pairs: Vec<_> = (0..1500)
+        .map(|_| (pick(&mut rng), pick(&mut rng)))
+        .collect();
+    let atom = |(g, p): (usize, usize)| format!("G{g}({p})");
+    let ask = |f: &dyn Fn(String, String) -> String| -> Vec<String> {
+        pairs.iter().map(|(g, h)| f(atom(*g), atom(*h))).collect()
+    };
+    let values = eval_all(
+        &mut s,
+        file,
+        &ask(&|g, h| format!("[value({g}), value({h})]")),
+    );
+    let sums = eval_all(&mut s, file, &ask(&|g, h| format!("value({g} + {h})")));
+    let classes = show_all(&mut s, file, &ask(&|g, h| format!("outcome({g} + {h})")));
+    let miseres = show_all(
+        &mut s,
+        file,
+        &ask(&|g, h| format!("outcome(misere({g} + {h}))")),
+    );
+    for (k, (g, h)) in pairs.iter().copied().enumerate() {
+        let Value::List(two) = &values[k] else {
+            panic!("not a pair of values")
+        };
+        let (fg, fh) = (form_of(&two[0]), form_of(&two[1]));
         let (g_ge_h, h_ge_g) = (ge(&games, g, h), ge(&games, h, g));
         // Canonical forms are equal iff the games are (G >= H and H >= G).
-        assert_eq!(
-            fg == fh,
-            g_ge_h && h_ge_g,
-            "G{}({}) vs G{}({})",
-            g.0,
-            g.1,
-            h.0,
-            h.1
-        );
+        assert_eq!(fg == fh, g_ge_h && h_ge_g, "{} vs {}", atom(g), atom(h));
         equal_pairs += usize::from(fg == fh);
         with_forms(|t| {
             // The order of values is the order of games.
-            assert_eq!(
-                t.ge(fg, fh),
-                g_ge_h,
-                "G{}({}) >= G{}({})",
-                g.0,
-                g.1,
-                h.0,
-                h.1
-            );
+            assert_eq!(t.ge(fg, fh), g_ge_h, "{} >= {}", atom(g), atom(h));
             // The class read off the form is the searched one.
             let class = t.outcome(fg).to_string();
             assert_eq!(class, class_of(&games, false, &[plain(g.0)], &[g.1]));
@@ -311,22 +325,17 @@ fn values_compare_as_the_games_do() {
             assert_eq!(three, t.add(fg, fh_fg).unwrap());
         });
         // The value of a sum is the sum of the values, and its class the searched one.
-        let both = format!("G{}({}) + G{}({})", g.0, g.1, h.0, h.1);
-        let vsum = form_of(&eval(&mut s, file, &format!("value({both})")));
+        let both = format!("{} + {}", atom(g), atom(h));
+        let vsum = form_of(&sums[k]);
         assert_eq!(vsum, with_forms(|t| t.add(fg, fh).unwrap()), "{both}");
-        let class = show(&mut s, file, &format!("outcome({both})"));
         let parts = [plain(g.0), plain(h.0)];
         assert_eq!(
-            class,
+            classes[k],
             class_of(&games, false, &parts, &[g.1, h.1]),
             "{both}"
         );
-        let misere = show(&mut s, file, &format!("outcome(misere({both}))"));
-        assert_eq!(
-            misere,
-            class_of(&games, true, &parts, &[g.1, h.1]),
-            "misère {both}"
-        );
+        let misere = class_of(&games, true, &parts, &[g.1, h.1]);
+        assert_eq!(miseres[k], misere, "misère {both}");
     }
     // Random small games are often equal (0, *, 1, -1, ...): both branches are exercised.
     assert!(equal_pairs > 50, "only {equal_pairs} equal pairs");
@@ -338,30 +347,34 @@ fn explicit_sums_have_the_summed_values() {
     let (mut summed, file) = session(&games, false);
     let (mut explicit, efile) = session(&games, true);
     let mut rng = Rng(11);
-    for _ in 0..300 {
-        let parts: Vec<(usize, usize)> = (0..3)
-            .map(|_| {
-                let g = rng.below(GAMES as u64) as usize;
-                (g, rng.below(games[g].left.len() as u64) as usize)
-            })
-            .collect();
-        let sum: Vec<String> = parts.iter().map(|(g, p)| format!("G{g}({p})")).collect();
-        let expr = format!("value({})", sum.join(" + "));
-        let a = form_of(&eval(&mut summed, file, &expr));
-        let b = form_of(&eval(&mut explicit, efile, &expr));
-        assert_eq!(a, b, "{expr}");
-        let class = show(
-            &mut explicit,
-            efile,
-            &format!("outcome({})", sum.join(" + ")),
-        );
+    let sums: Vec<Vec<(usize, usize)>> = (0..300)
+        .map(|_| {
+            (0..3)
+                .map(|_| {
+                    let g = rng.below(GAMES as u64) as usize;
+                    (g, rng.below(games[g].left.len() as u64) as usize)
+                })
+                .collect()
+        })
+        .collect();
+    let written: Vec<String> = sums
+        .iter()
+        .map(|parts| {
+            let parts: Vec<String> = parts.iter().map(|(g, p)| format!("G{g}({p})")).collect();
+            parts.join(" + ")
+        })
+        .collect();
+    let values: Vec<String> = written.iter().map(|w| format!("value({w})")).collect();
+    let a = eval_all(&mut summed, file, &values);
+    let b = eval_all(&mut explicit, efile, &values);
+    let outcomes: Vec<String> = written.iter().map(|w| format!("outcome({w})")).collect();
+    let classes = show_all(&mut explicit, efile, &outcomes);
+    for (k, parts) in sums.iter().enumerate() {
+        assert_eq!(form_of(&a[k]), form_of(&b[k]), "{}", written[k]);
         let brute_parts: Vec<Part> = parts.iter().map(|(g, _)| plain(*g)).collect();
         let state: Vec<usize> = parts.iter().map(|(_, p)| *p).collect();
-        assert_eq!(
-            class,
-            class_of(&games, false, &brute_parts, &state),
-            "{expr}"
-        );
+        let want = class_of(&games, false, &brute_parts, &state);
+        assert_eq!(classes[k], want, "{}", written[k]);
     }
 }
 
@@ -369,42 +382,48 @@ fn explicit_sums_have_the_summed_values() {
 fn sides_follow_the_rules() {
     let games = random_games(0x0123_4567_89AB_CDEF);
     let (mut s, file) = session(&games, false);
+    let mut asked = Vec::new();
+    let mut exprs = Vec::new();
     for (i, g) in games.iter().enumerate().take(300) {
         for p in 0..g.left.len() {
             for (side, left) in [("left", true), ("right", false)] {
-                // cgl lists options in rule order: Left's (or Right's) rule first, then
-                // the plain rule; compare as sets.
-                let got = show(
-                    &mut s,
-                    file,
-                    &format!("sorted([str(q) for q in moves(G{i}({p}), {side})])"),
-                );
-                let shown = |options: Vec<usize>| {
-                    let items: Vec<String> =
-                        options.iter().map(|o| format!("\"G{i}({o})\"")).collect();
-                    format!("[{}]", items.join(", "))
-                };
-                assert_eq!(got, shown(g.options(p, left)), "G{i}({p}) {side}");
-                // A winning move leaves the opponent, moving first, lost.
-                let winning = show(
-                    &mut s,
-                    file,
-                    &format!("sorted([str(q) for q in winning_moves(G{i}({p}), {side})])"),
-                );
-                let want: Vec<usize> = g
-                    .options(p, left)
-                    .into_iter()
-                    .filter(|o| {
-                        let mut b = Brute {
-                            games: &games,
-                            misere: false,
-                            memo: HashMap::new(),
-                        };
-                        !b.wins(&[plain(i)], &[*o], !left)
-                    })
-                    .collect();
-                assert_eq!(winning, shown(want), "G{i}({p}) {side}");
+                asked.push((i, p, left));
+                // cgl lists options in rule order (the side's rule, then the plain one):
+                // compare them sorted.
+                exprs.push(format!(
+                    "[sorted([str(q) for q in moves(G{i}({p}), {side})]), \
+                     sorted([str(q) for q in winning_moves(G{i}({p}), {side})])]"
+                ));
             }
         }
+    }
+    let got = eval_all(&mut s, file, &exprs);
+    for ((i, p, left), got) in asked.into_iter().zip(got) {
+        let Value::List(two) = got else {
+            panic!("not a pair")
+        };
+        let shown = |options: Vec<usize>| {
+            let items: Vec<String> = options.iter().map(|o| format!("\"G{i}({o})\"")).collect();
+            format!("[{}]", items.join(", "))
+        };
+        let options = games[i].options(p, left);
+        assert_eq!(
+            s.show(&two[0]),
+            shown(options.clone()),
+            "G{i}({p}) left {left}"
+        );
+        // A winning move leaves the opponent, moving first, lost.
+        let winning: Vec<usize> = options
+            .into_iter()
+            .filter(|o| {
+                let mut b = Brute {
+                    games: &games,
+                    misere: false,
+                    memo: HashMap::new(),
+                };
+                !b.wins(&[plain(i)], &[*o], !left)
+            })
+            .collect();
+        assert_eq!(s.show(&two[1]), shown(winning), "G{i}({p}) left {left}");
     }
 }
