@@ -3,13 +3,16 @@
 //! The hand-written solver runs the algorithm pycgt and CGSuite run: a board splits into
 //! regions no domino spans (orthogonally connected empty cells), whose values add; each
 //! region, moved to the corner and taken up to the two reflections that keep vertical
-//! vertical, is valued once, as the canonical form of its options. Canonical forms, sums and
-//! printing come from cgl's own value table ([`cgl::cgt::ValueTable`]): this baseline
-//! measures what cgl's rules, positions and splitting cost on top of that engine.
+//! vertical, is valued once, as the canonical form of its options. Canonical forms and sums
+//! come from cgl's own value table ([`cgl::cgt::ValueTable`], the thread's table of
+//! `cgl::value`), and the answer is printed as cgl prints a value: this baseline measures
+//! what cgl's rules, positions and splitting cost on top of that engine.
 
 use std::collections::HashMap;
 
-use cgl::cgt::{GameId, ValueTable};
+use cgl::cgt::{CgtError, GameId, ValueTable};
+use cgl::syntax::ast::Convention;
+use cgl::value::{display, with_forms, InstanceId, InstanceNames, Value};
 
 /// A region: its height, width and empty cells, bit `r * w + c` for row `r`, column `c`.
 type Region = (u8, u8, u64);
@@ -20,29 +23,48 @@ pub fn hand(rows: usize, cols: usize) -> Result<String, String> {
     if rows * cols > 64 || rows == 0 || cols == 0 {
         return Err(format!("no board {rows}x{cols} (1 to 64 cells)"));
     }
-    let mut solver = Solver {
-        table: ValueTable::new(),
-        memo: HashMap::new(),
-    };
     let full = if rows * cols == 64 {
         u64::MAX
     } else {
         (1u64 << (rows * cols)) - 1
     };
-    let g = solver
-        .board(rows as u8, cols as u8, full)
-        .map_err(|e| e.to_string())?;
-    Ok(solver.table.show(g))
+    let g = with_forms(|table| {
+        let mut solver = Solver {
+            table,
+            memo: HashMap::new(),
+        };
+        solver.board(rows as u8, cols as u8, full)
+    });
+    shown(g)
 }
 
-struct Solver {
-    table: ValueTable,
+/// A value of the thread's form table, printed as cgl prints it.
+fn shown(g: Result<GameId, CgtError>) -> Result<String, String> {
+    let value = g.and_then(Value::form).map_err(|e| e.to_string())?;
+    Ok(display(&value, &NoGames))
+}
+
+/// Printing a game value names no game.
+struct NoGames;
+
+impl InstanceNames for NoGames {
+    fn instance_label(&self, _id: InstanceId) -> &str {
+        ""
+    }
+
+    fn instance_convention(&self, _id: InstanceId) -> Convention {
+        Convention::Normal
+    }
+}
+
+struct Solver<'t> {
+    table: &'t mut ValueTable,
     memo: HashMap<Region, GameId>,
 }
 
-impl Solver {
+impl Solver<'_> {
     /// The value of the empty cells `cells` of an `h` × `w` board: the sum of its regions'.
-    fn board(&mut self, h: u8, w: u8, cells: u64) -> Result<GameId, cgl::cgt::CgtError> {
+    fn board(&mut self, h: u8, w: u8, cells: u64) -> Result<GameId, CgtError> {
         let mut total = self.table.zero();
         let mut rest = cells;
         while rest != 0 {
@@ -56,7 +78,7 @@ impl Solver {
 
     /// The value of one normalised region: Left covers two cells one above the other,
     /// Right two side by side.
-    fn region(&mut self, key: Region) -> Result<GameId, cgl::cgt::CgtError> {
+    fn region(&mut self, key: Region) -> Result<GameId, CgtError> {
         if let Some(&g) = self.memo.get(&key) {
             return Ok(g);
         }
@@ -172,7 +194,7 @@ pub fn python() -> String {
 
 /// pycgt 0.2.0's `domineering.rectangle(rows, cols)`, Left vertical as here. Its rendered
 /// value (CGSuite's notation: `+-1`, `Miny(2)`, `{2|-1/2}`) is parsed by cgl's value table
-/// and printed again, so the answers compare as strings.
+/// and printed as cgl prints it, so the answers compare as strings.
 pub fn pycgt(rows: usize, cols: usize) -> Result<PeerRun, String> {
     let out = std::process::Command::new(python())
         .args(["-c", PYCGT, &rows.to_string(), &cols.to_string()])
@@ -189,15 +211,13 @@ pub fn pycgt(rows: usize, cols: usize) -> Result<PeerRun, String> {
     let (Some(secs), Some(kib), Some(text)) = (fields.next(), fields.next(), fields.next()) else {
         return Err(format!("pycgt printed {line:?}"));
     };
-    let mut table = ValueTable::new();
-    let g = table
-        .parse(text)
+    let g = with_forms(|table| table.parse(text))
         .map_err(|e| format!("cannot read pycgt's {text:?}: {e}"))?;
     Ok(PeerRun {
         secs: secs
             .parse()
             .map_err(|_| format!("pycgt printed {line:?}"))?,
         kib: kib.parse().map_err(|_| format!("pycgt printed {line:?}"))?,
-        answer: table.show(g),
+        answer: shown(Ok(g))?,
     })
 }
