@@ -500,6 +500,44 @@ impl Session {
         self.interp().eval_body(&call, 0)
     }
 
+    /// [`Session::analyse`] with a side as its second argument (`moves(p, left)`).
+    pub fn analyse_side(
+        &mut self,
+        builtin: Builtin,
+        value: &Value,
+        side: crate::cgt::Side,
+        span: Span,
+    ) -> Result<Value, Box<Diag>> {
+        let lit = |value: Value| Expr {
+            kind: ExprKind::Lit(value),
+            span,
+        };
+        let named = match side {
+            crate::cgt::Side::Left => crate::value::Outcome::L,
+            crate::cgt::Side::Right => crate::value::Outcome::R,
+        };
+        let call = Expr {
+            kind: ExprKind::CallBuiltin(
+                builtin,
+                vec![lit(value.clone()), lit(Value::Outcome(named))],
+            ),
+            span,
+        };
+        self.interp().eval_body(&call, 0)
+    }
+
+    /// Whether a position is partizan (its players' moves may differ).
+    pub fn is_partizan(&mut self, value: &Value) -> bool {
+        let Value::Pos(p) = value else {
+            return false;
+        };
+        let mut games = Vec::new();
+        p.term.instances(&mut games);
+        games
+            .iter()
+            .any(|i| self.program.games[self.games.info(*i).game.0 as usize].partizan)
+    }
+
     /// Checks one `expect`: it must evaluate to `true`. A failure reports what the expression
     /// evaluated to, both sides of a comparison, and a `forall`'s first counterexample.
     pub fn check_expect(&mut self, body: &Body) -> ExpectResult {

@@ -61,6 +61,9 @@ and lets typed here, in order. Those that no longer work are dropped, with the r
             "For a position: its outcome, Grundy value and remoteness, then each option
 with its outcome, Grundy value and remoteness; the mex set (the options' Grundy
 values) and the lego set (their remoteness values); and the winning moves.
+For a partizan position: its class (L, R, N, P) and why, its value (canonical
+form) with its stops and temperature, and Left's and Right's options with
+their values and classes.
 Example: :explain Kayles(4)
 "
         }
@@ -81,6 +84,7 @@ Example: :grid grundy(Wythoff(a, b)) for a in 0..8, b in 0..8
 the computer does). Choose a move by its number or type the position; `undo`
 takes back your last move, `hint` shows the winning moves, `quit` leaves. The
 computer wins as fast as it can and, when it cannot win, loses as late as it can.
+In a partizan game you first choose your side, `left` or `right`.
 "
         }
         "time" => {

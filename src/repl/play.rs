@@ -6,7 +6,9 @@ use std::io::Write;
 use super::editor::{Lines, Read};
 use super::explain::{options, outcome, remoteness};
 use super::Errors;
+use crate::cgt::Side;
 use crate::diag::{Code, Diag, Span};
+use crate::eval::builtins::Builtin;
 use crate::eval::value::{Outcome, PosTerm, Value};
 use crate::session::{Bindings, Session};
 
@@ -130,6 +132,24 @@ pub fn play(
             "you move"
         }
     );
+    // A partizan game: the user takes a side, the computer the other.
+    let user_side = if repl.session.is_partizan(&start) {
+        match ask_side(lines, out) {
+            Some(side) => Some(side),
+            None => {
+                let _ = writeln!(out, "left the game at {}", repl.session.show(&start));
+                return Ok(());
+            }
+        }
+    } else {
+        None
+    };
+    let side_of = |mover: Player| {
+        user_side.map(|side| match mover {
+            Player::User => side,
+            Player::Computer => other(side),
+        })
+    };
     let mut trail = vec![start];
     let one = |e: Box<Diag>| vec![*e];
     loop {
@@ -139,7 +159,28 @@ pub fn play(
         } else {
             first.other()
         };
-        let moves = options(repl.session, &here, span).map_err(one)?;
+        let moves = match side_of(mover) {
+            Some(side) => side_options(repl.session, &here, side, span).map_err(one)?,
+            None => options(repl.session, &here, span).map_err(one)?,
+        };
+        if let (true, Some(side)) = (moves.is_empty(), side_of(mover)) {
+            let (winner, rule) = if misere {
+                (mover, "misère play: who cannot move wins")
+            } else {
+                (mover.other(), "normal play: who cannot move loses")
+            };
+            let _ = writeln!(
+                out,
+                "game over after {} move{} at {}: {} ({}) cannot move ({rule}), so {}.",
+                trail.len() - 1,
+                if trail.len() == 2 { "" } else { "s" },
+                repl.session.show(&here),
+                mover.name(),
+                side_name(side),
+                winner.wins()
+            );
+            return Ok(());
+        }
         if moves.is_empty() {
             let o = outcome(repl.session, &here, span).map_err(one)?;
             let result = match o {
@@ -169,9 +210,23 @@ pub fn play(
         if mover == Player::Computer {
             let mut facts = Vec::with_capacity(moves.len());
             for m in &moves {
-                facts.push(OptionFacts {
-                    outcome: outcome(repl.session, m, span).map_err(one)?,
-                    remoteness: remoteness(repl.session, m, span).map_err(one)?,
+                facts.push(match side_of(mover) {
+                    // The computer's winning moves leave the user, moving first, lost: as
+                    // a move to P in an impartial game.
+                    Some(side) => OptionFacts {
+                        outcome: if wins_after(side, outcome(repl.session, m, span).map_err(one)?) {
+                            Outcome::P
+                        } else {
+                            Outcome::N
+                        },
+                        remoteness: Some(
+                            side_remoteness(repl.session, m, other(side), span).map_err(one)?,
+                        ),
+                    },
+                    None => OptionFacts {
+                        outcome: outcome(repl.session, m, span).map_err(one)?,
+                        remoteness: remoteness(repl.session, m, span).map_err(one)?,
+                    },
                 });
             }
             let choice = choose_move(&facts).unwrap_or(0);
@@ -217,7 +272,12 @@ pub fn play(
                 "hint" => {
                     let mut winning = Vec::new();
                     for (i, m) in moves.iter().enumerate() {
-                        if outcome(repl.session, m, span).map_err(one)? == Outcome::P {
+                        let o = outcome(repl.session, m, span).map_err(one)?;
+                        let wins = match user_side {
+                            Some(side) => wins_after(side, o),
+                            None => o == Outcome::P,
+                        };
+                        if wins {
                             winning.push((i + 1).to_string());
                         }
                     }
@@ -272,6 +332,84 @@ pub fn play(
             let _ = writeln!(out, "you: {}", repl.session.show(&next));
             trail.push(next);
         }
+    }
+}
+
+/// Asks which side the user takes in a partizan game; `None` when the input ends.
+fn ask_side(lines: &mut dyn Lines, out: &mut dyn Write) -> Option<Side> {
+    let _ = writeln!(
+        out,
+        "a partizan game: Left and Right have different moves. Which side do you take?"
+    );
+    loop {
+        let _ = out.flush();
+        match lines.read("side (left or right)> ") {
+            Read::Line(line) => match line.trim().to_ascii_lowercase().as_str() {
+                "left" | "l" => {
+                    let _ = writeln!(out, "you play Left, the computer Right.");
+                    return Some(Side::Left);
+                }
+                "right" | "r" => {
+                    let _ = writeln!(out, "you play Right, the computer Left.");
+                    return Some(Side::Right);
+                }
+                "quit" | "q" | ":quit" | ":q" | "exit" => return None,
+                _ => {
+                    let _ = writeln!(out, "type `left` or `right`");
+                }
+            },
+            Read::Interrupted => continue,
+            Read::Eof => return None,
+        }
+    }
+}
+
+fn other(side: Side) -> Side {
+    match side {
+        Side::Left => Side::Right,
+        Side::Right => Side::Left,
+    }
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Left => "Left",
+        Side::Right => "Right",
+    }
+}
+
+/// Whether `side`, having moved to a position of class `o`, wins (the opponent moves first
+/// there and loses).
+fn wins_after(side: Side, o: Outcome) -> bool {
+    match side {
+        Side::Left => matches!(o, Outcome::L | Outcome::P),
+        Side::Right => matches!(o, Outcome::R | Outcome::P),
+    }
+}
+
+/// `side`'s options of a position.
+fn side_options(
+    session: &mut Session,
+    position: &Value,
+    side: Side,
+    span: Span,
+) -> Result<Vec<Value>, Box<Diag>> {
+    match session.analyse_side(Builtin::Moves, position, side, span)? {
+        Value::List(items) => Ok(items.to_vec()),
+        _ => Ok(Vec::new()),
+    }
+}
+
+/// The moves to the end of a partizan position with `side` to move.
+fn side_remoteness(
+    session: &mut Session,
+    position: &Value,
+    side: Side,
+    span: Span,
+) -> Result<u64, Box<Diag>> {
+    match session.analyse_side(Builtin::Remoteness, position, side, span)? {
+        Value::Int(n) => Ok(u64::try_from(n).unwrap_or(0)),
+        _ => Ok(0),
     }
 }
 
