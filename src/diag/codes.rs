@@ -601,7 +601,7 @@ codes! {
         `loopy`: its positions are then won, lost or drawn by infinite play.
         ";
     GraphTooManyPositions = "cgl::graph::too_many_positions",
-        "an analysis needs more positions than `--max-positions` allows (by default, only the memory limit bounds them)",
+        "an analysis needs more positions than `--max-positions` allows (no limit by default)",
         r"
         One session keeps at most `--max-positions` positions and compounds (when given;
         by default only `--max-memory` bounds them); a compound's
@@ -613,7 +613,7 @@ codes! {
         `cgl check --max-positions 20000000 file.game`.
         ";
     GraphTooMuchMemory = "cgl::graph::too_much_memory",
-        "the game graph's estimated memory would exceed `--max-memory` (by default half the memory available)",
+        "the game graph's estimated memory would exceed `--max-memory` (default: half the free memory)",
         r"
         cgl estimates the memory of the game graph (180 bytes a position, plus list data,
         plus 4 bytes a stored move) and stops a query that would take it over `--max-memory`
