@@ -662,7 +662,7 @@ fn lowering_checks_the_deadline() {
         checks += 1;
         Err(Box::new(Diag::error(Code::LimitTimeout, "took too long")))
     });
-    let errors = result.err().expect("the stop ends lowering");
+    let errors = result.expect_err("the stop ends lowering");
     assert_eq!(errors.len(), 1);
     assert_eq!(errors[0].code, Code::LimitTimeout);
     assert_eq!(checks, 1);
