@@ -384,7 +384,8 @@ impl Session {
             .map(|(i, span)| (&self.files[*i].lowered.exports, *span))
             .collect();
         self.stop.check().map_err(|d| vec![*d])?;
-        let lowered = lower_file(&mut self.program, &parsed, &imports)?;
+        let stop = self.stop.clone();
+        let lowered = lower_file(&mut self.program, &parsed, &imports, &mut || stop.check())?;
         self.compiled.extend(&self.program);
         self.consts
             .resize(self.program.consts.len(), ConstState::Pending);

@@ -235,3 +235,85 @@ fn memory_bounds_the_positions_by_default() {
         "the library's default has no position limit but the index's"
     );
 }
+
+/// `cgl repl` in `dir` with `input` on stdin; returns (exit code, stdout, stderr) and the
+/// seconds it took.
+fn repl_in(dir: &std::path::Path, args: &[&str], input: &str) -> ((i32, String, String), f64) {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let started = std::time::Instant::now();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cgl"))
+        .arg("repl")
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the cgl binary runs");
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    let input = input.as_bytes().to_vec();
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&input);
+    });
+    let output =
+        crate::common::wait_with_timeout(child, std::time::Duration::from_secs(120), "cgl repl");
+    let _ = writer.join();
+    (output, started.elapsed().as_secs_f64())
+}
+
+/// Lasker's Nim: take any number from a heap, or split it in two.
+const LASKER: &str = "game Lasker {
+    position n
+    move n - k for k in 1..=n
+    move split(a, n - a) for a in 1..=n / 2
+}
+";
+
+/// `:explain` of a position whose remoteness needs large explicit products (every split
+/// of Lasker(2000) is a sum) shows the outcome and the Grundy values at once and says which
+/// remoteness it skipped and how to ask for it, instead of running for minutes; and what it
+/// shows is right (the Grundy values by the closed form of Lasker's Nim, the session usable
+/// after).
+#[test]
+fn explain_skips_what_is_expensive_and_says_so() {
+    let dir = temp_dir("explain-lasker");
+    std::fs::write(dir.join("lasker.game"), LASKER).unwrap();
+    let ((code, stdout, stderr), seconds) = repl_in(
+        &dir,
+        &["lasker.game"],
+        ":explain Lasker(2000)\nremoteness(Lasker(3) + Lasker(2))\n",
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(seconds < 60.0, "took {seconds} s");
+    // g(4k+1) = 4k+1, g(4k+2) = 4k+2, g(4k+3) = 4k+4, g(4k+4) = 4k+3: g(2000) = 1999, N.
+    assert!(
+        stdout.contains("Lasker(2000) is N: the player to move wins"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("grundy 1999"), "{stdout}");
+    assert!(stdout.contains("not computed"), "{stdout}");
+    assert!(stdout.contains("ask for one with `remoteness("), "{stdout}");
+    // The option rows: Lasker(1999) (take one) has Grundy value 2000 (1999 = 4*499 + 3).
+    let row = stdout
+        .lines()
+        .find(|l| l.contains(" Lasker(1999) "))
+        .unwrap_or_else(|| panic!("no row for Lasker(1999):\n{stdout}"));
+    assert!(row.contains(" 2000 "), "{row}");
+    assert!(
+        stdout.contains("mex {0, 1, ..., 1998, 2000, 2001} = 1999"),
+        "{stdout}"
+    );
+    // After the skipped work the session still answers, as a fresh one does.
+    let (_, fresh, _) = cgl_in(
+        &dir,
+        &[
+            "eval",
+            "-f",
+            "lasker.game",
+            "remoteness(Lasker(3) + Lasker(2))",
+        ],
+    );
+    assert_eq!(stdout.lines().last(), fresh.lines().last(), "{stdout}");
+}

@@ -665,7 +665,7 @@ codes! {
             expect outcome(Nim(1) + Cutcake(2, 1)) == L      // * + 1 = 1*
         ";
     GraphTooManyPositions = "cgl::graph::too_many_positions",
-        "an analysis needs more positions than `--max-positions` (or the memory limit) allows",
+        "an analysis needs more positions than `--max-positions` allows (no limit by default)",
         r"
         One session keeps at most `--max-positions` positions and compounds (when given;
         by default only `--max-memory` bounds them); a compound's
@@ -677,7 +677,7 @@ codes! {
         `cgl check --max-positions 20000000 file.game`.
         ";
     GraphTooMuchMemory = "cgl::graph::too_much_memory",
-        "the game graph's estimated memory would exceed `--max-memory` (by default half the memory available)",
+        "the game graph's estimated memory would exceed `--max-memory` (default: half the free memory)",
         r"
         cgl estimates the memory of the game graph (180 bytes a position, plus list data,
         plus 4 bytes a stored move) and stops a query that would take it over `--max-memory`

@@ -118,10 +118,70 @@ pub fn saltus_period_checked<E>(
     Ok(best)
 }
 
-/// Sorted copy of a list of values.
-pub fn sorted(mut items: Vec<Value>) -> Value {
-    items.sort();
-    Value::List(Rc::from(items))
+/// Items sorted in one step between two checks of the deadline (and merged between two).
+const SORT_RUN: usize = 1 << 16;
+
+/// Sorted copy of a list of values (a stable sort), calling `check` (the deadline) every
+/// [`SORT_RUN`] items: runs of that many are sorted, then merged in pairs, so a sort of
+/// millions of items stops within milliseconds of its deadline.
+pub fn sorted(
+    items: Vec<Value>,
+    check: &mut dyn FnMut() -> crate::diag::DiagResult<()>,
+) -> crate::diag::DiagResult<Value> {
+    if items.len() <= SORT_RUN {
+        let mut items = items;
+        items.sort();
+        return Ok(Value::List(Rc::from(items)));
+    }
+    let mut runs: Vec<Vec<Value>> = Vec::with_capacity(items.len() / SORT_RUN + 1);
+    let mut rest = items.into_iter();
+    loop {
+        check()?;
+        let mut run: Vec<Value> = rest.by_ref().take(SORT_RUN).collect();
+        if run.is_empty() {
+            break;
+        }
+        run.sort();
+        runs.push(run);
+    }
+    while runs.len() > 1 {
+        let mut merged = Vec::with_capacity(runs.len().div_ceil(2));
+        let mut pairs = runs.into_iter();
+        while let Some(left) = pairs.next() {
+            match pairs.next() {
+                Some(right) => merged.push(merge(left, right, check)?),
+                None => merged.push(left),
+            }
+        }
+        runs = merged;
+    }
+    Ok(Value::List(Rc::from(runs.pop().unwrap_or_default())))
+}
+
+/// Two sorted runs merged (the left one's item first among equals), checking the deadline
+/// every [`SORT_RUN`] items.
+fn merge(
+    left: Vec<Value>,
+    right: Vec<Value>,
+    check: &mut dyn FnMut() -> crate::diag::DiagResult<()>,
+) -> crate::diag::DiagResult<Vec<Value>> {
+    let mut out = Vec::with_capacity(left.len() + right.len());
+    let mut a = left.into_iter().peekable();
+    let mut b = right.into_iter().peekable();
+    loop {
+        if out.len() % SORT_RUN == 0 {
+            check()?;
+        }
+        let take_right = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => y < x,
+            (Some(_), None) => false,
+            (None, Some(_)) => true,
+            (None, None) => break,
+        };
+        let next = if take_right { b.next() } else { a.next() };
+        out.extend(next);
+    }
+    Ok(out)
 }
 
 /// A set value from items.
@@ -132,6 +192,36 @@ pub fn set_of(items: impl IntoIterator<Item = Value>) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sorting_in_runs_is_a_stable_sort() {
+        // Past a run's size: pairs whose first items tie, in an order that needs merging.
+        let n = SORT_RUN * 3 + 17;
+        let items: Vec<Value> = (0..n)
+            .map(|i| {
+                let key = ((i * 7919) % 1000) as i64;
+                Value::Tuple(Rc::from(vec![Value::Int(key), Value::Int(i as i64)]))
+            })
+            .collect();
+        let mut expected = items.clone();
+        expected.sort();
+        let mut checks = 0;
+        let got = sorted(items, &mut || {
+            checks += 1;
+            Ok(())
+        })
+        .unwrap_or(Value::None);
+        assert_eq!(got, Value::List(Rc::from(expected)));
+        assert!(checks >= 4, "the deadline is checked as it goes ({checks})");
+        // A stop ends it.
+        let stopped = sorted((0..n as i64).rev().map(Value::Int).collect(), &mut || {
+            Err(Box::new(crate::diag::Diag::error(
+                crate::diag::Code::LimitTimeout,
+                "stop",
+            )))
+        });
+        assert!(stopped.is_err());
+    }
 
     #[test]
     fn mex_and_lego() {

@@ -143,6 +143,9 @@ struct IntAtoms {
     tables: Vec<Vec<u32>>,
     /// Per instance, `id + 1` of the atom with data `(a, b)` at `[a][b]`.
     pairs: Vec<Vec<Vec<u32>>>,
+    /// The tables' bytes, kept up to date as they grow (the memory check reads it for every
+    /// explored position, so it is not summed each time).
+    bytes: usize,
 }
 
 impl IntAtoms {
@@ -171,12 +174,26 @@ impl IntAtoms {
         if !Self::pair_is_dense(a, b) {
             return false;
         }
+        let cells = |p: &[Vec<Vec<u32>>]| {
+            p.get(inst.0 as usize).map_or((0, 0), |rows| {
+                (rows.len(), rows.get(a as usize).map_or(0, Vec::len))
+            })
+        };
+        let before = cells(&self.pairs);
         *pair_cell(&mut self.pairs, inst, a as usize, b as usize, 0) = id + 1;
+        if cells(&self.pairs) != before {
+            self.bytes = self.measure();
+        }
         true
     }
 
-    /// The tables' bytes (their cells in use).
+    /// The tables' bytes (their cells in use), as last measured.
     fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// Sums the tables' bytes (after one grew: tables grow by doubling, so rarely).
+    fn measure(&self) -> usize {
         fn nested<T>(v: &[Vec<T>]) -> usize {
             std::mem::size_of_val(v)
                 + v.iter()
@@ -212,7 +229,12 @@ impl IntAtoms {
         if !Self::is_dense(n) {
             return false;
         }
+        let len = |t: &[Vec<u32>]| t.get(inst.0 as usize).map_or(0, Vec::len);
+        let before = len(&self.tables);
         *cell(&mut self.tables, inst.0 as usize, n as usize, 0, usize::MAX) = id + 1;
+        if len(&self.tables) != before {
+            self.bytes = self.measure();
+        }
         true
     }
 }

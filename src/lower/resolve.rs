@@ -48,11 +48,14 @@ pub struct LoweredFile {
 }
 
 /// Lowers a parsed file into `program`. `imports` are the exports of the files it imports,
-/// with the span of each import statement. Returns every static error found.
+/// with the span of each import statement. Returns every static error found. `check` (the
+/// deadline) is called every [`CHECK_EVERY`] statements, so that a file of millions of
+/// statements stops at `--timeout` while it is lowered; its error is the only one returned.
 pub fn lower_file(
     program: &mut Program,
     file: &ast::File,
     imports: &[(&Exports, Span)],
+    check: &mut dyn FnMut() -> crate::diag::DiagResult<()>,
 ) -> Result<LoweredFile, Vec<Diag>> {
     let mut errors = Vec::new();
     let mut scope: HashMap<String, (Global, Span)> = HashMap::new();
@@ -159,7 +162,10 @@ pub fn lower_file(
     let mut games = Vec::new();
     let mut fns = Vec::new();
     let mut consts = Vec::new();
-    for item in &file.items {
+    for (i, item) in file.items.iter().enumerate() {
+        if i % CHECK_EVERY == CHECK_EVERY - 1 {
+            check().map_err(|d| vec![*d])?;
+        }
         let mut r = Resolver::new(&lowered.scope, &sigs, &fn_arities);
         match item {
             Item::Import { .. } => {}
@@ -222,6 +228,9 @@ pub fn lower_file(
     program.consts.extend(consts);
     Ok(lowered)
 }
+
+/// Statements lowered between two checks of the deadline.
+const CHECK_EVERY: usize = 1024;
 
 /// Lowers a standalone expression (for `cgl eval` and the REPL) against a file's scope.
 pub fn lower_expr(program: &Program, scope: &Scope, expr: &ast::Expr) -> Result<Body, Vec<Diag>> {

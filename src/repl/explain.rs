@@ -27,11 +27,35 @@ const MAX_PICTURES: usize = 40;
 /// A value, or why it is not defined.
 type Defined<T> = Result<T, String>;
 
+/// How long `:explain` spends on the Grundy values and remoteness of a position and its
+/// options, all together: what does not finish in time is shown as skipped, with how to ask
+/// for it (a sum's remoteness needs the explicit product of its parts, which can be huge).
+pub const EXPLAIN_BUDGET: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// A Grundy value or remoteness as `:explain` knows it.
+#[derive(Clone, Debug)]
+enum Fact {
+    Known(u64),
+    /// Not defined for this position, and why (a draw, misère play, ...).
+    Undefined(String),
+    /// Not computed: `:explain`'s time budget ran out first.
+    Skipped,
+}
+
+impl Fact {
+    fn known(&self) -> Option<u64> {
+        match self {
+            Fact::Known(v) => Some(*v),
+            _ => None,
+        }
+    }
+}
+
 /// The facts about one position.
 struct Facts {
     outcome: Outcome,
-    grundy: Defined<u64>,
-    remoteness: Defined<u64>,
+    grundy: Fact,
+    remoteness: Fact,
 }
 
 fn int_of(value: &Value) -> u64 {
@@ -56,15 +80,52 @@ fn defined(
     }
 }
 
-fn facts(session: &mut Session, position: &Value, span: Span) -> Result<Facts, Box<Diag>> {
-    let outcome = match session.analyse(Builtin::Outcome, position, span)? {
+/// The stop condition of the session, and the one of `:explain`'s optional facts (the same
+/// flag, so Ctrl-C still stops them, and a deadline [`EXPLAIN_BUDGET`] away).
+struct Budget {
+    own: crate::eval::Stop,
+    optional: crate::eval::Stop,
+}
+
+impl Budget {
+    fn start(session: &Session) -> Budget {
+        let own = session.stop().clone();
+        Budget {
+            optional: own.sooner(EXPLAIN_BUDGET),
+            own,
+        }
+    }
+
+    /// A Grundy value or remoteness within the budget: skipped when the budget's deadline
+    /// stops it (and not the session's own stop: Ctrl-C or `--timeout` are passed on).
+    fn fact(
+        &self,
+        session: &mut Session,
+        builtin: Builtin,
+        position: &Value,
+        span: Span,
+    ) -> Result<Fact, Box<Diag>> {
+        if self.optional.check().is_err() && self.own.check().is_ok() {
+            return Ok(Fact::Skipped);
+        }
+        session.set_stop(self.optional.clone());
+        let result = defined(session, builtin, position, span);
+        session.set_stop(self.own.clone());
+        match result {
+            Ok(Ok(v)) => Ok(Fact::Known(v)),
+            Ok(Err(reason)) => Ok(Fact::Undefined(reason)),
+            Err(d) if d.code == crate::eval::TIMEOUT && self.own.check().is_ok() => {
+                Ok(Fact::Skipped)
+            }
+            Err(d) => Err(d),
+        }
+    }
+}
+
+fn outcome_of(session: &mut Session, position: &Value, span: Span) -> Result<Outcome, Box<Diag>> {
+    Ok(match session.analyse(Builtin::Outcome, position, span)? {
         Value::Outcome(o) => o,
         _ => Outcome::D,
-    };
-    Ok(Facts {
-        outcome,
-        grundy: defined(session, Builtin::Grundy, position, span)?,
-        remoteness: defined(session, Builtin::Remoteness, position, span)?,
     })
 }
 
@@ -108,15 +169,37 @@ fn meaning(outcome: Outcome) -> &'static str {
     }
 }
 
-fn show_defined(value: &Defined<u64>) -> String {
+fn show_fact(value: &Fact) -> String {
     match value {
-        Ok(v) => v.to_string(),
-        Err(_) => "-".to_string(),
+        Fact::Known(v) => v.to_string(),
+        Fact::Undefined(_) => "-".to_string(),
+        Fact::Skipped => "?".to_string(),
     }
 }
 
+/// A set of values, runs of four or more consecutive values written `a, a+1, ..., b` (the
+/// mex set of a heap of 2,000 holds about that many).
 fn set_text(values: &BTreeSet<u64>) -> String {
-    let items: Vec<String> = values.iter().map(u64::to_string).collect();
+    let sorted: Vec<u64> = values.iter().copied().collect();
+    let mut items: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < sorted.len() {
+        let mut j = i;
+        while j + 1 < sorted.len() && sorted[j + 1] == sorted[j] + 1 {
+            j += 1;
+        }
+        if j - i >= 3 {
+            items.push(format!(
+                "{}, {}, ..., {}",
+                sorted[i],
+                sorted[i] + 1,
+                sorted[j]
+            ));
+        } else {
+            items.extend(sorted[i..=j].iter().map(u64::to_string));
+        }
+        i = j + 1;
+    }
     format!("{{{}}}", items.join(", "))
 }
 
@@ -146,8 +229,38 @@ pub fn explain(
     }
     let misere = pos.is_misere();
     let shown = session.show(position);
-    let here = facts(session, position, span)?;
+    let outcome_here = outcome_of(session, position, span)?;
     let options = options(session, position, span)?;
+    // What is cheap first (the outcomes, then the Grundy values), then the remoteness, all
+    // within one budget.
+    let budget = Budget::start(session);
+    let mut option_outcomes = Vec::with_capacity(options.len());
+    for option in &options {
+        option_outcomes.push(outcome_of(session, option, span)?);
+    }
+    let grundy_here = budget.fact(session, Builtin::Grundy, position, span)?;
+    let mut option_grundy = Vec::with_capacity(options.len());
+    for option in &options {
+        option_grundy.push(budget.fact(session, Builtin::Grundy, option, span)?);
+    }
+    let remoteness_here = budget.fact(session, Builtin::Remoteness, position, span)?;
+    let here = Facts {
+        outcome: outcome_here,
+        grundy: grundy_here,
+        remoteness: remoteness_here,
+    };
+    let mut rows = Vec::with_capacity(options.len());
+    for ((option, outcome), grundy) in options.iter().zip(option_outcomes).zip(option_grundy) {
+        let remoteness = budget.fact(session, Builtin::Remoteness, option, span)?;
+        rows.push((
+            session.show(option),
+            Facts {
+                outcome,
+                grundy,
+                remoteness,
+            },
+        ));
+    }
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -155,9 +268,10 @@ pub fn explain(
         here.outcome,
         meaning(here.outcome)
     );
-    let why = |d: &Defined<u64>| match d {
-        Ok(v) => v.to_string(),
-        Err(reason) => format!("none ({reason})"),
+    let why = |d: &Fact| match d {
+        Fact::Known(v) => v.to_string(),
+        Fact::Undefined(reason) => format!("none ({reason})"),
+        Fact::Skipped => "not computed (see below)".to_string(),
     };
     let _ = writeln!(
         out,
@@ -176,10 +290,10 @@ pub fn explain(
             (_, false) => "normal play: the player who cannot move loses",
         };
         let _ = writeln!(out, "no options: {shown} is terminal ({rule})");
-        if here.grundy.is_ok() {
+        if here.grundy.known().is_some() {
             let _ = writeln!(out, "mex {{}} = 0");
         }
-        if here.remoteness.is_ok() {
+        if here.remoteness.known().is_some() {
             let _ = writeln!(
                 out,
                 "a terminal position has remoteness {}",
@@ -187,11 +301,6 @@ pub fn explain(
             );
         }
         return Ok(out);
-    }
-    let mut rows = Vec::with_capacity(options.len());
-    for option in &options {
-        let f = facts(session, option, span)?;
-        rows.push((session.show(option), f));
     }
     let width = rows
         .iter()
@@ -223,8 +332,8 @@ pub fn explain(
             i + 1,
             text,
             f.outcome.to_string(),
-            show_defined(&f.grundy),
-            show_defined(&f.remoteness),
+            show_fact(&f.grundy),
+            show_fact(&f.remoteness),
         );
         let line = line.trim_end();
         if color && f.outcome == Outcome::P {
@@ -251,13 +360,32 @@ pub fn explain(
             let _ = writeln!(out, "  ... and {} more", rows.len() - MAX_PICTURES);
         }
     }
+    let skipped = |fact: fn(&Facts) -> &Fact| {
+        rows.iter()
+            .filter(|(_, f)| matches!(fact(f), Fact::Skipped))
+            .count()
+    };
+    let grundy_skipped = skipped(|f| &f.grundy);
+    let remoteness_skipped = skipped(|f| &f.remoteness);
     // The mex set: Grundy values of the options.
     match &here.grundy {
-        Ok(g) => {
-            let set: BTreeSet<u64> = rows
-                .iter()
-                .filter_map(|(_, f)| f.grundy.as_ref().ok().copied())
-                .collect();
+        _ if grundy_skipped > 0 => {
+            let _ = writeln!(
+                out,
+                "no mex set: {grundy_skipped} option{} Grundy value{} not computed",
+                if grundy_skipped == 1 { "'s" } else { "s'" },
+                if grundy_skipped == 1 {
+                    " was"
+                } else {
+                    "s were"
+                }
+            );
+        }
+        Fact::Skipped => {
+            let _ = writeln!(out, "no mex set: the Grundy value was not computed");
+        }
+        Fact::Known(g) => {
+            let set: BTreeSet<u64> = rows.iter().filter_map(|(_, f)| f.grundy.known()).collect();
             let mex = builtins::mex(&set.iter().copied().collect::<Vec<_>>());
             let check = if mex == *g {
                 String::new()
@@ -270,18 +398,42 @@ pub fn explain(
                 set_text(&set)
             );
         }
-        Err(reason) => {
+        Fact::Undefined(reason) => {
             let _ = writeln!(out, "no mex set: {reason}");
         }
     }
     // The lego set: remoteness of the options.
     let set: BTreeSet<u64> = rows
         .iter()
-        .filter_map(|(_, f)| f.remoteness.as_ref().ok().copied())
+        .filter_map(|(_, f)| f.remoteness.known())
         .collect();
-    let draws = rows.iter().filter(|(_, f)| f.remoteness.is_err()).count();
+    let draws = rows
+        .iter()
+        .filter(|(_, f)| matches!(f.remoteness, Fact::Undefined(_)))
+        .count();
     match (&here.remoteness, builtins::lego(set.iter().copied())) {
-        (Ok(r), Some(lego)) => {
+        _ if remoteness_skipped > 0 || matches!(here.remoteness, Fact::Skipped) => {
+            let first = rows
+                .iter()
+                .find(|(_, f)| matches!(f.remoteness, Fact::Skipped))
+                .map_or_else(|| shown.clone(), |(text, _)| text.clone());
+            let whose = match (matches!(here.remoteness, Fact::Skipped), remoteness_skipped) {
+                (true, 0) => "the position's".to_string(),
+                (true, n) => format!(
+                    "the position's and {n} option{}",
+                    if n == 1 { "'s" } else { "s'" }
+                ),
+                (false, n) => format!("{n} option{}", if n == 1 { "'s" } else { "s'" }),
+            };
+            let _ = writeln!(
+                out,
+                "no lego set: {whose} remoteness not computed within the {:?} :explain \
+                 allows (a sum's remoteness needs the explicit product of its parts, which \
+                 can be large); ask for one with `remoteness({first})` (Ctrl-C stops it)",
+                EXPLAIN_BUDGET
+            );
+        }
+        (Fact::Known(r), Some(lego)) => {
             let which = if lego % 2 == 0 {
                 "the least even"
             } else {
@@ -299,14 +451,16 @@ pub fn explain(
                 }
             );
         }
-        (Err(reason), _) => {
+        (Fact::Undefined(reason), _) => {
             let _ = writeln!(
                 out,
                 "lego {}: no remoteness here ({reason})",
                 set_text(&set)
             );
         }
-        (Ok(_), None) => {
+        // Said by the first arm.
+        (Fact::Skipped, _) => {}
+        (_, None) => {
             let _ = writeln!(out, "lego {{}}: every option is a draw");
         }
     }

@@ -154,7 +154,8 @@ impl<'a> Interp<'a> {
                 if items.iter().any(|v| Some(std::mem::discriminant(v)) != first_type) {
                     return Err(type_error(arg_span(0), "`sorted` needs items of one type".to_string(), "sort numbers with numbers, strings with strings"));
                 }
-                builtins::sorted(items)
+                let stop = self.world.stop;
+                builtins::sorted(items, &mut || stop.check())?
             }
             Builtin::Reversed => {
                 let mut items = self.collect(&args[0], arg_span(0))?;
