@@ -12,6 +12,7 @@ const LAYERS: &[&str] = &[
     "stack",
     "num",
     "cgt",
+    "plot",
     "strategic",
     "syntax",
     "value",

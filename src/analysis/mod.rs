@@ -8,6 +8,7 @@
 //! product moves are used. Property tests check that both ways agree.
 
 mod memo;
+mod partizan;
 mod retro;
 mod solve;
 mod stream;
@@ -19,6 +20,7 @@ use memo::{RemCode, RemMemo};
 pub use solve::Slot;
 use solve::{solve, Analysis, MemoTable};
 
+use crate::cgt::Side;
 use crate::diag::{Code, Diag, DiagResult};
 use crate::eval::builtins::{self, Builtin};
 use crate::eval::value::{CompoundKind, Outcome, PosTerm, Position, Value};
@@ -90,8 +92,9 @@ impl Host for Analyzer {
         world: &mut World<'_>,
         builtin: Builtin,
         position: &Position,
+        side: Option<crate::cgt::Side>,
     ) -> DiagResult<Value> {
-        run(self, world, builtin, position)
+        run(self, world, builtin, position, side)
             .map_err(|d| {
                 if d.code == retro::LOOPY_CYCLE {
                     Box::new(Diag::internal(
@@ -111,6 +114,7 @@ fn run(
     w: &mut World<'_>,
     builtin: Builtin,
     position: &Position,
+    side: Option<Side>,
 ) -> DiagResult<Value> {
     let t = an.graph.intern(w, &position.term)?;
     let conv = position.convention;
@@ -120,6 +124,48 @@ fn run(
             convention: conv,
         }))
     };
+    if builtin == Builtin::Value {
+        let g = partizan::value(an, w, t, conv)?;
+        return Value::form(g).map_err(partizan::cgt_error);
+    }
+    if an.graph.info(t).partizan {
+        let name = builtin.name();
+        let side_or_error = || side.ok_or_else(|| partizan::needs_side(name));
+        return Ok(match builtin {
+            Builtin::Outcome => Value::Outcome(partizan::outcome(an, w, t, conv)?),
+            Builtin::Grundy => {
+                return Err(Box::new(
+                    Diag::error(Code::AnalysisGrundyPartizan, "a partizan position has no Grundy value: Left's and Right's moves differ")
+                        .help("use `value(p)`, its canonical form (an impartial position's value is its nimber), or `outcome(p)`"),
+                ))
+            }
+            Builtin::Moves => {
+                let options = side_options(an, w, t, side_or_error()?)?;
+                Value::list(options.into_iter().map(|s| to_value(an, s)).collect())
+            }
+            Builtin::WinningMoves => {
+                let side = side_or_error()?;
+                let mut out = Vec::new();
+                for s in side_options(an, w, t, side)? {
+                    if partizan::good_for(side, partizan::outcome(an, w, s, conv)?) {
+                        out.push(to_value(an, s));
+                    }
+                }
+                Value::list(out)
+            }
+            Builtin::Remoteness => {
+                let (_, rem) = partizan::race(an, w, t, conv, side_or_error()?)?;
+                Value::Int(i64::try_from(rem).unwrap_or(i64::MAX))
+            }
+            Builtin::Line => {
+                let line = partizan::line(an, w, t, conv, side_or_error()?)?;
+                Value::list(line.into_iter().map(|s| to_value(an, s)).collect())
+            }
+            Builtin::Reachable => Value::Int(reachable(an, w, t)? as i64),
+            other => return Err(Box::new(Diag::internal(format!("`{}` is not an analysis", other.name())))),
+        });
+    }
+    // An impartial position: both players' moves are the same, so a side changes nothing.
     Ok(match builtin {
         Builtin::Outcome => Value::Outcome(outcome(an, w, t, conv)?),
         Builtin::Grundy => {
@@ -157,6 +203,20 @@ fn run(
         Builtin::Reachable => Value::Int(reachable(an, w, t)? as i64),
         Builtin::Line => Value::list(line(an, w, t, conv)?.into_iter().map(|s| to_value(an, s)).collect()),
         other => return Err(Box::new(Diag::internal(format!("`{}` is not an analysis", other.name())))),
+    })
+}
+
+/// `side`'s options of `t`.
+fn side_options(
+    an: &mut Analyzer,
+    w: &mut World<'_>,
+    t: TermId,
+    side: Side,
+) -> DiagResult<Vec<TermId>> {
+    let (left, right) = an.graph.side_options(w, t)?;
+    Ok(match side {
+        Side::Left => left,
+        Side::Right => right,
     })
 }
 

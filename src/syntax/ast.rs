@@ -112,6 +112,8 @@ pub enum GameClause {
     Draw(Expr),
     /// `loopy`: play may return to a position.
     Loopy(Span),
+    /// `show expr`: how a position is drawn as text.
+    Show(Expr),
     /// `move target for ... if ...`.
     Move(MoveRule),
     /// `player name in strategies` (a strategic-form game).
@@ -190,6 +192,8 @@ pub enum UnaryOp {
     Neg,
     /// `not x`.
     Not,
+    /// `+-x` (or `±x`): the switch `{x | -x}`.
+    Switch,
 }
 
 /// Binary operators, named after their symbols (see [`BinaryOp::symbol`]).
@@ -216,6 +220,7 @@ pub enum BinaryOp {
     Sub,
     Mul,
     Div,
+    FloorDiv,
     Rem,
     Pow,
 }
@@ -244,6 +249,7 @@ impl BinaryOp {
             BinaryOp::Sub => "-",
             BinaryOp::Mul => "*",
             BinaryOp::Div => "/",
+            BinaryOp::FloorDiv => "div",
             BinaryOp::Rem => "%",
             BinaryOp::Pow => "**",
         }
@@ -335,4 +341,11 @@ pub enum ExprKind {
     Bracket(Box<Expr>, Vec<BracketArg>),
     /// `x.field`.
     Field(Box<Expr>, FieldName, Span),
+    /// `{a, b | c}`: a game value from its Left and Right options (bars already resolved
+    /// into nested literals: `{0 || 0 | -2}` is `{0 | {0 | -2}}`).
+    GameLit(Vec<Expr>, Vec<Expr>),
+    /// `*` (`None`), `*3`, `*(n)`: a nimber.
+    Star(Option<Box<Expr>>),
+    /// An up/down token such as `^`, `^^*`, `^3*2`, `↓`, in CGSuite's notation.
+    Ups(String),
 }
