@@ -175,12 +175,12 @@ pub struct StrategicDef {
     /// `params.len() + i`.
     pub players: Vec<(String, Expr, Span)>,
     /// How the payoffs are given.
-    pub payoff: Payoff,
+    pub payoff: StrategicPayoff,
 }
 
 /// The payoffs of a strategic-form game.
 #[derive(Debug)]
-pub enum Payoff {
+pub enum StrategicPayoff {
     /// `payoff expr`: a tuple of every player's payoff, evaluated for each profile.
     Function(Expr),
     /// `table expr`: nested lists (one level per player, in order) of payoff tuples.

@@ -301,7 +301,7 @@ impl GameSig {
             strategic: game.clauses.iter().any(|c| {
                 matches!(
                     c,
-                    GameClause::Player(..) | GameClause::Payoff(_) | GameClause::Table(_)
+                    GameClause::Player(..) | GameClause::Payoff(..) | GameClause::Table(_)
                 )
             }),
         }
@@ -415,7 +415,7 @@ impl<'a> Resolver<'a> {
         if game.clauses.iter().any(|c| {
             matches!(
                 c,
-                GameClause::Player(..) | GameClause::Payoff(_) | GameClause::Table(_)
+                GameClause::Player(..) | GameClause::Payoff(..) | GameClause::Table(_)
             )
         }) {
             return self.strategic_game(game, params, seen);
@@ -548,7 +548,7 @@ impl<'a> Resolver<'a> {
                     show = Some(self.expr(e));
                 }
                 GameClause::Move(rule) => rule_asts.push(rule),
-                GameClause::Player(..) | GameClause::Payoff(_) | GameClause::Table(_) => {}
+                GameClause::Player(..) | GameClause::Payoff(..) | GameClause::Table(_) => {}
             }
         }
         let mut rules = Vec::new();
@@ -602,8 +602,19 @@ impl<'a> Resolver<'a> {
                     players.push((name, self.expr(strategies)));
                     None
                 }
-                GameClause::Payoff(e) | GameClause::Table(e) => {
+                GameClause::Payoff(e, _, _) | GameClause::Table(e) => {
                     let is_table = matches!(clause, GameClause::Table(_));
+                    if let GameClause::Payoff(_, Some(cond), _) = clause {
+                        self.errors.push(
+                            Diag::error(
+                                Code::ResolveStrategic,
+                                format!("the payoff of the strategic game `{}` has an `if`", game.name.name),
+                            )
+                            .label(cond.span, "a condition on the payoff")
+                            .label(game.name.span, "this game has `player` clauses")
+                            .help("a strategic game's `payoff` gives every profile's payoffs, with no condition (write `if ... then ... else ...` inside it); `payoff EXPR if COND` is for terminal positions of a game of moves"),
+                        );
+                    }
                     if let Some((prev, _)) = payoff_ast {
                         self.errors.push(
                             Diag::error(Code::ResolveStrategic, "a strategic game has two payoff clauses")
@@ -670,16 +681,16 @@ impl<'a> Resolver<'a> {
                 self.scopes = outer;
                 let table = self.expr(e);
                 self.scopes = saved;
-                ir::Payoff::Table(table)
+                ir::StrategicPayoff::Table(table)
             }
-            Some((e, false)) => ir::Payoff::Function(self.expr(e)),
+            Some((e, false)) => ir::StrategicPayoff::Function(self.expr(e)),
             None => {
                 self.errors.push(
                     Diag::error(Code::ResolveStrategic, format!("the strategic game `{}` has no payoffs", game.name.name))
                         .label(game.name.span, "this game")
                         .help("add `payoff (u1, u2)` (an expression of the players' strategies) or `table [[(u1, u2), ...], ...]`"),
                 );
-                ir::Payoff::Table(ir::Expr {
+                ir::StrategicPayoff::Table(ir::Expr {
                     kind: ir::ExprKind::Lit(Value::None),
                     span: game.name.span,
                 })

@@ -118,8 +118,10 @@ pub enum GameClause {
     Move(MoveRule),
     /// `player name in strategies` (a strategic-form game).
     Player(Ident, Expr),
-    /// `payoff expr`: every player's payoff as a function of the players' strategies.
-    Payoff(Expr),
+    /// `payoff expr [if cond]`: in a strategic game (one with `player` clauses) every
+    /// player's payoff as a function of their strategies, without `if`; otherwise what a
+    /// terminal position pays the player to move there.
+    Payoff(Expr, Option<Expr>, Span),
     /// `table expr`: the payoffs as nested lists, one level per player.
     Table(Expr),
 }

@@ -4,7 +4,7 @@
 // The interpreter's types, helpers and imports (`mod.rs`): these files are parts of one
 // `impl Interp`, split by job.
 use super::*;
-use crate::lower::ir::Payoff;
+use crate::lower::ir::StrategicPayoff;
 use crate::num::Rational;
 use crate::strategic::{self, Mixed, StrategicError, Q};
 
@@ -108,7 +108,7 @@ impl<'a> Interp<'a> {
         };
         let mut payoffs = Vec::with_capacity(profiles * n);
         match &def.payoff {
-            Payoff::Function(expr) => {
+            StrategicPayoff::Function(expr) => {
                 let base = game.params.len();
                 let mut profile = vec![0usize; n];
                 for index in 0..profiles {
@@ -130,7 +130,7 @@ impl<'a> Interp<'a> {
                     })?;
                 }
             }
-            Payoff::Table(expr) => {
+            StrategicPayoff::Table(expr) => {
                 let value = self.eval(expr, &mut frame)?;
                 // Walk the nested lists: one level per player.
                 let mut stack: Vec<(Value, usize)> = vec![(value, 0)];

@@ -273,14 +273,18 @@ impl Ctx {
                 let _in = next(&mut inner)?;
                 GameClause::Player(name, self.expr(next(&mut inner)?)?)
             }
-            Rule::payoff_clause | Rule::table_clause => {
+            Rule::payoff_clause => {
                 let _kw = next(&mut inner)?;
-                let e = self.expr(next(&mut inner)?)?;
-                if rule == Rule::payoff_clause {
-                    GameClause::Payoff(e)
-                } else {
-                    GameClause::Table(e)
-                }
+                let amount = self.expr(next(&mut inner)?)?;
+                let cond = match inner.next() {
+                    Some(_if) => Some(self.expr(next(&mut inner)?)?),
+                    None => None,
+                };
+                GameClause::Payoff(amount, cond, span)
+            }
+            Rule::table_clause => {
+                let _kw = next(&mut inner)?;
+                GameClause::Table(self.expr(next(&mut inner)?)?)
             }
             Rule::show_clause => {
                 let _kw = next(&mut inner)?;
