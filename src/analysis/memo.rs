@@ -6,6 +6,7 @@ use super::Rem;
 use crate::diag::{Diag, DiagResult};
 use crate::eval::value::{InstanceId, Outcome};
 use crate::graph::{cell, GameGraph, TermId};
+use crate::num::Rational;
 
 /// A remoteness as the memo keeps it, in 4 bytes: `r`, or `u32::MAX` for a draw. A
 /// remoteness is the length of a play, so below the number of positions (`u32` ids).
@@ -84,6 +85,14 @@ pub struct Memos {
     pub(super) outcome: [Vec<Slot<Outcome>>; 2],
     /// Remoteness, per convention.
     pub(super) remoteness: [RemMemo; 2],
+    /// Scores of payoff games' positions, for the player to move.
+    pub(super) score: Vec<Slot<Rational>>,
+    /// Where retrograde analysis decided a loopy payoff game's position with a score other
+    /// than 0: a stamp that grows with each decision (0 for ends of play and positions solved
+    /// otherwise), so an optimal option with a smaller stamp makes progress (`line`).
+    pub(super) score_order: Vec<u32>,
+    /// The last stamp given out in `score_order`.
+    pub(super) score_clock: u32,
     /// Per instance, the Grundy value of the integer position `n` at index `n` (`u64::MAX`:
     /// not known), so that a heap game's options are valued with one look-up each.
     int_grundy: Vec<Vec<u64>>,
@@ -140,6 +149,8 @@ impl Memos {
             + vec(&self.grundy)
             + self.outcome.iter().map(|m| vec(m)).sum::<usize>()
             + self.remoteness.iter().map(RemMemo::bytes).sum::<usize>()
+            + vec(&self.score)
+            + vec(&self.score_order)
             + nested(&self.int_grundy)
             + vec(&self.int_grundy_bits)
             + nested(&self.pair_outcomes)

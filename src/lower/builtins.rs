@@ -64,6 +64,10 @@ pub enum Builtin {
     WinningMoves,
     /// `line(p)`.
     Line,
+    /// `score(p)`: the negamax of a payoff game's payoffs, for the player to move.
+    Score,
+    /// `optimal_moves(p)`: the options that keep the position's value.
+    OptimalMoves,
     /// `reachable(p)`: the number of distinct positions reachable from `p`, `p` included.
     Reachable,
     /// `misere(p)`: the same position under misère play.
@@ -104,6 +108,8 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("moves", Builtin::Moves, 1, 1),
     ("winning_moves", Builtin::WinningMoves, 1, 1),
     ("line", Builtin::Line, 1, 1),
+    ("score", Builtin::Score, 1, 1),
+    ("optimal_moves", Builtin::OptimalMoves, 1, 1),
     ("reachable", Builtin::Reachable, 1, 1),
     ("misere", Builtin::Misere, 1, 1),
     ("normal", Builtin::Normal, 1, 1),
@@ -155,6 +161,8 @@ impl Builtin {
                 | Builtin::Moves
                 | Builtin::WinningMoves
                 | Builtin::Line
+                | Builtin::Score
+                | Builtin::OptimalMoves
                 | Builtin::Reachable
         )
     }

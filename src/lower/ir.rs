@@ -155,8 +155,22 @@ pub struct Game {
     pub rules: Vec<MoveRule>,
     /// Declared `loopy`: its moves may form cycles, solved by retrograde analysis.
     pub loopy: bool,
+    /// `payoff` clauses, in source order: a game with any is a payoff game.
+    pub payoffs: Vec<Payoff>,
     /// Slots the game's frame needs.
     pub frame_size: usize,
+}
+
+/// A `payoff amount [if cond]` clause: at a terminal position where `cond` holds (always,
+/// without one), the player to move receives `amount` from the player who moved there.
+#[derive(Debug)]
+pub struct Payoff {
+    /// The number paid.
+    pub amount: Expr,
+    /// Where it applies; `None`: at every terminal position.
+    pub cond: Option<Expr>,
+    /// The whole clause.
+    pub span: Span,
 }
 
 /// A binding pattern over slots.

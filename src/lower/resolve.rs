@@ -401,6 +401,7 @@ impl<'a> Resolver<'a> {
         let mut terminal = Vec::new();
         let mut draw = Vec::new();
         let mut loopy = false;
+        let mut payoffs = Vec::new();
         let mut rule_asts = Vec::new();
         let mut seen_clause: HashMap<&str, Span> = HashMap::new();
         let mut once = |this: &mut Self, what: &'static str, span: Span| {
@@ -489,6 +490,7 @@ impl<'a> Resolver<'a> {
                 draw: Vec::new(),
                 rules: Vec::new(),
                 loopy: false,
+                payoffs: Vec::new(),
                 frame_size: self.frame_size(),
             };
         };
@@ -513,7 +515,38 @@ impl<'a> Resolver<'a> {
                     once(self, "loopy", *span);
                     loopy = true;
                 }
+                GameClause::Payoff(amount, cond, span) => payoffs.push(ir::Payoff {
+                    amount: self.expr(amount),
+                    cond: cond.as_ref().map(|c| self.expr(c)),
+                    span: *span,
+                }),
                 GameClause::Move(rule) => rule_asts.push(rule),
+            }
+        }
+        if let Some(first) = payoffs.first() {
+            let clash = game.clauses.iter().find_map(|c| match c {
+                GameClause::Draw(e) => Some((
+                    e.span,
+                    "`draw if`",
+                    "write `payoff 0 if ...` for a drawn end",
+                )),
+                GameClause::Play(Convention::Misere, span) => Some((
+                    *span,
+                    "`play misere`",
+                    "pay the player who cannot move instead: `payoff 1 if ...`",
+                )),
+                _ => None,
+            });
+            if let Some((span, what, help)) = clash {
+                self.errors.push(
+                    Diag::error(
+                        Code::ResolvePayoffConflict,
+                        format!("a payoff game cannot also have {what}"),
+                    )
+                    .label(span, "this clause")
+                    .label(first.span, "payoffs decide how play ends")
+                    .help(help),
+                );
             }
         }
         let mut rules = Vec::new();
@@ -552,6 +585,7 @@ impl<'a> Resolver<'a> {
             draw,
             rules,
             loopy,
+            payoffs,
             frame_size: self.frame_size(),
         }
     }

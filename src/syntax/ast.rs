@@ -112,6 +112,8 @@ pub enum GameClause {
     Draw(Expr),
     /// `loopy`: play may return to a position.
     Loopy(Span),
+    /// `payoff expr [if cond]`: what a terminal position pays the player to move there.
+    Payoff(Expr, Option<Expr>, Span),
     /// `move target for ... if ...`.
     Move(MoveRule),
 }

@@ -264,6 +264,15 @@ impl Ctx {
                 GameClause::Play(convention, span)
             }
             Rule::loopy_clause => GameClause::Loopy(span),
+            Rule::payoff_clause => {
+                let _kw = next(&mut inner)?;
+                let amount = self.expr(next(&mut inner)?)?;
+                let cond = match inner.next() {
+                    Some(_if) => Some(self.expr(next(&mut inner)?)?),
+                    None => None,
+                };
+                GameClause::Payoff(amount, cond, span)
+            }
             Rule::terminal_clause | Rule::draw_clause => {
                 let _kw = next(&mut inner)?;
                 let _if = next(&mut inner)?;

@@ -87,6 +87,7 @@ pub(super) fn syntax_error(file: FileId, text: &str, error: pest::error::Error<R
 /// Words that open game clauses.
 const CLAUSE_WORDS: &[&str] = &[
     "position", "move", "start", "terminal", "draw", "play", "compound", "left", "right", "loopy",
+    "payoff",
 ];
 
 /// Characters that can appear in cgl outside strings and comments.
@@ -114,7 +115,7 @@ fn syntax_help(text: &str, pos: usize, expected: &[&str]) -> String {
             return format!("did you mean `{s}`?");
         }
         return "a game body holds `position`, `move`, `start`, `terminal if`, `draw if`, \
-                `compound`, `play` and `loopy` clauses"
+                `compound`, `play`, `loopy` and `payoff` clauses"
             .to_string();
     }
     if rest.starts_with('=') && !rest.starts_with("==") {
@@ -180,6 +181,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::kw_draw | Rule::draw_clause => "a game clause",
         Rule::kw_play | Rule::play_clause => "a game clause",
         Rule::kw_loopy | Rule::loopy_clause => "a game clause",
+        Rule::kw_payoff | Rule::payoff_clause => "a game clause",
         Rule::kw_compound | Rule::compound_clause => "a game clause",
         Rule::kw_left | Rule::kw_right | Rule::side => "a game clause",
         Rule::kw_misere | Rule::kw_normal | Rule::convention => "`misere` or `normal`",
