@@ -19,6 +19,7 @@ mod fuzz;
 mod graph;
 mod layers;
 mod loopy;
+mod payoff;
 mod properties;
 mod reliability;
 mod repl;
