@@ -703,7 +703,7 @@ codes! {
         player who cannot move loses one unit): `payoff -1`.
         ";
     AnalysisPayoffCompound = "cgl::analysis::payoff_compound",
-        "a compound (sum, `&`, `|`, `split`) with a part of a payoff game",
+        "a compound (a sum, a conjunctive or selective compound, a `split`) with a part of a payoff game",
         r"
         A compound ends when its parts do, but a payoff game's payoff belongs to the end of
         its own play: which part's payoff the compound would pay, or whether they add, is a
