@@ -7,6 +7,7 @@ use super::editor::{Lines, Read};
 use super::explain::{options, outcome, remoteness};
 use super::Errors;
 use crate::diag::{Code, Diag, Span};
+use crate::eval::builtins::Builtin;
 use crate::eval::value::{Outcome, PosTerm, Value};
 use crate::session::{Bindings, Session};
 
@@ -70,6 +71,13 @@ impl Player {
         }
     }
 
+    fn ahead(self) -> &'static str {
+        match self {
+            Player::User => "you come out ahead",
+            Player::Computer => "the computer comes out ahead",
+        }
+    }
+
     fn other(self) -> Player {
         match self {
             Player::User => Player::Computer,
@@ -115,6 +123,13 @@ pub fn play(
         .help("make a position by calling a game: `:play Kayles(6)`")]);
     };
     let misere = pos.is_misere();
+    // A payoff game is played for its score: the computer follows `line`, and the end says
+    // what it pays.
+    let scored = match repl.session.analyse(Builtin::Score, &start, span) {
+        Ok(_) => true,
+        Err(d) if d.code == Code::AnalysisNotPayoff => false,
+        Err(d) => return Err(vec![*d]),
+    };
     let first = if computer_first {
         Player::Computer
     } else {
@@ -140,6 +155,28 @@ pub fn play(
             first.other()
         };
         let moves = options(repl.session, &here, span).map_err(one)?;
+        if moves.is_empty() && scored {
+            let pays = repl
+                .session
+                .analyse(Builtin::Score, &here, span)
+                .map_err(one)?;
+            let o = outcome(repl.session, &here, span).map_err(one)?;
+            let result = match o {
+                Outcome::N => mover.ahead().to_string(),
+                Outcome::P => mover.other().ahead().to_string(),
+                _ => "it is even".to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "game over after {} move{} at {}: its payoff to {} (who cannot move) is {}, so {result}.",
+                trail.len() - 1,
+                if trail.len() == 2 { "" } else { "s" },
+                repl.session.show(&here),
+                mover.name(),
+                repl.session.show(&pays),
+            );
+            return Ok(());
+        }
         if moves.is_empty() {
             let o = outcome(repl.session, &here, span).map_err(one)?;
             let result = match o {
@@ -165,6 +202,19 @@ pub fn play(
                 if trail.len() == 2 { "" } else { "s" },
             );
             return Ok(());
+        }
+        if mover == Player::Computer && scored {
+            let line = repl
+                .session
+                .analyse(Builtin::Line, &here, span)
+                .map_err(one)?;
+            let next = match &line {
+                Value::List(items) if items.len() > 1 => items[1].clone(),
+                _ => moves[0].clone(),
+            };
+            let _ = writeln!(out, "computer: {}", repl.session.show(&next));
+            trail.push(next);
+            continue;
         }
         if mover == Player::Computer {
             let mut facts = Vec::with_capacity(moves.len());
@@ -212,6 +262,29 @@ pub fn play(
                         break None;
                     }
                     let _ = writeln!(out, "nothing to undo");
+                    continue;
+                }
+                "hint" if scored => {
+                    let best = repl
+                        .session
+                        .analyse(Builtin::OptimalMoves, &here, span)
+                        .map_err(one)?;
+                    let score = repl
+                        .session
+                        .analyse(Builtin::Score, &here, span)
+                        .map_err(one)?;
+                    let numbers: Vec<String> = moves
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, m)| matches!(&best, Value::List(b) if b.contains(m)))
+                        .map(|(i, _)| (i + 1).to_string())
+                        .collect();
+                    let _ = writeln!(
+                        out,
+                        "hint: optimal moves: {} (they secure you {})",
+                        numbers.join(", "),
+                        repl.session.show(&score)
+                    );
                     continue;
                 }
                 "hint" => {
