@@ -238,7 +238,11 @@ fn check_graph(g: &Graph) -> Result<(), TestCaseError> {
             prop_assert_eq!(want[n], 0, "{:?}\n{}", line, source);
         } else {
             prop_assert!(g.succ[last].is_empty(), "{:?}\n{}", line, source);
-            let sign = if (line.len() - 1).is_multiple_of(2) { 1 } else { -1 };
+            let sign = if (line.len() - 1).is_multiple_of(2) {
+                1
+            } else {
+                -1
+            };
             prop_assert_eq!(sign * g.pay[last], want[n], "{:?}\n{}", line, source);
         }
     }
