@@ -18,6 +18,11 @@
 //! it between the `<!-- bench:begin -->` and `<!-- bench:end -->` markers of FILE. The run
 //! exits 1 when two implementations give different answers or a baseline fails.
 //!
+//! W8 (Domineering values) has its own table: its second peer is pycgt, a Python package,
+//! run by `$CGL_PYCGT_PYTHON` (default `python3`) as `--child W8 5x5 pycgt`; the Python
+//! process measures its own time and peak memory. A missing pycgt shows as an error in its
+//! cells but does not fail the run (it is a peer, not one of our baselines).
+//!
 //! With `--repeat N`, the three implementations of a row run in turn, N rounds (so a slow
 //! spell of the machine falls on all of them), and the table shows each one's median time
 //! and largest peak memory. A run that took longer than [`REPEAT_UNDER`] is not repeated:
@@ -86,6 +91,9 @@ fn main() -> ExitCode {
 /// digest. The computation runs on a thread with a 512 MiB stack, as the `cgl` binary does
 /// (the hash-map baselines recurse as deep as the game).
 fn child(workload: &str, size: &str, imp: &str) -> ExitCode {
+    if imp == "pycgt" {
+        return pycgt_child(workload, size);
+    }
     let (workload, size, imp) = (workload.to_string(), size.to_string(), imp.to_string());
     let worker = std::thread::Builder::new()
         .stack_size(512 << 20)
@@ -115,13 +123,32 @@ fn child(workload: &str, size: &str, imp: &str) -> ExitCode {
     }
 }
 
+/// W8's peer, pycgt, in its own Python process: the time and peak memory are the ones that
+/// process measured around the computation (see `baselines::domineering::pycgt`).
+fn pycgt_child(workload: &str, size: &str) -> ExitCode {
+    let run = match (workload, size.split_once('x')) {
+        ("W8", Some((r, c))) => match (r.parse(), c.parse()) {
+            (Ok(r), Ok(c)) => baselines::domineering::pycgt(r, c),
+            _ => Err(format!("size {size:?} is not R x C")),
+        },
+        _ => Err(format!("pycgt answers W8 only, not {workload} {size}")),
+    };
+    match run {
+        Ok(run) => println!("ok {} {} {}", run.secs, run.kib, digest(&run.answer)),
+        Err(e) => println!("error 0 0 {}", one_line(&e)),
+    }
+    ExitCode::SUCCESS
+}
+
 /// The answer of one implementation, printed as cgl prints the query's value.
 fn compute(workload: &str, size: &str, imp: &str) -> Result<String, String> {
     match imp {
         "cgl" => cgl_answer(workload, size),
         "hand" => suite::answer(workload, size, Baseline::Hand),
-        "map" => suite::answer(workload, size, Baseline::Map),
-        _ => Err(format!("no implementation {imp:?} (cgl, hand or map)")),
+        "map" | "pycgt" => suite::answer(workload, size, Baseline::Map),
+        _ => Err(format!(
+            "no implementation {imp:?} (cgl, hand, map or pycgt)"
+        )),
     }
 }
 
@@ -205,7 +232,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                 let list = value("--only")?;
                 let only: Vec<String> = list.split(',').map(|w| w.trim().to_uppercase()).collect();
                 if let Some(w) = only.iter().find(|w| !WORKLOADS.contains(&w.as_str())) {
-                    return Err(format!("no workload {w} (W1 to W7)"));
+                    return Err(format!("no workload {w} (W1 to W8)"));
                 }
                 options.only = Some(only);
             }
@@ -339,7 +366,9 @@ fn run_suite(options: &Options) -> Result<bool, String> {
                     eprintln!("{workload} {size:>6} {imp:<4} {}", run.describe());
                     run
                 };
-                let imps = ["hand", "map", "cgl"];
+                // W8's second peer is pycgt (in the `map` column of its own table)
+                let peer = if workload == "W8" { "pycgt" } else { "map" };
+                let imps = ["hand", peer, "cgl"];
                 let mut samples: [Vec<Run>; 3] = Default::default();
                 for round in 0..options.repeat {
                     for (imp, runs) in imps.iter().zip(&mut samples) {
@@ -361,15 +390,30 @@ fn run_suite(options: &Options) -> Result<bool, String> {
             rows.push(row);
         }
     }
-    let table = table(&rows, options.timeout);
+    let (values, others): (Vec<Row>, Vec<Row>) = rows.into_iter().partition(|r| r.workload == "W8");
+    let tables: Vec<String> = [
+        (!others.is_empty()).then(|| table(&others, options.timeout)),
+        (!values.is_empty()).then(|| values_table(&values, options.timeout)),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let table = tables.join("\n\n");
+    let rows: Vec<Row> = others.into_iter().chain(values).collect();
     println!("{table}");
     if let Some(path) = &options.write_spec {
         write_spec(path, &table, options)?;
         eprintln!("wrote the table into {}", path.display());
     }
     let differ = rows.iter().any(|r| equal(r) == "NO");
+    // pycgt (W8's `map`) is a peer, not one of our baselines: it may be missing.
     let baseline_failed = rows.iter().any(|r| {
-        [&r.hand, &r.map]
+        let peer = if r.workload == "W8" {
+            None
+        } else {
+            r.map.as_ref()
+        };
+        [r.hand.as_ref(), peer]
             .iter()
             .any(|run| matches!(run, Some(Run::Failed { .. })))
     });
@@ -662,7 +706,12 @@ fn table(rows: &[Row], timeout: Duration) -> String {
             equal(r),
         ]);
     }
-    let widths: Vec<usize> = (0..header.len())
+    markdown(&cells)
+}
+
+/// Rows of cells (the first the header) as a markdown table with aligned columns.
+fn markdown(cells: &[Vec<String>]) -> String {
+    let widths: Vec<usize> = (0..cells[0].len())
         .map(|c| {
             cells
                 .iter()
@@ -684,6 +733,44 @@ fn table(rows: &[Row], timeout: Duration) -> String {
     out.push(format!("|-{}-|", rule.join("-|-")));
     out.extend(cells[1..].iter().map(|row| line(row)));
     out.join("\n")
+}
+
+/// W8's table: cgl against the hand-written solver and pycgt (whose run sits in `map`).
+fn values_table(rows: &[Row], timeout: Duration) -> String {
+    let t = timeout.as_secs_f64();
+    let header = [
+        "workload",
+        "size",
+        "cgl time",
+        "cgl MB",
+        "hand time",
+        "hand MB",
+        "time ÷ hand",
+        "pycgt time",
+        "pycgt MB",
+        "pycgt ÷ cgl time",
+        "answers equal",
+    ];
+    let mut cells: Vec<Vec<String>> = vec![header.iter().map(|h| h.to_string()).collect()];
+    for r in rows {
+        cells.push(vec![
+            r.workload.to_string(),
+            r.size.clone(),
+            time_cell(Some(&r.cgl), timeout),
+            mb_cell(Some(&r.cgl)),
+            time_cell(r.hand.as_ref(), timeout),
+            mb_cell(r.hand.as_ref()),
+            ratio_cell(&r.cgl, r.hand.as_ref(), t),
+            time_cell(r.map.as_ref(), timeout),
+            mb_cell(r.map.as_ref()),
+            match &r.map {
+                Some(peer) => speed_up_cell(peer, &r.cgl, t),
+                None => "–".into(),
+            },
+            equal(r),
+        ]);
+    }
+    markdown(&cells)
 }
 
 /// Map time ÷ cgl time, with the bounds a timeout gives.

@@ -31,6 +31,7 @@ pub mod eval;
 pub mod graph;
 pub mod lower;
 pub mod num;
+pub mod plot;
 pub mod repl;
 pub mod session;
 pub mod stack;

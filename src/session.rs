@@ -3,6 +3,7 @@
 //! statement driver that `check`, `run` and the REPL share; `prompt.rs` is what the REPL asks
 //! of a session (parts of a line, definitions typed at the prompt, tables).
 
+mod failure;
 mod prompt;
 mod run;
 
@@ -24,6 +25,7 @@ use crate::lower::ir::{Body, Clause, Const, ConstId, Expr, ExprKind, Pattern, Pr
 use crate::lower::{lower_expr, lower_file, LoweredFile, Scope};
 use crate::syntax::ast::{self, BinaryOp, Quantifier};
 use crate::syntax::{parse_expr, parse_file_checked};
+use failure::Sides;
 
 /// Settings of a session.
 #[derive(Clone, Copy, Debug, Default)]
@@ -382,7 +384,8 @@ impl Session {
             .map(|(i, span)| (&self.files[*i].lowered.exports, *span))
             .collect();
         self.stop.check().map_err(|d| vec![*d])?;
-        let lowered = lower_file(&mut self.program, &parsed, &imports)?;
+        let stop = self.stop.clone();
+        let lowered = lower_file(&mut self.program, &parsed, &imports, &mut || stop.check())?;
         self.compiled.extend(&self.program);
         self.consts
             .resize(self.program.consts.len(), ConstState::Pending);
@@ -403,15 +406,19 @@ impl Session {
     }
 
     /// Both sides of a failed comparison as a diagnostic shows them, if both evaluate.
-    fn both_sides(&mut self, l: &Expr, r: &Expr, frame: &mut [Value]) -> Option<(String, String)> {
+    fn both_sides(&mut self, l: &Expr, r: &Expr, frame: &mut [Value]) -> Option<Sides> {
         let left = self.interp().eval(l, frame).ok()?;
-        let left = self.show_short(&left);
         let right = self.interp().eval(r, frame).ok()?;
-        Some((left, self.show_short(&right)))
+        let difference = self.first_difference(&left, &right);
+        Some(Sides {
+            left: self.show_short(&left),
+            right: self.show_short(&right),
+            difference,
+        })
     }
 
     /// A value as a diagnostic shows it (cut short if long).
-    fn show_short(&self, value: &Value) -> String {
+    pub fn show_short(&self, value: &Value) -> String {
         crate::eval::value::display_short(value, &self.games)
     }
 
@@ -424,6 +431,47 @@ impl Session {
     /// Prints a value.
     pub fn show(&self, value: &Value) -> String {
         crate::eval::value::display(value, &self.games)
+    }
+
+    /// The picture of a position, cut to a size a terminal shows
+    /// ([`crate::eval::picture::bounded`]): its game's `show` clause run on it (a compound's
+    /// parts side by side). `None` for a value that is not a position, or a position whose
+    /// games have no `show`. An error of the clause points at `span` when it is too large.
+    pub fn picture(&mut self, value: &Value, span: Span) -> Result<Option<String>, Box<Diag>> {
+        let drawn = self.interp().picture(value, span)?;
+        Ok(drawn.map(|p| crate::eval::picture::bounded(&p)))
+    }
+
+    /// The pictures of a value that is a position, or a list or tuple of positions (what
+    /// `moves`, `winning_moves` and `line` give), labelled by their index in it (`""` for a
+    /// position alone); empty when none of them has a picture. At most `most` are drawn.
+    pub fn pictures(
+        &mut self,
+        value: &Value,
+        span: Span,
+        most: usize,
+    ) -> Result<Vec<(String, String)>, Box<Diag>> {
+        let items: Vec<(String, &Value)> = match value {
+            Value::Pos(_) => vec![(String::new(), value)],
+            Value::List(items) | Value::Tuple(items) => items
+                .iter()
+                .take(most)
+                .enumerate()
+                .map(|(i, v)| (i.to_string(), v))
+                .collect(),
+            _ => Vec::new(),
+        };
+        if !items.iter().all(|(_, v)| matches!(v, Value::Pos(_))) {
+            return Ok(Vec::new());
+        }
+        let mut out = Vec::with_capacity(items.len());
+        let mut any = false;
+        for (label, item) in items {
+            let drawn = self.picture(item, span)?;
+            any |= drawn.is_some();
+            out.push((label, drawn.unwrap_or_else(|| self.show(item))));
+        }
+        Ok(if any { out } else { Vec::new() })
     }
 
     /// The statements of a loaded file, in source order.
@@ -498,6 +546,44 @@ impl Session {
             span,
         };
         self.interp().eval_body(&call, 0)
+    }
+
+    /// [`Session::analyse`] with a side as its second argument (`moves(p, left)`).
+    pub fn analyse_side(
+        &mut self,
+        builtin: Builtin,
+        value: &Value,
+        side: crate::cgt::Side,
+        span: Span,
+    ) -> Result<Value, Box<Diag>> {
+        let lit = |value: Value| Expr {
+            kind: ExprKind::Lit(value),
+            span,
+        };
+        let named = match side {
+            crate::cgt::Side::Left => crate::value::Outcome::L,
+            crate::cgt::Side::Right => crate::value::Outcome::R,
+        };
+        let call = Expr {
+            kind: ExprKind::CallBuiltin(
+                builtin,
+                vec![lit(value.clone()), lit(Value::Outcome(named))],
+            ),
+            span,
+        };
+        self.interp().eval_body(&call, 0)
+    }
+
+    /// Whether a position is partizan (its players' moves may differ).
+    pub fn is_partizan(&mut self, value: &Value) -> bool {
+        let Value::Pos(p) = value else {
+            return false;
+        };
+        let mut games = Vec::new();
+        p.term.instances(&mut games);
+        games
+            .iter()
+            .any(|i| self.program.games[self.games.info(*i).game.0 as usize].partizan)
     }
 
     /// Checks one `expect`: it must evaluate to `true`. A failure reports what the expression
@@ -600,16 +686,30 @@ impl Session {
                             .label(l.span, format!("{shown} is {outcome}"))
                             .label(r.span, format!("not {right}"))
                             .note(format!("the outcome of {shown} is {outcome}, not {right}"));
+                        diag = self.drawn_note(diag, &position, l.span, "the position");
                     }
                     _ => diag = diag.label(expr.span, "this is false"),
                 }
             }
             ExprKind::Binary(op, l, r) if op.is_comparison() => {
-                if let Some((left, right)) = self.both_sides(l, r, &mut frame) {
+                if let Some(sides) = self.both_sides(l, r, &mut frame) {
+                    let Sides {
+                        left,
+                        right,
+                        difference,
+                    } = sides;
                     diag = diag
                         .label(l.span, format!("this is {left}"))
                         .label(r.span, format!("this is {right}"))
                         .note(format!("`{}` is false for {left} and {right}", op.symbol()));
+                    if let Some(difference) = difference {
+                        diag = diag.note(difference);
+                    }
+                    for (side, what) in [(l, "the left side"), (r, "the right side")] {
+                        if let Ok(value) = self.interp().eval(side, &mut frame) {
+                            diag = self.drawn_note(diag, &value, side.span, what);
+                        }
+                    }
                 } else {
                     diag = diag.label(expr.span, "this is false");
                 }
@@ -627,6 +727,7 @@ impl Session {
                         Ok(ControlFlow::Continue(()))
                     });
                 let mut bindings = Vec::new();
+                let mut bound = Vec::new();
                 if found.is_ok() && failed {
                     for clause in clauses {
                         if let Clause::For(pattern, _) = clause {
@@ -636,6 +737,7 @@ impl Session {
                                     "{name} = {}",
                                     self.show_short(&frame[slot as usize])
                                 ));
+                                bound.push((name, frame[slot as usize].clone(), span));
                             });
                         }
                     }
@@ -647,13 +749,21 @@ impl Session {
                     diag = diag
                         .label(inner.span, format!("false for {counter}"))
                         .note(format!("first counterexample: {counter}"));
+                    for (name, value, span) in &bound {
+                        diag = self.drawn_note(diag, value, *span, &format!("`{name}`"));
+                    }
                     if let ExprKind::Binary(op, l, r) = &inner.kind {
                         if op.is_comparison() {
-                            if let Some((left, right)) = self.both_sides(l, r, &mut frame) {
+                            if let Some(sides) = self.both_sides(l, r, &mut frame) {
                                 diag = diag.note(format!(
-                                    "there `{}` is false for {left} and {right}",
-                                    op.symbol()
+                                    "there `{}` is false for {} and {}",
+                                    op.symbol(),
+                                    sides.left,
+                                    sides.right
                                 ));
+                                if let Some(difference) = sides.difference {
+                                    diag = diag.note(difference);
+                                }
                             }
                         }
                     }
@@ -662,6 +772,26 @@ impl Session {
             _ => diag = diag.label(expr.span, "this is false"),
         }
         diag.help("the expected fact does not hold: fix the expectation or the game")
+    }
+}
+
+impl Session {
+    /// A failed expectation's diagnostic with the picture of a position in it, when its game
+    /// draws its positions (`what` names the value: "the left side", "`p`"). A `show` clause
+    /// that fails here is said in the note, not raised: the expectation is what failed.
+    #[cold]
+    fn drawn_note(&mut self, diag: Diag, value: &Value, span: Span, what: &str) -> Diag {
+        match self.picture(value, span) {
+            Ok(Some(picture)) => diag.note(format!(
+                "{what} drawn:\n{}",
+                crate::eval::picture::indent(&picture, "  ")
+            )),
+            Ok(None) => diag,
+            Err(d) => diag.note(format!(
+                "{what} could not be drawn: {} ({})",
+                d.message, d.code
+            )),
+        }
     }
 }
 

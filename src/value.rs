@@ -722,7 +722,7 @@ fn write_value_here(out: &mut Out, value: &Value, names: &dyn InstanceNames) {
             let _ = write!(out.text, "{r}");
         }
         Value::Form(g) => {
-            let shown = with_forms(|t| t.show(*g));
+            let shown = with_forms(|t| t.show_with(*g, crate::cgt::Style::Explicit));
             out.text.push_str(&shown);
         }
         Value::Str(s) => {

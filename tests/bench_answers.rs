@@ -94,6 +94,28 @@ fn bench_answers_w7_add_or_take() {
     );
 }
 
+/// W8's second peer is pycgt, a Python package that CI need not have: cgl's answer is
+/// checked against the hand-written solver's, and both against published values.
+#[test]
+fn bench_answers_w8_domineering() {
+    for size in ["2x3", "2x4", "3x3", "4x4"] {
+        let (cgl, hand) = big_stack(move || {
+            (
+                cgl_answer("W8", size),
+                suite::answer("W8", size, Baseline::Hand).unwrap(),
+            )
+        });
+        assert_eq!(cgl, hand, "W8 {size}: cgl and the hand-written baseline");
+    }
+    // Winning Ways (2 x 3, 3 x 3) and pycgt's documentation (2 x 4), Left vertical.
+    let hand = |size| suite::answer("W8", size, Baseline::Hand).unwrap();
+    assert_eq!(hand("2x3"), "{2|-1/2}");
+    assert_eq!(hand("2x4"), "Miny(2)");
+    assert_eq!(hand("3x3"), "+-1");
+    assert_eq!(hand("2x2"), "+-1");
+    assert_eq!(hand("4x5"), "1");
+}
+
 /// The boards' lines in the `.game` files (the 4 × 4 ones are run only by the full suite) are
 /// the baselines' lines of three; the game that takes them as a parameter compiles whole, as
 /// the one that reads the constant does.

@@ -245,13 +245,20 @@ fn division_and_modulo_at_the_extremes() {
     for (expr, want) in [
         (format!("{min} % -1"), ok("0")),
         (format!("{min} % 1"), ok("0")),
+        (format!("{min} div -1"), err("cgl::eval::overflow")),
+        (format!("{min} div 1"), ok("-9223372036854775808")),
         (format!("{min} / -1"), err("cgl::eval::overflow")),
         (format!("{min} / 1"), ok("-9223372036854775808")),
+        (format!("{min} / 3"), ok("-9223372036854775808/3")),
+        (format!("1 / {min}"), err("cgl::eval::overflow")),
+        (format!("-1 / {min}"), err("cgl::eval::overflow")),
+        (format!("2 / {min}"), ok("-1/4611686018427387904")),
+        (format!("{min} / 0"), err("cgl::eval::division_by_zero")),
         (format!("{min} % 3"), ok("1")),
-        (format!("{min} / 3"), ok("-3074457345618258603")),
+        (format!("{min} div 3"), ok("-3074457345618258603")),
         ("9223372036854775807 % -2".to_string(), ok("-1")),
         (
-            "9223372036854775807 / -2".to_string(),
+            "9223372036854775807 div -2".to_string(),
             ok("-4611686018427387904"),
         ),
         (format!("{min} % 0"), err("cgl::eval::division_by_zero")),
@@ -259,7 +266,7 @@ fn division_and_modulo_at_the_extremes() {
         assert_eq!(top(&expr), want, "{expr}");
     }
     let answers = both_engines(
-        &guard_game(&format!("{min} % -n == 0 and {min} / -n != 0")),
+        &guard_game(&format!("{min} % -n == 0 and {min} div -n != 0")),
         &["moves(G(1))", "moves(G(3))", "moves(G(4))"],
     );
     assert_eq!(code(&answers[0]), Some("cgl::eval::overflow"));
@@ -359,7 +366,7 @@ fn ranges_at_the_ends_of_the_integers() {
                 if i - 9223372036854775800 < n\n    \
                 move j + 9223372036854775807 + 1 for j in -9223372036854775807 - 1..=-9223372036854775807 - 1 + n \
                 if j + 9223372036854775807 + 1 < n and j < -9223372036854775000\n    \
-                move n - 1 for k in 9223372036854775806..=9223372036854775805 + n / 100 if n > 0\n}\n";
+                move n - 1 for k in 9223372036854775806..=9223372036854775805 + n div 100 if n > 0\n}\n";
     let answers = both_engines(game, &["moves(G(3))", "grundy(G(5))", "moves(G(250))"]);
     assert_eq!(answers[0], ok("[G(0), G(1), G(2)]"));
     assert_eq!(answers[1], ok("5"));
@@ -415,7 +422,7 @@ fn indexes_and_slices_at_the_ends_of_the_integers() {
         assert_eq!(top(expr), want, "{expr}");
     }
     let game = "game G {\n    position b\n    \
-                move set(b, i, 0) for i in 0..len(b) if b[i] > 0 and b[i + 9223372036854775806 * (b[0] / 9)] >= 0\n}\n";
+                move set(b, i, 0) for i in 0..len(b) if b[i] > 0 and b[i + 9223372036854775806 * (b[0] div 9)] >= 0\n}\n";
     let answers = both_engines(game, &["moves(G([1, 2]))", "moves(G([9, 2]))"]);
     assert_eq!(answers[0], ok("[G([0, 2]), G([1, 0])]"));
     assert_eq!(code(&answers[1]), Some("cgl::eval::index"));

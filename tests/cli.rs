@@ -167,7 +167,8 @@ fn eval_prints_lists_tuples_and_numbers() {
         "(71, 12)"
     );
     assert_eq!(eval("grundy(Nim(3) + Nim(5))"), "6");
-    assert_eq!(eval("-7 / 2"), "-4");
+    assert_eq!(eval("-7 div 2"), "-4");
+    assert_eq!(eval("-7 / 2"), "-7/2");
     assert_eq!(eval("[]"), "[]");
     assert_eq!(
         eval("(1, \"a\", [true, false], none)"),
@@ -179,9 +180,9 @@ fn eval_prints_lists_tuples_and_numbers() {
 /// An expression may start with `-` (clap's `allow_hyphen_values`); `--` still works.
 #[test]
 fn eval_negative_expression() {
-    let (code, stdout, stderr) = cgl(&["eval", "-7 / 2"]);
+    let (code, stdout, stderr) = cgl(&["eval", "-7 div 2"]);
     assert_eq!((code, stdout.as_str()), (0, "-4\n"), "{stderr}");
-    let (code, stdout, _) = cgl(&["eval", "--", "-7 / 2"]);
+    let (code, stdout, _) = cgl(&["eval", "--", "-7 div 2"]);
     assert_eq!((code, stdout.as_str()), (0, "-4\n"));
 }
 
@@ -343,6 +344,8 @@ fn help_texts() {
         ("cgl run --help", &["run", "--help"]),
         ("cgl eval --help", &["eval", "--help"]),
         ("cgl explain --help", &["explain", "--help"]),
+        ("cgl plot --help", &["plot", "--help"]),
+        ("cgl dot --help", &["dot", "--help"]),
     ] {
         let (code, stdout, stderr) = cgl(args);
         assert_eq!((code, stderr.as_str()), (0, ""), "{name}");

@@ -60,7 +60,7 @@ fn expr() -> impl Strategy<Value = E> {
             .prop_map(E::Lit),
     ];
     leaf.prop_recursive(3, 12, 3, |inner| {
-        let op = prop::sample::select(vec!["+", "-", "*", "/", "%", "**", "^", "&", "|"]);
+        let op = prop::sample::select(vec!["+", "-", "*", "div", "%", "**", "^", "&", "|"]);
         let cmp = prop::sample::select(vec!["==", "!=", "<", "<=", ">", ">="]);
         prop_oneof![
             4 => (op, inner.clone(), inner.clone())

@@ -74,7 +74,7 @@ impl Gen {
         }
         self.nested(|g| match g.below(12) {
             0 | 1 => {
-                let op = g.pick(&["+", "-", "*", "+", "-", "*", "/", "%"]);
+                let op = g.pick(&["+", "-", "*", "+", "-", "*", "div", "%"]);
                 format!("({} {op} {})", g.int(ints, lists), g.int(ints, lists))
             }
             2 if g.below(2) == 0 => format!("{}[{}]", g.list(ints, lists), g.int(ints, lists)),

@@ -61,6 +61,16 @@ const NO_FAIL_FILE: &[(Code, &str)] = &[
         "typed at the REPL; `repl_mistakes_have_codes`",
     ),
     (
+        Code::PlotUsage,
+        "given on `cgl plot`'s and `cgl dot`'s command line, not in a file; tests/plot.rs \
+         `plot_refusals_are_diagnostics`, `dot_refusals_are_diagnostics`",
+    ),
+    (
+        Code::PlotTooLarge,
+        "a cap of `cgl plot` and `cgl dot`; tests/plot.rs `plot_refusals_are_diagnostics`, \
+         `dot_refusals_are_diagnostics`",
+    ),
+    (
         Code::LimitInterrupted,
         "Ctrl-C at the REPL; `a_raised_stop_flag_interrupts` below raises the flag it sets",
     ),

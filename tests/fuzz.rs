@@ -319,6 +319,7 @@ const TOKENS: &[&str] = &[
     "-",
     "*",
     "/",
+    "div",
     "%",
     "**",
     "^",
@@ -418,8 +419,8 @@ fn expression() -> impl Strategy<Value = String> {
     leaf.prop_recursive(4, 48, 4, |inner| {
         let binary = proptest::sample::select(
             &[
-                "+", "-", "*", "/", "%", "**", "^", "&", "|", "==", "!=", "<", "<=", ">", ">=",
-                "and", "or", "in", "not in", "is", "..", "..=",
+                "+", "-", "*", "/", "div", "%", "**", "^", "&", "|", "==", "!=", "<", "<=", ">",
+                ">=", "and", "or", "in", "not in", "is", "..", "..=",
             ][..],
         );
         let unary = proptest::sample::select(
@@ -946,7 +947,7 @@ enum Boundary {
 }
 
 fn boundary_case() -> impl Strategy<Value = Boundary> {
-    let op = proptest::sample::select(&["+", "-", "*", "/", "%", "**", "^", "&", "|"][..]);
+    let op = proptest::sample::select(&["+", "-", "*", "/", "div", "%", "**", "^", "&", "|"][..]);
     let int = boundary_int;
     prop_oneof![
         4 => (op, int(), int()).prop_map(|(op, a, b)| Boundary::Bin(op, a, b)),
@@ -1026,8 +1027,26 @@ fn oracle(case: &Boundary) -> Result<String, &'static str> {
                 "+" => fits(x + y),
                 "-" => fits(x - y),
                 "*" => fits(x * y),
-                "/" | "%" if y == 0 => Err("cgl::eval::division_by_zero"),
-                "/" | "%" => {
+                "/" | "div" | "%" if y == 0 => Err("cgl::eval::division_by_zero"),
+                // Exact division: the reduced fraction, sign on top, both parts in 64 bits.
+                "/" => {
+                    let (mut n, mut d) = (x, y);
+                    let (mut a, mut b) = (n.unsigned_abs(), d.unsigned_abs());
+                    while b != 0 {
+                        (a, b) = (b, a % b);
+                    }
+                    let g = a as i128;
+                    (n, d) = (n / g, d / g);
+                    if d < 0 {
+                        (n, d) = (-n, -d);
+                    }
+                    match (i64::try_from(n), i64::try_from(d)) {
+                        (Ok(n), Ok(1)) => Ok(n.to_string()),
+                        (Ok(n), Ok(d)) => Ok(format!("{n}/{d}")),
+                        _ => Err("cgl::eval::overflow"),
+                    }
+                }
+                "div" | "%" => {
                     let q = (x - x.rem_euclid(y)) / y;
                     // Euclid's quotient is the floor for y > 0; for y < 0 the floor is one
                     // less when the division is inexact.
@@ -1036,7 +1055,7 @@ fn oracle(case: &Boundary) -> Result<String, &'static str> {
                     } else {
                         q
                     };
-                    if *op == "/" {
+                    if *op == "div" {
                         fits(q)
                     } else {
                         fits(x - q * y)
@@ -1222,7 +1241,9 @@ fn the_boundary_oracle_knows_the_issue_cases() {
         oracle(&Boundary::Bin("%", i64::MIN, -1)),
         Ok("0".to_string())
     );
-    assert_eq!(oracle(&Boundary::Bin("/", -7, 2)), Ok("-4".to_string()));
+    assert_eq!(oracle(&Boundary::Bin("div", -7, 2)), Ok("-4".to_string()));
+    assert_eq!(oracle(&Boundary::Bin("/", -7, 2)), Ok("-7/2".to_string()));
+    assert_eq!(oracle(&Boundary::Bin("/", 6, -3)), Ok("-2".to_string()));
     assert_eq!(oracle(&Boundary::Bin("%", -7, 2)), Ok("1".to_string()));
     assert_eq!(oracle(&Boundary::Bin("%", 7, -2)), Ok("-1".to_string()));
     assert_eq!(

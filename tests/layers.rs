@@ -8,7 +8,7 @@ use crate::common::root;
 
 /// The layers, lowest first. A module may use only modules before it in this list.
 const LAYERS: &[&str] = &[
-    "diag", "stack", "num", "cgt", "syntax", "value", "lower", "eval", "graph", "analysis",
+    "diag", "stack", "num", "cgt", "plot", "syntax", "value", "lower", "eval", "graph", "analysis",
     "stats", "session", "repl", "cli",
 ];
 

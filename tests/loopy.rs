@@ -322,21 +322,24 @@ fn add_or_take() {
 /// loopy game, and also when it is reached through one.
 #[test]
 fn only_the_declaring_game_may_cycle() {
-    let source = "game L { position n\n loopy\n move (n + 1) % 3 }\n\
+    let source = "game Lp { position n\n loopy\n move (n + 1) % 3 }\n\
                   game B { position n\n move n - 1 if n > 0\n move n + 1 if n == 1 }\n\
                   game M { position n\n loopy\n move B(2) if n == 0\n move n - 1 if n > 0 }\n";
     let (mut s, file) = load(source);
-    assert_eq!(eval(&mut s, file, "outcome(L(0))"), "D");
+    assert_eq!(eval(&mut s, file, "outcome(Lp(0))"), "D");
     assert_eq!(
-        eval(&mut s, file, "outcome(B(2) + L(0))"),
+        eval(&mut s, file, "outcome(B(2) + Lp(0))"),
         "error cgl::graph::cycle"
     );
     assert_eq!(
         eval(&mut s, file, "outcome(M(1))"),
         "error cgl::graph::cycle"
     );
-    assert_eq!(eval(&mut s, file, "outcome(L(0) + L(1))"), "D");
-    assert_eq!(eval(&mut s, file, "line(L(0))"), "[L(0), L(1), L(2), L(0)]");
+    assert_eq!(eval(&mut s, file, "outcome(Lp(0) + Lp(1))"), "D");
+    assert_eq!(
+        eval(&mut s, file, "line(Lp(0))"),
+        "[Lp(0), Lp(1), Lp(2), Lp(0)]"
+    );
 }
 
 /// The REPL's `:explain` and `:play` go through the same analyses on a loopy game.

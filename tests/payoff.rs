@@ -340,7 +340,8 @@ fn what_payoff_games_refuse() {
                   game M { position n\n payoff 1\n move B(n) if n > 0 }\n\
                   game Q { position n\n move A(2) if n > 0 }\n\
                   game Z { position n\n payoff 1 if n == 1\n move n - 1 if n > 0 }\n\
-                  game T { position n\n payoff \"x\"\n move n - 1 if n > 0 }\n";
+                  game T { position n\n payoff \"x\"\n move n - 1 if n > 0 }\n\
+                  game H { position n\n left move A(n)\n right move H(n - 1) if n > 0 }\n";
     let (mut s, file) = load(source);
     assert_eq!(eval(&mut s, file, "score(A(3))"), "1");
     assert_eq!(eval(&mut s, file, "A(3) is N"), "true");
@@ -357,6 +358,12 @@ fn what_payoff_games_refuse() {
         ("outcome(misere(A(3)))", "cgl::analysis::payoff_game"),
         ("score(Z(3))", "cgl::eval::no_payoff"),
         ("score(T(3))", "cgl::eval::type"),
+        // Partizan play into a payoff game: its positions are scored, not won or lost.
+        ("outcome(H(3))", "cgl::analysis::payoff_mixed"),
+        ("remoteness(H(3), left)", "cgl::analysis::payoff_mixed"),
+        ("winning_moves(H(3), left)", "cgl::analysis::payoff_mixed"),
+        ("value(H(3))", "cgl::analysis::payoff_mixed"),
+        ("value(A(3))", "cgl::analysis::payoff_game"),
     ];
     for (query, code) in refused {
         assert_eq!(
@@ -368,6 +375,14 @@ fn what_payoff_games_refuse() {
     // Moves and reachability are as for any game.
     assert_eq!(eval(&mut s, file, "moves(A(2))"), "[A(1)]");
     assert_eq!(eval(&mut s, file, "reachable(A(3))"), "4");
+    // A payoff game's own moves are both players': a one-sided rule is refused at load.
+    let one_sided = "game OneSided { position n\n payoff -1\n left move n - 1 if n > 0 }\n";
+    let mut s = Session::new(SessionConfig::default());
+    let codes: Vec<&str> = match s.load_source("one_sided.game", one_sided) {
+        Ok(_) => Vec::new(),
+        Err(d) => d.iter().map(|d| d.code.name()).collect(),
+    };
+    assert_eq!(codes, ["cgl::resolve::payoff_conflict"]);
 }
 
 /// A payoff game that cycles without `loopy` keeps the cycle diagnostic; with it, infinite
@@ -435,8 +450,8 @@ fn literal_positions(text: &str, name: &str) -> Vec<String> {
 }
 
 /// Normal play is the payoff game whose every end pays the player to move there -1: the
-/// examples' games re-declared so (those without draws, misère play and compounds, which a
-/// payoff game refuses) give every position written in the examples the same outcome, and
+/// examples' games re-declared so (those without draws, misère play, compounds and partizan
+/// rules, which a payoff game refuses) give every position written in the examples the same outcome, and
 /// a score of the right sign.
 #[test]
 fn normal_play_is_a_payoff_game_on_the_examples() {
@@ -463,9 +478,16 @@ fn normal_play_is_a_payoff_game_on_the_examples() {
             .into_iter()
             .filter(|(_, body)| {
                 let b = &text[body.clone()];
-                !["split", "draw if", "play misere", "compound"]
-                    .iter()
-                    .any(|w| b.contains(w))
+                ![
+                    "split",
+                    "draw if",
+                    "play misere",
+                    "compound",
+                    "left move",
+                    "right move",
+                ]
+                .iter()
+                .any(|w| b.contains(w))
             })
             .collect();
         if eligible.is_empty() {

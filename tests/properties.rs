@@ -115,7 +115,7 @@ impl Spec {
              const T = [{t}]\n\
              const DRAWS = {{{d}}}\n\
              const STOP = {{{stop}}}\n\
-             game R(mode = disjunctive) {{\n\
+             game Rg(mode = disjunctive) {{\n\
              \x20   position n\n\
              \x20   compound mode\n\
              \x20   move m for m in E[n]\n\
@@ -138,8 +138,8 @@ enum Expr {
 impl Expr {
     fn text(&self) -> String {
         match self {
-            Expr::Pos(Kind::Dis, n) => format!("R({n})"),
-            Expr::Pos(k, n) => format!("R[mode = {}]({n})", k.mode()),
+            Expr::Pos(Kind::Dis, n) => format!("Rg({n})"),
+            Expr::Pos(k, n) => format!("Rg[mode = {}]({n})", k.mode()),
             Expr::Comp(k, a, b) => format!("({} {} {})", a.text(), k.op(), b.text()),
         }
     }
@@ -1271,15 +1271,15 @@ fn regression_split_of_positions_is_played_in_the_game_mode() {
 game Nim { position n  move n - k for k in 1..=n }
 game C { position n  compound conjunctive  move split(Nim(2), Nim(2)) if n == 1 }
 game K(mode = conjunctive) { position n  compound mode  move split(K[mode = mode](n - 1), K[mode = mode](n - 1)) if n > 0 }
-game L(mode = conjunctive) { position n  compound mode  move split(n - 1, n - 1) if n > 0 }
+game Lc(mode = conjunctive) { position n  compound mode  move split(n - 1, n - 1) if n > 0 }
 ";
     for explicit in [false, true] {
         let mut s = session(explicit);
         let file = load(&mut s, "split.game", source);
         assert_eq!(eval(&mut s, file, "outcome(Nim(2) & Nim(2))"), ok("N"));
-        assert_eq!(eval(&mut s, file, "moves(L(2))"), ok("[L(1) & L(1)]"));
-        // L(3) -> L(2) & L(2) (remoteness min(2, 2) = 2) -> remoteness 3.
-        assert_eq!(eval(&mut s, file, "remoteness(L(3))"), ok(3));
+        assert_eq!(eval(&mut s, file, "moves(Lc(2))"), ok("[Lc(1) & Lc(1)]"));
+        // Lc(3) -> Lc(2) & Lc(2) (remoteness min(2, 2) = 2) -> remoteness 3.
+        assert_eq!(eval(&mut s, file, "remoteness(Lc(3))"), ok(3));
         assert_eq!(
             eval(&mut s, file, "moves(C(1))"),
             ok("[Nim(2) & Nim(2)]"),
@@ -1295,15 +1295,15 @@ game L(mode = conjunctive) { position n  compound mode  move split(n - 1, n - 1)
             ok("[K(1) & K(1)]"),
             "explicit: {explicit}"
         );
-        // K and L are the same game, written two ways.
+        // K and Lc are the same game, written two ways.
         for mode in ["disjunctive", "conjunctive", "selective"] {
             for n in 0..=4 {
                 for analysis in ["outcome", "remoteness"] {
                     let k = eval(&mut s, file, &format!("{analysis}(K[mode = {mode}]({n}))"));
-                    let l = eval(&mut s, file, &format!("{analysis}(L[mode = {mode}]({n}))"));
+                    let l = eval(&mut s, file, &format!("{analysis}(Lc[mode = {mode}]({n}))"));
                     assert_eq!(
                         k, l,
-                        "{analysis} of K and L[mode = {mode}]({n}), explicit: {explicit}"
+                        "{analysis} of K and Lc[mode = {mode}]({n}), explicit: {explicit}"
                     );
                 }
             }

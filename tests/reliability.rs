@@ -647,3 +647,29 @@ fn confine_limits_time_by_default() {
     assert!(started.elapsed() >= Duration::from_secs(10));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Lowering a file of many statements checks the deadline as it goes: a stop raised before
+/// lowering starts ends it (with the stop's diagnostic alone) in a file of 5,000 statements,
+/// and a file of fewer statements than one step lowers whole.
+#[test]
+fn lowering_checks_the_deadline() {
+    use cgl::diag::{Code, Diag, FileId};
+    let text: String = (0..5000).map(|i| format!("const C{i} = {i}\n")).collect();
+    let parsed = cgl::syntax::parse_file(FileId(0), &text).unwrap();
+    let mut program = cgl::lower::ir::Program::default();
+    let mut checks = 0;
+    let result = cgl::lower::lower_file(&mut program, &parsed, &[], &mut || {
+        checks += 1;
+        Err(Box::new(Diag::error(Code::LimitTimeout, "took too long")))
+    });
+    let errors = result.expect_err("the stop ends lowering");
+    assert_eq!(errors.len(), 1);
+    assert_eq!(errors[0].code, Code::LimitTimeout);
+    assert_eq!(checks, 1);
+    assert!(program.consts.is_empty(), "nothing half-lowered is kept");
+    let small = cgl::syntax::parse_file(FileId(0), "const A = 1\nexpect A == 1\n").unwrap();
+    let lowered = cgl::lower::lower_file(&mut program, &small, &[], &mut || {
+        Err(Box::new(Diag::error(Code::LimitTimeout, "took too long")))
+    });
+    assert!(lowered.is_ok());
+}

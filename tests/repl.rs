@@ -730,3 +730,52 @@ fn payoff_games_at_the_prompt() {
         assert!(stdout.contains(expected), "{expected:?} not in\n{stdout}");
     }
 }
+
+/// `:explain` of a partizan position shows each player's options with their values and
+/// classes, the canonical form with its stops and temperature; `:play` asks for a side and
+/// the computer, playing the other, wins a game it can win.
+#[test]
+fn partizan_explain_and_play() {
+    let input = "\
+game Cutcake {
+    position (w, h)
+    left move split((i, h), (w - i, h)) for i in 1..w
+    right move split((w, j), (w, h - j)) for j in 1..h }
+game Stalk {
+    position s
+    left move [s[j] for j in 0..i] for i in 0..len(s) if s[i] == 1
+    right move [s[j] for j in 0..i] for i in 0..len(s) if s[i] == 0 }
+:explain Cutcake(3, 2)
+:explain Stalk([1, 0]) + Cutcake(1, 2)
+:play Cutcake(2, 3)
+sideways
+left
+1
+:play computer Cutcake(3, 1)
+right
+";
+    let (code, stdout, stderr) = repl(&[], input.as_bytes());
+    assert_no_crash("partizan", &stderr);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    for shown in [
+        "Cutcake(3, 2) is P: the player to move loses",
+        "  value 0 (canonical form)",
+        "Left: 1 option; Left loses moving first",
+        "  1  Cutcake(1, 2) + Cutcake(2, 2)  -1     R",
+        "  1  Cutcake(3, 1) + Cutcake(3, 1)  4      L",
+        "Cutcake(1, 2) + Stalk([1, 0]) is R: Right wins whoever starts",
+        "  value -1/2 (canonical form)",
+        "type `left` or `right`",
+        // Cutcake(2, 3) = -1: Left, moving first, cuts and Right wins.
+        "you: Cutcake(1, 3) + Cutcake(1, 3)",
+        "so the computer wins.",
+        // Cutcake(3, 1) = 2: the computer plays Left and moves to Cutcake(2, 1), where
+        // Right has no move.
+        "computer: Cutcake(2, 1)",
+        "you play Right, the computer Left.",
+        "game over after 1 move at Cutcake(2, 1): you (Right) cannot move (normal play: who \
+         cannot move loses), so the computer wins.",
+    ] {
+        assert!(stdout.contains(shown), "missing {shown:?} in\n{stdout}");
+    }
+}

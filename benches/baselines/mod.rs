@@ -12,12 +12,18 @@
 //! Both run the same algorithm as cgl: backward induction over every option of every
 //! position (an outcome search may stop at the first option that decides it); no closed
 //! formulas. W7, a loopy game, is solved by retrograde analysis (a queue of decided positions
-//! and a counter of undecided options per position), as cgl solves it. This module uses only std, so the integration tests can include it with
-//! `#[path]` (tests/bench_answers.rs).
+//! and a counter of undecided options per position), as cgl solves it.
+//!
+//! W8, the canonical value of a Domineering rectangle, has a hand-written solver over cgl's
+//! own value table (`cgl::cgt`, so it measures what cgl adds on top of that engine) and, as
+//! its second peer, pycgt 0.2.0 run in Python (`domineering::pycgt`), not a hash-map solver.
+//! Apart from that table this module uses only std, so the integration tests can include it
+//! with `#[path]` (tests/bench_answers.rs).
 
 pub mod add_or_take;
 pub mod chomp;
 pub mod common;
+pub mod domineering;
 pub mod grundy_game;
 pub mod kayles;
 pub mod suite;

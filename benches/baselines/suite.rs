@@ -1,10 +1,10 @@
 //! The workloads of the suite: their sizes, the cgl query of each, and the baselines'
 //! answers to it.
 
-use super::{add_or_take, chomp, grundy_game, kayles, tictactoe, wythoff};
+use super::{add_or_take, chomp, domineering, grundy_game, kayles, tictactoe, wythoff};
 
 /// The workloads, in the order of the table.
-pub const WORKLOADS: [&str; 7] = ["W1", "W2", "W3", "W4", "W5", "W6", "W7"];
+pub const WORKLOADS: [&str; 8] = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8"];
 
 /// The sizes of a workload: the full suite's, or the quick ones (`--quick`, the tests).
 pub fn sizes(workload: &str, quick: bool) -> &'static [&'static str] {
@@ -24,6 +24,8 @@ pub fn sizes(workload: &str, quick: bool) -> &'static [&'static str] {
         ("W6", true) => &["1"],
         ("W7", false) => &["1000000"],
         ("W7", true) => &["1000"],
+        ("W8", false) => &["4x4", "4x5", "5x5"],
+        ("W8", true) => &["3x3"],
         _ => &[],
     }
 }
@@ -48,6 +50,7 @@ const TICTACTOE4_PARAM: &str = include_str!("../games/tictactoe4_param.game");
 const CHOMP: &str = include_str!("../games/chomp.game");
 const ADD_OR_TAKE: &str = include_str!("../games/add_or_take.game");
 const WYTHOFF: &str = include_str!("../games/wythoff.game");
+const DOMINEERING: &str = include_str!("../games/domineering.game");
 
 fn number(size: &str) -> Result<usize, String> {
     size.parse()
@@ -130,6 +133,14 @@ pub fn cgl_query(workload: &str, size: &str) -> Result<CglQuery, String> {
                 format!("[outcome(AddOrTake[C = {n}](h)) for h in [1, 0, 2, 3, {n}]]"),
             )
         }
+        "W8" => {
+            let (r, c) = rectangle(size)?;
+            q(
+                "domineering.game",
+                DOMINEERING,
+                format!("value(rect({r}, {c}))"),
+            )
+        }
         _ => Err(format!("no cgl query for workload {workload}")),
     }
 }
@@ -165,6 +176,14 @@ pub fn answer(workload: &str, size: &str, baseline: Baseline) -> Result<String, 
         "W5" => Ok(wythoff::map(number(size)?)),
         "W7" if hand => Ok(add_or_take::hand(number(size)?)),
         "W7" => Ok(add_or_take::map(number(size)?)),
+        "W8" if hand => {
+            let (r, c) = rectangle(size)?;
+            domineering::hand(r, c)
+        }
+        "W8" => {
+            let (r, c) = rectangle(size)?;
+            domineering::pycgt(r, c).map(|run| run.answer)
+        }
         _ => Err(format!("no baseline for workload {workload}")),
     }
 }

@@ -93,6 +93,12 @@ pub struct Memos {
     pub(super) score_order: Vec<u32>,
     /// The last stamp given out in `score_order`.
     pub(super) score_clock: u32,
+    /// Outcome classes of partizan play (L, R, N, P), per convention.
+    pub(super) partizan_outcome: [Vec<Slot<Outcome>>; 2],
+    /// Who wins and in how many moves with Left and with Right to move, per convention.
+    pub(super) partizan_rem: [Vec<Slot<super::partizan::Race>>; 2],
+    /// Canonical forms (normal play), ids in the thread's value table.
+    pub(super) values: Vec<Slot<crate::cgt::GameId>>,
     /// Per instance, the Grundy value of the integer position `n` at index `n` (`u64::MAX`:
     /// not known), so that a heap game's options are valued with one look-up each.
     int_grundy: Vec<Vec<u64>>,
@@ -141,18 +147,30 @@ impl Memos {
         fn vec<T>(v: &[T]) -> usize {
             std::mem::size_of_val(v)
         }
-        fn nested<T>(v: &[Vec<T>]) -> usize {
-            vec(v) + v.iter().map(|inner| vec(inner)).sum::<usize>()
-        }
         vec(&self.draws_below)
             + vec(&self.draws)
             + vec(&self.grundy)
             + self.outcome.iter().map(|m| vec(m)).sum::<usize>()
             + self.remoteness.iter().map(RemMemo::bytes).sum::<usize>()
+            + self.partizan_outcome.iter().map(|m| vec(m)).sum::<usize>()
+            + self.partizan_rem.iter().map(|m| vec(m)).sum::<usize>()
+            + vec(&self.values)
             + vec(&self.score)
             + vec(&self.score_order)
-            + nested(&self.int_grundy)
-            + vec(&self.int_grundy_bits)
+            + self.value_table_bytes()
+    }
+
+    /// The bytes of the tables indexed by position value (the dense Grundy and outcome
+    /// tables), which the graph's memory estimate counts at their size.
+    pub fn value_table_bytes(&self) -> usize {
+        fn nested<T>(v: &[Vec<T>]) -> usize {
+            std::mem::size_of_val(v)
+                + v.iter()
+                    .map(|inner| std::mem::size_of_val(&inner[..]))
+                    .sum::<usize>()
+        }
+        nested(&self.int_grundy)
+            + std::mem::size_of_val(&self.int_grundy_bits[..])
             + nested(&self.pair_outcomes)
     }
 
@@ -165,19 +183,23 @@ impl Memos {
     }
 
     /// Records the Grundy value of the term `t` in the dense table by value, when `t` is a
-    /// small integer position.
-    pub(crate) fn note_int_grundy(&mut self, g: &GameGraph, t: TermId, v: u64) {
+    /// small integer position. Says whether a table grew (its size is then to be reported to
+    /// the graph's memory estimate).
+    pub(crate) fn note_int_grundy(&mut self, g: &GameGraph, t: TermId, v: u64) -> bool {
         let Some((inst, n)) = g.int_atom(t) else {
-            return;
+            return false;
         };
-        if (0..INT_DENSE_BELOW).contains(&n) {
-            let i = inst.0 as usize;
-            if self.int_grundy_bits.len() <= i {
-                self.int_grundy_bits.resize(i + 1, 0);
-            }
-            self.int_grundy_bits[i] |= v;
-            *cell(&mut self.int_grundy, i, n as usize, u64::MAX, usize::MAX) = v;
+        if !(0..INT_DENSE_BELOW).contains(&n) {
+            return false;
         }
+        let i = inst.0 as usize;
+        let grows = self.int_grundy.get(i).is_none_or(|t| t.len() <= n as usize);
+        if self.int_grundy_bits.len() <= i {
+            self.int_grundy_bits.resize(i + 1, 0);
+        }
+        self.int_grundy_bits[i] |= v;
+        *cell(&mut self.int_grundy, i, n as usize, u64::MAX, usize::MAX) = v;
+        grows
     }
 
     /// The known normal-play outcomes of `inst`'s pair positions, for look-ups in a tight
@@ -192,25 +214,25 @@ impl Memos {
 
     /// Records the normal-play outcome of the term `t` in the dense table by value, when `t`
     /// is a pair of small integers.
-    pub(crate) fn note_pair_outcome(&mut self, g: &GameGraph, t: TermId, o: Outcome) {
+    /// Says whether a table grew, as [`Memos::note_int_grundy`].
+    pub(crate) fn note_pair_outcome(&mut self, g: &GameGraph, t: TermId, o: Outcome) -> bool {
         let Some((inst, a, b)) = g.pair_atom(t) else {
-            return;
+            return false;
         };
         let code = match o {
             Outcome::N => 1,
             Outcome::P => 2,
             // Only won and lost positions are tabled (partizan classes never reach here).
-            Outcome::D | Outcome::L | Outcome::R => return,
+            Outcome::D | Outcome::L | Outcome::R => return false,
         };
-        if pair_is_dense(a, b) {
-            let end = pair_at(a + 1, 0);
-            *cell(
-                &mut self.pair_outcomes,
-                inst.0 as usize,
-                pair_at(a, b),
-                0,
-                end,
-            ) = code;
+        if !pair_is_dense(a, b) {
+            return false;
         }
+        let at = pair_at(a, b);
+        let i = inst.0 as usize;
+        let grows = self.pair_outcomes.get(i).is_none_or(|t| t.len() <= at);
+        let end = pair_at(a + 1, 0);
+        *cell(&mut self.pair_outcomes, i, at, 0, end) = code;
+        grows
     }
 }

@@ -8,6 +8,7 @@
 //! product moves are used. Property tests check that both ways agree.
 
 mod memo;
+mod partizan;
 mod payoff;
 mod retro;
 mod solve;
@@ -20,6 +21,7 @@ use memo::{RemCode, RemMemo};
 pub use solve::Slot;
 use solve::{solve, Analysis, MemoTable};
 
+use crate::cgt::Side;
 use crate::diag::{Code, Diag, DiagResult};
 use crate::eval::builtins::{self, Builtin};
 use crate::eval::value::{CompoundKind, Outcome, PosTerm, Position, Value};
@@ -91,8 +93,9 @@ impl Host for Analyzer {
         world: &mut World<'_>,
         builtin: Builtin,
         position: &Position,
+        side: Option<crate::cgt::Side>,
     ) -> DiagResult<Value> {
-        run(self, world, builtin, position)
+        run(self, world, builtin, position, side)
             .map_err(|d| {
                 if d.code == retro::LOOPY_CYCLE {
                     Box::new(Diag::internal(
@@ -112,6 +115,7 @@ fn run(
     w: &mut World<'_>,
     builtin: Builtin,
     position: &Position,
+    side: Option<Side>,
 ) -> DiagResult<Value> {
     let t = an.graph.intern(w, &position.term)?;
     let conv = position.convention;
@@ -124,6 +128,63 @@ fn run(
     if !matches!(builtin, Builtin::Moves | Builtin::Reachable) && payoff::is_scored(an, w, t)? {
         return run_scored(an, w, builtin, t, conv);
     }
+    if builtin == Builtin::Value {
+        let g = partizan::value(an, w, t, conv)?;
+        return Value::form(g).map_err(partizan::cgt_error);
+    }
+    if an.graph.info(t).partizan {
+        let name = builtin.name();
+        let side_or_error = || side.ok_or_else(|| partizan::needs_side(name));
+        return Ok(match builtin {
+            Builtin::Outcome => Value::Outcome(partizan::outcome(an, w, t, conv)?),
+            Builtin::Grundy => {
+                return Err(Box::new(
+                    Diag::error(Code::AnalysisGrundyPartizan, "a partizan position has no Grundy value: Left's and Right's moves differ")
+                        .help("use `value(p)`, its canonical form (an impartial position's value is its nimber), or `outcome(p)`"),
+                ))
+            }
+            Builtin::Moves => {
+                let options = side_options(an, w, t, side_or_error()?)?;
+                Value::list(options.into_iter().map(|s| to_value(an, s)).collect())
+            }
+            Builtin::WinningMoves => {
+                let side = side_or_error()?;
+                let mut out = Vec::new();
+                for s in side_options(an, w, t, side)? {
+                    if partizan::good_for(side, partizan::outcome(an, w, s, conv)?) {
+                        out.push(to_value(an, s));
+                    }
+                }
+                Value::list(out)
+            }
+            Builtin::Remoteness => {
+                let (_, rem) = partizan::race(an, w, t, conv, side_or_error()?)?;
+                Value::Int(i64::try_from(rem).unwrap_or(i64::MAX))
+            }
+            Builtin::OptimalMoves => {
+                // No draws in partizan play: the winning options when there are any, else
+                // every option (each loses), as for an impartial position.
+                let side = side_or_error()?;
+                let options = side_options(an, w, t, side)?;
+                let mut winning = Vec::new();
+                for &s in &options {
+                    if partizan::good_for(side, partizan::outcome(an, w, s, conv)?) {
+                        winning.push(s);
+                    }
+                }
+                let keep = if winning.is_empty() { options } else { winning };
+                Value::list(keep.into_iter().map(|s| to_value(an, s)).collect())
+            }
+            Builtin::Score => return Err(not_payoff(an, w, t)),
+            Builtin::Line => {
+                let line = partizan::line(an, w, t, conv, side_or_error()?)?;
+                Value::list(line.into_iter().map(|s| to_value(an, s)).collect())
+            }
+            Builtin::Reachable => Value::Int(reachable(an, w, t)? as i64),
+            other => return Err(Box::new(Diag::internal(format!("`{}` is not an analysis", other.name())))),
+        });
+    }
+    // An impartial position: both players' moves are the same, so a side changes nothing.
     Ok(match builtin {
         Builtin::Outcome => Value::Outcome(outcome(an, w, t, conv)?),
         Builtin::Grundy => {
@@ -159,18 +220,7 @@ fn run(
             Value::list(out)
         }
         Builtin::Reachable => Value::Int(reachable(an, w, t)? as i64),
-        Builtin::Score => {
-            return Err(Box::new(
-                Diag::error(
-                    Code::AnalysisNotPayoff,
-                    format!(
-                        "{} is a position of a game without `payoff` clauses, so it has no score",
-                        an.graph.show(&*w.games, t)
-                    ),
-                )
-                .help("a game without payoffs is won or lost: use `outcome(p)`; to score normal play, declare `payoff -1`"),
-            ))
-        }
+        Builtin::Score => return Err(not_payoff(an, w, t)),
         Builtin::OptimalMoves => {
             let here = outcome(an, w, t, conv)?;
             let mut out = Vec::new();
@@ -245,6 +295,7 @@ fn run_scored(
         }
         Builtin::Grundy => return refuse("Grundy value"),
         Builtin::Remoteness => return refuse("remoteness"),
+        Builtin::Value => return refuse("canonical-form value (a value is of normal play)"),
         other => {
             return Err(Box::new(Diag::internal(format!(
                 "`{}` is not an analysis of payoff games",
@@ -264,6 +315,34 @@ fn scored_outcome(an: &mut Analyzer, w: &mut World<'_>, t: TermId) -> DiagResult
             std::cmp::Ordering::Equal => Outcome::D,
         },
     )
+}
+
+/// `score` asked of a position of a game without payoffs.
+fn not_payoff(an: &Analyzer, w: &World<'_>, t: TermId) -> Box<Diag> {
+    Box::new(
+        Diag::error(
+            Code::AnalysisNotPayoff,
+            format!(
+                "{} is a position of a game without `payoff` clauses, so it has no score",
+                an.graph.show(&*w.games, t)
+            ),
+        )
+        .help("a game without payoffs is won or lost: use `outcome(p)`; to score normal play, declare `payoff -1`"),
+    )
+}
+
+/// `side`'s options of `t`.
+fn side_options(
+    an: &mut Analyzer,
+    w: &mut World<'_>,
+    t: TermId,
+    side: Side,
+) -> DiagResult<Vec<TermId>> {
+    let (left, right) = an.graph.side_options(w, t)?;
+    Ok(match side {
+        Side::Left => left,
+        Side::Right => right,
+    })
 }
 
 /// A draw at `t` itself, or below it (the values of its dependencies).

@@ -108,6 +108,24 @@ pub(super) fn refuse_scored_end(an: &Analyzer, w: &World<'_>, t: TermId) -> Diag
     ))
 }
 
+/// An error if partizan play reaches `t`, a position of a payoff game: payoff games are
+/// impartial, and a score is not an outcome class (`cgl::analysis::payoff_mixed`).
+pub(super) fn refuse_scored_in_partizan(an: &Analyzer, w: &World<'_>, t: TermId) -> DiagResult<()> {
+    if atom_scored(an, w, t) != Some(true) {
+        return Ok(());
+    }
+    Err(Box::new(
+        Diag::error(
+            Code::AnalysisPayoffMixed,
+            format!(
+                "partizan play reaches {}, a position of a payoff game",
+                an.graph.show(&*w.games, t)
+            ),
+        )
+        .help("payoff games are impartial and scored; a partizan game's positions are won or lost: keep the two apart"),
+    ))
+}
+
 /// The payoff of the terminal position `t`, to the player to move there.
 fn payoff_at(an: &Analyzer, w: &mut World<'_>, t: TermId) -> DiagResult<Rational> {
     let Term::Atom(inst, data) = an.graph.term(t) else {

@@ -260,11 +260,15 @@ fn mark(an: &mut Analyzer, kind: Kind, t: TermId, value: Option<ScanValue>) {
     match (kind, value) {
         (Kind::Grundy, Some(ScanValue::Grundy(v))) => {
             set(&mut an.memos.grundy, t, Slot::Done(v));
-            an.memos.note_int_grundy(&an.graph, t, v);
+            if an.memos.note_int_grundy(&an.graph, t, v) {
+                an.graph.set_value_table_bytes(an.memos.value_table_bytes());
+            }
         }
         (Kind::Outcome, Some(ScanValue::Outcome(o))) => {
             set(&mut an.memos.outcome[0], t, Slot::Done(o));
-            an.memos.note_pair_outcome(&an.graph, t, o);
+            if an.memos.note_pair_outcome(&an.graph, t, o) {
+                an.graph.set_value_table_bytes(an.memos.value_table_bytes());
+            }
         }
         (Kind::Grundy, _) => set(&mut an.memos.grundy, t, Slot::Unknown),
         (Kind::Outcome, _) => set(&mut an.memos.outcome[0], t, Slot::Unknown),
@@ -645,13 +649,19 @@ impl<'s> Scanner<'s> {
                     self.give_up = true;
                     return Ok(ControlFlow::Break(()));
                 }
-                parts.drain(..).try_for_each(|(part_inst, part_data)| {
+                let interned = parts.drain(..).try_for_each(|(part_inst, part_data)| {
                     ids.push(
                         an.graph
                             .intern_atom_owned(&mut this.world, part_inst, part_data)?,
                     );
                     Ok(())
-                })
+                });
+                if an.graph.has_partizan() && ids.iter().any(|id| an.graph.info(*id).partizan) {
+                    // A move into a partizan game: the general solver reports it.
+                    self.give_up = true;
+                    return Ok(ControlFlow::Break(()));
+                }
+                interned
             }
         };
         if let Err(e) = interned {

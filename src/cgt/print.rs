@@ -25,6 +25,10 @@ pub enum Style {
     Ascii,
     /// The same with `±`, `↑`, `↓`, `⇑`, `⇓`.
     Unicode,
+    /// Plain text with the parts of a sum written out, `1/2+*`, `2+Tiny(2)`, `v+*` as
+    /// `-^*`, `v3` as `-^3`: what cgl prints, since `1*2` or `v*2` would be products in an
+    /// expression. CGSuite reads it too.
+    Explicit,
 }
 
 /// How many bars make CGSuite put a nested form in braces.
@@ -64,7 +68,7 @@ impl ValueTable {
         ro.sort_by(|&a, &b| self.print_order(a, b));
         if self.neg(g).ok() == Some(g) && !lo.is_empty() {
             out.push_str(match style {
-                Style::Ascii => "+-",
+                Style::Ascii | Style::Explicit => "+-",
                 Style::Unicode => "±",
             });
             if lo.len() > 1 {
@@ -87,6 +91,9 @@ impl ValueTable {
             }
             if !translate.is_zero() {
                 out.push_str(&translate.to_string());
+                if style == Style::Explicit {
+                    out.push('+');
+                }
             }
             out.push_str(name);
             out.push('(');
@@ -207,14 +214,21 @@ fn write_nus(v: Nus, out: &mut String, force_parens: bool, style: Style) {
     if force_parens && !compact {
         out.push('(');
     }
+    if style == Style::Explicit {
+        write_nus_explicit(v, out);
+        if force_parens && !compact {
+            out.push(')');
+        }
+        return;
+    }
     if !v.number.is_zero() || (v.ups == 0 && v.nim == 0) {
         out.push_str(&v.number.to_string());
     }
     if v.ups != 0 {
         let n = v.ups.unsigned_abs();
         let (one, two) = match (style, v.ups > 0) {
-            (Style::Ascii, true) => ("^", "^^"),
-            (Style::Ascii, false) => ("v", "vv"),
+            (Style::Ascii | Style::Explicit, true) => ("^", "^^"),
+            (Style::Ascii | Style::Explicit, false) => ("v", "vv"),
             (Style::Unicode, true) => ("↑", "⇑"),
             (Style::Unicode, false) => ("↓", "⇓"),
         };
@@ -236,4 +250,40 @@ fn write_nus(v: Nus, out: &mut String, force_parens: bool, style: Style) {
     if force_parens && !compact {
         out.push(')');
     }
+}
+
+/// [`Style::Explicit`]'s nus: the number, then `+` (or `-`) and the ups with the nimber
+/// attached (`^*`, `^3*2`, `-^*`), or the nimber alone; downs are `v`, `vv` only without a
+/// nimber, else `-^n`.
+fn write_nus_explicit(v: Nus, out: &mut String) {
+    let mut chunk = String::new();
+    let n = v.ups.unsigned_abs();
+    if v.ups < 0 && n <= 2 && v.nim == 0 {
+        chunk.push_str(if n == 1 { "v" } else { "vv" });
+    } else if v.ups != 0 {
+        if v.ups < 0 {
+            chunk.push('-');
+        }
+        chunk.push_str(
+            match n {
+                1 => "^".to_string(),
+                2 => "^^".to_string(),
+                _ => format!("^{n}"),
+            }
+            .as_str(),
+        );
+    }
+    if v.nim != 0 {
+        chunk.push('*');
+        if v.nim > 1 {
+            chunk.push_str(&v.nim.to_string());
+        }
+    }
+    if !v.number.is_zero() || chunk.is_empty() {
+        out.push_str(&v.number.to_string());
+        if !chunk.is_empty() && !chunk.starts_with('-') {
+            out.push('+');
+        }
+    }
+    out.push_str(&chunk);
 }

@@ -7,6 +7,8 @@
 
 mod check;
 pub mod explain;
+mod memory;
+pub mod plot;
 pub mod report;
 
 use std::io::{IsTerminal, Write};
@@ -16,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::diag::{render, Diag, RenderStyle, SourceMap};
+use crate::diag::{render, Code, Diag, RenderStyle, SourceMap};
 use crate::eval::{Limits, Stop};
 use crate::graph::GraphConfig;
 use crate::session::{LoadPolicy, Session, SessionConfig, DEFAULT_MAX_FILE_MIB};
@@ -80,6 +82,68 @@ enum Command {
         /// The expression (may start with `-`).
         #[arg(allow_hyphen_values = true)]
         expr: String,
+        /// Also draw the value's positions (a position, or a list of them) with their
+        /// games' `show` clauses.
+        #[arg(long)]
+        show: bool,
+        #[command(flatten)]
+        options: EngineOptions,
+        #[command(flatten)]
+        unattended: Unattended,
+    },
+    /// Draw an expression over one or two ranges, as SVG or PNG.
+    ///
+    /// Over one range, a sequence with its period marked; over two, a grid with the first
+    /// values at the bottom left. Booleans and outcomes are marks (true and P black on white),
+    /// integers colours on a scale, with a legend.
+    #[command(after_help = "Example: cgl plot -f examples/lego.game \
+                      'remoteness(Lego[limit = 3, mode = conjunctive](a, b))' \
+                      --x a=1..=50 --y b=1..=50 -o lego.png")]
+    Plot {
+        /// Files to load first.
+        #[arg(short = 'f', long = "file")]
+        files: Vec<PathBuf>,
+        /// The expression, in the variables of --x and --y (may start with `-`).
+        #[arg(allow_hyphen_values = true)]
+        expr: String,
+        /// The horizontal axis: a variable and its values, e.g. `a=1..=50`.
+        #[arg(long = "x", value_name = "NAME=RANGE")]
+        x: String,
+        /// The vertical axis, for a grid, e.g. `b=1..=50`; without it, a sequence plot.
+        #[arg(long = "y", value_name = "NAME=RANGE")]
+        y: Option<String>,
+        /// The file to write [default: stdout].
+        #[arg(short = 'o', long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// The image format [default: from the output's extension, else svg].
+        #[arg(long, value_enum)]
+        format: Option<plot::ImageFormat>,
+        /// Most cells (values computed) a plot may have.
+        #[arg(long, value_name = "CELLS", default_value_t = 250_000)]
+        max_cells: usize,
+        #[command(flatten)]
+        options: EngineOptions,
+        #[command(flatten)]
+        unattended: Unattended,
+    },
+    /// Write the game graph from a position in Graphviz DOT.
+    ///
+    /// Each position is a node labelled with its outcome and value, P-positions filled black,
+    /// winning moves bold.
+    #[command(after_help = "Example: cgl dot -f examples/chomp.game 'Chomp([3, 3])' | dot -Tsvg")]
+    Dot {
+        /// Files to load first.
+        #[arg(short = 'f', long = "file")]
+        files: Vec<PathBuf>,
+        /// The position.
+        #[arg(allow_hyphen_values = true)]
+        expr: String,
+        /// The file to write [default: stdout].
+        #[arg(short = 'o', long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Most positions the graph may have.
+        #[arg(long, value_name = "NODES", default_value_t = 2_000)]
+        max_nodes: usize,
         #[command(flatten)]
         options: EngineOptions,
         #[command(flatten)]
@@ -102,11 +166,13 @@ enum Command {
 
 #[derive(Debug, Args, Clone, Copy)]
 struct EngineOptions {
-    /// Most positions (and compounds) one file may explore.
-    #[arg(long, default_value_t = GraphConfig::default().max_positions)]
-    max_positions: usize,
+    /// Most positions (and compounds) one file may explore [default: as many as
+    /// --max-memory allows].
+    #[arg(long, value_name = "N")]
+    max_positions: Option<usize>,
     /// Most memory (MiB) the game graph of one file may take, estimated from its size
-    /// [default: 4096, or 1024 with `check --confine`].
+    /// [default: half the memory available when cgl starts, shared by the files checked at
+    /// once (--jobs); 4096 where that is not known; 1024 with `check --confine`].
     #[arg(long, value_name = "MIB")]
     max_memory: Option<usize>,
     /// Largest file read (MiB), a file named or imported [default: 16, or 1 with
@@ -136,19 +202,22 @@ const CONFINED_FILE_MIB: u64 = 1;
 
 impl EngineOptions {
     fn config(self) -> SessionConfig {
-        self.config_for(false)
+        self.config_for(false, 1)
     }
 
-    /// The session settings, with the confined defaults if `confined`.
-    fn config_for(self, confined: bool) -> SessionConfig {
+    /// The session settings, with the confined defaults if `confined`; `at_once` sessions
+    /// run at the same time and share the machine's memory.
+    fn config_for(self, confined: bool, at_once: usize) -> SessionConfig {
         let default_memory = if confined {
             CONFINED_MEMORY_MIB
         } else {
-            GraphConfig::default().max_memory >> 20
+            memory::default_max_memory_mib(at_once)
         };
         SessionConfig {
             graph: GraphConfig {
-                max_positions: self.max_positions,
+                max_positions: self
+                    .max_positions
+                    .unwrap_or(GraphConfig::default().max_positions),
                 explicit: self.explicit,
                 max_memory: self
                     .max_memory
@@ -305,8 +374,12 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
                 }
             };
             let confined = confine.is_some();
+            let jobs = jobs.map_or_else(
+                || std::thread::available_parallelism().map_or(1, usize::from),
+                usize::from,
+            );
             let settings = CheckSettings {
-                config: options.config_for(confined),
+                config: options.config_for(confined, jobs),
                 policy: options.policy(confine),
                 timeout: unattended.timeout.or(confined.then_some(CONFINED_TIMEOUT)),
                 // Machine formats carry plain text; colour is for a person at a terminal.
@@ -315,10 +388,7 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
                     Format::Json | Format::Junit => RenderStyle::Plain,
                 },
                 failed_values: format == Format::Json,
-                jobs: jobs.map_or_else(
-                    || std::thread::available_parallelism().map_or(1, usize::from),
-                    usize::from,
-                ),
+                jobs,
                 stats: unattended.stats,
             };
             check(&paths, format, settings, out, err)
@@ -334,11 +404,77 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
         Some(Command::Eval {
             files,
             expr,
+            show,
             options,
             unattended,
         }) => {
             let session = session(options, unattended);
-            eval(&files, &expr, session, unattended.stats, style, out, err)
+            let what = Evaluated {
+                expr: &expr,
+                show,
+                stats: unattended.stats,
+            };
+            eval(&files, what, session, style, out, err)
+        }
+        Some(Command::Plot {
+            files,
+            expr,
+            x,
+            y,
+            output,
+            format,
+            max_cells,
+            options,
+            unattended,
+        }) => {
+            let mut session = session(options, unattended);
+            let request = plot::PlotRequest {
+                expr: &expr,
+                x: &x,
+                y: y.as_deref(),
+                max_cells,
+            };
+            let format = plot::ImageFormat::choose(format, output.as_deref());
+            let title = eval_title(&expr).replacen("eval", "plot", 1);
+            picture(
+                &files,
+                &mut session,
+                &title,
+                unattended.stats,
+                style,
+                out,
+                err,
+                &mut |s, loaded| {
+                    let drawn = plot::plot(s, loaded, &request)?;
+                    plot::image(&drawn, format)
+                        .map_err(|e| vec![Diag::internal(format!("cannot encode the image: {e}"))])
+                },
+                output.as_ref(),
+            )
+        }
+        Some(Command::Dot {
+            files,
+            expr,
+            output,
+            max_nodes,
+            options,
+            unattended,
+        }) => {
+            let mut session = session(options, unattended);
+            let title = eval_title(&expr).replacen("eval", "dot", 1);
+            picture(
+                &files,
+                &mut session,
+                &title,
+                unattended.stats,
+                style,
+                out,
+                err,
+                &mut |s, loaded| {
+                    plot::dot_graph(s, loaded, &expr, max_nodes).map(String::into_bytes)
+                },
+                output.as_ref(),
+            )
         }
         Some(Command::Explain { code }) => explain::explain(code.as_deref(), style, out, err),
         Some(Command::Repl { files, options }) => crate::repl::run(
@@ -480,6 +616,46 @@ fn run_file(
     u8::from(!failures.is_empty())
 }
 
+/// `cgl eval --show`: the pictures of a value's positions, under the value. Exit code 1 when
+/// a `show` clause fails.
+fn draw(
+    session: &mut Session,
+    value: &crate::eval::value::Value,
+    expr: &str,
+    style: RenderStyle,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    const MOST: usize = 40;
+    let file = session.sources.add("<expression>", expr);
+    let span = crate::diag::Span::new(file, 0, expr.len());
+    let pictures = match session.pictures(value, span, MOST) {
+        Ok(p) => p,
+        Err(d) => {
+            report(&[*d], &session.sources, style, err);
+            return 1;
+        }
+    };
+    use crate::eval::picture::gallery;
+    match pictures.as_slice() {
+        [] => {}
+        [(label, picture)] if label.is_empty() => {
+            let _ = writeln!(out, "{picture}");
+        }
+        _ => {
+            let _ = writeln!(out, "{}", gallery(&pictures, crate::repl::columns()));
+            if let crate::eval::value::Value::List(items)
+            | crate::eval::value::Value::Tuple(items) = value
+            {
+                if items.len() > MOST {
+                    let _ = writeln!(out, "... and {} more", items.len() - MOST);
+                }
+            }
+        }
+    }
+    0
+}
+
 /// The title of `cgl eval --stats`'s block: `eval` and the expression on one line, cut short
 /// if long.
 fn eval_title(expr: &str) -> String {
@@ -495,15 +671,24 @@ fn eval_title(expr: &str) -> String {
     format!("{cut}…")
 }
 
+/// What `cgl eval` evaluates and how it shows it.
+struct Evaluated<'e> {
+    expr: &'e str,
+    /// `--show`: the pictures of the value's positions too.
+    show: bool,
+    /// `--stats`.
+    stats: bool,
+}
+
 fn eval(
     files: &[PathBuf],
-    expr: &str,
+    what: Evaluated<'_>,
     mut session: Session,
-    stats: bool,
     style: RenderStyle,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
+    let Evaluated { expr, show, stats } = what;
     let title = eval_title(expr);
     let started = Instant::now();
     let mut loaded = Vec::new();
@@ -535,7 +720,11 @@ fn eval(
                     crate::eval::value::MAX_SHOWN
                 );
             }
-            0
+            if show {
+                draw(&mut session, &value, expr, style, out, err)
+            } else {
+                0
+            }
         }
         Err(diags) => {
             report(&diags, &session.sources, style, err);
@@ -551,5 +740,63 @@ fn eval(
         out,
         err,
     );
+    code
+}
+
+/// Makes a picture's bytes in a session, given the loaded files.
+type MakePicture<'a> = dyn FnMut(&mut Session, &[usize]) -> Result<Vec<u8>, Vec<Diag>> + 'a;
+
+/// What `cgl plot` and `cgl dot` do around their picture: load the files, make it with
+/// `make`, write it to `output` (or stdout). Exit 0 when written, 1 when evaluation failed,
+/// 2 when a file could not be loaded, the picture was refused (`cgl::plot::*`) or the output
+/// could not be written.
+#[allow(clippy::too_many_arguments)]
+fn picture(
+    files: &[PathBuf],
+    session: &mut Session,
+    title: &str,
+    stats: bool,
+    style: RenderStyle,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    make: &mut MakePicture<'_>,
+    output: Option<&PathBuf>,
+) -> u8 {
+    let started = Instant::now();
+    let mut loaded = Vec::new();
+    for file in files {
+        match session.load_path(file) {
+            Ok(i) => loaded.push(i),
+            Err(diags) => {
+                report(&diags, &session.sources, style, err);
+                return 2;
+            }
+        }
+    }
+    let load_time = started.elapsed();
+    let started = Instant::now();
+    let made = make(session, &loaded);
+    let times = (load_time, started.elapsed());
+    let code = match made {
+        Ok(bytes) => match plot::emit(&bytes, output, out) {
+            Ok(()) => 0,
+            Err(message) => {
+                let _ = writeln!(err, "error: {message}");
+                2
+            }
+        },
+        Err(diags) => {
+            report(&diags, &session.sources, style, err);
+            let refused = diags
+                .iter()
+                .any(|d| matches!(d.code, Code::PlotUsage | Code::PlotTooLarge));
+            if refused {
+                2
+            } else {
+                1
+            }
+        }
+    };
+    write_stats(stats, title, times, Work::Expressions(1), session, out, err);
     code
 }

@@ -175,6 +175,30 @@ codes! {
 
         Write a literal backslash as `\\`.
         "#;
+    SyntaxGameBars = "cgl::syntax::game_bars",
+        "a game literal with two runs of bars of the same length at its top level",
+        r"
+        In `{a | b}` the bar splits Left's options from Right's; more bars write nested games
+        as CGSuite does, the longest run splitting first: `{0 || 0 | -2}` is
+        `{0 | {0 | -2}}`. Two runs of the same length at the same level (`{0 | 1 | 2}`) say
+        nothing about which game holds which.
+
+            expect {0 | 1 | 2} == 0
+
+        Put the nested game in braces (`{0 | {1 | 2}}`), or use a longer run of bars.
+        ";
+    SyntaxJuxtaposition = "cgl::syntax::juxtaposition",
+        "`2*3`, `1/2*3`, `v*2` or `2^3` without spaces: CGSuite's sums, not cgl's products",
+        r"
+        CGSuite writes `2 + *3` as `2*3` and `2 + ^3` as `2^3`; in a cgl expression those
+        would be a product and an XOR. So that a value pasted from CGSuite is never silently
+        another one, `*` or `^` between a number (or `v`) and a digit with no spaces around it
+        is an error. cgl prints such values with their parts added: `2+*3`.
+
+            expect 2*3 == 6
+
+        Write `2 * 3` for the product, `2 + *3` for the game value.
+        ";
     SyntaxBadField = "cgl::syntax::bad_field",
         "a tuple field index (`t.N`) is too large to be a field",
         r"
@@ -268,7 +292,7 @@ codes! {
         "an operator is given a literal of the wrong type, e.g. `1 - true`",
         r#"
         Some mistakes are visible without running anything: an arithmetic operator (`-`, `*`,
-        `/`, `%`, `**`, `^`, `..`) with a literal that is not an integer, or `and`, `or`,
+        `/`, `div`, `%`, `**`, `^`, `..`) with a literal that is not an integer, or `and`, `or`,
         `not` with a literal that is not a boolean.
 
             expect 3 - true == 2             // `-` needs integers
@@ -376,18 +400,8 @@ codes! {
             fn double(n) = 2 * n
             expect double == 4               // call it: `double(2) == 4`
         ";
-    ResolvePartizanUnsupported = "cgl::resolve::partizan_unsupported",
-        "partizan move rules (`left move`, `right move`) are not supported yet",
-        r"
-        cgl parses `left move` and `right move` (moves only one player may make), but its
-        analyses are for impartial games, where both players have the same moves, so such a
-        game is rejected rather than analysed wrongly.
-
-        Write `move ...` for a move both players may make; values of partizan games are
-        planned (spec/language.md §13).
-        ";
     ResolvePayoffConflict = "cgl::resolve::payoff_conflict",
-        "a payoff game also declares `draw if` or `play misere`, which its payoffs replace",
+        "a payoff game also declares `draw if`, `play misere` or a one-sided move",
         r"
         In a game with `payoff` clauses every terminal position pays a number to the player
         to move there; that number decides how play ends, so a declared draw or the misère
@@ -396,7 +410,8 @@ codes! {
             game G { position n  payoff -1  draw if n == 5  move n - 1 if n > 0 }
 
         Write a drawn end as `payoff 0 if n == 5`, and misère play (the player who cannot
-        move wins) as `payoff 1`.
+        move wins) as `payoff 1`. Payoff games are impartial: scores of partizan play
+        (`left move`, `right move`) are not supported, so write `move ...`.
         ";
 
     // ---- evaluation: running the program went wrong (the expectation fails, exit 1)
@@ -412,6 +427,28 @@ codes! {
 
         Convert or pick the value you meant; `:type EXPR` in the REPL shows a value's type.
         ";
+    EvalNotDyadic = "cgl::eval::not_dyadic",
+        "a game value built from or combined with a rational whose denominator is not a power of two",
+        r"
+        Short games' numbers are the dyadic rationals (`1/2`, `3/8`, `-5/4`): a game literal's
+        option, a nimber's index or an operand of `+`, `-` or a comparison with a game value
+        cannot be `1/3`. Rationals alone (`1/3 + 1/6`) are fine.
+
+            expect {0 | 1/3} == 1/2
+
+        Use a dyadic number, or keep the rational apart from the game values.
+        ";
+    EvalNotAllSmall = "cgl::eval::not_all_small",
+        "`atomic_weight` of a game that is not all-small",
+        r"
+        The atomic weight is defined for all-small games (every position, as long as one
+        player can move, lets both move: `*`, `^`, `{0 | ^*}`), whose values are
+        infinitesimal at every level. Numbers and hot games such as `{1 | -1}` have none.
+
+            expect atomic_weight({1 | -1}) == 0
+
+        Check `is_infinitesimal(g)` first, or compute the atomic weight of an all-small part.
+        ";
     EvalOverflow = "cgl::eval::overflow",
         "integer arithmetic left the 64-bit range",
         r"
@@ -424,12 +461,12 @@ codes! {
         Keep the numbers smaller, or check that the rule makes positions smaller.
         ";
     EvalDivisionByZero = "cgl::eval::division_by_zero",
-        "`/` or `%` by zero",
+        "`/`, `div` or `%` by zero",
         r"
-        Integer division and remainder (floor division, as in Python) are not defined for a
-        divisor of 0. The label points at the divisor.
+        Division (`/`, exact), floor division (`div`, as Python's `//`) and remainder are not
+        defined for a divisor of 0. The label points at the divisor.
 
-        Guard the division: `if d != 0 then n / d else 0`, or a guard `if d > 0` on the move.
+        Guard the division: `if d != 0 then n div d else 0`, or a guard `if d > 0` on the move.
         ";
     EvalIndex = "cgl::eval::index",
         "an index or tuple field outside the list, tuple or string",
@@ -595,6 +632,21 @@ codes! {
 
         Add a clause for the remaining ends, e.g. a last `payoff 0` without a condition.
         ";
+    EvalPicture = "cgl::eval::picture",
+        "a game's `show` clause gave something other than a string",
+        r"
+        A `show` clause says how a position is drawn as text: the REPL's `:play`,
+        `:explain` and `cgl eval --show` print it, and `picture(p)` returns it. Its value
+        must be a string, built from the position's fields.
+
+            game T {
+                position b
+                show b                       // a list, not a string
+            }
+
+        Build the string: `grid(cells, width, symbols)` draws a list of cells as a board,
+        `join(xs, sep)` joins items, `str(n)` prints a number.
+        ";
     EvalAnalysisInRules = "cgl::eval::analysis_in_rules",
         "an analysis (`grundy`, `outcome`, ...) called inside a game's rules",
         r"
@@ -623,10 +675,24 @@ codes! {
         may really return to a position (a token on a graph with cycles), declare the game
         `loopy`: its positions are then won, lost or drawn by infinite play.
         ";
-    GraphTooManyPositions = "cgl::graph::too_many_positions",
-        "an analysis needs more positions than `--max-positions` allows (default 5,000,000)",
+    GraphPartizanOption = "cgl::graph::partizan_option",
+        "a move of an impartial game's position reaches a position of a partizan game",
         r"
-        One session keeps at most `--max-positions` positions and compounds; a compound's
+        A game is partizan when one of its rules is `left move` or `right move`; its plain
+        `move` rules are both players'. A game with only plain rules is impartial, and its
+        analyses (Grundy values, outcomes N and P) take one set of moves for both players, so
+        they cannot follow a move into a partizan game, whose players' moves differ.
+
+        Give the outer game a `left move` or `right move` rule too, so that it is analysed as
+        partizan, or combine the positions with `+` instead of moving from one into the other:
+
+            expect outcome(Nim(1) + Cutcake(2, 1)) == L      // * + 1 = 1*
+        ";
+    GraphTooManyPositions = "cgl::graph::too_many_positions",
+        "an analysis needs more positions than `--max-positions` allows (no limit by default)",
+        r"
+        One session keeps at most `--max-positions` positions and compounds (when given;
+        by default only `--max-memory` bounds them); a compound's
         explicit product with more moves from one position than that also counts. The query
         that went over fails, the graph is emptied, and later, smaller queries still run.
 
@@ -635,11 +701,13 @@ codes! {
         `cgl check --max-positions 20000000 file.game`.
         ";
     GraphTooMuchMemory = "cgl::graph::too_much_memory",
-        "the game graph's estimated memory would exceed `--max-memory` (default 4096 MiB)",
+        "the game graph's estimated memory would exceed `--max-memory` (default: half the free memory)",
         r"
         cgl estimates the memory of the game graph (180 bytes a position, plus list data,
         plus 4 bytes a stored move) and stops a query that would take it over `--max-memory`
-        MiB, before the machine runs out. The graph is emptied, and later queries still run.
+        MiB, before the machine runs out. By default the limit is half the memory the
+        machine has available when cgl starts, split between the files `cgl check` runs at
+        once. The graph is emptied, and later queries still run.
 
         Analyse a smaller position, allow more memory (`--max-memory 8192`), or keep fewer
         moves in memory (`--max-stored-moves`).
@@ -684,6 +752,72 @@ codes! {
         Use `outcome(p)`, which is `D` for a draw by infinite play, or `remoteness(p)` where
         the outcome is `N` or `P`.
         ";
+    AnalysisGrundyPartizan = "cgl::analysis::grundy_partizan",
+        "`grundy` of a partizan position",
+        r"
+        Grundy values are the values of impartial games, where both players have the same
+        moves. A position of a game with `left move` or `right move` rules (or a sum with such
+        a part) has a partizan value instead, its canonical form.
+
+        Use `value(p)` (an impartial position's value is its nimber, `*n`) or `outcome(p)`.
+        ";
+    AnalysisNeedsSide = "cgl::analysis::needs_side",
+        "`moves`, `winning_moves`, `line` or `remoteness` of a partizan position without a side",
+        r"
+        Left and Right have different moves in a partizan position, so these analyses need to
+        know whose moves (or who moves first). Give the side as a second argument, `left` or
+        `right`:
+
+            expect len(moves(Cutcake(2, 1), left)) == 1
+            expect winning_moves(p, right) == []
+        ";
+    AnalysisPartizanDraw = "cgl::analysis::partizan_draw",
+        "a draw is reachable from a partizan position",
+        r"
+        cgl analyses partizan games whose plays all end with a player unable to move: a
+        declared draw (`draw if`) is not an outcome class of partizan play (L, R, N, P), and a
+        game with draws has no canonical form.
+
+        Remove the `draw if` clause from the partizan game, or analyse an impartial game.
+        ";
+    AnalysisPartizanLoopy = "cgl::analysis::partizan_loopy",
+        "play can cycle from a partizan position",
+        r"
+        Outcomes and values of partizan games are found by searching a finite game tree; a
+        loopy partizan game (its play can return to a position) has neither a canonical form
+        nor a finite search. cgl solves loopy impartial games only (retrograde analysis).
+
+        Make the partizan game end (a counter, a shrinking board), or analyse a loopy
+        impartial game.
+        ";
+    AnalysisValueMisere = "cgl::analysis::value_misere",
+        "`value` of a misère position",
+        r"
+        Canonical forms and their sums describe normal play, where the player who cannot move
+        loses; under misère play game values do not add, and there is no canonical-form
+        theory of the kind `value` computes.
+
+        Use `outcome(p)`, which searches a misère position's game tree (L, R, N or P), or
+        `value(normal(p))` for the normal-play value.
+        ";
+    AnalysisValueCompound = "cgl::analysis::value_compound",
+        "`value` of a conjunctive or selective compound",
+        r"
+        Canonical forms add up over disjunctive sums (`+`, the default `split`), where a
+        player moves in one part. Conjunctive and selective compounds, where a player moves
+        in every part or in several, have no such algebra.
+
+        Use `outcome(p)`, which searches the compound's own moves.
+        ";
+    AnalysisValueLimit = "cgl::analysis::value_limit",
+        "a game value is too large for cgl's value table",
+        r"
+        Canonical forms are kept in one table per thread, of at most 50,000,000 forms, whose
+        numbers have `i64` numerators and denominators of at most 2^62, and whose nimbers are
+        at most *1024. A value past these bounds is refused rather than rounded.
+
+        Analyse a smaller position.
+        ";
     AnalysisRemotenessDraw = "cgl::analysis::remoteness_draw",
         "`remoteness` of a position that is a draw",
         r"
@@ -722,11 +856,11 @@ codes! {
         Give both games `payoff` clauses (normal play is `payoff -1`), or neither.
         ";
     AnalysisPayoffGame = "cgl::analysis::payoff_game",
-        "`grundy`, `remoteness` or misère play asked of a position of a payoff game",
+        "`grundy`, `remoteness`, `value` or misère play asked of a position of a payoff game",
         r"
         A payoff game's positions have a score (the negamax of its payoffs), and their
-        outcome is its sign; Grundy values, remoteness and the misère convention are about
-        winning and losing by the last move, which payoffs replace.
+        outcome is its sign; Grundy values, remoteness, canonical-form values and the misère
+        convention are about winning and losing by the last move, which payoffs replace.
 
         Use `score(p)`, `outcome(p)`, `optimal_moves(p)` and `line(p)`.
         ";
@@ -806,6 +940,31 @@ codes! {
         flood the terminal (or run for hours). The ranges given ask for more.
 
         Use smaller ranges; to test a long sequence, use `period([...])` or an `expect`.
+        ";
+
+    // ---- pictures: cgl plot, cgl dot
+    PlotUsage = "cgl::plot::usage",
+        "`cgl plot` or `cgl dot` was given something it cannot draw",
+        r"
+        `cgl plot EXPR --x NAME=RANGE [--y NAME=RANGE]` draws the value of EXPR for each value
+        of the ranges: booleans and outcomes as marks (`true` and `P` black), integers on a
+        colour scale. A range is `NAME=` and a collection (`a=1..=50`); the ranges do not
+        depend on each other. Any other value (a list, a position) has no picture, and
+        `cgl dot` needs a position.
+
+            cgl plot -f examples/nim.game 'grundy(Nim(a) + Nim(b))' --x a=0..16 --y b=0..16
+
+        Plot a number or a truth about the value instead: `len(moves(p))`, `p is P`.
+        ";
+    PlotTooLarge = "cgl::plot::too_large",
+        "the picture would have more cells or positions than its cap",
+        r"
+        `cgl plot` draws at most `--max-cells` cells (250,000 unless told otherwise) and 5,000
+        values along an axis; `cgl dot` writes at most `--max-nodes` positions (2,000 unless
+        told otherwise), since a larger graph is more than Graphviz draws readably. The
+        ranges or the game graph asked for more, and nothing was computed past the count.
+
+        Use smaller ranges or a smaller position, or raise the cap.
         ";
 
     // ---- stopping

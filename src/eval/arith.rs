@@ -30,7 +30,7 @@ pub enum IntOp {
     Sub,
     /// `*`.
     Mul,
-    /// `/`, floor division.
+    /// `div`, floor division.
     Div,
     /// `%`, floor modulo (the result has the divisor's sign).
     Rem,
@@ -51,7 +51,7 @@ impl IntOp {
             BinaryOp::Add => IntOp::Add,
             BinaryOp::Sub => IntOp::Sub,
             BinaryOp::Mul => IntOp::Mul,
-            BinaryOp::Div => IntOp::Div,
+            BinaryOp::FloorDiv => IntOp::Div,
             BinaryOp::Rem => IntOp::Rem,
             BinaryOp::Pow => IntOp::Pow,
             BinaryOp::Xor => IntOp::Xor,

@@ -15,11 +15,13 @@ pub trait Host {
     /// that are over dropped, parts sorted).
     fn canonical(&mut self, world: &mut World<'_>, term: &PosTerm) -> DiagResult<PosTerm>;
 
-    /// The value of an analysis built-in (`grundy`, `outcome`, `line`, ...) at a position.
+    /// The value of an analysis built-in (`grundy`, `outcome`, `line`, ...) at a position;
+    /// `side` is its second argument, whose moves or who moves first (`moves(p, left)`).
     fn analyse(
         &mut self,
         world: &mut World<'_>,
         builtin: Builtin,
         position: &Position,
+        side: Option<crate::cgt::Side>,
     ) -> DiagResult<Value>;
 }

@@ -7,7 +7,9 @@ pub mod compiled;
 mod games;
 mod host;
 mod interp;
+pub mod picture;
 mod stop;
+pub mod values;
 
 /// Values are the language's data, below lowering (literals are values); re-exported here,
 /// where most of their users look for them.

@@ -41,6 +41,21 @@ impl Stop {
         Stop { flag, ..self }
     }
 
+    /// The same flag, with a deadline `budget` from now unless this one's comes first: for a
+    /// part of the work that may only take so long (`:explain`'s optional facts).
+    pub fn sooner(&self, budget: Duration) -> Stop {
+        let mine = Instant::now().checked_add(budget).map(|d| (d, budget));
+        let deadline = match (self.deadline, mine) {
+            (Some(own), Some(new)) if own.0 <= new.0 => Some(own),
+            (own, None) => own,
+            (_, new) => new,
+        };
+        Stop {
+            deadline,
+            flag: self.flag.clone(),
+        }
+    }
+
     /// The flag that [`Stop::check`] watches; raise it from another thread to stop.
     pub fn flag(&self) -> Arc<AtomicBool> {
         self.flag.clone()

@@ -85,6 +85,23 @@ impl GameGraph {
         t: TermId,
         found: &mut Vec<(TermId, u32)>,
     ) -> DiagResult<()> {
+        self.generate_raw(w, t, found)?;
+        self.dedup_moves(found);
+        if self.has_partizan && !self.info(t).partizan {
+            self.check_no_partizan_option(w, t, found)?;
+        }
+        Ok(())
+    }
+
+    /// The moves of `t` with the rule of each, in rule order, a target met twice kept twice
+    /// (a partizan position's moves are told apart by their rules' sides before they are
+    /// made distinct).
+    pub(super) fn generate_raw(
+        &mut self,
+        w: &mut World<'_>,
+        t: TermId,
+        found: &mut Vec<(TermId, u32)>,
+    ) -> DiagResult<()> {
         w.stop.check()?;
         found.clear();
         // The option buffers are the graph's, reused from position to position.
@@ -101,6 +118,13 @@ impl GameGraph {
                     let data = PositionData::Value(&data);
                     self.intern_options(w, inst, data, t, &mut options, &mut ints, found)
                 }
+                Term::Compound(..) if self.info(t).partizan => {
+                    // A partizan compound's moves are Left's and Right's: a conjunctive or
+                    // selective move is one player's in every part it moves.
+                    self.side_options(w, t).map(|(left, right)| {
+                        found.extend(left.into_iter().chain(right).map(|id| (id, PRODUCT_MOVE)));
+                    })
+                }
                 Term::Compound(kind, parts) => self.product_moves(w, kind, &parts).map(|ids| {
                     found.extend(ids.into_iter().map(|id| (id, PRODUCT_MOVE)));
                 }),
@@ -111,9 +135,7 @@ impl GameGraph {
         self.scratch.options = options;
         self.scratch.ints = ints;
         self.scratch.cells = cells;
-        result?;
-        self.dedup_moves(found);
-        Ok(())
+        result
     }
 
     /// Runs the rules of the position `data` of `inst` (the term `t`) and interns its options
@@ -234,16 +256,31 @@ impl GameGraph {
         kind: CompoundKind,
         parts: &[TermId],
     ) -> DiagResult<Vec<TermId>> {
-        // Term ids depend on what was interned first; the moves' order must not, so the parts
-        // are taken in the order of the positions they stand for.
-        let mut sorted = parts.to_vec();
-        sorted.sort_by_cached_key(|p| self.pos_term(*p));
-        let parts = sorted.as_slice();
-        let mut out = Vec::new();
+        let parts = self.parts_in_order(parts);
         let mut options: Vec<Vec<TermId>> = Vec::with_capacity(parts.len());
-        for part in parts {
+        for part in &parts {
             options.push(self.successors(w, *part)?);
         }
+        self.product_of(kind, &parts, &options)
+    }
+
+    /// The parts of a compound in the order of the positions they stand for: term ids depend
+    /// on what was interned first, the moves' order must not.
+    pub(super) fn parts_in_order(&self, parts: &[TermId]) -> Vec<TermId> {
+        let mut sorted = parts.to_vec();
+        sorted.sort_by_cached_key(|p| self.pos_term(*p));
+        sorted
+    }
+
+    /// The moves of a compound of `parts` (in [`GameGraph::parts_in_order`]) whose options
+    /// are `options`, one list a part.
+    pub(super) fn product_of(
+        &mut self,
+        kind: CompoundKind,
+        parts: &[TermId],
+        options: &[Vec<TermId>],
+    ) -> DiagResult<Vec<TermId>> {
+        let mut out = Vec::new();
         match kind {
             CompoundKind::Disjunctive => {
                 for (i, part) in parts.iter().enumerate() {

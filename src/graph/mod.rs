@@ -18,6 +18,7 @@ use crate::eval::value::{display, CompoundKind, InstanceId, InstanceNames, PosTe
 use crate::eval::{Interp, OptionTarget, PositionData, World};
 
 mod explore;
+mod sides;
 mod store;
 
 use store::{cells_hash, cells_home, home, pack, CellsOf, Home, NibbleKey, TermStore, MAX_CELLS};
@@ -50,6 +51,9 @@ pub struct TermInfo {
     pub terminal: bool,
     /// Terminal and declared a draw.
     pub draw: bool,
+    /// A position of a partizan game (one with `left move` or `right move` rules), or a
+    /// compound with such a part: Left's and Right's moves may differ.
+    pub partizan: bool,
 }
 
 /// Settings of the graph.
@@ -66,9 +70,11 @@ pub struct GraphConfig {
 }
 
 impl Default for GraphConfig {
+    /// No limit of positions but the memory (and the index, [`MAX_TERMS`]): a position costs
+    /// at least [`BYTES_PER_POSITION`] of the memory budget, so the budget bounds them.
     fn default() -> GraphConfig {
         GraphConfig {
-            max_positions: 5_000_000,
+            max_positions: MAX_TERMS,
             explicit: false,
             max_memory: 4 << 30,
             max_stored_moves: 100_000_000,
@@ -90,7 +96,7 @@ const TOO_MUCH_MEMORY: Code = Code::GraphTooMuchMemory;
 /// Most terms a graph indexes, whatever `--max-positions` says: a term's id is a `u32` and
 /// the dense tables keep `id + 1`; and a remoteness, at most the number of terms, must stay
 /// below the three codes the remoteness memo reserves at the top of a `u32`.
-const MAX_TERMS: usize = (u32::MAX - 3) as usize;
+pub const MAX_TERMS: usize = (u32::MAX - 3) as usize;
 
 /// The code of the position-limit diagnostic.
 const TOO_MANY_POSITIONS: Code = Code::GraphTooManyPositions;
@@ -137,6 +143,9 @@ struct IntAtoms {
     tables: Vec<Vec<u32>>,
     /// Per instance, `id + 1` of the atom with data `(a, b)` at `[a][b]`.
     pairs: Vec<Vec<Vec<u32>>>,
+    /// The tables' bytes, kept up to date as they grow (the memory check reads it for every
+    /// explored position, so it is not summed each time).
+    bytes: usize,
 }
 
 impl IntAtoms {
@@ -165,8 +174,35 @@ impl IntAtoms {
         if !Self::pair_is_dense(a, b) {
             return false;
         }
+        let cells = |p: &[Vec<Vec<u32>>]| {
+            p.get(inst.0 as usize).map_or((0, 0), |rows| {
+                (rows.len(), rows.get(a as usize).map_or(0, Vec::len))
+            })
+        };
+        let before = cells(&self.pairs);
         *pair_cell(&mut self.pairs, inst, a as usize, b as usize, 0) = id + 1;
+        if cells(&self.pairs) != before {
+            self.bytes = self.measure();
+        }
         true
+    }
+
+    /// The tables' bytes (their cells in use), as last measured.
+    fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// Sums the tables' bytes (after one grew: tables grow by doubling, so rarely).
+    fn measure(&self) -> usize {
+        fn nested<T>(v: &[Vec<T>]) -> usize {
+            std::mem::size_of_val(v)
+                + v.iter()
+                    .map(|inner| std::mem::size_of_val(&inner[..]))
+                    .sum::<usize>()
+        }
+        nested(&self.tables)
+            + std::mem::size_of_val(&self.pairs[..])
+            + self.pairs.iter().map(|p| nested(p)).sum::<usize>()
     }
 
     fn slot(&self, inst: InstanceId, n: i64) -> Option<u32> {
@@ -193,7 +229,12 @@ impl IntAtoms {
         if !Self::is_dense(n) {
             return false;
         }
+        let len = |t: &[Vec<u32>]| t.get(inst.0 as usize).map_or(0, Vec::len);
+        let before = len(&self.tables);
         *cell(&mut self.tables, inst.0 as usize, n as usize, 0, usize::MAX) = id + 1;
+        if len(&self.tables) != before {
+            self.bytes = self.measure();
+        }
         true
     }
 }
@@ -325,6 +366,15 @@ pub struct GameGraph {
     dedup_round: u32,
     /// Buffers for generating moves, reused from position to position.
     scratch: Scratch,
+    /// Bytes the analyses keep beside the graph in tables indexed by position value rather
+    /// than by term (their dense Grundy and outcome tables), reported by the analyses with
+    /// [`GameGraph::set_value_table_bytes`] so that the memory estimate covers them.
+    value_table_bytes: usize,
+    /// The Left and Right options of the partizan terms explored.
+    sides: sides::SideStore,
+    /// Some partizan position is interned (then impartial positions' moves are checked not
+    /// to reach one).
+    has_partizan: bool,
 }
 
 /// Buffers of [`GameGraph::generate`], taken while in use (a nested use, the parts of a
@@ -361,21 +411,34 @@ impl GameGraph {
         fresh
     }
 
-    /// The estimated memory of the graph, in bytes.
+    /// The estimated memory of the graph and of the analyses' memos, in bytes: a fixed figure
+    /// per position and per stored move, the positions' data, and the tables indexed by
+    /// position value (which a sparse set of values, bit masks say, can make much larger
+    /// than the positions in them) at their real size. It is an upper bound of
+    /// [`GameGraph::measured_bytes`] plus the memos (what `--stats` reports); tests/newcomer.rs
+    /// checks it on games of every kind of position.
     pub fn estimated_bytes(&self) -> usize {
-        self.terms.len() * BYTES_PER_POSITION + self.data_bytes + self.moves.len() * BYTES_PER_MOVE
+        self.terms.len() * BYTES_PER_POSITION
+            + self.data_bytes
+            + self.moves.len() * BYTES_PER_MOVE
+            + self.int_atoms.bytes()
+            + self.value_table_bytes
+            + self.sides.bytes()
+    }
+
+    /// Records the bytes the analyses hold in tables indexed by position value (see
+    /// [`GameGraph::estimated_bytes`]); checked against the budget at the next check.
+    pub fn set_value_table_bytes(&mut self, bytes: usize) {
+        self.value_table_bytes = bytes;
     }
 
     /// The memory the graph holds now, in bytes: the items of each of its tables, the
     /// buckets of its hash tables, and the positions' boxed data. This is what `--stats` reports;
-    /// [`GameGraph::estimated_bytes`], an upper bound, is what the memory limit counts.
+    /// [`GameGraph::estimated_bytes`], an upper bound of it, is what the memory limit counts.
     pub fn measured_bytes(&self) -> usize {
         // A vector's items in use: the rest of its capacity is mostly never touched.
         fn vec<T>(v: &[T]) -> usize {
             std::mem::size_of_val(v)
-        }
-        fn nested<T>(v: &[Vec<T>]) -> usize {
-            vec(v) + v.iter().map(|inner| vec(inner)).sum::<usize>()
         }
         // A hash table's buckets (a power of two at most 7/8 full) and a control byte each.
         fn table<T>(capacity: usize) -> usize {
@@ -385,7 +448,6 @@ impl GameGraph {
             let buckets = (capacity * 8 / 7).next_power_of_two().max(4);
             buckets * (std::mem::size_of::<T>() + 1)
         }
-        let atoms = &self.int_atoms;
         self.terms.heap_bytes()
             + self.boxed_data_bytes
             + table::<u32>(self.index.capacity())
@@ -395,10 +457,9 @@ impl GameGraph {
             + vec(&self.info)
             + vec(&self.moves.spans)
             + vec(&self.moves.targets)
-            + nested(&atoms.tables)
-            + vec(&atoms.pairs)
-            + atoms.pairs.iter().map(|p| nested(p)).sum::<usize>()
+            + self.int_atoms.bytes()
             + vec(&self.dedup_marks)
+            + self.sides.bytes()
     }
 
     /// An error if adding `new_moves` moves would take the graph over its memory budget.
@@ -514,7 +575,7 @@ impl GameGraph {
         if self.terms.len() >= limit {
             return Err(Box::new(
                 Diag::error(TOO_MANY_POSITIONS, format!("more than {limit} positions")).help(
-                    if limit < self.config.max_positions {
+                    if limit == MAX_TERMS {
                         "the game is larger than the graph can index (4,294,967,292 positions); \
                          analyse a smaller position"
                     } else {
@@ -580,6 +641,7 @@ impl GameGraph {
             }
         }
         self.terms.push(boxed, &home);
+        self.has_partizan |= info.partizan;
         self.info.push(info);
         self.moves.add_term();
         Ok(TermId(id))
@@ -733,13 +795,18 @@ impl GameGraph {
             .has_options(inst, data)
             .map_err(|d| self.while_generating(w, inst, data, d))?;
         let terminal = forced.is_none_or(|any| !any);
+        let partizan = w.program.games[w.games.info(inst).game.0 as usize].partizan;
         let draw = terminal && {
             let mut interp = Interp::new(w.reborrow(), None);
             interp
                 .is_draw(inst, data)
                 .map_err(|d| self.while_generating(w, inst, data, d))?
         };
-        Ok(TermInfo { terminal, draw })
+        Ok(TermInfo {
+            terminal,
+            draw,
+            partizan,
+        })
     }
 
     /// Adds "the limit was reached while adding ..." to an error of interning a position.
@@ -802,11 +869,19 @@ impl GameGraph {
             _ => infos.iter().all(|i| i.terminal),
         };
         let draw = terminal && infos.iter().any(|i| i.terminal && i.draw);
+        let partizan = infos.iter().any(|i| i.partizan);
         let key = Term::Compound(kind, flat.into_boxed_slice());
         if let Some(id) = self.lookup(&key) {
             return Ok(id);
         }
-        self.insert(key, TermInfo { terminal, draw })
+        self.insert(
+            key,
+            TermInfo {
+                terminal,
+                draw,
+                partizan,
+            },
+        )
     }
 }
 

@@ -48,10 +48,18 @@ pub enum Builtin {
     All,
     /// `str(x)`: the printed form.
     Str,
+    /// `join(xs, sep)`: the items as text with `sep` between them.
+    Join,
+    /// `grid(cells, width, symbols)`: cells drawn as a board of symbols.
+    Grid,
+    /// `picture(p)`: a position's picture (its game's `show`), else its printed form.
+    Picture,
     /// `split(p, q, ...)` or `split(list)`: a position falls apart into a compound.
     Split,
     /// `period(xs)`: `(preperiod, period)`.
     Period,
+    /// `saltus_period(xs)`: `(preperiod, period, saltus)` of integers, `xs[n + p] == xs[n] + s`.
+    SaltusPeriod,
     /// `outcome(p)`.
     Outcome,
     /// `grundy(p)`.
@@ -70,10 +78,15 @@ pub enum Builtin {
     OptimalMoves,
     /// `reachable(p)`: the number of distinct positions reachable from `p`, `p` included.
     Reachable,
+    /// `value(p)`: the canonical form of a short game (an impartial one's nimber).
+    Value,
     /// `misere(p)`: the same position under misère play.
     Misere,
     /// `normal(p)`: the same position under normal play.
     Normal,
+    /// A built-in on game values (`mean(g)`, `cool(g, t)`, ...), by its name; `eval::values`
+    /// implements them all.
+    GameValue(&'static str),
 }
 
 /// Every built-in function with its name(s) and its least and greatest argument count.
@@ -99,20 +112,47 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("any", Builtin::Any, 1, 1),
     ("all", Builtin::All, 1, 1),
     ("str", Builtin::Str, 1, 1),
+    ("join", Builtin::Join, 2, 2),
+    ("grid", Builtin::Grid, 3, 3),
+    ("picture", Builtin::Picture, 1, 1),
     ("split", Builtin::Split, 0, usize::MAX),
     ("period", Builtin::Period, 1, 1),
+    ("saltus_period", Builtin::SaltusPeriod, 1, 1),
     ("outcome", Builtin::Outcome, 1, 1),
     ("grundy", Builtin::Grundy, 1, 1),
-    ("remoteness", Builtin::Remoteness, 1, 1),
-    ("ks", Builtin::Remoteness, 1, 1),
-    ("moves", Builtin::Moves, 1, 1),
-    ("winning_moves", Builtin::WinningMoves, 1, 1),
-    ("line", Builtin::Line, 1, 1),
+    ("remoteness", Builtin::Remoteness, 1, 2),
+    ("ks", Builtin::Remoteness, 1, 2),
+    ("moves", Builtin::Moves, 1, 2),
+    ("winning_moves", Builtin::WinningMoves, 1, 2),
+    ("line", Builtin::Line, 1, 2),
     ("score", Builtin::Score, 1, 1),
-    ("optimal_moves", Builtin::OptimalMoves, 1, 1),
+    ("optimal_moves", Builtin::OptimalMoves, 1, 2),
     ("reachable", Builtin::Reachable, 1, 1),
+    ("value", Builtin::Value, 1, 1),
     ("misere", Builtin::Misere, 1, 1),
     ("normal", Builtin::Normal, 1, 1),
+    ("confused", Builtin::GameValue("confused"), 2, 2),
+    ("is_number", Builtin::GameValue("is_number"), 1, 1),
+    (
+        "is_infinitesimal",
+        Builtin::GameValue("is_infinitesimal"),
+        1,
+        1,
+    ),
+    ("left_stop", Builtin::GameValue("left_stop"), 1, 1),
+    ("right_stop", Builtin::GameValue("right_stop"), 1, 1),
+    ("mean", Builtin::GameValue("mean"), 1, 1),
+    ("temperature", Builtin::GameValue("temperature"), 1, 1),
+    ("thermograph", Builtin::GameValue("thermograph"), 1, 1),
+    ("birthday", Builtin::GameValue("birthday"), 1, 1),
+    ("cool", Builtin::GameValue("cool"), 2, 2),
+    ("heat", Builtin::GameValue("heat"), 2, 2),
+    ("atomic_weight", Builtin::GameValue("atomic_weight"), 1, 1),
+    ("reduced", Builtin::GameValue("reduced"), 1, 1),
+    ("left_options", Builtin::GameValue("left_options"), 1, 1),
+    ("right_options", Builtin::GameValue("right_options"), 1, 1),
+    ("Tiny", Builtin::GameValue("Tiny"), 1, 1),
+    ("Miny", Builtin::GameValue("Miny"), 1, 1),
 ];
 
 /// Built-in constants.
@@ -123,11 +163,37 @@ pub fn constant(name: &str) -> Option<Value> {
         "D" => Value::Outcome(Outcome::D),
         "L" => Value::Outcome(Outcome::L),
         "R" => Value::Outcome(Outcome::R),
+        // A side is named by the class of the games that player wins: `left` is `L`.
+        "left" => Value::Outcome(Outcome::L),
+        "right" => Value::Outcome(Outcome::R),
         "disjunctive" => Value::Mode(CompoundKind::Disjunctive),
         "conjunctive" => Value::Mode(CompoundKind::Conjunctive),
         "selective" => Value::Mode(CompoundKind::Selective),
+        // CGSuite's down and double down (a local or parameter named `v` shadows them).
+        "v" | "vv" => {
+            let id = crate::value::with_forms(|t| {
+                let down = t.down()?;
+                if name == "v" {
+                    Ok(down)
+                } else {
+                    t.add(down, down)
+                }
+            });
+            return id.ok().and_then(|id| Value::form(id).ok());
+        }
         _ => return None,
     })
+}
+
+/// Constants a definition may take the name of (the definition then hides the constant in its
+/// file): the partizan outcome classes and `v` (down) came after users had named games `L`
+/// and `R` and constants `v`.
+pub const SOFT_CONSTANTS: &[&str] = &["L", "R", "v", "vv"];
+
+/// Whether defining `name` is an error: it names a built-in function or a constant that is
+/// not soft ([`SOFT_CONSTANTS`]).
+pub fn is_reserved(name: &str) -> bool {
+    lookup(name).is_some() || (constant(name).is_some() && !SOFT_CONSTANTS.contains(&name))
 }
 
 /// Names of the built-in constants (for suggestions).
@@ -137,10 +203,33 @@ pub const CONSTANT_NAMES: &[&str] = &[
     "D",
     "L",
     "R",
+    "left",
+    "right",
     "disjunctive",
     "conjunctive",
     "selective",
+    "v",
+    "vv",
 ];
+
+/// The help for a call of a function other languages have and cgl writes another way
+/// (`range(n)` is `0..n`), or `None` for a name cgl does not know in that sense.
+pub fn written_elsewhere(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "range" => {
+            "cgl writes a range as `0..n` (the integers 0 to n - 1), `a..b` or `a..=b` \
+             (b included); there is no `range` function"
+        }
+        "length" | "size" | "count_of" => "the length of a list, set, string or range is `len(xs)`",
+        "xor" | "nim_sum" | "nimsum" => "the nim-sum (XOR) of two integers is `a ^ b`",
+        "sort" => "a sorted copy of a collection is `sorted(xs)`",
+        "reverse" => "a reversed copy of a list is `reversed(xs)`",
+        "map" | "filter" => {
+            "cgl writes a map or a filter as a comprehension: `[f(x) for x in xs if ok(x)]`"
+        }
+        _ => return None,
+    })
+}
 
 /// Looks a built-in function up by name.
 pub fn lookup(name: &str) -> Option<(Builtin, usize, usize)> {
@@ -164,6 +253,7 @@ impl Builtin {
                 | Builtin::Score
                 | Builtin::OptimalMoves
                 | Builtin::Reachable
+                | Builtin::Value
         )
     }
 

@@ -153,10 +153,16 @@ pub struct Game {
     pub draw: Vec<Expr>,
     /// Move rules in source order.
     pub rules: Vec<MoveRule>,
+    /// Some rule is `left move` or `right move`: the game is partizan (its plain moves are
+    /// both players').
+    pub partizan: bool,
     /// Declared `loopy`: its moves may form cycles, solved by retrograde analysis.
     pub loopy: bool,
     /// `payoff` clauses, in source order: a game with any is a payoff game.
     pub payoffs: Vec<Payoff>,
+    /// `show`: the position's picture, a string built from its fields (evaluated in the
+    /// position's frame, as `draw if` is).
+    pub show: Option<Expr>,
     /// Slots the game's frame needs.
     pub frame_size: usize,
 }
@@ -254,4 +260,10 @@ pub enum ExprKind {
     TupleField(Box<Expr>, usize),
     /// `x.name` (`G.start`).
     NamedField(Box<Expr>, String),
+    /// `{a, b | c}`: the game value with these Left and Right options.
+    GameLit(Vec<Expr>, Vec<Expr>),
+    /// `*n`: the nimber of an integer.
+    Nimber(Box<Expr>),
+    /// A game value in CGSuite's notation (`^`, `^^*`, `↓`), read when evaluated.
+    Notation(String),
 }

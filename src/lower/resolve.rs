@@ -48,11 +48,14 @@ pub struct LoweredFile {
 }
 
 /// Lowers a parsed file into `program`. `imports` are the exports of the files it imports,
-/// with the span of each import statement. Returns every static error found.
+/// with the span of each import statement. Returns every static error found. `check` (the
+/// deadline) is called every [`CHECK_EVERY`] statements, so that a file of millions of
+/// statements stops at `--timeout` while it is lowered; its error is the only one returned.
 pub fn lower_file(
     program: &mut Program,
     file: &ast::File,
     imports: &[(&Exports, Span)],
+    check: &mut dyn FnMut() -> crate::diag::DiagResult<()>,
 ) -> Result<LoweredFile, Vec<Diag>> {
     let mut errors = Vec::new();
     let mut scope: HashMap<String, (Global, Span)> = HashMap::new();
@@ -135,7 +138,7 @@ pub fn lower_file(
             );
             continue;
         }
-        if builtins::lookup(&name.name).is_some() || builtins::constant(&name.name).is_some() {
+        if builtins::is_reserved(&name.name) {
             errors.push(
                 Diag::error(
                     Code::ResolveShadowsBuiltin,
@@ -159,7 +162,10 @@ pub fn lower_file(
     let mut games = Vec::new();
     let mut fns = Vec::new();
     let mut consts = Vec::new();
-    for item in &file.items {
+    for (i, item) in file.items.iter().enumerate() {
+        if i % CHECK_EVERY == CHECK_EVERY - 1 {
+            check().map_err(|d| vec![*d])?;
+        }
         let mut r = Resolver::new(&lowered.scope, &sigs, &fn_arities);
         match item {
             Item::Import { .. } => {}
@@ -222,6 +228,9 @@ pub fn lower_file(
     program.consts.extend(consts);
     Ok(lowered)
 }
+
+/// Statements lowered between two checks of the deadline.
+const CHECK_EVERY: usize = 1024;
 
 /// Lowers a standalone expression (for `cgl eval` and the REPL) against a file's scope.
 pub fn lower_expr(program: &Program, scope: &Scope, expr: &ast::Expr) -> Result<Body, Vec<Diag>> {
@@ -402,6 +411,7 @@ impl<'a> Resolver<'a> {
         let mut draw = Vec::new();
         let mut loopy = false;
         let mut payoffs = Vec::new();
+        let mut show = None;
         let mut rule_asts = Vec::new();
         let mut seen_clause: HashMap<&str, Span> = HashMap::new();
         let mut once = |this: &mut Self, what: &'static str, span: Span| {
@@ -489,8 +499,10 @@ impl<'a> Resolver<'a> {
                 terminal: Vec::new(),
                 draw: Vec::new(),
                 rules: Vec::new(),
+                partizan: false,
                 loopy: false,
                 payoffs: Vec::new(),
+                show: None,
                 frame_size: self.frame_size(),
             };
         };
@@ -520,6 +532,10 @@ impl<'a> Resolver<'a> {
                     cond: cond.as_ref().map(|c| self.expr(c)),
                     span: *span,
                 }),
+                GameClause::Show(e) => {
+                    once(self, "show", e.span);
+                    show = Some(self.expr(e));
+                }
                 GameClause::Move(rule) => rule_asts.push(rule),
             }
         }
@@ -534,6 +550,11 @@ impl<'a> Resolver<'a> {
                     *span,
                     "`play misere`",
                     "pay the player who cannot move instead: `payoff 1 if ...`",
+                )),
+                GameClause::Move(rule) if rule.side != Side::Both => Some((
+                    rule.span,
+                    "a one-sided move (`left move`, `right move`)",
+                    "payoff games are impartial: write `move ...`, a move either player may make",
                 )),
                 _ => None,
             });
@@ -550,17 +571,8 @@ impl<'a> Resolver<'a> {
             }
         }
         let mut rules = Vec::new();
+        let partizan = rule_asts.iter().any(|r| r.side != Side::Both);
         for rule in rule_asts {
-            if rule.side != Side::Both {
-                self.errors.push(
-                    Diag::error(
-                        Code::ResolvePartizanUnsupported,
-                        "partizan games (`left move`, `right move`) are not supported yet",
-                    )
-                    .label(rule.span, "a partizan move rule")
-                    .help("write `move ...` for a move both players may make"),
-                );
-            }
             self.push_scope();
             let clauses = self.clauses(&rule.clauses);
             let target = self.expr(&rule.target);
@@ -584,8 +596,10 @@ impl<'a> Resolver<'a> {
             terminal,
             draw,
             rules,
+            partizan,
             loopy,
             payoffs,
+            show,
             frame_size: self.frame_size(),
         }
     }
@@ -665,7 +679,10 @@ impl<'a> Resolver<'a> {
         self.errors.push(
             Diag::error(
                 Code::ResolveArity,
-                format!("{what} takes {expected_text} argument{plural}, but {got} were given"),
+                format!(
+                    "{what} takes {expected_text} argument{plural}, but {got} {} given",
+                    if got == 1 { "was" } else { "were" }
+                ),
             )
             .label(
                 span,
@@ -723,11 +740,11 @@ impl<'a> Resolver<'a> {
                 }
             }
             ExprKind::Unary(op, e) => {
-                let wants = match op {
-                    UnaryOp::Neg => LiteralType::Int,
-                    UnaryOp::Not => LiteralType::Bool,
-                };
-                self.check_literal(e, wants, if *op == UnaryOp::Neg { "`-`" } else { "`not`" });
+                match op {
+                    UnaryOp::Neg => self.check_literal(e, LiteralType::Int, "`-`"),
+                    UnaryOp::Not => self.check_literal(e, LiteralType::Bool, "`not`"),
+                    UnaryOp::Switch => self.check_literal(e, LiteralType::Int, "`+-`"),
+                }
                 K::Unary(*op, Box::new(self.expr(e)))
             }
             ExprKind::Binary(op, l, r) => {
@@ -736,6 +753,7 @@ impl<'a> Resolver<'a> {
                     BinaryOp::Sub
                     | BinaryOp::Mul
                     | BinaryOp::Div
+                    | BinaryOp::FloorDiv
                     | BinaryOp::Rem
                     | BinaryOp::Pow
                     | BinaryOp::Xor
@@ -765,6 +783,13 @@ impl<'a> Resolver<'a> {
                 Err(items) => K::List(items),
             },
             ExprKind::Set(items) => K::Set(self.exprs(items)),
+            ExprKind::GameLit(left, right) => K::GameLit(self.exprs(left), self.exprs(right)),
+            ExprKind::Star(None) => K::Nimber(Box::new(ir::Expr {
+                kind: K::Lit(Value::Int(1)),
+                span,
+            })),
+            ExprKind::Star(Some(n)) => K::Nimber(Box::new(self.expr(n))),
+            ExprKind::Ups(text) => K::Notation(text.clone()),
             ExprKind::Repeat(v, n) => K::Repeat(Box::new(self.expr(v)), Box::new(self.expr(n))),
             ExprKind::ListComp(body, clauses) => {
                 let (body, clauses) = self.comprehension(body, clauses);
@@ -932,9 +957,13 @@ impl<'a> Resolver<'a> {
                                 format!("unknown function or game `{name}`"),
                             )
                             .label(callee.span, "not defined");
-                            d = match did_you_mean(name, candidates) {
-                                Some(s) => d.help(format!("did you mean `{s}`?")),
-                                None => d.help(
+                            d = match (
+                                builtins::written_elsewhere(name),
+                                did_you_mean(name, candidates),
+                            ) {
+                                (Some(help), _) => d.help(help),
+                                (None, Some(s)) => d.help(format!("did you mean `{s}`?")),
+                                (None, None) => d.help(
                                     "define it with `game` or `fn`, or import the file that does",
                                 ),
                             };

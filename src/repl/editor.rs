@@ -348,8 +348,10 @@ mod tests {
             completions("grundy(Ka", 9, &names),
             (7, vec!["Kayles".to_string()])
         );
-        let (start, found) = completions("gr", 2, &names);
+        let (start, found) = completions("gru", 3, &names);
         assert_eq!((start, found), (0, vec!["grundy".to_string()]));
+        let (_, found) = completions("gr", 2, &names);
+        assert_eq!(found, ["grid", "grundy"]);
         let (_, found) = completions("k", 1, &names);
         assert_eq!(found, ["ks", "kx"]);
         assert_eq!(completions("1 + ", 4, &names), (4, Vec::new()));

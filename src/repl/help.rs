@@ -28,15 +28,17 @@ const TOPICS: &[(&str, &str)] = &[
         "language",
         "The language is described in spec/language.md: statements (game, fn, const, expect,
 print, import), games (position, move, terminal if, draw if, start, compound, play
-misere, loopy, payoff), values, operators, comprehensions and the built-ins below.
+misere, loopy, payoff, show: how a position is drawn), values, operators, comprehensions
+and the built-ins below.
 ",
     ),
     (
         "builtins",
         "Analyses: outcome grundy remoteness (ks) moves winning_moves line reachable period
-score optimal_moves (payoff games)
+saltus_period; score optimal_moves (payoff games)
 Sets and numbers: mex lego len count popcount bits v2 gcd abs min max sum any all
 Lists: sorted reversed list enumerate zip set str
+Pictures: grid(cells, width, symbols) join(xs, sep) picture(p)
 Positions: split misere normal; compounds x + y (sum), x & y (conjunctive),
 x | y (selective). Constants: N P D disjunctive conjunctive selective.
 ",
@@ -62,18 +64,24 @@ and lets typed here, in order. Those that no longer work are dropped, with the r
             "For a position: its outcome, Grundy value and remoteness, then each option
 with its outcome, Grundy value and remoteness; the mex set (the options' Grundy
 values) and the lego set (their remoteness values); and the winning moves.
+For a partizan position: its class (L, R, N, P) and why, its value (canonical
+form) with its stops and temperature, and Left's and Right's options with
+their values and classes.
+A game with a `show` clause has the position and its options drawn.
 Example: :explain Kayles(4)
 "
         }
         "table" => {
             "Tabulates an expression over a range, ten values to a row (a row per period
 when a period is spotted), and reports the period: preperiod and period as in
-period(xs). Example: :table grundy(Kayles(n)) for n in 0..100
+period(xs), or, for integers with none, the arithmetic period and its saltus as in
+saltus_period(xs). Example: :table grundy(Kayles(n)) for n in 0..100
 "
         }
         "grid" => {
             "A 2-D table: rows for the first variable, columns for the second, whose range
-may depend on the first. Zero values and P stand out when the terminal has colour.
+may depend on the first. true and false are drawn as ■ and ·; on a colour terminal
+zero, P and true are bold green and each positive value has a colour of its own.
 Example: :grid grundy(Wythoff(a, b)) for a in 0..8, b in 0..8
 "
         }
@@ -82,6 +90,8 @@ Example: :grid grundy(Wythoff(a, b)) for a in 0..8, b in 0..8
 the computer does). Choose a move by its number or type the position; `undo`
 takes back your last move, `hint` shows the winning moves, `quit` leaves. The
 computer wins as fast as it can and, when it cannot win, loses as late as it can.
+In a partizan game you first choose your side, `left` or `right`.
+A game with a `show` clause has the board drawn, and its options side by side.
 "
         }
         "time" => {

@@ -34,6 +34,16 @@ use state::{Flow, Repl};
 /// Diagnostics of a failed entry.
 pub type Errors = Vec<Diag>;
 
+/// The width the pictures of positions are laid out in: `COLUMNS` when it is set (shells
+/// export it to programs on a terminal), else 80.
+pub fn columns() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|c| *c >= 20)
+        .unwrap_or(80)
+}
+
 /// Runs the REPL on the process's terminal, or on piped standard input when it is not a
 /// terminal (no prompts then; every result on `out`, every diagnostic on `err`). Returns the
 /// exit code: 0, or 1 when an entry failed in a piped session.

@@ -6,8 +6,10 @@ use std::io::Write;
 use super::editor::{Lines, Read};
 use super::explain::{options, outcome, remoteness};
 use super::Errors;
+use crate::cgt::Side;
 use crate::diag::{Code, Diag, Span};
 use crate::eval::builtins::Builtin;
+use crate::eval::picture::{gallery, indent};
 use crate::eval::value::{Outcome, PosTerm, Value};
 use crate::session::{Bindings, Session};
 
@@ -145,6 +147,24 @@ pub fn play(
             "you move"
         }
     );
+    // A partizan game: the user takes a side, the computer the other.
+    let user_side = if repl.session.is_partizan(&start) {
+        match ask_side(lines, out) {
+            Some(side) => Some(side),
+            None => {
+                let _ = writeln!(out, "left the game at {}", repl.session.show(&start));
+                return Ok(());
+            }
+        }
+    } else {
+        None
+    };
+    let side_of = |mover: Player| {
+        user_side.map(|side| match mover {
+            Player::User => side,
+            Player::Computer => other(side),
+        })
+    };
     let mut trail = vec![start];
     let one = |e: Box<Diag>| vec![*e];
     loop {
@@ -154,7 +174,10 @@ pub fn play(
         } else {
             first.other()
         };
-        let moves = options(repl.session, &here, span).map_err(one)?;
+        let moves = match side_of(mover) {
+            Some(side) => side_options(repl.session, &here, side, span).map_err(one)?,
+            None => options(repl.session, &here, span).map_err(one)?,
+        };
         if moves.is_empty() && scored {
             let pays = repl
                 .session
@@ -174,6 +197,27 @@ pub fn play(
                 repl.session.show(&here),
                 mover.name(),
                 repl.session.show(&pays),
+            );
+            if let Some(picture) = repl.session.picture(&here, span).map_err(one)? {
+                let _ = writeln!(out, "{}", indent(&picture, "    "));
+            }
+            return Ok(());
+        }
+        if let (true, Some(side)) = (moves.is_empty(), side_of(mover)) {
+            let (winner, rule) = if misere {
+                (mover, "misère play: who cannot move wins")
+            } else {
+                (mover.other(), "normal play: who cannot move loses")
+            };
+            let _ = writeln!(
+                out,
+                "game over after {} move{} at {}: {} ({}) cannot move ({rule}), so {}.",
+                trail.len() - 1,
+                if trail.len() == 2 { "" } else { "s" },
+                repl.session.show(&here),
+                mover.name(),
+                side_name(side),
+                winner.wins()
             );
             return Ok(());
         }
@@ -201,6 +245,9 @@ pub fn play(
                 trail.len() - 1,
                 if trail.len() == 2 { "" } else { "s" },
             );
+            if let Some(picture) = repl.session.picture(&here, span).map_err(one)? {
+                let _ = writeln!(out, "{}", indent(&picture, "    "));
+            }
             return Ok(());
         }
         if mover == Player::Computer && scored {
@@ -219,9 +266,23 @@ pub fn play(
         if mover == Player::Computer {
             let mut facts = Vec::with_capacity(moves.len());
             for m in &moves {
-                facts.push(OptionFacts {
-                    outcome: outcome(repl.session, m, span).map_err(one)?,
-                    remoteness: remoteness(repl.session, m, span).map_err(one)?,
+                facts.push(match side_of(mover) {
+                    // The computer's winning moves leave the user, moving first, lost: as
+                    // a move to P in an impartial game.
+                    Some(side) => OptionFacts {
+                        outcome: if wins_after(side, outcome(repl.session, m, span).map_err(one)?) {
+                            Outcome::P
+                        } else {
+                            Outcome::N
+                        },
+                        remoteness: Some(
+                            side_remoteness(repl.session, m, other(side), span).map_err(one)?,
+                        ),
+                    },
+                    None => OptionFacts {
+                        outcome: outcome(repl.session, m, span).map_err(one)?,
+                        remoteness: remoteness(repl.session, m, span).map_err(one)?,
+                    },
                 });
             }
             let choice = choose_move(&facts).unwrap_or(0);
@@ -230,7 +291,8 @@ pub fn play(
             trail.push(next);
             continue;
         }
-        list(&repl, &here, &moves, out);
+        let pictures = Pictures::of(repl.session, &here, &moves, span).map_err(one)?;
+        list(&repl, &here, &moves, &pictures, out);
         let next: Option<Value> = loop {
             let _ = out.flush();
             let line = match lines.read("move> ") {
@@ -250,7 +312,7 @@ pub fn play(
                 }
                 "moves" | "?" | "help" | ":help" => {
                     let _ = writeln!(out, "{HOW}");
-                    list(&repl, &here, &moves, out);
+                    list(&repl, &here, &moves, &pictures, out);
                     continue;
                 }
                 "undo" | "u" => {
@@ -290,7 +352,12 @@ pub fn play(
                 "hint" => {
                     let mut winning = Vec::new();
                     for (i, m) in moves.iter().enumerate() {
-                        if outcome(repl.session, m, span).map_err(one)? == Outcome::P {
+                        let o = outcome(repl.session, m, span).map_err(one)?;
+                        let wins = match user_side {
+                            Some(side) => wins_after(side, o),
+                            None => o == Outcome::P,
+                        };
+                        if wins {
                             winning.push((i + 1).to_string());
                         }
                     }
@@ -348,8 +415,126 @@ pub fn play(
     }
 }
 
-/// Lists the options the user may choose from.
-fn list(repl: &Game<'_>, here: &Value, moves: &[Value], out: &mut dyn Write) {
+/// Asks which side the user takes in a partizan game; `None` when the input ends.
+fn ask_side(lines: &mut dyn Lines, out: &mut dyn Write) -> Option<Side> {
+    let _ = writeln!(
+        out,
+        "a partizan game: Left and Right have different moves. Which side do you take?"
+    );
+    loop {
+        let _ = out.flush();
+        match lines.read("side (left or right)> ") {
+            Read::Line(line) => match line.trim().to_ascii_lowercase().as_str() {
+                "left" | "l" => {
+                    let _ = writeln!(out, "you play Left, the computer Right.");
+                    return Some(Side::Left);
+                }
+                "right" | "r" => {
+                    let _ = writeln!(out, "you play Right, the computer Left.");
+                    return Some(Side::Right);
+                }
+                "quit" | "q" | ":quit" | ":q" | "exit" => return None,
+                _ => {
+                    let _ = writeln!(out, "type `left` or `right`");
+                }
+            },
+            Read::Interrupted => continue,
+            Read::Eof => return None,
+        }
+    }
+}
+
+fn other(side: Side) -> Side {
+    match side {
+        Side::Left => Side::Right,
+        Side::Right => Side::Left,
+    }
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Left => "Left",
+        Side::Right => "Right",
+    }
+}
+
+/// Whether `side`, having moved to a position of class `o`, wins (the opponent moves first
+/// there and loses).
+fn wins_after(side: Side, o: Outcome) -> bool {
+    match side {
+        Side::Left => matches!(o, Outcome::L | Outcome::P),
+        Side::Right => matches!(o, Outcome::R | Outcome::P),
+    }
+}
+
+/// `side`'s options of a position.
+fn side_options(
+    session: &mut Session,
+    position: &Value,
+    side: Side,
+    span: Span,
+) -> Result<Vec<Value>, Box<Diag>> {
+    match session.analyse_side(Builtin::Moves, position, side, span)? {
+        Value::List(items) => Ok(items.to_vec()),
+        _ => Ok(Vec::new()),
+    }
+}
+
+/// The moves to the end of a partizan position with `side` to move.
+fn side_remoteness(
+    session: &mut Session,
+    position: &Value,
+    side: Side,
+    span: Span,
+) -> Result<u64, Box<Diag>> {
+    match session.analyse_side(Builtin::Remoteness, position, side, span)? {
+        Value::Int(n) => Ok(u64::try_from(n).unwrap_or(0)),
+        _ => Ok(0),
+    }
+}
+
+/// The pictures of a position and its options, when its game has a `show` clause.
+struct Pictures {
+    here: String,
+    /// Each option labelled by its number.
+    options: Vec<(String, String)>,
+}
+
+impl Pictures {
+    fn of(
+        session: &mut Session,
+        here: &Value,
+        moves: &[Value],
+        span: Span,
+    ) -> Result<Option<Pictures>, Box<Diag>> {
+        let Some(picture) = session.picture(here, span)? else {
+            return Ok(None);
+        };
+        let mut options = Vec::with_capacity(moves.len());
+        for (i, m) in moves.iter().enumerate() {
+            let drawn = match session.picture(m, span)? {
+                Some(p) => p,
+                None => session.show(m),
+            };
+            options.push(((i + 1).to_string(), drawn));
+        }
+        Ok(Some(Pictures {
+            here: picture,
+            options,
+        }))
+    }
+}
+
+/// Lists the options the user may choose from: numbered lines of their printed forms, or,
+/// when the game draws its positions, the position's picture and the options' pictures
+/// side by side under their numbers.
+fn list(
+    repl: &Game<'_>,
+    here: &Value,
+    moves: &[Value],
+    pictures: &Option<Pictures>,
+    out: &mut dyn Write,
+) {
     let _ = writeln!(
         out,
         "your move from {} ({} option{}):",
@@ -357,6 +542,13 @@ fn list(repl: &Game<'_>, here: &Value, moves: &[Value], out: &mut dyn Write) {
         moves.len(),
         if moves.len() == 1 { "" } else { "s" }
     );
+    if let Some(pictures) = pictures {
+        let _ = writeln!(out, "{}", indent(&pictures.here, "    "));
+        let _ = writeln!(out, "options:");
+        let shown = gallery(&pictures.options, super::columns().saturating_sub(2));
+        let _ = writeln!(out, "{}", indent(&shown, "  "));
+        return;
+    }
     let width = moves.len().to_string().len();
     for (i, m) in moves.iter().enumerate() {
         let _ = writeln!(out, "  {:>width$}. {}", i + 1, repl.session.show(m));

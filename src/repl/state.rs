@@ -15,6 +15,7 @@ use super::editor::Lines;
 use super::{explain, help, play, Errors};
 use crate::diag::{render, Code, Diag, FileId, Label, RenderStyle, Span};
 use crate::eval::builtins;
+use crate::eval::picture::{gallery, indent};
 use crate::eval::value::{PosTerm, Value};
 use crate::eval::Stop;
 use crate::session::{
@@ -25,6 +26,9 @@ use crate::stats::{self, GraphSize};
 
 /// Most values a `:table` or `:grid` shows.
 const MAX_CELLS: usize = 100_000;
+
+/// Most positions of a list whose pictures an entry's value shows.
+const MAX_PICTURES: usize = 40;
 
 /// What the session does after an entry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,6 +191,34 @@ impl Repl {
         let file = self.add_source(text);
         let value = self.eval_part(file, text, &(0..text.len()))?;
         let _ = writeln!(out, "{}", self.session.show(&value));
+        // A position, or a list of them (`line`, `moves`), whose game draws its positions:
+        // the pictures too, labelled by index.
+        let span = Span::new(file, 0, text.len());
+        let pictures = self
+            .session
+            .pictures(&value, span, MAX_PICTURES)
+            .map_err(|d| vec![*d])?;
+        match pictures.as_slice() {
+            [] => {}
+            [(label, picture)] if label.is_empty() => {
+                let _ = writeln!(out, "{}", indent(picture, "    "));
+            }
+            _ => {
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    indent(
+                        &gallery(&pictures, super::columns().saturating_sub(2)),
+                        "  "
+                    )
+                );
+                if let Value::List(items) | Value::Tuple(items) = &value {
+                    if items.len() > MAX_PICTURES {
+                        let _ = writeln!(out, "  ... and {} more", items.len() - MAX_PICTURES);
+                    }
+                }
+            }
+        }
         Ok(())
     }
 
@@ -197,7 +229,7 @@ impl Repl {
         let (name_range, value_range) = parse_let(text).map_err(|e| vec![command_diag(file, e)])?;
         let name = &text[name_range.clone()];
         let span = Span::new(file, name_range.start, name_range.end);
-        if builtins::lookup(name).is_some() || builtins::constant(name).is_some() {
+        if builtins::is_reserved(name) {
             return Err(vec![Diag::error(
                 Code::ResolveShadowsBuiltin,
                 format!("`{name}` is the name of a built-in"),

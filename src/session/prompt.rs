@@ -247,10 +247,12 @@ impl Session {
         scope: &Bindings,
     ) -> Result<usize, Vec<Diag>> {
         let file = fragment.file;
+        let stop = self.stop.clone();
         let lowered = lower_file(
             &mut self.program,
             &fragment.parsed,
             &[(&scope.0, Span::new(file, 0, 0))],
+            &mut || stop.check(),
         )?;
         self.compiled.extend(&self.program);
         self.consts

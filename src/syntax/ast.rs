@@ -114,6 +114,8 @@ pub enum GameClause {
     Loopy(Span),
     /// `payoff expr [if cond]`: what a terminal position pays the player to move there.
     Payoff(Expr, Option<Expr>, Span),
+    /// `show expr`: how a position is drawn as text.
+    Show(Expr),
     /// `move target for ... if ...`.
     Move(MoveRule),
 }
@@ -186,6 +188,8 @@ pub enum UnaryOp {
     Neg,
     /// `not x`.
     Not,
+    /// `+-x` (or `±x`): the switch `{x | -x}`.
+    Switch,
 }
 
 /// Binary operators, named after their symbols (see [`BinaryOp::symbol`]).
@@ -212,6 +216,7 @@ pub enum BinaryOp {
     Sub,
     Mul,
     Div,
+    FloorDiv,
     Rem,
     Pow,
 }
@@ -240,6 +245,7 @@ impl BinaryOp {
             BinaryOp::Sub => "-",
             BinaryOp::Mul => "*",
             BinaryOp::Div => "/",
+            BinaryOp::FloorDiv => "div",
             BinaryOp::Rem => "%",
             BinaryOp::Pow => "**",
         }
@@ -331,4 +337,11 @@ pub enum ExprKind {
     Bracket(Box<Expr>, Vec<BracketArg>),
     /// `x.field`.
     Field(Box<Expr>, FieldName, Span),
+    /// `{a, b | c}`: a game value from its Left and Right options (bars already resolved
+    /// into nested literals: `{0 || 0 | -2}` is `{0 | {0 | -2}}`).
+    GameLit(Vec<Expr>, Vec<Expr>),
+    /// `*` (`None`), `*3`, `*(n)`: a nimber.
+    Star(Option<Box<Expr>>),
+    /// An up/down token such as `^`, `^^*`, `^3*2`, `↓`, in CGSuite's notation.
+    Ups(String),
 }

@@ -9,7 +9,7 @@ use std::ops::Range;
 /// The reserved words: never names (the grammar's `keyword` rule).
 pub const KEYWORDS: &[&str] = &[
     "game", "fn", "const", "import", "expect", "print", "show", "if", "then", "else", "for", "in",
-    "not", "and", "or", "forall", "exists", "true", "false", "none", "is",
+    "not", "and", "or", "forall", "exists", "true", "false", "none", "is", "div",
 ];
 
 /// The words that start a statement of a file (the keywords of the grammar's `*_item` rules).

@@ -9,6 +9,7 @@ impl<'a> Interp<'a> {
         &mut self,
         builtin: Builtin,
         arg: &Value,
+        side: Option<crate::cgt::Side>,
         span: Span,
     ) -> DiagResult<Value> {
         let Value::Pos(position) = arg else {
@@ -31,7 +32,7 @@ impl<'a> Interp<'a> {
             ));
         };
         let position = position.clone();
-        host.analyse(&mut self.world, builtin, &position)
+        host.analyse(&mut self.world, builtin, &position, side)
             .map_err(|mut d| {
                 if d.labels.is_empty() {
                     d.labels.push(crate::diag::Label {
@@ -51,8 +52,24 @@ impl<'a> Interp<'a> {
         span: Span,
     ) -> DiagResult<Value> {
         let arg_span = |i: usize| exprs.get(i).map_or(span, |e| e.span);
+        if let Builtin::GameValue(name) = b {
+            let args: Vec<(Value, Span)> = args
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| (v, arg_span(i)))
+                .collect();
+            return values::call(name, &args, span);
+        }
+        // The outcome class of a game value is read off its form.
+        if b == Builtin::Outcome && values::is_game_value(&args[0]) {
+            return values::outcome(&args[0], arg_span(0));
+        }
         if b.is_analysis() {
-            return self.analyse(b, &args[0], arg_span(0));
+            let side = match args.get(1) {
+                None => None,
+                Some(v) => Some(side_of(b, v, arg_span(1))?),
+            };
+            return self.analyse(b, &args[0], side, arg_span(0));
         }
         let ints = |this: &Self, v: &Value, s: Span| -> DiagResult<Vec<u64>> {
             let mut out = Vec::new();
@@ -125,6 +142,11 @@ impl<'a> Interp<'a> {
                 }
                 Value::Int(i64::try_from(x).map_err(|_| overflow(span))?)
             }
+            Builtin::Abs if matches!(args[0], Value::Rational(_)) => {
+                let r = rational(&args[0]);
+                let r = if r < Rational::ZERO { r.checked_neg().ok_or_else(|| overflow(span))? } else { r };
+                Value::number(r)
+            }
             Builtin::Abs => Value::Int(arith::abs(int(&args[0], arg_span(0), "abs")?).map_err(|_| overflow(span))?),
             Builtin::Sorted => {
                 let items = self.collect(&args[0], arg_span(0))?;
@@ -132,7 +154,8 @@ impl<'a> Interp<'a> {
                 if items.iter().any(|v| Some(std::mem::discriminant(v)) != first_type) {
                     return Err(type_error(arg_span(0), "`sorted` needs items of one type".to_string(), "sort numbers with numbers, strings with strings"));
                 }
-                builtins::sorted(items)
+                let stop = self.world.stop;
+                builtins::sorted(items, &mut || stop.check())?
             }
             Builtin::Reversed => {
                 let mut items = self.collect(&args[0], arg_span(0))?;
@@ -172,9 +195,14 @@ impl<'a> Interp<'a> {
             }
             Builtin::Min | Builtin::Max => {
                 let items = if args.len() == 1 { self.collect(&args[0], arg_span(0))? } else { args };
-                let first_type = items.first().map(std::mem::discriminant);
-                if items.iter().any(|v| Some(std::mem::discriminant(v)) != first_type) {
+                // Integers and rationals are one kind here: they compare as numbers.
+                let kind = |v: &Value| if values::is_number(v) { std::mem::discriminant(&Value::Int(0)) } else { std::mem::discriminant(v) };
+                let first_type = items.first().map(kind);
+                if items.iter().any(|v| Some(kind(v)) != first_type) {
                     return Err(type_error(span, format!("`{}` needs items of one type", b.name()), "compare numbers with numbers"));
+                }
+                if items.iter().any(|v| matches!(v, Value::Form(_))) {
+                    return Err(type_error(span, format!("`{}` of game values that are not numbers", b.name()), "game values are only partially ordered; compare them with `<=` or `confused`"));
                 }
                 let pick = if b == Builtin::Min { items.into_iter().min() } else { items.into_iter().max() };
                 pick.ok_or_else(|| {
@@ -188,10 +216,35 @@ impl<'a> Interp<'a> {
             Builtin::Sum => {
                 // Exact: only a total that does not fit is an overflow.
                 let mut total = arith::Sum::default();
-                for item in self.items(&args[0], arg_span(0))? {
-                    total.add(int(&item, arg_span(0), "sum")?);
+                let mut items = self.items(&args[0], arg_span(0))?;
+                let mut rest = None;
+                for item in items.by_ref() {
+                    match item {
+                        Value::Int(n) => total.add(n),
+                        other if values::is_game_value(&other) => {
+                            rest = Some(other);
+                            break;
+                        }
+                        other => {
+                            total.add(int(&other, arg_span(0), "sum")?);
+                        }
+                    }
                 }
-                Value::Int(total.total().map_err(|_| overflow(span))?)
+                let ints = Value::Int(total.total().map_err(|_| overflow(span))?);
+                match rest {
+                    None => ints,
+                    // Rationals and game values: added one by one, as `+` adds them.
+                    Some(first) => {
+                        let mut acc = self.apply_binary(BinaryOp::Add, ints, first, arg_span(0), arg_span(0), span)?;
+                        for item in items {
+                            if !values::is_game_value(&item) {
+                                int(&item, arg_span(0), "sum")?;
+                            }
+                            acc = self.apply_binary(BinaryOp::Add, acc, item, arg_span(0), arg_span(0), span)?;
+                        }
+                        acc
+                    }
+                }
             }
             Builtin::Any | Builtin::All => {
                 let want = b == Builtin::Any;
@@ -220,6 +273,9 @@ impl<'a> Interp<'a> {
                     text.into()
                 }
             }),
+            Builtin::Join => return self.join_builtin(&args, [arg_span(0), arg_span(1)]),
+            Builtin::Grid => return self.grid_builtin(&args, [arg_span(0), arg_span(1), arg_span(2)]),
+            Builtin::Picture => return self.picture_builtin(&args[0], arg_span(0)),
             Builtin::Split => {
                 let parts: Vec<Value> = match args.as_slice() {
                     [Value::List(items)] => items.to_vec(),
@@ -258,11 +314,40 @@ impl<'a> Interp<'a> {
             }
             Builtin::Period => {
                 let items = self.collect(&args[0], arg_span(0))?;
-                match builtins::period(&items) {
+                let stop = &self.world.stop;
+                match builtins::period_checked(&items, &mut || stop.check())? {
                     Some((pre, per)) => Value::tuple(vec![Value::Int(pre as i64), Value::Int(per as i64)]),
                     None => {
+                        let mut diag = Diag::error(Code::EvalNoPeriod, format!("no period found in {} values", items.len()))
+                            .label(arg_span(0), "this sequence")
+                            .help("a period counts only when it repeats at least twice after the preperiod; compute more values");
+                        // Values that grow by a fixed step each period (Lasker's Nim) have an
+                        // arithmetic period instead: say so.
+                        let ints: Option<Vec<i64>> = items.iter().map(|v| if let Value::Int(i) = v { Some(*i) } else { None }).collect();
+                        if let Some(ints) = ints {
+                            if let Some((pre, per, saltus)) = builtins::saltus_period_checked(&ints, &mut || stop.check())? {
+                                diag = diag.note(format!(
+                                    "the values are arithmetic-periodic: from index {pre} on, each value is the one {per} before plus {saltus} (`saltus_period` gives ({pre}, {per}, {saltus}))"
+                                ));
+                            }
+                        }
+                        return Err(Box::new(diag));
+                    }
+                }
+            }
+            Builtin::SaltusPeriod => {
+                let mut xs = Vec::new();
+                for item in self.items(&args[0], arg_span(0))? {
+                    xs.push(int(&item, arg_span(0), "saltus_period")?);
+                }
+                let stop = &self.world.stop;
+                match builtins::saltus_period_checked(&xs, &mut || stop.check())? {
+                    Some((pre, per, saltus)) => {
+                        Value::tuple(vec![Value::Int(pre as i64), Value::Int(per as i64), Value::Int(saltus)])
+                    }
+                    None => {
                         return Err(Box::new(
-                            Diag::error(Code::EvalNoPeriod, format!("no period found in {} values", items.len()))
+                            Diag::error(Code::EvalNoPeriod, format!("no arithmetic period found in {} values", xs.len()))
                                 .label(arg_span(0), "this sequence")
                                 .help("a period counts only when it repeats at least twice after the preperiod; compute more values"),
                         ))
@@ -273,10 +358,27 @@ impl<'a> Interp<'a> {
                 Value::Pos(p) => Value::pos(p.term.clone(), if b == Builtin::Misere { Convention::Misere } else { Convention::Normal }),
                 other => return Err(type_error(arg_span(0), format!("`{}` needs a position, not {}", b.name(), other.a_type_name()), "make a position by calling a game: `Nim(3)`")),
             },
-            Builtin::Outcome | Builtin::Grundy | Builtin::Remoteness | Builtin::Moves | Builtin::WinningMoves | Builtin::Line
-            | Builtin::Score | Builtin::OptimalMoves | Builtin::Reachable => {
+            Builtin::GameValue(_) | Builtin::Outcome | Builtin::Grundy | Builtin::Remoteness | Builtin::Moves | Builtin::WinningMoves | Builtin::Line
+            | Builtin::Score | Builtin::OptimalMoves | Builtin::Reachable | Builtin::Value => {
                 return Err(Box::new(Diag::internal("analysis dispatched as a pure built-in")))
             }
         })
+    }
+}
+
+/// The side an analysis's second argument names: `left` (`L`) or `right` (`R`).
+fn side_of(b: Builtin, v: &Value, span: Span) -> DiagResult<crate::cgt::Side> {
+    match v {
+        Value::Outcome(crate::value::Outcome::L) => Ok(crate::cgt::Side::Left),
+        Value::Outcome(crate::value::Outcome::R) => Ok(crate::cgt::Side::Right),
+        other => Err(type_error(
+            span,
+            format!(
+                "the second argument of `{}` is a side, `left` or `right`, but this is {}",
+                b.name(),
+                other.a_type_name()
+            ),
+            "write `left` or `right`: whose moves, or who moves first",
+        )),
     }
 }

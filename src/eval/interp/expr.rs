@@ -18,14 +18,33 @@ impl<'a> Interp<'a> {
             ExprKind::Game(id) => Value::Game(self.default_instance(*id)?),
             ExprKind::Unary(op, e) => {
                 let v = self.eval(e, frame)?;
-                match op {
-                    UnaryOp::Neg => Value::Int(
+                match (op, &v) {
+                    (UnaryOp::Neg, Value::Rational(r)) => {
+                        Value::number(r.checked_neg().ok_or_else(|| overflow(span))?)
+                    }
+                    (UnaryOp::Neg, Value::Form(_)) => values::neg(&v, span)?,
+                    (UnaryOp::Neg, _) => Value::Int(
                         arith::neg(int(&v, e.span, "`-`")?)
                             .map_err(|e| arith_error(e, span, span))?,
                     ),
-                    UnaryOp::Not => Value::Bool(!boolean(&v, e.span, "`not`")?),
+                    (UnaryOp::Not, _) => Value::Bool(!boolean(&v, e.span, "`not`")?),
+                    (UnaryOp::Switch, _) => values::switch(&v, e.span)?,
                 }
             }
+            ExprKind::GameLit(left, right) => {
+                let mut sides = [Vec::new(), Vec::new()];
+                for (side, exprs) in sides.iter_mut().zip([left, right]) {
+                    for x in exprs {
+                        side.push((self.eval(x, frame)?, x.span));
+                    }
+                }
+                values::game(&sides[0], &sides[1], span)?
+            }
+            ExprKind::Nimber(n) => {
+                let k = self.eval(n, frame)?;
+                values::nimber(&k, n.span)?
+            }
+            ExprKind::Notation(text) => values::notation(text, span)?,
             ExprKind::Binary(op, l, r) => self.binary(*op, l, r, frame, span)?,
             ExprKind::If(c, t, e) => {
                 let cond = self.eval(c, frame)?;
@@ -332,23 +351,50 @@ impl<'a> Interp<'a> {
                 )
                 .label(ls, format!("this is {}", this.show(a)))
                 .label(rs, format!("this is {}", this.show(b)))
-                .help(format!(
-                    "`{}` needs two values of fitting types (see spec/language.md §6)",
-                    op.symbol()
-                )),
+                .help(
+                    if matches!(op, BinaryOp::FloorDiv | BinaryOp::Rem | BinaryOp::BitAnd | BinaryOp::BitOr)
+                        && (matches!(a, Value::Rational(_)) || matches!(b, Value::Rational(_)))
+                    {
+                        format!(
+                            "`{}` needs integers; `/` is exact division; write `a div b` for floor division",
+                            op.symbol()
+                        )
+                    } else {
+                        format!(
+                            "`{}` needs two values of fitting types (see spec/language.md §6)",
+                            op.symbol()
+                        )
+                    },
+                ),
             )
         };
         Ok(match op {
             BinaryOp::Eq => Value::Bool(a == b),
             BinaryOp::Ne => Value::Bool(a != b),
+            BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+                if values::is_game_value(&a)
+                    && values::is_game_value(&b)
+                    && (matches!(a, Value::Form(_)) || matches!(b, Value::Form(_))) =>
+            {
+                // The game order, partial: a confused pair is neither `<=` nor `>=`.
+                use crate::cgt::Relation;
+                let rel = values::relation(&a, &b, ls, rs, &format!("`{}`", op.symbol()))?;
+                Value::Bool(match op {
+                    BinaryOp::Lt => rel == Relation::Less,
+                    BinaryOp::Le => matches!(rel, Relation::Less | Relation::Equal),
+                    BinaryOp::Gt => rel == Relation::Greater,
+                    _ => matches!(rel, Relation::Greater | Relation::Equal),
+                })
+            }
             BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => {
-                let comparable = matches!(
-                    (&a, &b),
-                    (Int(_), Int(_))
-                        | (Value::Str(_), Value::Str(_))
-                        | (Value::List(_), Value::List(_))
-                        | (Value::Tuple(_), Value::Tuple(_))
-                );
+                let comparable = values::is_number(&a) && values::is_number(&b)
+                    || matches!(
+                        (&a, &b),
+                        (Int(_), Int(_))
+                            | (Value::Str(_), Value::Str(_))
+                            | (Value::List(_), Value::List(_))
+                            | (Value::Tuple(_), Value::Tuple(_))
+                    );
                 if !comparable {
                     return Err(mismatch(self, &a, &b));
                 }
@@ -405,6 +451,14 @@ impl<'a> Interp<'a> {
             }
             BinaryOp::Add => match (&a, &b) {
                 (Int(x), Int(y)) => Int(arith::add(*x, *y).map_err(|e| arith_error(e, span, rs))?),
+                _ if values::is_number(&a) && values::is_number(&b) => Value::number(
+                    rational(&a)
+                        .checked_add(rational(&b))
+                        .ok_or_else(|| overflow(span))?,
+                ),
+                _ if values::is_game_value(&a) && values::is_game_value(&b) => {
+                    values::add(&a, &b, ls, rs, span)?
+                }
                 (Value::List(x), Value::List(y)) => {
                     self.sized(x.len() + y.len(), span, "list")?;
                     Value::list(x.iter().chain(y.iter()).cloned().collect())
@@ -440,6 +494,14 @@ impl<'a> Interp<'a> {
             },
             BinaryOp::Sub => match (&a, &b) {
                 (Int(x), Int(y)) => Int(arith::sub(*x, *y).map_err(|e| arith_error(e, span, rs))?),
+                _ if values::is_number(&a) && values::is_number(&b) => Value::number(
+                    rational(&a)
+                        .checked_sub(rational(&b))
+                        .ok_or_else(|| overflow(span))?,
+                ),
+                _ if values::is_game_value(&a) && values::is_game_value(&b) => {
+                    values::sub(&a, &b, ls, rs, span)?
+                }
                 (Value::Set(x), Value::Set(y)) => {
                     Value::Set(Rc::new(x.difference(y).cloned().collect()))
                 }
@@ -447,13 +509,32 @@ impl<'a> Interp<'a> {
             },
             BinaryOp::Mul => match (&a, &b) {
                 (Int(x), Int(y)) => Int(arith::mul(*x, *y).map_err(|e| arith_error(e, span, rs))?),
+                _ if values::is_number(&a) && values::is_number(&b) => Value::number(
+                    rational(&a)
+                        .checked_mul(rational(&b))
+                        .ok_or_else(|| overflow(span))?,
+                ),
+                // `n * g`: n copies of a game value.
+                (Int(n), Value::Form(_)) => values::times(*n, &b, rs, span)?,
+                (Value::Form(_), Int(n)) => values::times(*n, &a, ls, span)?,
                 _ => return Err(mismatch(self, &a, &b)),
             },
-            BinaryOp::Div | BinaryOp::Rem => {
+            BinaryOp::Div => match (&a, &b) {
+                (Int(_) | Value::Rational(_), Int(_) | Value::Rational(_)) => {
+                    let (x, y) = (rational(&a), rational(&b));
+                    if y == Rational::ZERO {
+                        return Err(arith_error(ArithError::DivisionByZero, span, rs));
+                    }
+                    let q = x.checked_div(y).ok_or_else(|| overflow(span))?;
+                    Value::number(q)
+                }
+                _ => return Err(mismatch(self, &a, &b)),
+            },
+            BinaryOp::FloorDiv | BinaryOp::Rem => {
                 let (Int(x), Int(y)) = (&a, &b) else {
                     return Err(mismatch(self, &a, &b));
                 };
-                let result = if op == BinaryOp::Div {
+                let result = if op == BinaryOp::FloorDiv {
                     arith::div(*x, *y)
                 } else {
                     arith::rem(*x, *y)
@@ -461,6 +542,10 @@ impl<'a> Interp<'a> {
                 Int(result.map_err(|e| arith_error(e, span, rs))?)
             }
             BinaryOp::Xor => Int(int(&a, ls, "`^`")? ^ int(&b, rs, "`^`")?),
+            BinaryOp::Pow if matches!(a, Value::Rational(_)) => {
+                let exp = int(&b, rs, "`**`")?;
+                Value::number(rational_pow(rational(&a), exp, span, rs)?)
+            }
             BinaryOp::Pow => {
                 let base = int(&a, ls, "`**`")?;
                 let exp = int(&b, rs, "`**`")?;

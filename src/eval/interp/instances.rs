@@ -187,14 +187,15 @@ impl<'a> Interp<'a> {
                 Diag::error(
                     Code::EvalArity,
                     format!(
-                        "a position of `{}` has {} fields, but {} were given",
+                        "a position of `{}` has {} fields, but {} {} given",
                         game.name,
                         if lo == hi {
                             lo.to_string()
                         } else {
                             format!("{lo} to {hi}")
                         },
-                        args.len()
+                        args.len(),
+                        if args.len() == 1 { "was" } else { "were" }
                     ),
                 )
                 .label(span, "here")

@@ -5,6 +5,7 @@ mod calls;
 mod expr;
 mod instances;
 mod moves;
+mod show;
 
 use std::ops::ControlFlow;
 use std::rc::Rc;
@@ -16,9 +17,11 @@ use super::games::{GameTable, InstanceInfo};
 use super::host::Host;
 use super::stop::Stop;
 use super::value::{display_bounded, display_short, CompoundKind, InstanceId, PosTerm, Value};
+use super::values;
 use crate::diag::{Code, Diag, DiagResult, Span};
 use crate::lower::ir::Expr;
 use crate::lower::ir::{Clause, ConstId, ExprKind, GameId, Pattern, PositionShape, Program};
+use crate::num::Rational;
 use crate::syntax::ast::{BinaryOp, Convention, Quantifier, UnaryOp};
 
 /// Limits that keep evaluation finite and within memory.
@@ -216,7 +219,7 @@ fn arith_error(e: ArithError, span: Span, rhs: Span) -> Box<Diag> {
         ArithError::DivisionByZero => Box::new(
             Diag::error(Code::EvalDivisionByZero, "division by zero")
                 .label(rhs, "this is 0")
-                .help("guard the division, e.g. `if d != 0 then n / d else ...`"),
+                .help("guard the division, e.g. `if d != 0 then n div d else ...`"),
         ),
         ArithError::NegativeExponent => Box::new(
             Diag::error(Code::EvalNegativePower, "negative exponent")
@@ -251,8 +254,46 @@ fn int(v: &Value, span: Span, what: &str) -> DiagResult<i64> {
                 "{what} needs an integer, but this is {}",
                 other.a_type_name()
             ),
-            "use an integer here",
+            not_an_integer_help(other),
         )),
+    }
+}
+
+/// A number (an `Int` or a `Rational`) as a rational; anything else is zero (callers match
+/// the two kinds first).
+fn rational(v: &Value) -> Rational {
+    match v {
+        Value::Int(n) => Rational::int(*n),
+        Value::Rational(r) => *r,
+        _ => Rational::ZERO,
+    }
+}
+
+/// `base ** exp` of a rational base, exactly, by squaring; a negative exponent is an error
+/// as for integers.
+fn rational_pow(base: Rational, exp: i64, span: Span, rhs: Span) -> DiagResult<Rational> {
+    if exp < 0 {
+        return Err(arith_error(ArithError::NegativeExponent, span, rhs));
+    }
+    let (mut acc, mut b, mut k) = (Rational::int(1), base, exp.unsigned_abs());
+    while k > 0 {
+        if k & 1 == 1 {
+            acc = acc.checked_mul(b).ok_or_else(|| overflow(span))?;
+        }
+        k >>= 1;
+        if k > 0 {
+            b = b.checked_mul(b).ok_or_else(|| overflow(span))?;
+        }
+    }
+    Ok(acc)
+}
+
+/// The help of a diagnostic where an integer was needed and `found` came: a rational is most
+/// often a `/` meant as floor division.
+fn not_an_integer_help(found: &Value) -> &'static str {
+    match found {
+        Value::Rational(_) => "`/` is exact division; write `a div b` for floor division",
+        _ => "use an integer here",
     }
 }
 

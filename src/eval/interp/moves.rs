@@ -368,17 +368,20 @@ impl<'a> Interp<'a> {
 
     /// The outcome of a position, for `p is X`.
     pub fn outcome_of(&mut self, position: &Value, span: Span) -> DiagResult<Value> {
+        if values::is_game_value(position) {
+            return values::outcome(position, span);
+        }
         if !matches!(position, Value::Pos(_)) {
             return Err(type_error(
                 span,
                 format!(
-                    "`is` needs a position on its left, but this is {} ({})",
+                    "`is` needs a position or a game value on its left, but this is {} ({})",
                     position.a_type_name(),
                     self.show(position)
                 ),
                 "write `p is P` for a position `p`, such as `Nim(3) is N`",
             ));
         }
-        self.analyse(Builtin::Outcome, position, span)
+        self.analyse(Builtin::Outcome, position, None, span)
     }
 }

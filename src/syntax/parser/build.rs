@@ -31,8 +31,11 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
         .op(Op::infix(Rule::xor_op, Assoc::Left))
         .op(Op::infix(Rule::bitand_op, Assoc::Left))
         .op(Op::infix(Rule::add_op, Assoc::Left) | Op::infix(Rule::sub_op, Assoc::Left))
+        // `+-1/2` is the switch of 1/2, as in CGSuite: looser than `*` and `/`.
+        .op(Op::prefix(Rule::switch_op))
         .op(Op::infix(Rule::mul_op, Assoc::Left)
             | Op::infix(Rule::div_op, Assoc::Left)
+            | Op::infix(Rule::floor_div_op, Assoc::Left)
             | Op::infix(Rule::rem_op, Assoc::Left))
         .op(Op::prefix(Rule::neg))
         .op(Op::infix(Rule::pow_op, Assoc::Right))
@@ -273,6 +276,10 @@ impl Ctx {
                 };
                 GameClause::Payoff(amount, cond, span)
             }
+            Rule::show_clause => {
+                let _kw = next(&mut inner)?;
+                GameClause::Show(self.expr(next(&mut inner)?)?)
+            }
             Rule::terminal_clause | Rule::draw_clause => {
                 let _kw = next(&mut inner)?;
                 let _if = next(&mut inner)?;
@@ -396,7 +403,7 @@ impl Ctx {
     }
 
     pub(super) fn expr(&self, pair: Pair<'_, Rule>) -> DiagResult<Expr> {
-        debug_assert_eq!(pair.as_rule(), Rule::expr);
+        debug_assert!(matches!(pair.as_rule(), Rule::expr | Rule::brace_item));
         PRATT
             .map_primary(|p| self.primary(p))
             .map_prefix(|op, rhs| {
@@ -411,10 +418,10 @@ impl Ctx {
                 }
                 let rhs = rhs?;
                 let span = self.span(&op).to(rhs.span);
-                let op = if op.as_rule() == Rule::neg {
-                    UnaryOp::Neg
-                } else {
-                    UnaryOp::Not
+                let op = match op.as_rule() {
+                    Rule::neg => UnaryOp::Neg,
+                    Rule::switch_op => UnaryOp::Switch,
+                    _ => UnaryOp::Not,
                 };
                 // Fold `-<literal>` into a literal (`- -9223372036854775808` stays a negation,
                 // which overflows when evaluated).
@@ -439,6 +446,9 @@ impl Ctx {
             .map_infix(|lhs, op, rhs| {
                 let (lhs, rhs) = (lhs?, rhs?);
                 let span = lhs.span.to(rhs.span);
+                if let Some(d) = self.juxtaposed(&op, &lhs) {
+                    return Err(d);
+                }
                 let op = binary_op(op.as_rule()).ok_or_else(|| unexpected(&op))?;
                 Ok(Expr {
                     kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
@@ -446,6 +456,52 @@ impl Ctx {
                 })
             })
             .parse(pair.into_inner())
+    }
+
+    /// `2*3`, `1/2*3`, `v*2`, `2^3` written without spaces: CGSuite's notation for
+    /// `2 + *3`, `1/2 + *3`, `v + *2`, `2 + ^3`, which cgl would read as a product or an
+    /// XOR. Pasted from CGSuite it would be silently wrong, so it is an error.
+    fn juxtaposed(&self, op: &Pair<'_, Rule>, lhs: &Expr) -> Option<Box<Diag>> {
+        let symbol = match op.as_rule() {
+            Rule::mul_op => '*',
+            Rule::xor_op => '^',
+            _ => return None,
+        };
+        let text = op.as_span().get_input().as_bytes();
+        let (start, end) = (op.as_span().start(), op.as_span().end());
+        let before = *text.get(start.checked_sub(1)?)?;
+        let after = *text.get(end)?;
+        let downs = matches!(&lhs.kind, ExprKind::Name(n) if n.bytes().all(|b| b == b'v'));
+        let left_ok = before.is_ascii_digit() || (symbol == '*' && downs && before == b'v');
+        if !left_ok || !after.is_ascii_digit() {
+            return None;
+        }
+        let span = self.span(op);
+        let word = |b: &u8| b.is_ascii_digit() || *b == b'v' || *b == b'/';
+        let from = start - text[..start].iter().rev().take_while(|b| word(b)).count();
+        let to = end
+            + text[end..]
+                .iter()
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+        let lhs_text = String::from_utf8_lossy(&text[from..start]);
+        let rhs_text = String::from_utf8_lossy(&text[end..to]);
+        let sum = format!("{lhs_text} + {symbol}{rhs_text}");
+        let product = if symbol == '*' {
+            format!("a product: `{lhs_text} * {rhs_text}`")
+        } else {
+            format!("an XOR: `{lhs_text} ^ {rhs_text}`")
+        };
+        Some(Box::new(
+            Diag::error(
+                Code::SyntaxJuxtaposition,
+                format!("`{symbol}` between a number and a digit, without spaces, is ambiguous"),
+            )
+            .label(span, format!("CGSuite reads this as `{sum}`"))
+            .help(format!(
+                "write the game value with its parts added, `{sum}`, or with spaces {product}"
+            )),
+        ))
     }
 
     fn postfix(&self, lhs: Expr, op: Pair<'_, Rule>, span: Span) -> DiagResult<Expr> {
@@ -529,6 +585,17 @@ impl Ctx {
             Rule::kw_false => ExprKind::Bool(false),
             Rule::kw_none => ExprKind::None,
             Rule::ident => ExprKind::Name(pair.as_str().to_string()),
+            Rule::star => match pair.into_inner().next() {
+                None => ExprKind::Star(None),
+                Some(p) if p.as_rule() == Rule::int => {
+                    ExprKind::Star(Some(Box::new(self.primary(p)?)))
+                }
+                Some(p) => {
+                    let inner = next(&mut p.into_inner())?;
+                    ExprKind::Star(Some(Box::new(self.expr(inner)?)))
+                }
+            },
+            Rule::ups => ExprKind::Ups(pair.as_str().to_string()),
             Rule::if_expr => {
                 let mut inner = pair.into_inner();
                 let _if = next(&mut inner)?;
@@ -586,6 +653,22 @@ impl Ctx {
                 }
                 ExprKind::Tuple(exprs)
             }
+            Rule::set_expr
+                if pair
+                    .clone()
+                    .into_inner()
+                    .any(|p| p.as_rule() == Rule::game_bar) =>
+            {
+                let mut items = Vec::new();
+                for p in pair.into_inner() {
+                    items.push(if p.as_rule() == Rule::game_bar {
+                        BraceItem::Bars(p.as_str().len(), self.span(&p))
+                    } else {
+                        BraceItem::Option(self.expr(p)?)
+                    });
+                }
+                return game_literal(items, span);
+            }
             Rule::list_expr | Rule::set_expr => {
                 let is_list = pair.as_rule() == Rule::list_expr;
                 let pairs: Vec<Pair<'_, Rule>> = pair.into_inner().collect();
@@ -623,6 +706,81 @@ impl Ctx {
     }
 }
 
+/// An element of a game literal's braces: an option or a run of bars.
+enum BraceItem {
+    Option(Expr),
+    Bars(usize, Span),
+}
+
+/// The game of a brace body with bars, split as CGSuite does at its one longest run of bars:
+/// `{a || b | c}` is `{a | {b | c}}`; a side with bars in it is one nested game.
+fn game_literal(mut items: Vec<BraceItem>, span: Span) -> DiagResult<Expr> {
+    let longest = items
+        .iter()
+        .filter_map(|i| match i {
+            BraceItem::Bars(n, _) => Some(*n),
+            BraceItem::Option(_) => None,
+        })
+        .max()
+        .unwrap_or(0);
+    let splits: Vec<(usize, Span)> = items
+        .iter()
+        .enumerate()
+        .filter_map(|(k, i)| match i {
+            BraceItem::Bars(n, s) if *n == longest => Some((k, *s)),
+            _ => None,
+        })
+        .collect();
+    let (at, _) = match splits.as_slice() {
+        [one] => *one,
+        _ => {
+            let bars = "|".repeat(longest);
+            let mut d = Diag::error(
+                Code::SyntaxGameBars,
+                format!("`{bars}` appears more than once at the same level of a game"),
+            );
+            for (_, s) in &splits {
+                d = d.label(*s, "here");
+            }
+            return Err(Box::new(d.help(format!(
+                "one run of bars splits a game into Left and Right; write the nested games in \
+                 braces, e.g. `{{a {bars} {{b {bars} c}}}}`"
+            ))));
+        }
+    };
+    let right = items.split_off(at + 1);
+    items.pop();
+    let side = |part: Vec<BraceItem>| -> DiagResult<Vec<Expr>> {
+        if part.iter().any(|i| matches!(i, BraceItem::Bars(..))) {
+            let item_span = |i: &BraceItem| match i {
+                BraceItem::Option(e) => e.span,
+                BraceItem::Bars(_, s) => *s,
+            };
+            let start = part.first().map(item_span);
+            let end = part.last().map(item_span);
+            let inner = match (start, end) {
+                (Some(a), Some(b)) => a.to(b),
+                _ => span,
+            };
+            Ok(vec![game_literal(part, inner)?])
+        } else {
+            Ok(part
+                .into_iter()
+                .filter_map(|i| match i {
+                    BraceItem::Option(e) => Some(e),
+                    BraceItem::Bars(..) => None,
+                })
+                .collect())
+        }
+    };
+    let left = side(items)?;
+    let right = side(right)?;
+    Ok(Expr {
+        kind: ExprKind::GameLit(left, right),
+        span,
+    })
+}
+
 pub(super) fn binary_op(rule: Rule) -> Option<BinaryOp> {
     Some(match rule {
         Rule::or_op => BinaryOp::Or,
@@ -645,6 +803,7 @@ pub(super) fn binary_op(rule: Rule) -> Option<BinaryOp> {
         Rule::sub_op => BinaryOp::Sub,
         Rule::mul_op => BinaryOp::Mul,
         Rule::div_op => BinaryOp::Div,
+        Rule::floor_div_op => BinaryOp::FloorDiv,
         Rule::rem_op => BinaryOp::Rem,
         Rule::pow_op => BinaryOp::Pow,
         _ => return None,

@@ -87,12 +87,12 @@ pub(super) fn syntax_error(file: FileId, text: &str, error: pest::error::Error<R
 /// Words that open game clauses.
 const CLAUSE_WORDS: &[&str] = &[
     "position", "move", "start", "terminal", "draw", "play", "compound", "left", "right", "loopy",
-    "payoff",
+    "payoff", "show",
 ];
 
 /// Characters that can appear in cgl outside strings and comments.
 fn is_cgl_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c.is_whitespace() || "_()[]{},;:.+-*/%^&|<>=!\"".contains(c)
+    c.is_ascii_alphanumeric() || c.is_whitespace() || "_()[]{},;:.+-*/%^&|<>=!\"↑↓⇑⇓±".contains(c)
 }
 
 /// The word starting at `pos`, if any.
@@ -115,8 +115,11 @@ fn syntax_help(text: &str, pos: usize, expected: &[&str]) -> String {
             return format!("did you mean `{s}`?");
         }
         return "a game body holds `position`, `move`, `start`, `terminal if`, `draw if`, \
-                `compound`, `play`, `loopy` and `payoff` clauses"
+                `compound`, `play`, `loopy`, `payoff` and `show` clauses"
             .to_string();
+    }
+    if let Some(help) = other_language_operator(text, pos) {
+        return help.to_string();
     }
     if rest.starts_with('=') && !rest.starts_with("==") {
         return "to compare two values write `==`; a single `=` only gives a value in `const`, \
@@ -132,6 +135,26 @@ fn syntax_help(text: &str, pos: usize, expected: &[&str]) -> String {
         }
     }
     "see spec/language.md for the syntax of each statement".to_string()
+}
+
+/// The help for an operator of C-like languages at `pos` (`&&`, `||`, `!`), which cgl writes
+/// as a word. The parser stops at the second character of `&&` and `||` (the first is cgl's
+/// integer and/or), and at `!` itself.
+fn other_language_operator(text: &str, pos: usize) -> Option<&'static str> {
+    let rest = text.get(pos..).unwrap_or("");
+    let before = text.get(..pos).unwrap_or("");
+    let doubled = |c: char| {
+        rest.starts_with(c) && (before.ends_with(c) || rest[c.len_utf8()..].starts_with(c))
+    };
+    if doubled('&') {
+        Some("cgl writes `and` for `&&`: `a and b` (a single `&` is integer and, set intersection and the conjunctive compound)")
+    } else if doubled('|') {
+        Some("cgl writes `or` for `||`: `a or b` (a single `|` is integer or, set union and the selective compound)")
+    } else if rest.starts_with('!') && !rest.starts_with("!=") {
+        Some("cgl writes `not` for `!`: `not a` (and `!=` for \"not equal\")")
+    } else {
+        None
+    }
 }
 
 fn join_or(items: &[&str]) -> String {
@@ -170,6 +193,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::kw_and | Rule::and_op => "`and`",
         Rule::kw_or | Rule::or_op => "`or`",
         Rule::kw_is | Rule::is_op => "`is`",
+        Rule::kw_div | Rule::floor_div_op => "an operator",
         Rule::kw_forall => "`forall`",
         Rule::kw_exists => "`exists`",
         Rule::kw_true | Rule::kw_false => "a boolean",
@@ -181,7 +205,9 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::kw_draw | Rule::draw_clause => "a game clause",
         Rule::kw_play | Rule::play_clause => "a game clause",
         Rule::kw_loopy | Rule::loopy_clause => "a game clause",
-        Rule::kw_payoff | Rule::payoff_clause => "a game clause",
+        Rule::kw_payoff | Rule::payoff_clause | Rule::kw_show | Rule::show_clause => {
+            "a game clause"
+        }
         Rule::kw_compound | Rule::compound_clause => "a game clause",
         Rule::kw_left | Rule::kw_right | Rule::side => "a game clause",
         Rule::kw_misere | Rule::kw_normal | Rule::convention => "`misere` or `normal`",
@@ -199,7 +225,12 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::fn_params | Rule::game_params | Rule::game_param => "a parameter",
         Rule::position_pattern | Rule::position_fields | Rule::position_field => "a pattern",
         Rule::pattern | Rule::tuple_pattern | Rule::wildcard => "a pattern",
-        Rule::neg | Rule::not_op => "an expression",
+        Rule::neg | Rule::not_op | Rule::switch_op => "an expression",
+        Rule::star | Rule::star_paren | Rule::ups => "an expression",
+        Rule::game_bar => "`|`",
+        Rule::brace_item | Rule::brace_after | Rule::game_rest | Rule::brace_infix => {
+            "an expression"
+        }
         Rule::not_in_op | Rule::in_op => "an operator",
         Rule::eq_op | Rule::ne_op | Rule::le_op | Rule::ge_op | Rule::lt_op | Rule::gt_op => {
             "an operator"

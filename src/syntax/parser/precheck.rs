@@ -130,7 +130,10 @@ pub(super) fn check_text(file: FileId, text: &str) -> DiagResult<()> {
                     }
                 }
             }
-            Tok::Other if !bytes[i].is_ascii() => return Err(non_ascii(file, text, i)),
+            // CGSuite's up, down and switch signs are the only characters beyond ASCII.
+            Tok::Other if !bytes[i].is_ascii() && !is_game_sign(text, i) => {
+                return Err(non_ascii(file, text, i))
+            }
             _ => {}
         }
     }
@@ -155,6 +158,13 @@ pub(super) fn check_text(file: FileId, text: &str) -> DiagResult<()> {
         ));
     }
     Ok(())
+}
+
+/// Whether the character at byte `at` is `↑`, `↓`, `⇑`, `⇓` or `±` (game values).
+fn is_game_sign(text: &str, at: usize) -> bool {
+    text.get(at..)
+        .and_then(|t| t.chars().next())
+        .is_some_and(|c| "↑↓⇑⇓±".contains(c))
 }
 
 /// A character outside ASCII at byte `at` (the first byte of it), outside strings and

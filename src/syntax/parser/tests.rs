@@ -39,6 +39,10 @@ fn sexpr(e: &Expr) -> String {
         }
         ExprKind::Field(b, FieldName::Index(i), _) => format!("(. {} {i})", sexpr(b)),
         ExprKind::Field(b, FieldName::Name(n), _) => format!("(. {} {n})", sexpr(b)),
+        ExprKind::GameLit(l, r) => format!("<{} | {}>", list(l), list(r)),
+        ExprKind::Star(None) => "*".into(),
+        ExprKind::Star(Some(n)) => format!("(* {})", sexpr(n)),
+        ExprKind::Ups(t) => format!("`{t}`"),
     }
 }
 
@@ -85,6 +89,28 @@ fn precedence() {
     assert_eq!(parse("x + y & z | w"), "(| (& (+ x y) z) w)");
     assert_eq!(parse("0 not in board"), "(not in 0 board)");
     assert_eq!(parse("p is P or q is N"), "(or (is p P) (is q N))");
+}
+
+#[test]
+fn game_values() {
+    assert_eq!(parse("{0 | 1}"), "<0 | 1>");
+    assert_eq!(parse("{|}"), "< | >");
+    assert_eq!(parse("{a, b | }"), "<a b | >");
+    assert_eq!(parse("{0 || 0 | -2}"), "<0 | <0 | -2>>");
+    assert_eq!(parse("{3 | 2 || 1}"), "<<3 | 2> | 1>");
+    assert_eq!(parse("{a | b ||| c || d | e}"), "<<a | b> | <c | <d | e>>>");
+    assert_eq!(parse("{(a | b)}"), "{(| a b)}");
+    assert!(parse("{a | b + 1 for x in 0..3}").starts_with("error"));
+    assert_eq!(parse("{x for x in a | b}"), "{x for x in (| a b)}");
+    assert_eq!(parse("* + *3 * *(n)"), "(+ * (* (* 3) (* n)))");
+    assert_eq!(parse("a ^ ^* + ^3*2"), "(^ a (+ `^*` `^3*2`))");
+    assert_eq!(parse("+-1/2 + 1"), "(+ (Switch (/ 1 2)) 1)");
+    assert_eq!(parse("a +- b"), "(+ a (Neg b))");
+    assert_eq!(parse("2 * 3 + 2*x"), "(+ (* 2 3) (* 2 x))");
+    assert!(parse("2*3").starts_with("error: `*` between a number"));
+    assert!(parse("v*2").starts_with("error"));
+    assert!(parse("{0 | 1 | 2}").starts_with("error: `|` appears more than once"));
+    assert_eq!(parse("7 div 2 * 3"), "(* (div 7 2) 3)");
 }
 
 #[test]

@@ -1,0 +1,412 @@
+//! `cgl plot` and `cgl dot`: evaluate what a picture shows through the session, and hand it
+//! to `crate::plot` as plain data to draw.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Code, Diag, Span};
+use crate::eval::builtins::{self, Builtin};
+use crate::eval::value::{Outcome, Value};
+use crate::plot::{self, dot, Axis, Cell, Grid, Mark, Plot, Sequence};
+use crate::session::{Bindings, ParsedExpr, Session, TableVar};
+
+/// Most values along one axis of a plot (a picture wider than this is unreadable anyway).
+pub const MOST_PER_AXIS: usize = 5_000;
+
+/// The image formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum ImageFormat {
+    /// Scalable vector graphics (text).
+    Svg,
+    /// A PNG image.
+    Png,
+}
+
+impl ImageFormat {
+    /// The format asked for, else the output's extension's, else SVG.
+    pub fn choose(asked: Option<ImageFormat>, output: Option<&Path>) -> ImageFormat {
+        asked.unwrap_or_else(|| {
+            match output
+                .and_then(|p| p.extension())
+                .and_then(|e| e.to_str())
+                .map(str::to_ascii_lowercase)
+                .as_deref()
+            {
+                Some("png") => ImageFormat::Png,
+                _ => ImageFormat::Svg,
+            }
+        })
+    }
+}
+
+/// What `cgl plot` was asked.
+pub struct PlotRequest<'a> {
+    /// The expression.
+    pub expr: &'a str,
+    /// `NAME=RANGE` of the horizontal axis.
+    pub x: &'a str,
+    /// `NAME=RANGE` of the vertical axis, for a grid.
+    pub y: Option<&'a str>,
+    /// Most cells.
+    pub max_cells: usize,
+}
+
+/// The names of the loaded files, as `cgl eval -f` sees them.
+fn scope_of(session: &Session, files: &[usize]) -> Bindings {
+    let mut scope = Bindings::new();
+    for &i in files {
+        for b in session.file_names(i) {
+            scope.bind(b);
+        }
+    }
+    scope
+}
+
+fn usage(span: Span, message: impl Into<String>, label: &str, help: &str) -> Vec<Diag> {
+    vec![Diag::error(Code::PlotUsage, message)
+        .label(span, label)
+        .help(help)]
+}
+
+/// An axis given as `NAME=RANGE` (the text of `--x` or `--y`): its variable, checked, and
+/// the number of values its range has.
+fn axis_var(
+    session: &mut Session,
+    flag: &str,
+    text: &str,
+    scope: &Bindings,
+) -> Result<(TableVar, usize), Vec<Diag>> {
+    let file = session.add_source(flag, text.to_string());
+    let whole = Span::new(file, 0, text.len());
+    let Some(eq) = text.find('=') else {
+        return Err(usage(
+            whole,
+            format!("{flag} needs a variable and a range, such as `a=1..=50`"),
+            "no `=` here",
+            "write NAME=RANGE: the name the expression uses, `=`, and a collection",
+        ));
+    };
+    let name = text[..eq].trim();
+    let name_start = text.find(name).unwrap_or(0).min(eq);
+    let name_span = Span::new(file, name_start, name_start + name.len());
+    let is_name = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !is_name {
+        return Err(usage(
+            if name.is_empty() { whole } else { name_span },
+            format!("`{name}` is not a variable name"),
+            "a name goes here",
+            "write NAME=RANGE, e.g. `a=1..=50`",
+        ));
+    }
+    let source = ParsedExpr::parse(file, text, &(eq + 1..text.len()))?;
+    let range_span = source.span();
+    let count = match session.eval_parsed(&source, scope)? {
+        Value::Range(a, b) => {
+            usize::try_from(crate::eval::arith::range_count(a, b)).unwrap_or(usize::MAX)
+        }
+        Value::List(items) | Value::Tuple(items) => items.len(),
+        Value::Set(items) => items.len(),
+        other => {
+            return Err(usage(
+                range_span,
+                format!(
+                    "{flag}'s range is {}, not a collection",
+                    other.a_type_name()
+                ),
+                "this is not a collection",
+                "a range is a collection of values, e.g. `1..=50` or `[1, 2, 4, 8]`",
+            ))
+        }
+    };
+    if count > MOST_PER_AXIS {
+        return Err(vec![Diag::error(
+            Code::PlotTooLarge,
+            format!("{flag} has {count} values, more than the {MOST_PER_AXIS} an axis may have"),
+        )
+        .label(range_span, "this ranges too far")
+        .help("use a smaller range")]);
+    }
+    let var = TableVar {
+        name: name.to_string(),
+        span: name_span,
+        source,
+    };
+    Ok((var, count))
+}
+
+/// The mark of a boolean or an outcome, or `None` for a value that has no mark.
+fn mark(value: &Value) -> Option<Mark> {
+    Some(match value {
+        Value::Bool(true) | Value::Outcome(Outcome::P) => Mark::Black,
+        Value::Bool(false) | Value::Outcome(Outcome::N) => Mark::White,
+        Value::Outcome(Outcome::D) => Mark::Draw,
+        Value::Outcome(Outcome::L) => Mark::Left,
+        Value::Outcome(Outcome::R) => Mark::Right,
+        _ => return None,
+    })
+}
+
+/// The cells of values, or a diagnostic at `span` for the first that cannot be drawn.
+fn cells(session: &Session, values: &[&Value], span: Span) -> Result<Vec<Cell>, Vec<Diag>> {
+    values
+        .iter()
+        .map(|v| match v {
+            Value::Int(i) => Ok(Cell::Int(*i)),
+            v => mark(v).map(Cell::Mark).ok_or_else(|| {
+                usage(
+                    span,
+                    format!(
+                        "cannot draw {}: a plot draws booleans, outcomes and integers",
+                        v.a_type_name()
+                    ),
+                    &format!("this is {}", session.show_short(v)),
+                    "plot a number or a truth about it instead, e.g. `len(...)` or `p is P`",
+                )
+            }),
+        })
+        .collect()
+}
+
+/// The legend's words for the marks met: `P`/`N`/`D` for outcomes, `true`/`false` for
+/// booleans.
+fn mark_names(values: &[&Value]) -> Vec<(Mark, String)> {
+    let bools = values.iter().any(|v| matches!(v, Value::Bool(_)));
+    let outcomes = values.iter().any(|v| matches!(v, Value::Outcome(_)));
+    let name = |b: &str, o: &str| match (bools, outcomes) {
+        (true, true) => format!("{b} or {o}"),
+        (true, false) => b.to_string(),
+        _ => o.to_string(),
+    };
+    vec![
+        (Mark::Black, name("true", "P")),
+        (Mark::White, name("false", "N")),
+        (Mark::Draw, "D".to_string()),
+        (Mark::Left, "L".to_string()),
+        (Mark::Right, "R".to_string()),
+    ]
+}
+
+/// Evaluates what `cgl plot` draws.
+pub fn plot(
+    session: &mut Session,
+    files: &[usize],
+    request: &PlotRequest<'_>,
+) -> Result<Plot, Vec<Diag>> {
+    let scope = scope_of(session, files);
+    let file = session.add_source("<expression>", request.expr.to_string());
+    let body = ParsedExpr::parse(file, request.expr, &(0..request.expr.len()))?;
+    let body_span = body.span();
+    let (xv, nx) = axis_var(session, "--x", request.x, &scope)?;
+    let x_name = xv.name.clone();
+    let yv = match request.y {
+        Some(y) => Some(axis_var(session, "--y", y, &scope)?),
+        None => None,
+    };
+    let ny = yv.as_ref().map_or(1, |(_, n)| *n);
+    let total = nx.saturating_mul(ny);
+    if total > request.max_cells {
+        return Err(vec![Diag::error(
+            Code::PlotTooLarge,
+            format!(
+                "the plot would have {total} cells, more than --max-cells {}",
+                request.max_cells
+            ),
+        )
+        .label(body_span, format!("evaluated {nx} × {ny} times"))
+        .help("use smaller ranges, or raise --max-cells")]);
+    }
+    let y_name = yv.as_ref().map(|(v, _)| v.name.clone());
+    let rows = session.tabulate(body, xv, yv.map(|(v, _)| v), &scope)?;
+    let x_labels: Vec<String> = rows.iter().map(|(x, _)| session.show(x)).collect();
+    let values: Vec<&Value> = rows
+        .iter()
+        .flat_map(|(_, c)| c.iter().map(|(_, v)| v))
+        .collect();
+    let names = mark_names(&values);
+    let x = Axis {
+        name: x_name,
+        labels: x_labels,
+    };
+    match y_name {
+        Some(y_name) => {
+            let y_labels: Vec<String> = rows
+                .first()
+                .map(|(_, c)| c.iter().map(|(y, _)| session.show(y)).collect())
+                .unwrap_or_default();
+            let mut columns = Vec::new();
+            for (_, c) in &rows {
+                let vs: Vec<&Value> = c.iter().map(|(_, v)| v).collect();
+                columns.push(cells(session, &vs, body_span)?);
+            }
+            Ok(Plot::Grid(Grid {
+                title: request.expr.to_string(),
+                x,
+                y: Axis {
+                    name: y_name,
+                    labels: y_labels,
+                },
+                cells: columns,
+                mark_names: names,
+            }))
+        }
+        None => {
+            let cells = cells(session, &values, body_span)?;
+            let owned: Vec<Value> = values.iter().map(|v| (*v).clone()).collect();
+            let period = builtins::period(&owned)
+                .map(|(a, b)| (a, b, 0))
+                .or_else(|| {
+                    let ints: Option<Vec<i64>> = cells
+                        .iter()
+                        .map(|c| match c {
+                            Cell::Int(i) => Some(*i),
+                            _ => None,
+                        })
+                        .collect();
+                    ints.and_then(|xs| builtins::saltus_period(&xs))
+                });
+            Ok(Plot::Sequence(Sequence {
+                title: request.expr.to_string(),
+                x,
+                values: cells,
+                period,
+                mark_names: names,
+            }))
+        }
+    }
+}
+
+/// The image file of a plot.
+pub fn image(plot: &Plot, format: ImageFormat) -> Result<Vec<u8>, String> {
+    let layout = plot.layout();
+    match format {
+        ImageFormat::Svg => Ok(plot::svg::write(&layout).into_bytes()),
+        ImageFormat::Png => plot::png::write(&layout),
+    }
+}
+
+/// Longest label of a node, in characters.
+const LONGEST_LABEL: usize = 60;
+
+fn short(text: String) -> String {
+    if text.chars().count() <= LONGEST_LABEL {
+        return text;
+    }
+    let cut: String = text.chars().take(LONGEST_LABEL - 1).collect();
+    format!("{cut}…")
+}
+
+/// The DOT text of the game graph from the position `expr` evaluates to: every position
+/// reachable, at most `max_nodes` of them.
+pub fn dot_graph(
+    session: &mut Session,
+    files: &[usize],
+    expr: &str,
+    max_nodes: usize,
+) -> Result<String, Vec<Diag>> {
+    let scope = scope_of(session, files);
+    let file = session.add_source("<expression>", expr.to_string());
+    let parsed = ParsedExpr::parse(file, expr, &(0..expr.len()))?;
+    let span = parsed.span();
+    let start = session.eval_parsed(&parsed, &scope)?;
+    if !matches!(start, Value::Pos(_)) {
+        return Err(usage(
+            span,
+            format!(
+                "`cgl dot` draws the graph from a position, not {}",
+                start.a_type_name()
+            ),
+            &format!("this is {}", session.show_short(&start)),
+            "make a position by calling a game, e.g. `Chomp([3, 3])`",
+        ));
+    }
+    // Breadth first from the start: node i is the i-th position met.
+    let mut index: BTreeMap<Value, usize> = BTreeMap::new();
+    let mut order: Vec<Value> = vec![start.clone()];
+    index.insert(start, 0);
+    let mut moves: Vec<(usize, usize)> = Vec::new();
+    let mut next = 0;
+    while next < order.len() {
+        let here = order[next].clone();
+        let options = match session.analyse(Builtin::Moves, &here, span) {
+            Ok(Value::List(items)) => items,
+            Ok(_) => return Err(vec![Diag::internal("moves gave no list")]),
+            Err(d) => return Err(vec![*d]),
+        };
+        for q in options.iter() {
+            let to = match index.get(q) {
+                Some(&i) => i,
+                None => {
+                    if order.len() == max_nodes {
+                        return Err(vec![Diag::error(
+                            Code::PlotTooLarge,
+                            format!("the game graph from this position has more than {max_nodes} positions"),
+                        )
+                        .label(span, "from here")
+                        .help("draw a smaller position, or raise --max-nodes")]);
+                    }
+                    order.push(q.clone());
+                    index.insert(q.clone(), order.len() - 1);
+                    order.len() - 1
+                }
+            };
+            moves.push((next, to));
+        }
+        next += 1;
+    }
+    let mut nodes = Vec::with_capacity(order.len());
+    let mut is_p = Vec::with_capacity(order.len());
+    for p in &order {
+        let outcome = match session.analyse(Builtin::Outcome, p, span) {
+            Ok(v) => session.show(&v),
+            Err(d) => return Err(vec![*d]),
+        };
+        // The Grundy value where it is defined (normal play, no draws), else the remoteness,
+        // else none (a draw).
+        let value = match session.analyse(Builtin::Grundy, p, span) {
+            Ok(v) => Some(format!("grundy {}", session.show(&v))),
+            Err(_) => session
+                .analyse(Builtin::Remoteness, p, span)
+                .ok()
+                .map(|v| format!("remoteness {}", session.show(&v))),
+        };
+        is_p.push(outcome == "P");
+        nodes.push(dot::Node {
+            label: short(session.show(p)),
+            outcome,
+            value,
+        });
+    }
+    let edges: Vec<dot::Edge> = moves
+        .into_iter()
+        .map(|(from, to)| dot::Edge {
+            from,
+            to,
+            winning: is_p[to],
+        })
+        .collect();
+    Ok(dot::write(expr, &nodes, &edges))
+}
+
+/// Writes `bytes` to `output`, or to `out` without one.
+pub fn emit(
+    bytes: &[u8],
+    output: Option<&PathBuf>,
+    out: &mut dyn std::io::Write,
+) -> Result<(), String> {
+    match output {
+        Some(path) => std::fs::write(path, bytes).map_err(|e| {
+            format!(
+                "cannot write {}: {}",
+                crate::session::shown(path),
+                super::io_error_text(&e)
+            )
+        }),
+        None => out
+            .write_all(bytes)
+            .map_err(|e| format!("cannot write the output: {}", super::io_error_text(&e))),
+    }
+}

@@ -1,0 +1,147 @@
+//! A laid-out picture rasterised and encoded as PNG. The shapes are rectangles, lines and
+//! text, so the rasteriser is a few loops over an RGB buffer (text in the pixel font of
+//! `font.rs`, twice its size); the `png` crate encodes it.
+
+use super::font;
+use super::{Anchor, Layout, Rgb, Shape, BACKGROUND};
+
+/// Text is drawn at this many pixels a font pixel.
+const TEXT_SCALE: u32 = 2;
+
+/// An RGB image.
+struct Canvas {
+    width: u32,
+    height: u32,
+    pixels: Vec<u8>,
+}
+
+impl Canvas {
+    fn new(width: u32, height: u32) -> Canvas {
+        let mut pixels = Vec::with_capacity(width as usize * height as usize * 3);
+        for _ in 0..width as usize * height as usize {
+            pixels.extend_from_slice(&BACKGROUND);
+        }
+        Canvas {
+            width,
+            height,
+            pixels,
+        }
+    }
+
+    fn set(&mut self, x: i64, y: i64, c: Rgb) {
+        if x < 0 || y < 0 || x >= i64::from(self.width) || y >= i64::from(self.height) {
+            return;
+        }
+        let i = (y as usize * self.width as usize + x as usize) * 3;
+        self.pixels[i..i + 3].copy_from_slice(&c);
+    }
+
+    fn rect(&mut self, x: u32, y: u32, w: u32, h: u32, c: Rgb) {
+        let x_end = x.saturating_add(w).min(self.width);
+        let y_end = y.saturating_add(h).min(self.height);
+        for py in y..y_end {
+            for px in x..x_end {
+                self.set(i64::from(px), i64::from(py), c);
+            }
+        }
+    }
+
+    /// A one-pixel line from `a` to `b`, ends included (Bresenham).
+    fn line(&mut self, a: (u32, u32), b: (u32, u32), c: Rgb) {
+        let (mut x, mut y) = (i64::from(a.0), i64::from(a.1));
+        let (x1, y1) = (i64::from(b.0), i64::from(b.1));
+        let (dx, dy) = ((x1 - x).abs(), -(y1 - y).abs());
+        let (sx, sy) = (if x < x1 { 1 } else { -1 }, if y < y1 { 1 } else { -1 });
+        let mut err = dx + dy;
+        loop {
+            self.set(x, y, c);
+            if x == x1 && y == y1 {
+                break;
+            }
+            let e2 = 2 * err;
+            if e2 >= dy {
+                err += dy;
+                x += sx;
+            }
+            if e2 <= dx {
+                err += dx;
+                y += sy;
+            }
+        }
+    }
+
+    /// Text with its baseline at `y`; turned a quarter anticlockwise when `vertical` (then
+    /// `(x, y)` is the middle of its left edge as a horizontal text would have it).
+    fn text(&mut self, x: u32, y: u32, text: &str, anchor: Anchor, vertical: bool, c: Rgb) {
+        let advance = font::ADVANCE * TEXT_SCALE;
+        let width = i64::from(advance) * text.chars().count() as i64 - i64::from(TEXT_SCALE);
+        let shift = match anchor {
+            Anchor::Start => 0,
+            Anchor::Middle => width / 2,
+            Anchor::End => width,
+        };
+        let height = i64::from(font::HEIGHT * TEXT_SCALE);
+        for (k, ch) in text.chars().enumerate() {
+            for gy in 0..font::HEIGHT {
+                for gx in 0..3 {
+                    if !font::pixel(ch, gx, gy) {
+                        continue;
+                    }
+                    for sy in 0..TEXT_SCALE {
+                        for sx in 0..TEXT_SCALE {
+                            // Along the text, and down from its top.
+                            let along = k as i64 * i64::from(advance)
+                                + i64::from(gx * TEXT_SCALE + sx)
+                                - shift;
+                            let down = i64::from(gy * TEXT_SCALE + sy) - height;
+                            let (px, py) = if vertical {
+                                (i64::from(x) + down + height / 2, i64::from(y) - along)
+                            } else {
+                                (i64::from(x) + along, i64::from(y) + down)
+                            };
+                            self.set(px, py, c);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The RGB pixels of a layout, row by row, 3 bytes a pixel.
+pub fn rasterise(layout: &Layout) -> Vec<u8> {
+    let mut canvas = Canvas::new(layout.width, layout.height);
+    for shape in &layout.shapes {
+        match shape {
+            Shape::Rect {
+                x, y, w, h, fill, ..
+            } => canvas.rect(*x, *y, *w, *h, *fill),
+            Shape::Line { from, to, colour } => canvas.line(*from, *to, *colour),
+            Shape::Text {
+                x,
+                y,
+                text,
+                anchor,
+                vertical,
+            } => canvas.text(*x, *y, text, *anchor, *vertical, [40, 40, 40]),
+        }
+    }
+    canvas.pixels
+}
+
+/// The PNG file of a layout, or the encoder's error in words.
+pub fn write(layout: &Layout) -> Result<Vec<u8>, String> {
+    let pixels = rasterise(layout);
+    let mut bytes = Vec::new();
+    {
+        let mut encoder = png::Encoder::new(&mut bytes, layout.width, layout.height);
+        encoder.set_color(png::ColorType::Rgb);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
+        writer
+            .write_image_data(&pixels)
+            .map_err(|e| e.to_string())?;
+        writer.finish().map_err(|e| e.to_string())?;
+    }
+    Ok(bytes)
+}
