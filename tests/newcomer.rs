@@ -267,7 +267,7 @@ fn repl_in(dir: &std::path::Path, args: &[&str], input: &str) -> ((i32, String, 
 const LASKER: &str = "game Lasker {
     position n
     move n - k for k in 1..=n
-    move split(a, n - a) for a in 1..=n / 2
+    move split(a, n - a) for a in 1..=n div 2
 }
 ";
 
