@@ -21,6 +21,7 @@ mod layers;
 mod loopy;
 mod newcomer;
 mod partizan;
+mod payoff;
 mod pictures;
 mod plot;
 mod properties;

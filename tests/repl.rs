@@ -736,6 +736,30 @@ fn strategic_games_are_explained() {
     );
 }
 
+/// `:explain` of a payoff game's position shows each option's score and marks the optimal
+/// ones; `:play` plays for the score (the computer follows `line`) and says what the end pays.
+#[test]
+fn payoff_games_at_the_prompt() {
+    let input = ":explain CoinsInALine(0, 8, 0)\n:explain Notes(5)\n:explain Ring(3)\n\
+                 :play computer CoinsInALine[c = [1, 5, 2]](0, 3, 0)\nhint\n1\n";
+    let (code, stdout, stderr) = repl(&["examples/payoff.game"], input.as_bytes());
+    assert_eq!(code, 0, "{stderr}");
+    for expected in [
+        "CoinsInALine(0, 8, 0) is N: the player to move can come out ahead by 2",
+        "  1  CoinsInALine(1, 8, -3)  2\n",
+        "  2  CoinsInALine(0, 7, -6)  -2     optimal\n",
+        "score = max { -score(option) } = 2; optimal move: 2 (each leaves the opponent -2)",
+        "no options: Notes(5) is terminal; its payoff 3 goes to the player to move",
+        "  1  Ring(0)  -3     optimal\n  2  Ring(5)  2\n",
+        // Either end loses the computer 2; ties go to the first option, taking the 1.
+        "computer: CoinsInALine[c = [1, 5, 2]](1, 3, -1)",
+        "hint: optimal moves: 1 (they secure you 2)",
+        "its payoff to you (who cannot move) is 2, so you come out ahead.",
+    ] {
+        assert!(stdout.contains(expected), "{expected:?} not in\n{stdout}");
+    }
+}
+
 /// `:explain` of a partizan position shows each player's options with their values and
 /// classes, the canonical form with its stops and temperature; `:play` asks for a side and
 /// the computer, playing the other, wins a game it can win.

@@ -353,3 +353,36 @@ fn the_language_prints_exact_equilibria() {
         "(2/3, 2/3)"
     );
 }
+
+/// `payoff` is one clause: in a game with `player` clauses a strategic payoff function, in
+/// a game of moves a terminal payment; both kinds in one file keep their meanings, and the
+/// values the strategic analyses give are the language's exact fractions (`1/2 == 1/2`).
+#[test]
+fn payoff_means_what_its_game_is() {
+    let mut session = Session::new(SessionConfig::default());
+    let source = "game Pennies {\n player Row in [\"H\", \"T\"]\n player Col in [\"H\", \"T\"]\n payoff if Row == Col then (1, -1) else (-1, 1)\n}\n\
+                  game Take {\n position n\n payoff -1 if n == 0\n move n - k for k in [1, 2] if k <= n\n}\n";
+    let file = session.load_source("both.game", source).unwrap();
+    let mut eval = |text: &str| {
+        let v = session.eval_text(text, &[file]).unwrap();
+        session.show(&v)
+    };
+    assert_eq!(eval("nash(Pennies).2"), "[([1/2, 1/2], [1/2, 1/2])]");
+    assert_eq!(
+        eval("nash(Pennies).2 == [([1/2, 1/2], [1/2, 1/2])]"),
+        "true"
+    );
+    assert_eq!(eval("minimax_value(Pennies)"), "0");
+    // Take: the player to move at 0 pays 1, so multiples of 3 lose.
+    assert_eq!(
+        eval("[score(Take(n)) for n in 0..7]"),
+        "[-1, 1, 1, -1, 1, 1, -1]"
+    );
+    // A condition on a strategic payoff is refused, not ignored.
+    let bad = "game G {\n player A in [0]\n player B in [0]\n payoff (1, 1) if A == B\n}\n";
+    let codes: Vec<String> = match session.load_source("bad.game", bad) {
+        Ok(_) => Vec::new(),
+        Err(diags) => diags.iter().map(|d| d.code.to_string()).collect(),
+    };
+    assert_eq!(codes, ["cgl::resolve::strategic"]);
+}

@@ -6,6 +6,7 @@ use super::Rem;
 use crate::diag::{Diag, DiagResult};
 use crate::eval::value::{InstanceId, Outcome};
 use crate::graph::{cell, GameGraph, TermId};
+use crate::num::Rational;
 
 /// A remoteness as the memo keeps it, in 4 bytes: `r`, or `u32::MAX` for a draw. A
 /// remoteness is the length of a play, so below the number of positions (`u32` ids).
@@ -84,6 +85,14 @@ pub struct Memos {
     pub(super) outcome: [Vec<Slot<Outcome>>; 2],
     /// Remoteness, per convention.
     pub(super) remoteness: [RemMemo; 2],
+    /// Scores of payoff games' positions, for the player to move.
+    pub(super) score: Vec<Slot<Rational>>,
+    /// Where retrograde analysis decided a loopy payoff game's position with a score other
+    /// than 0: a stamp that grows with each decision (0 for ends of play and positions solved
+    /// otherwise), so an optimal option with a smaller stamp makes progress (`line`).
+    pub(super) score_order: Vec<u32>,
+    /// The last stamp given out in `score_order`.
+    pub(super) score_clock: u32,
     /// Outcome classes of partizan play (L, R, N, P), per convention.
     pub(super) partizan_outcome: [Vec<Slot<Outcome>>; 2],
     /// Who wins and in how many moves with Left and with Right to move, per convention.
@@ -146,6 +155,8 @@ impl Memos {
             + self.partizan_outcome.iter().map(|m| vec(m)).sum::<usize>()
             + self.partizan_rem.iter().map(|m| vec(m)).sum::<usize>()
             + vec(&self.values)
+            + vec(&self.score)
+            + vec(&self.score_order)
             + self.value_table_bytes()
     }
 

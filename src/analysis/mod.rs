@@ -9,6 +9,7 @@
 
 mod memo;
 mod partizan;
+mod payoff;
 mod retro;
 mod solve;
 mod stream;
@@ -124,6 +125,9 @@ fn run(
             convention: conv,
         }))
     };
+    if !matches!(builtin, Builtin::Moves | Builtin::Reachable) && payoff::is_scored(an, w, t)? {
+        return run_scored(an, w, builtin, t, conv);
+    }
     if builtin == Builtin::Value {
         let g = partizan::value(an, w, t, conv)?;
         return Value::form(g).map_err(partizan::cgt_error);
@@ -157,6 +161,21 @@ fn run(
                 let (_, rem) = partizan::race(an, w, t, conv, side_or_error()?)?;
                 Value::Int(i64::try_from(rem).unwrap_or(i64::MAX))
             }
+            Builtin::OptimalMoves => {
+                // No draws in partizan play: the winning options when there are any, else
+                // every option (each loses), as for an impartial position.
+                let side = side_or_error()?;
+                let options = side_options(an, w, t, side)?;
+                let mut winning = Vec::new();
+                for &s in &options {
+                    if partizan::good_for(side, partizan::outcome(an, w, s, conv)?) {
+                        winning.push(s);
+                    }
+                }
+                let keep = if winning.is_empty() { options } else { winning };
+                Value::list(keep.into_iter().map(|s| to_value(an, s)).collect())
+            }
+            Builtin::Score => return Err(not_payoff(an, w, t)),
             Builtin::Line => {
                 let line = partizan::line(an, w, t, conv, side_or_error()?)?;
                 Value::list(line.into_iter().map(|s| to_value(an, s)).collect())
@@ -201,9 +220,115 @@ fn run(
             Value::list(out)
         }
         Builtin::Reachable => Value::Int(reachable(an, w, t)? as i64),
+        Builtin::Score => return Err(not_payoff(an, w, t)),
+        Builtin::OptimalMoves => {
+            let here = outcome(an, w, t, conv)?;
+            let mut out = Vec::new();
+            for s in an.graph.successors(w, t)? {
+                let o = outcome(an, w, s, conv)?;
+                let keeps = match here {
+                    Outcome::N => o == Outcome::P,
+                    Outcome::D => o == Outcome::D,
+                    _ => true,
+                };
+                if keeps {
+                    out.push(to_value(an, s));
+                }
+            }
+            Value::list(out)
+        }
         Builtin::Line => Value::list(line(an, w, t, conv)?.into_iter().map(|s| to_value(an, s)).collect()),
         other => return Err(Box::new(Diag::internal(format!("`{}` is not an analysis", other.name())))),
     })
+}
+
+/// An analysis of a position of a payoff game: its score, its sign as the outcome, the
+/// options that keep the score and the line that follows them; win-and-loss analyses are
+/// refused.
+fn run_scored(
+    an: &mut Analyzer,
+    w: &mut World<'_>,
+    builtin: Builtin,
+    t: TermId,
+    conv: Convention,
+) -> DiagResult<Value> {
+    let refuse = |what: &str| -> DiagResult<Value> {
+        Err(Box::new(
+            Diag::error(
+                Code::AnalysisPayoffGame,
+                format!("{} is a position of a payoff game, which has no {what}", an.graph.show(&*w.games, t)),
+            )
+            .help("a payoff game's positions have a score: use `score(p)`, `outcome(p)` (its sign), `optimal_moves(p)` and `line(p)`"),
+        ))
+    };
+    if conv == Convention::Misere {
+        return refuse("misère play (its payoffs say who gains at the end)");
+    }
+    let to_value = |an: &Analyzer, id: TermId| {
+        Value::Pos(Rc::new(Position {
+            term: an.graph.pos_term(id),
+            convention: conv,
+        }))
+    };
+    let list = |an: &Analyzer, ids: Vec<TermId>| {
+        Value::list(ids.into_iter().map(|s| to_value(an, s)).collect())
+    };
+    Ok(match builtin {
+        Builtin::Score => Value::number(payoff::score(an, w, t)?),
+        Builtin::Outcome => Value::Outcome(outcome(an, w, t, conv)?),
+        Builtin::WinningMoves => {
+            let mut out = Vec::new();
+            for s in an.graph.successors(w, t)? {
+                if outcome(an, w, s, conv)? == Outcome::P {
+                    out.push(s);
+                }
+            }
+            list(an, out)
+        }
+        Builtin::OptimalMoves => {
+            let ids = payoff::optimal_moves(an, w, t)?;
+            list(an, ids)
+        }
+        Builtin::Line => {
+            let ids = payoff::line(an, w, t)?;
+            list(an, ids)
+        }
+        Builtin::Grundy => return refuse("Grundy value"),
+        Builtin::Remoteness => return refuse("remoteness"),
+        Builtin::Value => return refuse("canonical-form value (a value is of normal play)"),
+        other => {
+            return Err(Box::new(Diag::internal(format!(
+                "`{}` is not an analysis of payoff games",
+                other.name()
+            ))))
+        }
+    })
+}
+
+/// The outcome of a payoff game's position: the sign of its score (`N` if the player to move
+/// comes out ahead, `P` if behind, `D` if even).
+fn scored_outcome(an: &mut Analyzer, w: &mut World<'_>, t: TermId) -> DiagResult<Outcome> {
+    Ok(
+        match payoff::score(an, w, t)?.cmp(&crate::num::Rational::ZERO) {
+            std::cmp::Ordering::Greater => Outcome::N,
+            std::cmp::Ordering::Less => Outcome::P,
+            std::cmp::Ordering::Equal => Outcome::D,
+        },
+    )
+}
+
+/// `score` asked of a position of a game without payoffs.
+fn not_payoff(an: &Analyzer, w: &World<'_>, t: TermId) -> Box<Diag> {
+    Box::new(
+        Diag::error(
+            Code::AnalysisNotPayoff,
+            format!(
+                "{} is a position of a game without `payoff` clauses, so it has no score",
+                an.graph.show(&*w.games, t)
+            ),
+        )
+        .help("a game without payoffs is won or lost: use `outcome(p)`; to score normal play, declare `payoff -1`"),
+    )
 }
 
 /// `side`'s options of `t`.
@@ -355,11 +480,14 @@ impl Analysis for Grundy {
     fn combine(
         self,
         an: &mut Analyzer,
-        _: &mut World<'_>,
+        w: &mut World<'_>,
         t: TermId,
         _: &[TermId],
         values: &[u64],
     ) -> DiagResult<u64> {
+        if values.is_empty() {
+            payoff::refuse_scored_end(an, w, t)?;
+        }
         Ok(match compound_kind(an, t) {
             Some((CompoundKind::Disjunctive, _)) if !an.graph.config.explicit => {
                 values.iter().fold(0, |a, b| a ^ b)
@@ -468,6 +596,9 @@ impl Analysis for OutcomeOf {
                 });
             }
         }
+        if values.is_empty() {
+            payoff::refuse_scored_end(an, w, t)?;
+        }
         Ok(induction(an.graph.info(t), self.0, values))
     }
 }
@@ -499,6 +630,9 @@ pub fn outcome(
     t: TermId,
     conv: Convention,
 ) -> DiagResult<Outcome> {
+    if payoff::is_scored(an, w, t)? {
+        return scored_outcome(an, w, t);
+    }
     match outcome_acyclic(an, w, t, conv) {
         Err(e) if e.code == retro::LOOPY_CYCLE => Ok(match loopy_remoteness(an, w, t, conv)? {
             None => Outcome::D,
@@ -617,6 +751,9 @@ impl Analysis for Remoteness {
                 }));
             }
         }
+        if values.is_empty() {
+            payoff::refuse_scored_end(an, w, t)?;
+        }
         RemCode::of(lego_rule(an.graph.info(t), self.0, values))
     }
 }
@@ -674,6 +811,9 @@ pub fn line(
     t: TermId,
     conv: Convention,
 ) -> DiagResult<Vec<TermId>> {
+    if payoff::is_scored(an, w, t)? {
+        return payoff::line(an, w, t);
+    }
     let mut out = vec![t];
     let mut seen = std::collections::HashSet::from([t]);
     let mut current = t;

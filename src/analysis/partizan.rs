@@ -114,6 +114,7 @@ impl Analysis for ClassOf {
     ) -> DiagResult<Outcome> {
         let info = an.graph.info(t);
         if !info.partizan {
+            super::payoff::refuse_scored_in_partizan(an, w, t)?;
             return match super::outcome(an, w, t, self.0)? {
                 Outcome::D => Err(draw_error()),
                 o => Ok(o),
@@ -177,6 +178,7 @@ impl Analysis for RaceOf {
         _: &[TermId],
         values: &[Race],
     ) -> DiagResult<Race> {
+        super::payoff::refuse_scored_in_partizan(an, w, t)?;
         if an.graph.info(t).draw {
             return Err(draw_error());
         }

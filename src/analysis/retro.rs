@@ -48,7 +48,7 @@ pub(super) fn solve(
     conv: Convention,
 ) -> DiagResult<()> {
     let ci = conv_index(conv);
-    let known = |an: &Analyzer, t: TermId| match an.memos.remoteness[ci].slot(t.0 as usize) {
+    let known = move |an: &Analyzer, t: TermId| match an.memos.remoteness[ci].slot(t.0 as usize) {
         Slot::Done(code) => Some(code),
         _ => None,
     };
@@ -56,64 +56,15 @@ pub(super) fn solve(
         return Ok(());
     }
 
-    // Explore breadth-first: node `i` is `nodes[i]`, its options `targets[first[i]..first[i + 1]]`.
-    // A node whose remoteness is known is a seed and is not explored.
-    let mut local: Vec<u32> = Vec::new();
-    let mut nodes: Vec<TermId> = vec![root];
-    let mut seed: Vec<Option<RemCode>> = vec![None];
-    let mut first: Vec<u32> = Vec::new();
-    let mut targets: Vec<u32> = Vec::new();
-    let mut moves = Vec::new();
-    fn index(local: &mut Vec<u32>, t: TermId) -> &mut u32 {
-        let i = t.0 as usize;
-        if local.len() <= i {
-            local.resize((i + 1).max(2 * local.len()), ABSENT);
-        }
-        &mut local[i]
-    }
-    *index(&mut local, root) = 0;
-    let mut i = 0;
-    while i < nodes.len() {
-        if i % 4096 == 4095 {
-            w.stop.check()?;
-        }
-        first.push(len_u32(targets.len())?);
-        if seed[i].is_none() {
-            an.graph.successors_into(w, nodes[i], &mut moves)?;
-            for &m in &moves {
-                let slot = index(&mut local, m);
-                if *slot == ABSENT {
-                    *slot = len_u32(nodes.len())?;
-                    nodes.push(m);
-                    seed.push(known(an, m));
-                }
-                targets.push(*slot);
-            }
-        }
-        i += 1;
-    }
-    first.push(len_u32(targets.len())?);
+    let Local {
+        nodes,
+        seed,
+        first,
+        targets: _,
+        pfirst,
+        preds,
+    } = explore(an, w, root, known)?;
     let n = nodes.len();
-
-    check_cycles(an, w, &nodes, &first, &targets)?;
-
-    // Predecessor lists, in one arena: the predecessors of `j` are
-    // `preds[pfirst[j]..pfirst[j + 1]]`.
-    let mut pfirst = vec![0u32; n + 1];
-    for &t in &targets {
-        pfirst[t as usize + 1] += 1;
-    }
-    for j in 0..n {
-        pfirst[j + 1] += pfirst[j];
-    }
-    let mut fill = pfirst.clone();
-    let mut preds = vec![0u32; targets.len()];
-    for p in 0..n {
-        for &t in &targets[first[p] as usize..first[p + 1] as usize] {
-            preds[fill[t as usize] as usize] = len_u32(p)?;
-            fill[t as usize] += 1;
-        }
-    }
 
     // Decisions: the remoteness (even iff lost), `UNDECIDED` until known.
     let mut rem = vec![UNDECIDED; n];
@@ -129,6 +80,7 @@ pub(super) fn solve(
                 }
             }
             None if undecided[p] == 0 && !an.graph.info(nodes[p]).draw => {
+                super::payoff::refuse_scored_end(an, w, nodes[p])?;
                 rem[p] = if conv == Convention::Normal { 0 } else { 1 };
                 seeds.push(len_u32(p)?);
             }
@@ -202,6 +154,104 @@ pub(super) fn solve(
         an.memos.outcome[ci].put(t, Slot::Done(o));
     }
     Ok(())
+}
+
+/// The positions reachable from a root, explored once, with their options and predecessors
+/// in arenas: node `i` is `nodes[i]`, its options `targets[first[i]..first[i + 1]]`, its
+/// predecessors `preds[pfirst[i]..pfirst[i + 1]]`. A node whose value is known already is a
+/// seed (`seed[i]`) and is not explored. Every cycle among them is declared `loopy`.
+pub(super) struct Local<S> {
+    pub(super) nodes: Vec<TermId>,
+    pub(super) seed: Vec<Option<S>>,
+    pub(super) first: Vec<u32>,
+    pub(super) targets: Vec<u32>,
+    pub(super) pfirst: Vec<u32>,
+    pub(super) preds: Vec<u32>,
+}
+
+impl<S> Local<S> {
+    /// The options of node `p`, as node indexes.
+    pub(super) fn options(&self, p: usize) -> &[u32] {
+        &self.targets[self.first[p] as usize..self.first[p + 1] as usize]
+    }
+
+    /// The predecessors of node `p`, as node indexes.
+    pub(super) fn preds(&self, p: usize) -> &[u32] {
+        &self.preds[self.pfirst[p] as usize..self.pfirst[p + 1] as usize]
+    }
+}
+
+/// Explores breadth-first from `root` (see [`Local`]); `known` gives a position's value when
+/// it is known, which makes it a seed.
+pub(super) fn explore<S>(
+    an: &mut Analyzer,
+    w: &mut World<'_>,
+    root: TermId,
+    known: impl Fn(&Analyzer, TermId) -> Option<S>,
+) -> DiagResult<Local<S>> {
+    let mut local: Vec<u32> = Vec::new();
+    let mut nodes: Vec<TermId> = vec![root];
+    let mut seed: Vec<Option<S>> = vec![None];
+    let mut first: Vec<u32> = Vec::new();
+    let mut targets: Vec<u32> = Vec::new();
+    let mut moves = Vec::new();
+    fn index(local: &mut Vec<u32>, t: TermId) -> &mut u32 {
+        let i = t.0 as usize;
+        if local.len() <= i {
+            local.resize((i + 1).max(2 * local.len()), ABSENT);
+        }
+        &mut local[i]
+    }
+    *index(&mut local, root) = 0;
+    let mut i = 0;
+    while i < nodes.len() {
+        if i % 4096 == 4095 {
+            w.stop.check()?;
+        }
+        first.push(len_u32(targets.len())?);
+        if seed[i].is_none() {
+            an.graph.successors_into(w, nodes[i], &mut moves)?;
+            for &m in &moves {
+                let slot = index(&mut local, m);
+                if *slot == ABSENT {
+                    *slot = len_u32(nodes.len())?;
+                    nodes.push(m);
+                    seed.push(known(an, m));
+                }
+                targets.push(*slot);
+            }
+        }
+        i += 1;
+    }
+    first.push(len_u32(targets.len())?);
+    let n = nodes.len();
+
+    check_cycles(an, w, &nodes, &first, &targets)?;
+
+    // Predecessor lists, in one arena.
+    let mut pfirst = vec![0u32; n + 1];
+    for &t in &targets {
+        pfirst[t as usize + 1] += 1;
+    }
+    for j in 0..n {
+        pfirst[j + 1] += pfirst[j];
+    }
+    let mut fill = pfirst.clone();
+    let mut preds = vec![0u32; targets.len()];
+    for p in 0..n {
+        for &t in &targets[first[p] as usize..first[p + 1] as usize] {
+            preds[fill[t as usize] as usize] = len_u32(p)?;
+            fill[t as usize] += 1;
+        }
+    }
+    Ok(Local {
+        nodes,
+        seed,
+        first,
+        targets,
+        pfirst,
+        preds,
+    })
 }
 
 /// Every cycle among the explored positions must be declared by a `loopy` game: a strongly

@@ -34,7 +34,7 @@ pub(crate) fn applies(an: &Analyzer, w: &World<'_>, conv: Convention) -> bool {
         && w.program
             .games
             .iter()
-            .all(|game| game.draw.is_empty() && !game.loopy)
+            .all(|game| game.draw.is_empty() && !game.loopy && game.payoffs.is_empty())
 }
 
 /// The smallest natural number not in a set, over a reused bitset.

@@ -415,6 +415,19 @@ codes! {
             }
             expect pure_nash(PD) == [("D", "D")]
         "#;
+    ResolvePayoffConflict = "cgl::resolve::payoff_conflict",
+        "a payoff game also declares `draw if`, `play misere` or a one-sided move",
+        r"
+        In a game with `payoff` clauses every terminal position pays a number to the player
+        to move there; that number decides how play ends, so a declared draw or the misère
+        convention has nothing left to say.
+
+            game G { position n  payoff -1  draw if n == 5  move n - 1 if n > 0 }
+
+        Write a drawn end as `payoff 0 if n == 5`, and misère play (the player who cannot
+        move wins) as `payoff 1`. Payoff games are impartial: scores of partizan play
+        (`left move`, `right move`) are not supported, so write `move ...`.
+        ";
 
     // ---- evaluation: running the program went wrong (the expectation fails, exit 1)
     EvalStrategic = "cgl::eval::strategic",
@@ -676,6 +689,17 @@ codes! {
 
         Make the whole compound misère: `misere(Nim(1) + Nim(2))`.
         ";
+    EvalNoPayoff = "cgl::eval::no_payoff",
+        "a terminal position of a payoff game where no `payoff` clause applies",
+        r"
+        A game with `payoff` clauses must say what every terminal position pays: the first
+        clause whose condition holds gives it. This position has no moves and none of the
+        conditions holds.
+
+            game G { position n  payoff n if n > 5  move n - 1 if n > 0 }   // G(0) pays?
+
+        Add a clause for the remaining ends, e.g. a last `payoff 0` without a condition.
+        ";
     EvalPicture = "cgl::eval::picture",
         "a game's `show` clause gave something other than a string",
         r"
@@ -869,6 +893,44 @@ codes! {
         and the loser delays; a position whose outcome is `D` has no such end.
 
         Check `outcome(p) != D` first, e.g. `expect outcome(p) == D or remoteness(p) < 10`.
+        ";
+    AnalysisNotPayoff = "cgl::analysis::not_payoff",
+        "`score` of a position of a game without `payoff` clauses",
+        r"
+        A score is the negamax of the payoffs at the ends of play, so it needs a game whose
+        terminal positions carry payoffs. Games without them are won or lost: ask
+        `outcome(p)`.
+
+        To score normal play, declare that every end pays the player to move there -1 (the
+        player who cannot move loses one unit): `payoff -1`.
+        ";
+    AnalysisPayoffCompound = "cgl::analysis::payoff_compound",
+        "a compound (a sum, a conjunctive or selective compound, a `split`) with a part of a payoff game",
+        r"
+        A compound ends when its parts do, but a payoff game's payoff belongs to the end of
+        its own play: which part's payoff the compound would pay, or whether they add, is a
+        choice (scoring play) that cgl does not make. Compounds of payoff games are refused.
+
+        Write the combined game as one game whose position holds both parts and whose
+        `payoff` says what the end pays.
+        ";
+    AnalysisPayoffMixed = "cgl::analysis::payoff_mixed",
+        "play reaches positions both of a payoff game and of a game without payoffs",
+        r"
+        A payoff game's positions are scored and other games' are won or lost, so a game that
+        moves into the other kind (`move Nim(3)` in a payoff game, or the reverse) has ends
+        that mean two different things.
+
+        Give both games `payoff` clauses (normal play is `payoff -1`), or neither.
+        ";
+    AnalysisPayoffGame = "cgl::analysis::payoff_game",
+        "`grundy`, `remoteness`, `value` or misère play asked of a position of a payoff game",
+        r"
+        A payoff game's positions have a score (the negamax of its payoffs), and their
+        outcome is its sign; Grundy values, remoteness, canonical-form values and the misère
+        convention are about winning and losing by the last move, which payoffs replace.
+
+        Use `score(p)`, `outcome(p)`, `optimal_moves(p)` and `line(p)`.
         ";
 
     // ---- cgl check

@@ -72,6 +72,10 @@ pub enum Builtin {
     WinningMoves,
     /// `line(p)`.
     Line,
+    /// `score(p)`: the negamax of a payoff game's payoffs, for the player to move.
+    Score,
+    /// `optimal_moves(p)`: the options that keep the position's value.
+    OptimalMoves,
     /// `reachable(p)`: the number of distinct positions reachable from `p`, `p` included.
     Reachable,
     /// `value(p)`: the canonical form of a short game (an impartial one's nimber).
@@ -153,6 +157,8 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("moves", Builtin::Moves, 1, 2),
     ("winning_moves", Builtin::WinningMoves, 1, 2),
     ("line", Builtin::Line, 1, 2),
+    ("score", Builtin::Score, 1, 1),
+    ("optimal_moves", Builtin::OptimalMoves, 1, 2),
     ("reachable", Builtin::Reachable, 1, 1),
     ("value", Builtin::Value, 1, 1),
     ("misere", Builtin::Misere, 1, 1),
@@ -290,6 +296,8 @@ impl Builtin {
                 | Builtin::Moves
                 | Builtin::WinningMoves
                 | Builtin::Line
+                | Builtin::Score
+                | Builtin::OptimalMoves
                 | Builtin::Reachable
                 | Builtin::Value
         )

@@ -158,6 +158,8 @@ pub struct Game {
     pub partizan: bool,
     /// Declared `loopy`: its moves may form cycles, solved by retrograde analysis.
     pub loopy: bool,
+    /// `payoff` clauses, in source order: a game with any is a payoff game.
+    pub payoffs: Vec<Payoff>,
     /// `show`: the position's picture, a string built from its fields (evaluated in the
     /// position's frame, as `draw if` is).
     pub show: Option<Expr>,
@@ -185,6 +187,18 @@ pub enum StrategicPayoff {
     Function(Expr),
     /// `table expr`: nested lists (one level per player, in order) of payoff tuples.
     Table(Expr),
+}
+
+/// A `payoff amount [if cond]` clause: at a terminal position where `cond` holds (always,
+/// without one), the player to move receives `amount` from the player who moved there.
+#[derive(Debug)]
+pub struct Payoff {
+    /// The number paid.
+    pub amount: Expr,
+    /// Where it applies; `None`: at every terminal position.
+    pub cond: Option<Expr>,
+    /// The whole clause.
+    pub span: Span,
 }
 
 /// A binding pattern over slots.

@@ -298,12 +298,7 @@ impl GameSig {
             name: game.name.name.clone(),
             params: game.params.iter().map(|(p, _)| p.name.clone()).collect(),
             arity,
-            strategic: game.clauses.iter().any(|c| {
-                matches!(
-                    c,
-                    GameClause::Player(..) | GameClause::Payoff(..) | GameClause::Table(_)
-                )
-            }),
+            strategic: is_strategic(game),
         }
     }
 }
@@ -412,12 +407,7 @@ impl<'a> Resolver<'a> {
                 span: name.span,
             });
         }
-        if game.clauses.iter().any(|c| {
-            matches!(
-                c,
-                GameClause::Player(..) | GameClause::Payoff(..) | GameClause::Table(_)
-            )
-        }) {
+        if is_strategic(game) {
             return self.strategic_game(game, params, seen);
         }
         let mut position = None;
@@ -427,6 +417,7 @@ impl<'a> Resolver<'a> {
         let mut terminal = Vec::new();
         let mut draw = Vec::new();
         let mut loopy = false;
+        let mut payoffs = Vec::new();
         let mut show = None;
         let mut rule_asts = Vec::new();
         let mut seen_clause: HashMap<&str, Span> = HashMap::new();
@@ -517,6 +508,7 @@ impl<'a> Resolver<'a> {
                 rules: Vec::new(),
                 partizan: false,
                 loopy: false,
+                payoffs: Vec::new(),
                 show: None,
                 frame_size: self.frame_size(),
                 strategic: None,
@@ -543,12 +535,48 @@ impl<'a> Resolver<'a> {
                     once(self, "loopy", *span);
                     loopy = true;
                 }
+                GameClause::Payoff(amount, cond, span) => payoffs.push(ir::Payoff {
+                    amount: self.expr(amount),
+                    cond: cond.as_ref().map(|c| self.expr(c)),
+                    span: *span,
+                }),
                 GameClause::Show(e) => {
                     once(self, "show", e.span);
                     show = Some(self.expr(e));
                 }
                 GameClause::Move(rule) => rule_asts.push(rule),
-                GameClause::Player(..) | GameClause::Payoff(..) | GameClause::Table(_) => {}
+                GameClause::Player(..) | GameClause::Table(_) => {}
+            }
+        }
+        if let Some(first) = payoffs.first() {
+            let clash = game.clauses.iter().find_map(|c| match c {
+                GameClause::Draw(e) => Some((
+                    e.span,
+                    "`draw if`",
+                    "write `payoff 0 if ...` for a drawn end",
+                )),
+                GameClause::Play(Convention::Misere, span) => Some((
+                    *span,
+                    "`play misere`",
+                    "pay the player who cannot move instead: `payoff 1 if ...`",
+                )),
+                GameClause::Move(rule) if rule.side != Side::Both => Some((
+                    rule.span,
+                    "a one-sided move (`left move`, `right move`)",
+                    "payoff games are impartial: write `move ...`, a move either player may make",
+                )),
+                _ => None,
+            });
+            if let Some((span, what, help)) = clash {
+                self.errors.push(
+                    Diag::error(
+                        Code::ResolvePayoffConflict,
+                        format!("a payoff game cannot also have {what}"),
+                    )
+                    .label(span, "this clause")
+                    .label(first.span, "payoffs decide how play ends")
+                    .help(help),
+                );
             }
         }
         let mut rules = Vec::new();
@@ -579,6 +607,7 @@ impl<'a> Resolver<'a> {
             rules,
             partizan,
             loopy,
+            payoffs,
             show,
             frame_size: self.frame_size(),
             strategic: None,
@@ -611,7 +640,7 @@ impl<'a> Resolver<'a> {
                                 format!("the payoff of the strategic game `{}` has an `if`", game.name.name),
                             )
                             .label(cond.span, "a condition on the payoff")
-                            .label(game.name.span, "this game has `player` clauses")
+                            .label(game.name.span, strategic_because(game))
                             .help("a strategic game's `payoff` gives every profile's payoffs, with no condition (write `if ... then ... else ...` inside it); `payoff EXPR if COND` is for terminal positions of a game of moves"),
                         );
                     }
@@ -647,7 +676,7 @@ impl<'a> Resolver<'a> {
                         format!("a `{what}` clause in the strategic game `{}`", game.name.name),
                     )
                     .label(span, "a clause of a game of moves")
-                    .label(game.name.span, "this game has `player` clauses")
+                    .label(game.name.span, strategic_because(game))
                     .help("a strategic game has only `player`, `payoff` and `table` clauses; write a game of moves as a separate `game`"),
                 );
             }
@@ -710,6 +739,7 @@ impl<'a> Resolver<'a> {
             partizan: false,
             loopy: false,
             show: None,
+            payoffs: Vec::new(),
             frame_size: self.frame_size(),
             strategic: Some(ir::StrategicDef {
                 players: players
@@ -1114,4 +1144,25 @@ fn literals(items: Vec<ir::Expr>) -> Result<Vec<Value>, Vec<ir::Expr>> {
             _ => None,
         })
         .collect())
+}
+
+/// Whether a game is strategic-form: it has `player` (or `table`) clauses. Its `payoff` is
+/// then every player's payoffs by profile; in any other game, a terminal position's payoff.
+fn is_strategic(game: &ast::GameDef) -> bool {
+    game.clauses
+        .iter()
+        .any(|c| matches!(c, GameClause::Player(..) | GameClause::Table(_)))
+}
+
+/// Why a game is strategic, for a label on its name.
+fn strategic_because(game: &ast::GameDef) -> &'static str {
+    if game
+        .clauses
+        .iter()
+        .any(|c| matches!(c, GameClause::Player(..)))
+    {
+        "this game has `player` clauses"
+    } else {
+        "this game has a `table` clause"
+    }
 }

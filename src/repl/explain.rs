@@ -230,6 +230,11 @@ pub fn explain(
     if session.is_partizan(position) {
         return explain_partizan(session, position, span, color);
     }
+    match session.analyse(Builtin::Score, position, span) {
+        Ok(score) => return explain_scored(session, position, &score, span, color),
+        Err(d) if d.code == Code::AnalysisNotPayoff => {}
+        Err(d) => return Err(d),
+    }
     let misere = pos.is_misere();
     let shown = session.show(position);
     let outcome_here = outcome_of(session, position, span)?;
@@ -502,6 +507,94 @@ pub fn explain(
             "no winning move: every option is N, so the opponent can win after any move"
         );
     }
+    Ok(out)
+}
+
+/// `:explain` of a payoff game's position: its score, each option's score, and the options
+/// that keep the score (the negamax step).
+fn explain_scored(
+    session: &mut Session,
+    position: &Value,
+    score: &Value,
+    span: Span,
+    color: bool,
+) -> Result<String, Box<Diag>> {
+    let shown = session.show(position);
+    let here = outcome(session, position, span)?;
+    let score_text = session.show(score);
+    let mut out = String::new();
+    let standing = match here {
+        Outcome::N => format!("the player to move can come out ahead by {score_text}"),
+        Outcome::P => format!(
+            "the player to move comes out behind: score {score_text}, the most they can secure"
+        ),
+        _ => "the player to move can secure 0 (an even end)".to_string(),
+    };
+    let _ = writeln!(out, "{shown} is {here}: {standing}");
+    let options = options(session, position, span)?;
+    if options.is_empty() {
+        let _ = writeln!(
+            out,
+            "no options: {shown} is terminal; its payoff {score_text} goes to the player to move, from the player who moved there"
+        );
+        return Ok(out);
+    }
+    let optimal = match session.analyse(Builtin::OptimalMoves, position, span)? {
+        Value::List(items) => items.to_vec(),
+        _ => Vec::new(),
+    };
+    let mut rows = Vec::with_capacity(options.len());
+    for option in &options {
+        let s = session.analyse(Builtin::Score, option, span)?;
+        rows.push((
+            session.show(option),
+            session.show(&s),
+            optimal.contains(option),
+        ));
+    }
+    let width = rows
+        .iter()
+        .take(MAX_ROWS)
+        .map(|(s, ..)| s.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max("option".len());
+    let number_width = rows.len().min(MAX_ROWS).to_string().len().max(1);
+    let _ = writeln!(
+        out,
+        "{} option{} (an option's score is its mover's, the opponent's):",
+        rows.len(),
+        if rows.len() == 1 { "" } else { "s" }
+    );
+    let _ = writeln!(out, "  {:>number_width$}  {:<width$}  score", "#", "option");
+    for (i, (text, s, best)) in rows.iter().enumerate().take(MAX_ROWS) {
+        let mark = if *best { "  optimal" } else { "" };
+        let line = format!("  {:>number_width$}  {:<width$}  {s:<5}{mark}", i + 1, text);
+        let line = line.trim_end();
+        if color && *best {
+            let _ = writeln!(out, "\x1b[1;32m{line}\x1b[0m");
+        } else {
+            let _ = writeln!(out, "{line}");
+        }
+    }
+    if rows.len() > MAX_ROWS {
+        let _ = writeln!(out, "  ... and {} more", rows.len() - MAX_ROWS);
+    }
+    let numbers: Vec<String> = rows
+        .iter()
+        .enumerate()
+        .filter(|(_, (.., best))| *best)
+        .map(|(i, _)| (i + 1).to_string())
+        .collect();
+    let _ = writeln!(
+        out,
+        "score = max {{ -score(option) }} = {score_text}; optimal move{}: {} (each leaves the opponent {})",
+        if numbers.len() == 1 { "" } else { "s" },
+        numbers.join(", "),
+        rows.iter()
+            .find(|(.., best)| *best)
+            .map_or("?", |(_, s, _)| s.as_str())
+    );
     Ok(out)
 }
 

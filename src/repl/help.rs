@@ -28,13 +28,14 @@ const TOPICS: &[(&str, &str)] = &[
         "language",
         "The language is described in spec/language.md: statements (game, fn, const, expect,
 print, import), games (position, move, terminal if, draw if, start, compound, play
-misere, show: how a position is drawn), values, operators, comprehensions and the built-ins below.
+misere, loopy, payoff, show: how a position is drawn), values, operators, comprehensions
+and the built-ins below.
 ",
     ),
     (
         "builtins",
         "Analyses: outcome grundy remoteness (ks) moves winning_moves line reachable period
-saltus_period
+saltus_period; score optimal_moves (payoff games)
 Sets and numbers: mex lego len count popcount bits v2 gcd abs min max sum any all
 Lists: sorted reversed list enumerate zip set str
 Pictures: grid(cells, width, symbols) join(xs, sep) picture(p)

@@ -73,6 +73,13 @@ impl Player {
         }
     }
 
+    fn ahead(self) -> &'static str {
+        match self {
+            Player::User => "you come out ahead",
+            Player::Computer => "the computer comes out ahead",
+        }
+    }
+
     fn other(self) -> Player {
         match self {
             Player::User => Player::Computer,
@@ -118,6 +125,13 @@ pub fn play(
         .help("make a position by calling a game: `:play Kayles(6)`")]);
     };
     let misere = pos.is_misere();
+    // A payoff game is played for its score: the computer follows `line`, and the end says
+    // what it pays.
+    let scored = match repl.session.analyse(Builtin::Score, &start, span) {
+        Ok(_) => true,
+        Err(d) if d.code == Code::AnalysisNotPayoff => false,
+        Err(d) => return Err(vec![*d]),
+    };
     let first = if computer_first {
         Player::Computer
     } else {
@@ -164,6 +178,31 @@ pub fn play(
             Some(side) => side_options(repl.session, &here, side, span).map_err(one)?,
             None => options(repl.session, &here, span).map_err(one)?,
         };
+        if moves.is_empty() && scored {
+            let pays = repl
+                .session
+                .analyse(Builtin::Score, &here, span)
+                .map_err(one)?;
+            let o = outcome(repl.session, &here, span).map_err(one)?;
+            let result = match o {
+                Outcome::N => mover.ahead().to_string(),
+                Outcome::P => mover.other().ahead().to_string(),
+                _ => "it is even".to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "game over after {} move{} at {}: its payoff to {} (who cannot move) is {}, so {result}.",
+                trail.len() - 1,
+                if trail.len() == 2 { "" } else { "s" },
+                repl.session.show(&here),
+                mover.name(),
+                repl.session.show(&pays),
+            );
+            if let Some(picture) = repl.session.picture(&here, span).map_err(one)? {
+                let _ = writeln!(out, "{}", indent(&picture, "    "));
+            }
+            return Ok(());
+        }
         if let (true, Some(side)) = (moves.is_empty(), side_of(mover)) {
             let (winner, rule) = if misere {
                 (mover, "misère play: who cannot move wins")
@@ -210,6 +249,19 @@ pub fn play(
                 let _ = writeln!(out, "{}", indent(&picture, "    "));
             }
             return Ok(());
+        }
+        if mover == Player::Computer && scored {
+            let line = repl
+                .session
+                .analyse(Builtin::Line, &here, span)
+                .map_err(one)?;
+            let next = match &line {
+                Value::List(items) if items.len() > 1 => items[1].clone(),
+                _ => moves[0].clone(),
+            };
+            let _ = writeln!(out, "computer: {}", repl.session.show(&next));
+            trail.push(next);
+            continue;
         }
         if mover == Player::Computer {
             let mut facts = Vec::with_capacity(moves.len());
@@ -272,6 +324,29 @@ pub fn play(
                         break None;
                     }
                     let _ = writeln!(out, "nothing to undo");
+                    continue;
+                }
+                "hint" if scored => {
+                    let best = repl
+                        .session
+                        .analyse(Builtin::OptimalMoves, &here, span)
+                        .map_err(one)?;
+                    let score = repl
+                        .session
+                        .analyse(Builtin::Score, &here, span)
+                        .map_err(one)?;
+                    let numbers: Vec<String> = moves
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, m)| matches!(&best, Value::List(b) if b.contains(m)))
+                        .map(|(i, _)| (i + 1).to_string())
+                        .collect();
+                    let _ = writeln!(
+                        out,
+                        "hint: optimal moves: {} (they secure you {})",
+                        numbers.join(", "),
+                        repl.session.show(&score)
+                    );
                     continue;
                 }
                 "hint" => {

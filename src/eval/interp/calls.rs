@@ -362,7 +362,7 @@ impl<'a> Interp<'a> {
                 other => return Err(type_error(arg_span(0), format!("`{}` needs a position, not {}", b.name(), other.a_type_name()), "make a position by calling a game: `Nim(3)`")),
             },
             Builtin::GameValue(_) | Builtin::Outcome | Builtin::Grundy | Builtin::Remoteness | Builtin::Moves | Builtin::WinningMoves | Builtin::Line
-            | Builtin::Reachable | Builtin::Value => {
+            | Builtin::Score | Builtin::OptimalMoves | Builtin::Reachable | Builtin::Value => {
                 return Err(Box::new(Diag::internal("analysis dispatched as a pure built-in")))
             }
             Builtin::Players | Builtin::Strategies | Builtin::PureNash | Builtin::BestResponses | Builtin::StrictlyDominated

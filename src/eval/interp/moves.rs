@@ -319,6 +319,51 @@ impl<'a> Interp<'a> {
         self.any_true(&game.draw, compiled, &mut frame, "`draw if`")
     }
 
+    /// What a terminal position of a payoff game pays the player to move there: the amount
+    /// of the first `payoff` clause whose condition holds, an integer or a rational.
+    pub fn payoff(&mut self, inst: InstanceId, data: PositionData<'_>) -> DiagResult<Value> {
+        let program = self.world.program;
+        let game = &program.games[self.world.games.info(inst).game.0 as usize];
+        let mut frame = self.position_frame(inst, data)?;
+        for clause in &game.payoffs {
+            if let Some(cond) = &clause.cond {
+                let v = self.eval(cond, frame.full())?;
+                if !boolean(&v, cond.span, "`payoff ... if`")? {
+                    continue;
+                }
+            }
+            let amount = self.eval(&clause.amount, frame.full())?;
+            return match amount {
+                Value::Int(_) | Value::Rational(_) => Ok(amount),
+                other => Err(type_error(
+                    clause.amount.span,
+                    format!(
+                        "a payoff must be a number, but this is {} ({})",
+                        other.a_type_name(),
+                        self.show(&other)
+                    ),
+                    "a payoff is an integer or a rational: what the player to move at the end receives",
+                )),
+            };
+        }
+        let shown = self.show(&Value::pos(
+            crate::eval::value::PosTerm::Atom(inst, data.to_value()),
+            game.convention,
+        ));
+        let mut diag = Diag::error(
+            Code::EvalNoPayoff,
+            format!(
+                "{shown} is terminal, but no `payoff` clause of `{}` applies to it",
+                game.name
+            ),
+        )
+        .help("add a clause for the remaining ends, e.g. a last `payoff 0` without a condition");
+        for clause in &game.payoffs {
+            diag = diag.label(clause.span, "does not apply");
+        }
+        Err(Box::new(diag))
+    }
+
     // ------------------------------------------------------------------ built-ins
 
     /// The outcome of a position, for `p is X`.

@@ -115,8 +115,8 @@ fn syntax_help(text: &str, pos: usize, expected: &[&str]) -> String {
             return format!("did you mean `{s}`?");
         }
         return "a game body holds `position`, `move`, `start`, `terminal if`, `draw if`, \
-                `compound`, `play`, `loopy` and `show` clauses (a strategic game: `player`, \
-                `payoff`, `table`)"
+                `compound`, `play`, `loopy`, `payoff` and `show` clauses (a strategic game: \
+                `player` clauses, then `payoff` or `table`)"
             .to_string();
     }
     if let Some(help) = other_language_operator(text, pos) {
