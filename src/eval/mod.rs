@@ -5,6 +5,7 @@ pub mod arith;
 pub mod builtins;
 pub mod compiled;
 mod games;
+pub mod grid;
 mod host;
 mod interp;
 pub mod picture;

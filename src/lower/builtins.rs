@@ -16,6 +16,11 @@ pub enum Builtin {
     Popcount,
     /// `bits(n)`: binary length (0 for 0).
     Bits,
+    /// `regions(m, w)`: the connected components of a bit-mask board `w` cells wide.
+    Regions,
+    /// `normalize(m, w)` or `normalize(m, w, mirrors)`: a bit-mask board moved to the
+    /// corner (and the least of its mirror images).
+    Normalize,
     /// `v2(n)`: exponent of 2 in `n` (n > 0).
     V2,
     /// `gcd(a, b)`.
@@ -128,6 +133,8 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("len", Builtin::Len, 1, 1),
     ("popcount", Builtin::Popcount, 1, 1),
     ("bits", Builtin::Bits, 1, 1),
+    ("regions", Builtin::Regions, 2, 2),
+    ("normalize", Builtin::Normalize, 2, 3),
     ("v2", Builtin::V2, 1, 1),
     ("gcd", Builtin::Gcd, 2, 2),
     ("abs", Builtin::Abs, 1, 1),

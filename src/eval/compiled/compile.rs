@@ -59,7 +59,7 @@ impl Compiler<'_> {
         let (int_shape, int_parts) = match &target {
             Target::Int(e) => (LaneShape::Int, Some(vec![e.clone()])),
             Target::Tuple(items) => (LaneShape::Tuple, Some(items.clone())),
-            Target::List(_) => (LaneShape::Int, None),
+            Target::List(_) | Target::SplitList(_) => (LaneShape::Int, None),
             Target::Split(parts) => (
                 LaneShape::Split,
                 parts
@@ -332,6 +332,36 @@ impl<'p> Compiler<'p> {
             ExprKind::CallBuiltin(Builtin::Abs, args) if args.len() == 1 => {
                 IntExpr::Abs(Box::new(self.int(&args[0])?))
             }
+            ExprKind::CallBuiltin(b @ (Builtin::Popcount | Builtin::Bits), args)
+                if args.len() == 1 =>
+            {
+                let f = if *b == Builtin::Popcount {
+                    IntFn::Popcount
+                } else {
+                    IntFn::Bits
+                };
+                IntExpr::Call(f, vec![self.int(&args[0])?])
+            }
+            ExprKind::CallBuiltin(Builtin::Normalize, args) if (2..=3).contains(&args.len()) => {
+                let mut xs = args
+                    .iter()
+                    .map(|a| self.int(a))
+                    .collect::<Option<Vec<_>>>()?;
+                if xs.len() == 2 {
+                    xs.push(IntExpr::Lit(0));
+                }
+                IntExpr::Call(IntFn::Normalize, xs)
+            }
+            // `min(xs)` / `max(xs)` of one list of integers (a comprehension, a variable).
+            ExprKind::CallBuiltin(b @ (Builtin::Min | Builtin::Max), args)
+                if args.len() == 1
+                    && !matches!(&args[0].kind, ExprKind::ListComp(body, _) if matches!(body.kind, ExprKind::List(_))) =>
+            {
+                match self.attempt(|c| c.list(&args[0])) {
+                    Some(list) => IntExpr::ExtremeList(*b == Builtin::Min, Box::new(list)),
+                    None => return self.list_int(e),
+                }
+            }
             _ => return self.list_int(e),
         })
     }
@@ -400,7 +430,14 @@ impl<'p> Compiler<'p> {
                     .map(|i| self.int(i))
                     .collect::<Option<Vec<_>>>()?,
             ),
-            // `split(xs)` of one list argument splits the list's items: not compiled.
+            // `split(xs)` of one list argument: the list's items are the parts.
+            ExprKind::CallBuiltin(Builtin::Split, args)
+                if args.len() == 1 && self.attempt(|c| c.int(&args[0])).is_none() =>
+            {
+                let list = self.list(&args[0])?;
+                self.as_list_only(&list);
+                Target::SplitList(list)
+            }
             ExprKind::CallBuiltin(Builtin::Split, args) => Target::Split(
                 args.iter()
                     .map(|a| match &a.kind {

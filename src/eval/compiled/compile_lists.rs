@@ -100,6 +100,9 @@ impl Compiler<'_> {
                 let gen = gen.with_body(body.blockable());
                 Some(ListExpr::Comp(Box::new(gen), Box::new(body)))
             })?,
+            ExprKind::CallBuiltin(Builtin::Regions, args) if args.len() == 2 => {
+                ListExpr::Regions(Box::new(self.int(&args[0])?), Box::new(self.int(&args[1])?))
+            }
             ExprKind::CallBuiltin(Builtin::Reversed, args) if args.len() == 1 => {
                 ListExpr::Reversed(Box::new(self.list(&args[0])?))
             }

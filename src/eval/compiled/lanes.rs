@@ -323,7 +323,9 @@ impl IntExpr {
             | IntExpr::SumList(_)
             | IntExpr::Fold(_)
             | IntExpr::Let(..)
-            | IntExpr::Memo(..) => return Err(Interrupt::Fallback),
+            | IntExpr::Memo(..)
+            | IntExpr::ExtremeList(..)
+            | IntExpr::Call(..) => return Err(Interrupt::Fallback),
         }
         if bad {
             return Err(Interrupt::Fallback);

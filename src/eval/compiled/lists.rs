@@ -13,6 +13,7 @@ use std::rc::Rc;
 
 use super::*;
 use crate::eval::arith;
+use crate::eval::grid;
 
 /// What a register holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,6 +53,8 @@ pub(super) enum ListExpr {
     ExtremeOf(bool, Box<Gen>, Box<ListExpr>),
     /// An inlined call: the arguments bound, then the body.
     Let(Vec<Binding>, Box<ListExpr>),
+    /// `regions(m, w)`: the connected components of a bit-mask board.
+    Regions(Box<IntExpr>, Box<IntExpr>),
 }
 
 /// An argument of an inlined call, bound to the callee's register.
@@ -559,6 +562,15 @@ impl ListExpr {
             ListExpr::Reversed(list) => {
                 list.eval_into(run, out)?;
                 out.reverse();
+            }
+            ListExpr::Regions(m, w) => {
+                let m = m.eval(run)?;
+                let w = w.eval(run)?;
+                let regions = grid::regions(m, w).map_err(|_| Interrupt::Fallback)?;
+                if regions.len() as u64 > run.max_collection {
+                    return Err(Interrupt::Fallback);
+                }
+                out.extend_from_slice(&regions);
             }
             ListExpr::Extreme(min, lists) => {
                 // Every argument is evaluated, in order, as the interpreter does; the first

@@ -50,6 +50,10 @@ enum IntExpr {
     If(Box<BoolExpr>, Box<IntExpr>, Box<IntExpr>),
     Min(Vec<IntExpr>),
     Max(Vec<IntExpr>),
+    /// `min(xs)` (true) or `max(xs)` of one list of integers.
+    ExtremeList(bool, Box<ListExpr>),
+    /// A built-in of integers to an integer: `popcount`, `bits`, `normalize`.
+    Call(IntFn, Vec<IntExpr>),
     /// `xs[i]`.
     Index(Box<ListExpr>, Box<IntExpr>),
     /// `len(xs)` (and `count(xs)` of integers).
@@ -63,6 +67,15 @@ enum IntExpr {
     /// An inlined call whose arguments are variables or literals, remembered: called again
     /// with the same arguments in the same run, its body is not evaluated again.
     Memo(lists::MemoKey, Vec<Binding>, Box<IntExpr>),
+}
+
+/// A built-in from integers to an integer, computed as the interpreter computes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum IntFn {
+    Popcount,
+    Bits,
+    /// `normalize(m, w)` or `normalize(m, w, mirrors)`.
+    Normalize,
 }
 
 /// A boolean expression over registers.
@@ -102,6 +115,8 @@ enum Target {
     Tuple(Vec<IntExpr>),
     List(ListExpr),
     Split(Vec<Target>),
+    /// `split(xs)` of one list argument: its items are the parts.
+    SplitList(ListExpr),
 }
 
 /// A move rule in compiled form.

@@ -9,6 +9,7 @@ use lists::{GenClause, Kind};
 use super::*;
 use crate::diag::DiagResult;
 use crate::eval::arith;
+use crate::eval::grid;
 use crate::eval::stop::Stop;
 use crate::eval::value::Value;
 use crate::lower::ir::{Expr, Program};
@@ -67,6 +68,31 @@ impl IntExpr {
                 }
                 Ok(best)
             }
+            IntExpr::ExtremeList(min, list) => list.with(run, |_, items| {
+                // The first of the least (greatest) items; an empty list is the
+                // interpreter's error.
+                let mut best = *items.first().ok_or(Interrupt::Fallback)?;
+                for &v in &items[1..] {
+                    if (*min && v < best) || (!*min && v > best) {
+                        best = v;
+                    }
+                }
+                Ok(best)
+            }),
+            IntExpr::Call(f, args) => {
+                let mut xs = [0i64; 3];
+                for (x, a) in xs.iter_mut().zip(args) {
+                    *x = a.operand(run)?;
+                }
+                match f {
+                    IntFn::Popcount if xs[0] >= 0 => Ok(i64::from(xs[0].count_ones())),
+                    IntFn::Bits if xs[0] >= 0 => Ok(64 - i64::from(xs[0].leading_zeros())),
+                    IntFn::Normalize => {
+                        grid::normalize(xs[0], xs[1], xs[2]).map_err(|_| Interrupt::Fallback)
+                    }
+                    _ => Err(Interrupt::Fallback),
+                }
+            }
             IntExpr::Index(list, i) => rows::index(list, i, run),
             IntExpr::Len(list) => list.with(run, |_, items| Ok(items.len() as i64)),
             IntExpr::SumList(list) => list.with(run, |_, items| {
@@ -98,7 +124,9 @@ impl IntExpr {
             | IntExpr::SumList(_)
             | IntExpr::Fold(_)
             | IntExpr::Let(..)
-            | IntExpr::Memo(..) => false,
+            | IntExpr::Memo(..)
+            | IntExpr::ExtremeList(..)
+            | IntExpr::Call(..) => false,
         }
     }
 }
@@ -183,6 +211,14 @@ impl Target {
                     out.push(p.eval(run)?);
                 }
                 Value::Split(Rc::from(out))
+            }
+            Target::SplitList(list) => {
+                let mut out = run.take_list();
+                let result = list.eval_into(run, &mut out);
+                let value = Value::Split(out.iter().map(|n| Value::Int(*n)).collect());
+                run.put_list(out);
+                result?;
+                value
             }
         })
     }
@@ -517,12 +553,18 @@ impl CompiledRule {
                 |values| emit(Emitted::Split(values)),
             );
         }
-        if let Target::List(list) = &self.target {
+        if let Target::List(list) | Target::SplitList(list) = &self.target {
+            let split = matches!(self.target, Target::SplitList(_));
             let mut out = std::mem::take(&mut run.b.list_out);
             out.clear();
-            let flow = list
-                .eval_into(run, &mut out)
-                .and_then(|()| emit(Emitted::IntList(&out)).map_err(Interrupt::Error));
+            let flow = list.eval_into(run, &mut out).and_then(|()| {
+                let emitted = if split {
+                    Emitted::IntSplit(&out)
+                } else {
+                    Emitted::IntList(&out)
+                };
+                emit(emitted).map_err(Interrupt::Error)
+            });
             run.b.list_out = out;
             return flow;
         }
