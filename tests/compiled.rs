@@ -88,8 +88,9 @@ struct Rule {
     /// Bounds of `for i in lo..hi` (and `for j in ...` when there are two), inclusive or not.
     loops: Vec<(E, E, bool)>,
     guard: Option<(E, &'static str, E)>,
-    /// A plain position's target as `split([x, y, ...])` (1), or as the regions of `n - 1`
-    /// on a board of width `1 + x % 3`, normalized with mirrors `y % 4` (2); else 0.
+    /// A plain position's target of one expression `x` as the regions of `n - 1` on a board
+    /// of width `1 + x % 3`, normalized (2); of two or three, as `split([x, y, ...])` (1) or
+    /// `pieces(x, y)`, a call whose body is a `split` (2, 3); else as above.
     list_split: u8,
 }
 
@@ -102,7 +103,7 @@ pub(crate) struct Game {
 
 impl Game {
     pub(crate) fn source(&self) -> String {
-        let mut out = String::from("game G {\n");
+        let mut out = String::from("fn pieces(x, y) = split(x, y)\ngame G {\n");
         out.push_str(if self.pair {
             "    position (a, b)\n"
         } else {
@@ -134,7 +135,7 @@ impl Game {
                         "0 <= {x} and 0 <= {y} and {x} <= a and {y} <= b and {x} + {y} < a + b"
                     ),
                 )
-            } else if rule.list_split == 2 {
+            } else if rule.list_split == 2 && parts.len() == 1 {
                 let (x, y) = (&parts[0], parts.get(1).unwrap_or(&parts[0]));
                 (
                     format!(
@@ -144,9 +145,14 @@ impl Game {
                 )
             } else if parts.len() == 1 {
                 (parts[0].clone(), format!("0 <= {0} and {0} < n", parts[0]))
-            } else if rule.list_split == 1 {
+            } else if rule.list_split > 0 {
+                let target = if rule.list_split == 1 {
+                    format!("split([{}])", parts.join(", "))
+                } else {
+                    format!("pieces({}, {})", parts[0], parts[1])
+                };
                 (
-                    format!("split([{}])", parts.join(", ")),
+                    target,
                     parts
                         .iter()
                         .map(|p| format!("0 <= {p} and {p} < n"))
@@ -194,7 +200,7 @@ fn rule() -> impl Strategy<Value = Rule> {
         prop::collection::vec(expr(), 1..=3),
         loops,
         prop::option::weighted(0.4, (expr(), cmp, expr())),
-        0u8..3,
+        0u8..4,
     )
         .prop_map(|(target, loops, guard, list_split)| Rule {
             target,

@@ -63,6 +63,12 @@ const CONSTRUCTS: &[(&str, &str, bool, &str)] = &[
         "split([",
     ),
     (
+        "call whose body is a split",
+        "move pieces(i, n - 1 - i) for i in 0..n",
+        true,
+        "pieces(",
+    ),
+    (
         "comprehension",
         "move [x + 1 for x in b if x > 0] for i in 0..1",
         true,
@@ -118,7 +124,7 @@ const CONSTRUCTS: &[(&str, &str, bool, &str)] = &[
     ),
 ];
 
-const FUNCTIONS: &str = "fn half(x) = x div 2\nfn down(x) = if x < 2 then 0 else down(x - 1)\n";
+const FUNCTIONS: &str = "fn half(x) = x div 2\nfn pieces(x, y) = split(x, y)\nfn down(x) = if x < 2 then 0 else down(x - 1)\n";
 
 /// Whether `rule` compiles in a game over `position n` (`list` false) or `position b`.
 fn compiles(rule: &str, list: bool) -> Option<bool> {

@@ -59,7 +59,7 @@ impl Compiler<'_> {
         let (int_shape, int_parts) = match &target {
             Target::Int(e) => (LaneShape::Int, Some(vec![e.clone()])),
             Target::Tuple(items) => (LaneShape::Tuple, Some(items.clone())),
-            Target::List(_) | Target::SplitList(_) => (LaneShape::Int, None),
+            Target::List(_) | Target::SplitList(_) | Target::Let(..) => (LaneShape::Int, None),
             Target::Split(parts) => (
                 LaneShape::Split,
                 parts
@@ -437,6 +437,23 @@ impl<'p> Compiler<'p> {
                 let list = self.list(&args[0])?;
                 self.as_list_only(&list);
                 Target::SplitList(list)
+            }
+            // A call whose body is a `split` or a tuple (other bodies compile as integers or
+            // lists, below).
+            ExprKind::CallFn(id, args)
+                if self
+                    .program
+                    .and_then(|p| p.fns.get(id.0 as usize))
+                    .is_some_and(|f| {
+                        matches!(
+                            f.body.expr.kind,
+                            ExprKind::CallBuiltin(Builtin::Split, _) | ExprKind::Tuple(_)
+                        )
+                    }) =>
+            {
+                let (bindings, body) =
+                    self.inline(id.0 as usize, args, |c, body| c.target(body))?;
+                Target::Let(bindings, Box::new(body))
             }
             ExprKind::CallBuiltin(Builtin::Split, args) => Target::Split(
                 args.iter()

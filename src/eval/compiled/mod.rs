@@ -117,6 +117,8 @@ enum Target {
     Split(Vec<Target>),
     /// `split(xs)` of one list argument: its items are the parts.
     SplitList(ListExpr),
+    /// A call of a user function whose body is a `split` or a tuple, inlined.
+    Let(Vec<Binding>, Box<Target>),
 }
 
 /// A move rule in compiled form.

@@ -212,6 +212,10 @@ impl Target {
                 }
                 Value::Split(Rc::from(out))
             }
+            Target::Let(bindings, body) => {
+                lists::bind_all(bindings, run)?;
+                body.eval(run)?
+            }
             Target::SplitList(list) => {
                 let mut out = run.take_list();
                 let result = list.eval_into(run, &mut out);
