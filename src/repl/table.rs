@@ -145,35 +145,31 @@ pub fn table(session: &Session, title: &str, rows: &[(Value, Value)], color: boo
     if let Some(legend) = legend(values.iter()) {
         let _ = writeln!(out, "{legend}");
     }
+    // Where a period starts: the start, or the `n` after the preperiod.
+    let start = |pre: usize| {
+        if pre == 0 {
+            return "the start".to_string();
+        }
+        let from = ns
+            .get(pre)
+            .map_or_else(|| pre.to_string(), |n| session.show(n));
+        format!("n = {from}")
+    };
     match period {
         Some((pre, p)) => {
-            let from = ns
-                .get(pre)
-                .map_or_else(|| pre.to_string(), |n| session.show(n));
             let _ = writeln!(
                 out,
                 "period {p}, from {} (preperiod {pre}), seen in {} values",
-                if pre == 0 {
-                    "the start".to_string()
-                } else {
-                    format!("n = {from}")
-                },
+                start(pre),
                 values.len()
             );
         }
         None if saltus.is_some() => {
             let (pre, p, step) = saltus.unwrap_or_default();
-            let from = ns
-                .get(pre)
-                .map_or_else(|| pre.to_string(), |n| session.show(n));
             let _ = writeln!(
                 out,
                 "arithmetic period {p} with saltus {step} (each value is the one {p} before plus {step}), from {} (preperiod {pre}), seen in {} values",
-                if pre == 0 {
-                    "the start".to_string()
-                } else {
-                    format!("n = {from}")
-                },
+                start(pre),
                 values.len()
             );
         }
