@@ -37,6 +37,26 @@ impl GameGraph {
         Ok(())
     }
 
+    /// [`GameGraph::successors_into`], but moves that are not stored yet are generated and
+    /// handed over without being kept: for a caller that needs them once (an exploration
+    /// that solves on its way), so that they cost no memory.
+    pub(crate) fn successors_once(
+        &mut self,
+        w: &mut World<'_>,
+        t: TermId,
+        out: &mut Vec<TermId>,
+    ) -> DiagResult<()> {
+        if let Some(stored) = self.moves.get(t) {
+            out.extend(stored.iter().map(|id| TermId(*id)));
+            return Ok(());
+        }
+        let mut found = std::mem::take(&mut self.scratch.found);
+        let generated = self.generate(w, t, &mut found);
+        out.extend(found.iter().map(|(id, _)| id));
+        self.scratch.found = found;
+        generated
+    }
+
     /// The moves of `t` if the graph keeps them (it was explored), without generating any.
     pub(crate) fn stored_successors(&self, t: TermId) -> Option<Vec<TermId>> {
         Some(self.moves.get(t)?.iter().map(|id| TermId(*id)).collect())
