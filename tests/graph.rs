@@ -31,9 +31,8 @@ fn stored_moves_make_the_graph_reachable_counts() {
         // `reachable` keeps no moves: a remoteness search first stores them all (for the
         // drawn tic-tac-toe start, the outcome's search does), and `reachable` then walks
         // the stored moves.
-        let query = format!(
-            "if outcome({start}) is D or remoteness({start}) >= 0 then reachable({start}) else 0"
-        );
+        let query =
+            format!("if {start} is D or remoteness({start}) >= 0 then reachable({start}) else 0");
         let (count, s) = run(source, &query);
         let graph = s.graph().explored_graph();
         assert_eq!(graph.node_count(), s.graph().len(), "{start}");
