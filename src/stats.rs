@@ -102,7 +102,7 @@ impl GraphSize {
         self.bytes.checked_div(self.positions)
     }
 
-    /// The rows about the graph: positions, moves stored, memory.
+    /// The rows about the graph: positions, how they are indexed, moves stored, memory.
     fn rows(&self) -> Vec<Row> {
         vec![
             Row::new(
