@@ -392,9 +392,7 @@ fn payoff_means_what_its_game_is() {
 fn unique_solution(mut rows: Vec<Vec<Q>>, unknowns: usize) -> Option<Vec<Q>> {
     let mut rank = 0;
     for c in 0..unknowns {
-        let Some(p) = (rank..rows.len()).find(|&r| !rows[r][c].is_zero()) else {
-            return None;
-        };
+        let p = (rank..rows.len()).find(|&r| !rows[r][c].is_zero())?;
         rows.swap(rank, p);
         let pivot = rows[rank][c].clone();
         for x in rows[rank].iter_mut() {
@@ -635,9 +633,9 @@ fn mixed_domination_matches_an_exact_interval_check() {
                 // The witness: a distribution off `s` beating `s` against every column.
                 assert!(mix[s].is_zero() && mix.iter().all(|p| !p.is_negative()));
                 assert_eq!(mix.iter().sum::<Q>(), Q::one());
-                for j in 0..n {
+                for (j, &own) in a[s].iter().enumerate() {
                     let pay: Q = (0..3).map(|t| &mix[t] * q(a[t][j])).sum();
-                    assert!(pay > q(a[s][j]), "round {round}");
+                    assert!(pay > q(own), "round {round}");
                 }
                 if !pure[0].iter().any(|(x, _)| *x == s) {
                     only_mixed += 1;

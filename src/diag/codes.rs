@@ -454,9 +454,11 @@ codes! {
         "an analysis of two-player games got a game of another number of players",
         r"
         The value, the optimal strategies and the mixed equilibria (`minimax_value`,
-        `minimax_strategies`, `equilibria`, `lemke_howson`, `nash`) are computed for games of
-        exactly two players. For any number of players `pure_nash` lists the pure
-        equilibria, and `best_responses` and `expected_payoff` check a mixed profile.
+        `minimax_strategies`, `equilibria`, `lemke_howson`, `vertex_enumeration`,
+        `equilibrium_components`, `nash`) are computed for games of exactly two players. For
+        any number of players `pure_nash` lists the pure equilibria, `best_responses` and
+        `expected_payoff` check a mixed profile, and dominance (`strictly_dominated`,
+        `weakly_dominated`, `mixed_dominated`, `iterated_elimination`) applies.
         ";
     EvalNotZeroSum = "cgl::eval::not_zero_sum",
         "the value and optimal strategies need a zero-sum game",

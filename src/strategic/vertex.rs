@@ -111,14 +111,17 @@ fn vertices<R: Ring>(
                 // Feasible when no other inequality is broken: Σ payoff[s][t] num_s <= den.
                 let mut point_labels = Labels::new(labels);
                 let mut feasible = true;
-                for t in 0..other {
-                    let mut total = R::int(0);
-                    for (w, &s) in num.iter().zip(&support) {
-                        let Some(sum) = w.mul(&payoff[s][t]).and_then(|p| total.add(&p)) else {
-                            return Ok(None);
-                        };
-                        total = sum;
-                    }
+                let totals: Option<Vec<R>> = (0..other)
+                    .map(|t| {
+                        num.iter()
+                            .zip(&support)
+                            .try_fold(R::int(0), |acc, (w, &s)| acc.add(&w.mul(&payoff[s][t])?))
+                    })
+                    .collect();
+                let Some(totals) = totals else {
+                    return Ok(None);
+                };
+                for (t, total) in totals.into_iter().enumerate() {
                     if total > den {
                         feasible = false;
                         break;

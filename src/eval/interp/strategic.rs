@@ -495,7 +495,7 @@ impl<'a> Interp<'a> {
             StrategicError::NotTwoPlayers(n) => Box::new(
                 Diag::error(Code::EvalTwoPlayers, format!("`{name}` is for games of two players, and this one has {n}"))
                     .label(span, "this game")
-                    .help("for any number of players, `pure_nash` lists the pure equilibria and `best_responses` checks a profile"),
+                    .help("for any number of players, `pure_nash` lists the pure equilibria, `best_responses` checks a profile, and the dominance analyses and `iterated_elimination` apply"),
             ),
             StrategicError::NotZeroSum(p) => {
                 let shown: Vec<String> = p.iter().enumerate().map(|(i, &s)| self.show(&table.strategies[i][s])).collect();
@@ -503,7 +503,7 @@ impl<'a> Interp<'a> {
                 Box::new(
                     Diag::error(Code::EvalNotZeroSum, format!("`{name}` needs a zero-sum game, but at ({}) the payoffs ({}) do not sum to 0", shown.join(", "), pays.join(", ")))
                         .label(span, "this game")
-                        .help("for a general-sum game of two players, `nash` or `equilibria` finds the equilibria"),
+                        .help("for a general-sum game of two players, `nash` finds the equilibria (and says by which method)"),
                 )
             }
             StrategicError::Degenerate { player, support } => {
