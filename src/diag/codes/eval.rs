@@ -61,8 +61,9 @@ macro_rules! eval_codes {
         Support enumeration solves a linear system for every pair of supports of one size,
         and vertex enumeration one for every choice of tight inequalities of a best-response
         polytope; both grow exponentially with the number of strategies, and cgl refuses
-        beyond 1,000,000 systems (about 10×10 for either). `lemke_howson` finds some equilibria fast (not necessarily all), and
-        `nash` runs it when support enumeration is too large.
+        beyond 1,000,000 systems (about 10×10 for either). `lemke_howson` finds some
+        equilibria fast (not necessarily all), and `nash` runs it when support enumeration
+        is too large.
         ";
     EvalLpTooLarge = "cgl::eval::lp_too_large",
         "the linear program for a dominating mixture would be too large",
