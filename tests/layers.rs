@@ -120,7 +120,6 @@ const KNOWN_LONG: &[&str] = &[
     "cgt/table.rs",
     "eval/compiled/lists.rs",
     "eval/compiled/mod.rs",
-    "graph/mod.rs",
 ];
 
 #[test]
