@@ -16,7 +16,7 @@ pub mod values;
 /// where most of their users look for them.
 pub use crate::value;
 
-pub use games::{GameTable, InstanceInfo, StrategicTable};
+pub use games::{position_help, GameTable, InstanceInfo, StrategicTable};
 pub use host::Host;
 pub use interp::{ConstState, Interp, Limits, OptionTarget, PositionData, World};
 pub use stop::{Stop, INTERRUPTED, TIMEOUT};

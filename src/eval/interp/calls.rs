@@ -21,7 +21,12 @@ impl<'a> Interp<'a> {
                     arg.a_type_name(),
                     self.show(arg)
                 ),
-                "make a position by calling a game: `Kayles(5)`",
+                &crate::eval::position_help(
+                    self.world.program,
+                    self.world.games,
+                    arg,
+                    "make a position by calling a game: `Kayles(5)`",
+                ),
             ));
         };
         let Some(host) = self.host.as_deref_mut() else {
@@ -377,7 +382,7 @@ impl<'a> Interp<'a> {
             }
             Builtin::Misere | Builtin::Normal => match &args[0] {
                 Value::Pos(p) => Value::pos(p.term.clone(), if b == Builtin::Misere { Convention::Misere } else { Convention::Normal }),
-                other => return Err(type_error(arg_span(0), format!("`{}` needs a position, not {}", b.name(), other.a_type_name()), "make a position by calling a game: `Nim(3)`")),
+                other => return Err(type_error(arg_span(0), format!("`{}` needs a position, not {}", b.name(), other.a_type_name()), &crate::eval::position_help(self.world.program, self.world.games, other, "make a position by calling a game: `Nim(3)`"))),
             },
             Builtin::GameValue(_) | Builtin::Outcome | Builtin::Grundy | Builtin::Remoteness | Builtin::Moves | Builtin::WinningMoves | Builtin::Line
             | Builtin::Score | Builtin::OptimalMoves | Builtin::Reachable | Builtin::Value => {
@@ -385,7 +390,8 @@ impl<'a> Interp<'a> {
             }
             Builtin::Players | Builtin::Strategies | Builtin::PureNash | Builtin::BestResponses | Builtin::StrictlyDominated
             | Builtin::WeaklyDominated | Builtin::IteratedElimination | Builtin::ParetoOptimal | Builtin::ExpectedPayoff
-            | Builtin::MinimaxValue | Builtin::MinimaxStrategies | Builtin::Equilibria | Builtin::LemkeHowson | Builtin::Nash => {
+            | Builtin::MinimaxValue | Builtin::MinimaxStrategies | Builtin::Equilibria | Builtin::LemkeHowson | Builtin::Nash
+            | Builtin::MixedDominated | Builtin::VertexEnumeration | Builtin::EquilibriumComponents => {
                 return Err(Box::new(Diag::internal("strategic analysis dispatched as a pure built-in")))
             }
         })
