@@ -20,6 +20,11 @@ impl Compiler<'_> {
     /// where either reading would do (`count(... for _ in b)`), such a variable clashes with
     /// a later use as a list or integer. Each further pass then drops the preferred variables
     /// that clashed so, until one compiles or none is left to drop.
+    ///
+    /// A variable of the rule's frame first read as an integer and later as a boolean (or
+    /// the other way round) fails the same way: `(F != F) == F` compares `F` as integers
+    /// before the outer `==` needs it as a boolean. The last passes start such variables
+    /// with the kind the clashing use wanted, until one compiles or no new clash appears.
     pub(super) fn two_passes<T>(
         program: Option<&Program>,
         frame_size: usize,
@@ -29,6 +34,7 @@ impl Compiler<'_> {
         if let Some(done) = f(&mut c) {
             return Some(done);
         }
+        let mut preset = std::mem::take(&mut c.scalar_clashes);
         let mut prefer_rows = std::mem::take(&mut c.wanted_rows);
         prefer_rows.sort_unstable();
         prefer_rows.dedup();
@@ -41,8 +47,29 @@ impl Compiler<'_> {
             let before = prefer_rows.len();
             prefer_rows.retain(|r| !c.rows_clashed.contains(r));
             if prefer_rows.len() == before {
-                return None;
+                break;
             }
+        }
+        for _ in 0..MAX_PRESET_PASSES {
+            if preset.is_empty() {
+                break;
+            }
+            let mut c = Compiler::new(program, frame_size);
+            for &(reg, kind) in &preset {
+                c.kinds[reg as usize] = Some(kind);
+            }
+            if let Some(done) = f(&mut c) {
+                return Some(done);
+            }
+            let new: Vec<_> = c
+                .scalar_clashes
+                .into_iter()
+                .filter(|(r, _)| !preset.iter().any(|(p, _)| p == r))
+                .collect();
+            if new.is_empty() {
+                break;
+            }
+            preset.extend(new);
         }
         None
     }
@@ -140,7 +167,13 @@ pub(super) struct Compiler<'p> {
     /// Registers read as rows that a later use read as something else (see
     /// `Compiler::two_passes`), compiled or not.
     pub(super) rows_clashed: Vec<u32>,
+    /// Registers of the rule's frame read as an integer and later as a boolean or the other
+    /// way round, with the kind the later use wanted (see `Compiler::two_passes`).
+    pub(super) scalar_clashes: Vec<(u32, Kind)>,
 }
+
+/// How many passes [`Compiler::two_passes`] makes with variables' kinds set in advance.
+const MAX_PRESET_PASSES: usize = 4;
 
 /// The deepest a compiled tree nests (its expressions, the clauses of its generators and the
 /// bodies of inlined calls, one level each). Real rules nest a few dozen levels; a deeper
@@ -182,6 +215,7 @@ impl<'p> Compiler<'p> {
             prefer_rows: Vec::new(),
             wanted_rows: Vec::new(),
             rows_clashed: Vec::new(),
+            scalar_clashes: Vec::new(),
         };
         c.grow();
         c
@@ -235,7 +269,7 @@ impl<'p> Compiler<'p> {
             // A parameter standing for the caller's variable: its kind is noted (the call
             // binds nothing for it), and the caller's register is read.
             match self.kinds[i] {
-                Some(k) if k != kind => return self.clash(target, k),
+                Some(k) if k != kind => return self.clash(target, k, kind),
                 Some(_) => {}
                 None => self.kinds[i] = Some(kind),
             }
@@ -251,7 +285,7 @@ impl<'p> Compiler<'p> {
             return None;
         }
         match self.kinds[i] {
-            Some(k) if k != kind => return self.clash(reg, k),
+            Some(k) if k != kind => return self.clash(reg, k, kind),
             Some(_) => {}
             None => self.kinds[i] = Some(kind),
         }
@@ -265,11 +299,21 @@ impl<'p> Compiler<'p> {
         Some(reg)
     }
 
-    /// A read of `reg`, which holds `held`, as another kind: not compiled. A rows register
-    /// read so is noted for [`Compiler::two_passes`].
-    pub(super) fn clash(&mut self, reg: u32, held: Kind) -> Option<u32> {
+    /// A read of `reg`, which holds `held`, as `wanted`: not compiled. A rows register read
+    /// so, and a rule variable read as both an integer and a boolean, are noted for
+    /// [`Compiler::two_passes`].
+    pub(super) fn clash(&mut self, reg: u32, held: Kind, wanted: Kind) -> Option<u32> {
         if held == Kind::Rows && !self.rows_clashed.contains(&reg) {
             self.rows_clashed.push(reg);
+        }
+        let scalar = |k| matches!(k, Kind::Int | Kind::Bool);
+        if scalar(held)
+            && scalar(wanted)
+            && reg < self.rule_frame
+            && !self.bound[reg as usize]
+            && !self.scalar_clashes.iter().any(|(r, _)| *r == reg)
+        {
+            self.scalar_clashes.push((reg, wanted));
         }
         None
     }
