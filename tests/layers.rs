@@ -21,6 +21,7 @@ const LAYERS: &[&str] = &[
     "graph",
     "analysis",
     "stats",
+    "progress",
     "session",
     "repl",
     "cli",

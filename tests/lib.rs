@@ -24,6 +24,7 @@ mod partizan;
 mod payoff;
 mod pictures;
 mod plot;
+mod progress;
 mod properties;
 mod reliability;
 mod repl;
