@@ -130,8 +130,8 @@ enum Command {
     },
     /// Write the game graph from a position in Graphviz DOT.
     ///
-    /// Each position is a node labelled with its outcome and value, P-positions filled black,
-    /// winning moves bold.
+    /// Each position is a node labelled with its picture (its game's `show`, where short) or
+    /// its printed form, its outcome and value; P-positions filled black, winning moves bold.
     #[command(after_help = "Example: cgl dot -f examples/chomp.game 'Chomp([3, 3])' | dot -Tsvg")]
     Dot {
         /// Files to load first.
