@@ -26,6 +26,7 @@ mod pictures;
 mod plot;
 mod progress;
 mod properties;
+mod random_graphs;
 mod reliability;
 mod repl;
 mod seed_brute;
