@@ -179,6 +179,10 @@ struct StatsJson {
     memory_estimate_bytes: usize,
     /// `null` when there are no positions.
     bytes_per_position: Option<usize>,
+    /// Terms found by a dense table, a packed key, a hash of their value.
+    indexed_dense: usize,
+    indexed_packed: usize,
+    indexed_hashed: usize,
 }
 
 impl StatsJson {
@@ -200,6 +204,9 @@ impl StatsJson {
             memory_bytes: graph.bytes,
             memory_estimate_bytes: graph.estimate,
             bytes_per_position: graph.bytes_per_position(),
+            indexed_dense: graph.index.dense,
+            indexed_packed: graph.index.packed,
+            indexed_hashed: graph.index.hashed,
         }
     }
 }
