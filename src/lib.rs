@@ -32,6 +32,7 @@ pub mod graph;
 pub mod lower;
 pub mod num;
 pub mod plot;
+pub mod progress;
 pub mod repl;
 pub mod session;
 pub mod stack;

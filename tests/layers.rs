@@ -22,6 +22,7 @@ const LAYERS: &[&str] = &[
     "graph",
     "analysis",
     "stats",
+    "progress",
     "session",
     "repl",
     "cli",

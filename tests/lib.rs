@@ -25,6 +25,7 @@ mod partizan;
 mod payoff;
 mod pictures;
 mod plot;
+mod progress;
 mod properties;
 mod random_graphs;
 mod reliability;

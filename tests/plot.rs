@@ -390,7 +390,8 @@ struct DotGraph {
 }
 
 /// DOT's tokens, for the part of the language `cgl dot` writes: identifiers, quoted strings
-/// (with `\"`, `\\` and `\n` escapes), `{ } [ ] = ; ,` and `->`.
+/// (with `\"`, `\\` and `\n` escapes, and `\l`, a left-justified line break, read as `\n`),
+/// `{ } [ ] = ; ,` and `->`.
 fn tokens(text: &str) -> Vec<String> {
     let chars: Vec<char> = text.chars().collect();
     let mut out = Vec::new();
@@ -408,7 +409,7 @@ fn tokens(text: &str) -> Vec<String> {
                     Some('"') => break,
                     Some('\\') => {
                         match chars.get(i + 1) {
-                            Some('n') => s.push('\n'),
+                            Some('n' | 'l') => s.push('\n'),
                             Some(&e) => s.push(e),
                             None => panic!("a string ends in a backslash"),
                         }
@@ -551,7 +552,7 @@ fn dot_of_chomp_parses_back_with_the_figure_p_positions() {
     let by_id: BTreeMap<&String, Vec<usize>> = g
         .nodes
         .iter()
-        .map(|(id, a)| (id, rows_of(&a["label"])))
+        .map(|(id, a)| (id, rows_of(&a["tooltip"])))
         .collect();
     let positions: BTreeSet<Vec<usize>> = by_id.values().cloned().collect();
     let mut memo = BTreeMap::new();
@@ -582,14 +583,18 @@ fn dot_of_chomp_parses_back_with_the_figure_p_positions() {
     for (id, a) in &g.nodes {
         let p = figure_p.contains(&by_id[id]);
         assert_eq!(a["class"], if p { "P" } else { "N" });
+        // The label is Chomp's picture (rows of squares, the top row first, the poisoned
+        // square an x), then the facts.
+        let rows = &by_id[id];
+        let mut lines: Vec<&str> = a["label"].lines().collect();
+        let facts = lines.pop().unwrap();
         assert!(
-            a["label"].lines().nth(1).unwrap().starts_with(if p {
-                "P, grundy 0"
-            } else {
-                "N, grundy "
-            }),
+            facts.starts_with(if p { "P, grundy 0" } else { "N, grundy " }),
             "{a:?}"
         );
+        let widths: Vec<usize> = lines.iter().rev().map(|l| l.split(' ').count()).collect();
+        assert_eq!(&widths, rows, "{a:?}");
+        assert!(lines.last().unwrap().starts_with('x'), "{a:?}");
     }
     // The edges are the moves; bold exactly when they go to a P-position.
     for (id, rows) in &by_id {

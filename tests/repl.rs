@@ -810,3 +810,34 @@ right
         assert!(stdout.contains(shown), "missing {shown:?} in\n{stdout}");
     }
 }
+
+/// `:table` reports an arithmetic period only on enough values (three periods and ten values
+/// after the preperiod, as `saltus_period`): six odd numbers are no evidence, a dozen are;
+/// Lasker's Nim over 0..100 has its saltus 4.
+#[test]
+fn table_reports_a_saltus_only_on_enough_values() {
+    let input = b":table 2 * n + 1 for n in 0..6\n:table 2 * n + 1 for n in 0..12\n\
+                  :load examples/lasker.game\n:table grundy(Lasker(n)) for n in 0..100\n";
+    let (code, out, err) = repl(&[], input);
+    assert_no_crash("table", &err);
+    assert_eq!(code, 0, "{err}");
+    let reports: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("no period") || l.contains("period "))
+        .collect();
+    assert_eq!(reports.len(), 3, "{out}");
+    assert!(
+        reports[0].starts_with("no period in these 6 values"),
+        "{out}"
+    );
+    assert!(
+        reports[1].starts_with("arithmetic period 1 with saltus 2 ")
+            && reports[1].ends_with("seen in 12 values"),
+        "{out}"
+    );
+    assert!(
+        reports[2].starts_with("arithmetic period 4 with saltus 4 ")
+            && reports[2].contains("(preperiod 1)"),
+        "{out}"
+    );
+}

@@ -308,7 +308,7 @@ fn solve_loopy(an: &mut Analyzer, w: &mut World<'_>, root: TermId) -> DiagResult
         };
         steps = steps.wrapping_add(1);
         if steps.is_multiple_of(4096) {
-            w.stop.check()?;
+            an.graph.check_stop(w.stop)?;
         }
         let v = magnitude(&value, q);
         let theirs = negate(v)?;

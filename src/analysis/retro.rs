@@ -112,7 +112,7 @@ pub(super) fn solve(
         };
         steps = steps.wrapping_add(1);
         if steps.is_multiple_of(4096) {
-            w.stop.check()?;
+            an.graph.check_stop(w.stop)?;
         }
         let r = rem[q as usize];
         let next = r
@@ -206,7 +206,7 @@ pub(super) fn explore<S>(
     let mut i = 0;
     while i < nodes.len() {
         if i % 4096 == 4095 {
-            w.stop.check()?;
+            an.graph.check_stop(w.stop)?;
         }
         first.push(len_u32(targets.len())?);
         if seed[i].is_none() {
@@ -273,7 +273,7 @@ fn check_cycles(
             graph.add_edge(NodeIndex::new(p), NodeIndex::new(q as usize), ());
         }
     }
-    w.stop.check()?;
+    an.graph.check_stop(w.stop)?;
     for scc in tarjan_scc(&graph) {
         let cyclic = scc.len() > 1 || options(scc[0].index()).contains(&(scc[0].index() as u32));
         if !cyclic {

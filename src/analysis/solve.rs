@@ -118,7 +118,7 @@ fn run<A: Analysis>(
     while let Some(top) = stack.last_mut() {
         steps = steps.wrapping_add(1);
         if steps.is_multiple_of(4096) {
-            w.stop.check()?;
+            an.graph.check_stop(w.stop)?;
         }
         if top.next < top.deps.len() {
             let dep = top.deps[top.next];

@@ -295,7 +295,7 @@ fn run(
             continue;
         }
         // A scan generates every option of a position: long enough to look at the clock.
-        w.stop.check()?;
+        an.graph.check_stop(w.stop)?;
         match scan(an, w, kind, t, scratch)? {
             Scan::Value(v) => {
                 mark(an, kind, t, Some(v));

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 use super::report::{ExpectReport, ExpectStatus, FileReport, Locator, Place, Problem};
 use crate::diag::{Code, Diag, RenderStyle, Severity};
 use crate::eval::{Stop, INTERRUPTED, TIMEOUT};
+use crate::progress::Tally;
 use crate::session::{shown, LoadPolicy, Outcome, RunOptions, Session, SessionConfig};
 use crate::stats::{Stats, Work};
 
@@ -50,6 +51,8 @@ pub struct CheckSettings {
     pub jobs: usize,
     /// Whether to measure what each file costs (`--stats`) into its report.
     pub stats: bool,
+    /// Where each file's session notes its progress (for the progress line), if drawn.
+    pub progress: Option<Arc<Tally>>,
 }
 
 /// One thing to check: a file, or a path that cannot be (not found, an unreadable folder).
@@ -447,7 +450,13 @@ fn check_file(path: &Path, settings: &CheckSettings, stop: &Arc<AtomicBool>) -> 
     let mut session = Session::new(settings.config);
     session.set_load_policy(settings.policy.clone());
     let deadline = settings.timeout.map_or_else(Stop::new, Stop::after);
-    session.set_stop(deadline.with_flag(stop.clone()));
+    let mut stop = deadline.with_flag(stop.clone());
+    // Counted in the progress line's tally until the file is done.
+    let entered = settings.progress.as_ref().map(Tally::enter);
+    if let Some(entered) = &entered {
+        stop = stop.with_meter(entered.meter());
+    }
+    session.set_stop(stop);
     let shown = shown(path);
     let style = settings.style;
     let mut locator = Locator::default();
@@ -559,6 +568,7 @@ mod tests {
             failed_values: false,
             jobs,
             stats: false,
+            progress: None,
         }
     }
 

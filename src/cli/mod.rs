@@ -14,13 +14,15 @@ pub mod report;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
 
 use crate::diag::{render, Code, Diag, RenderStyle, SourceMap};
-use crate::eval::{Limits, Stop};
+use crate::eval::{Limits, Meter, Stop};
 use crate::graph::GraphConfig;
+use crate::progress::{Clearing, Gauge, Progress, Tally};
 use crate::session::{LoadPolicy, Session, SessionConfig, DEFAULT_MAX_FILE_MIB};
 use crate::stats::{total, Stats, Work};
 use check::{check_all, inputs, CheckSettings};
@@ -128,8 +130,8 @@ enum Command {
     },
     /// Write the game graph from a position in Graphviz DOT.
     ///
-    /// Each position is a node labelled with its outcome and value, P-positions filled black,
-    /// winning moves bold.
+    /// Each position is a node labelled with its picture (its game's `show`, where short) or
+    /// its printed form, its outcome and value; P-positions filled black, winning moves bold.
     #[command(after_help = "Example: cgl dot -f examples/chomp.game 'Chomp([3, 3])' | dot -Tsvg")]
     Dot {
         /// Files to load first.
@@ -159,9 +161,27 @@ enum Command {
     Repl {
         /// Files to load first.
         files: Vec<PathBuf>,
+        /// Draw no progress line on stderr while an entry computes.
+        #[arg(long)]
+        no_progress: bool,
         #[command(flatten)]
         options: EngineOptions,
     },
+}
+
+impl Command {
+    /// Whether `--no-progress` was given.
+    fn no_progress(&self) -> bool {
+        match self {
+            Command::Check { unattended, .. }
+            | Command::Run { unattended, .. }
+            | Command::Eval { unattended, .. }
+            | Command::Plot { unattended, .. }
+            | Command::Dot { unattended, .. } => unattended.no_progress,
+            Command::Repl { no_progress, .. } => *no_progress,
+            Command::Explain { .. } => false,
+        }
+    }
 }
 
 #[derive(Debug, Args, Clone, Copy)]
@@ -259,6 +279,10 @@ struct Unattended {
     /// `--format json`: in each file record).
     #[arg(long)]
     stats: bool,
+    /// Draw no progress line on stderr (it is drawn only on a terminal, for work that takes
+    /// more than a second; `CGL_PROGRESS=never` does the same).
+    #[arg(long)]
+    no_progress: bool,
 }
 
 /// The longest `--timeout` accepted: a year is "no limit" in practice, and keeps deadlines
@@ -278,14 +302,42 @@ fn parse_seconds(text: &str) -> Result<Duration, String> {
     Ok(Duration::from_secs_f64(seconds))
 }
 
-/// A session with these options, its deadline (if any) starting now.
-fn session(options: EngineOptions, unattended: Unattended) -> Session {
+/// A session with these options, its deadline (if any) starting now, noting its progress on
+/// `meter` if given.
+fn session(options: EngineOptions, unattended: Unattended, meter: Option<&Arc<Meter>>) -> Session {
     let mut session = Session::new(options.config());
     session.set_load_policy(options.policy(None));
-    if let Some(budget) = unattended.timeout {
-        session.set_stop(Stop::after(budget));
+    let mut stop = unattended.timeout.map_or_else(Stop::new, Stop::after);
+    if let Some(meter) = meter {
+        stop = stop.with_meter(meter.clone());
     }
+    session.set_stop(stop);
     session
+}
+
+/// Runs `body` with the progress line of `gauge` (if any) drawn on stderr, on streams that
+/// erase the line before they write. Ctrl-C erases it too, then ends cgl (exit 130, as the
+/// signal would).
+fn with_progress(
+    gauge: Option<Arc<dyn Gauge>>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+    body: impl FnOnce(&mut dyn Write, &mut dyn Write) -> u8,
+) -> u8 {
+    let progress = gauge.map(|g| Progress::start(g, Box::new(std::io::stderr())));
+    let eraser = progress.as_ref().map(Progress::eraser);
+    if let Some(eraser) = eraser.clone() {
+        // Set once a process; a second command in the same process (tests) keeps the first.
+        let _ = ctrlc::set_handler(move || {
+            eraser.clear();
+            std::process::exit(130);
+        });
+    }
+    let mut out = Clearing::new(out, eraser.clone());
+    let mut err = Clearing::new(err, eraser);
+    let code = body(&mut out, &mut err);
+    drop(progress);
+    code
 }
 
 /// Parses the command line, runs it, and returns the exit code.
@@ -297,7 +349,8 @@ pub fn main() -> ExitCode {
         RenderStyle::Plain
     };
     let mut out = Tracked::new(std::io::stdout().lock());
-    let mut err = std::io::stderr().lock();
+    // Not locked: the progress line's thread writes to stderr too.
+    let mut err = std::io::stderr();
     let code = run(cli, style, &mut out, &mut err);
     let flushed = out.flush();
     match out.error.take().map_or(flushed, Err) {
@@ -357,6 +410,11 @@ fn io_error_text(e: &std::io::Error) -> String {
 /// Runs a parsed command line, writing to the given streams; returns the exit code (see the
 /// module documentation).
 pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
+    let off = cli.command.as_ref().is_some_and(Command::no_progress);
+    let progress = crate::progress::wanted(off, std::io::stderr().is_terminal());
+    // The meter of a command that runs one session.
+    let meter = progress.then(|| Arc::new(Meter::default()));
+    let gauge = meter.clone().map(|m| m as Arc<dyn Gauge>);
     match cli.command {
         Some(Command::Check {
             paths,
@@ -390,16 +448,19 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
                 failed_values: format == Format::Json,
                 jobs,
                 stats: unattended.stats,
+                progress: None,
             };
-            check(&paths, format, settings, out, err)
+            check(&paths, format, settings, progress, out, err)
         }
         Some(Command::Run {
             file,
             options,
             unattended,
         }) => {
-            let session = session(options, unattended);
-            run_file(&file, session, unattended.stats, style, out, err)
+            let session = session(options, unattended, meter.as_ref());
+            with_progress(gauge, out, err, |out, err| {
+                run_file(&file, session, unattended.stats, style, out, err)
+            })
         }
         Some(Command::Eval {
             files,
@@ -408,13 +469,15 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
             options,
             unattended,
         }) => {
-            let session = session(options, unattended);
+            let session = session(options, unattended, meter.as_ref());
             let what = Evaluated {
                 expr: &expr,
                 show,
                 stats: unattended.stats,
             };
-            eval(&files, what, session, style, out, err)
+            with_progress(gauge, out, err, |out, err| {
+                eval(&files, what, session, style, out, err)
+            })
         }
         Some(Command::Plot {
             files,
@@ -427,7 +490,7 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
             options,
             unattended,
         }) => {
-            let mut session = session(options, unattended);
+            let mut session = session(options, unattended, meter.as_ref());
             let request = plot::PlotRequest {
                 expr: &expr,
                 x: &x,
@@ -436,21 +499,24 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
             };
             let format = plot::ImageFormat::choose(format, output.as_deref());
             let title = eval_title(&expr).replacen("eval", "plot", 1);
-            picture(
-                &files,
-                &mut session,
-                &title,
-                unattended.stats,
-                style,
-                out,
-                err,
-                &mut |s, loaded| {
-                    let drawn = plot::plot(s, loaded, &request)?;
-                    plot::image(&drawn, format)
-                        .map_err(|e| vec![Diag::internal(format!("cannot encode the image: {e}"))])
-                },
-                output.as_ref(),
-            )
+            with_progress(gauge, out, err, |out, err| {
+                picture(
+                    &files,
+                    &mut session,
+                    &title,
+                    unattended.stats,
+                    style,
+                    out,
+                    err,
+                    &mut |s, loaded| {
+                        let drawn = plot::plot(s, loaded, &request)?;
+                        plot::image(&drawn, format).map_err(|e| {
+                            vec![Diag::internal(format!("cannot encode the image: {e}"))]
+                        })
+                    },
+                    output.as_ref(),
+                )
+            })
         }
         Some(Command::Dot {
             files,
@@ -460,34 +526,36 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
             options,
             unattended,
         }) => {
-            let mut session = session(options, unattended);
+            let mut session = session(options, unattended, meter.as_ref());
             let title = eval_title(&expr).replacen("eval", "dot", 1);
-            picture(
-                &files,
-                &mut session,
-                &title,
-                unattended.stats,
-                style,
-                out,
-                err,
-                &mut |s, loaded| {
-                    plot::dot_graph(s, loaded, &expr, max_nodes).map(String::into_bytes)
-                },
-                output.as_ref(),
-            )
+            with_progress(gauge, out, err, |out, err| {
+                picture(
+                    &files,
+                    &mut session,
+                    &title,
+                    unattended.stats,
+                    style,
+                    out,
+                    err,
+                    &mut |s, loaded| {
+                        plot::dot_graph(s, loaded, &expr, max_nodes).map(String::into_bytes)
+                    },
+                    output.as_ref(),
+                )
+            })
         }
         Some(Command::Explain { code }) => explain::explain(code.as_deref(), style, out, err),
-        Some(Command::Repl { files, options }) => crate::repl::run(
+        Some(Command::Repl { files, options, .. }) => crate::repl::run(
             &files,
             (options.config(), options.policy(None)),
-            style,
+            (style, progress),
             out,
             err,
         ),
         None => crate::repl::run(
             &[],
             (SessionConfig::default(), LoadPolicy::default()),
-            style,
+            (style, progress),
             out,
             err,
         ),
@@ -518,6 +586,24 @@ fn report(diags: &[Diag], sources: &SourceMap, style: RenderStyle, err: &mut dyn
 fn check(
     paths: &[PathBuf],
     format: Format,
+    mut settings: CheckSettings,
+    progress: bool,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let confine = settings.policy.confine.clone();
+    let inputs = inputs(paths, confine.as_deref());
+    let tally = progress.then(|| Arc::new(Tally::new(inputs.len())));
+    settings.progress = tally.clone();
+    let gauge = tally.map(|t| t as Arc<dyn Gauge>);
+    with_progress(gauge, out, err, |out, err| {
+        check_inputs(inputs, format, settings, out, err)
+    })
+}
+
+fn check_inputs(
+    inputs: Vec<check::Input>,
+    format: Format,
     settings: CheckSettings,
     out: &mut dyn Write,
     err: &mut dyn Write,
@@ -528,8 +614,7 @@ fn check(
     let mut writer = reporter(format, settings.stats);
     let mut totals = Totals::default();
     let mut figures: Vec<Stats> = Vec::new();
-    let confine = settings.policy.confine.clone();
-    check_all(inputs(paths, confine.as_deref()), settings, &mut |report| {
+    check_all(inputs, settings, &mut |report| {
         totals.add(&report);
         // Each file's record is written whole, in one piece, so that output cut short (a
         // crash, a full disk) never ends in the middle of one.

@@ -299,6 +299,18 @@ fn short(text: String) -> String {
     format!("{cut}…")
 }
 
+/// The largest picture drawn in a node of `cgl dot`: a board up to 12 lines of 40
+/// characters; a larger one is left to the printed form.
+const NODE_PICTURE: (usize, usize) = (12, 40);
+
+/// Whether a position's picture is short enough to be a node's label.
+fn fits_a_node(picture: &str) -> bool {
+    let (lines, width) = NODE_PICTURE;
+    !picture.is_empty()
+        && picture.lines().count() <= lines
+        && picture.lines().all(|l| l.chars().count() <= width)
+}
+
 /// The DOT text of the game graph from the position `expr` evaluates to: every position
 /// reachable, at most `max_nodes` of them.
 pub fn dot_graph(
@@ -377,8 +389,13 @@ pub fn dot_graph(
                 .map(|v| format!("remoteness {}", session.show(&v))),
         };
         is_p.push(outcome == "P");
+        let picture = match session.picture(p, span) {
+            Ok(picture) => picture.filter(|p| fits_a_node(p)),
+            Err(d) => return Err(vec![*d]),
+        };
         nodes.push(dot::Node {
             label: short(session.show(p)),
+            picture,
             outcome,
             value,
         });

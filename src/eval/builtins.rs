@@ -86,11 +86,18 @@ pub fn period_checked<T: PartialEq, E>(
 /// difference `xs[n - 1] - xs[n - 1 - p]`, the preperiod one past the last `i` whose
 /// difference `xs[i + p] - xs[i]` is another; a candidate needs three whole periods after its
 /// preperiod (so that the differences, like [`period`]'s values, repeat twice: two values
-/// always differ by something); the smallest preperiod + period wins, then the smallest
-/// period. Differences that do not fit in an `i64` never match.
+/// always differ by something) and at least [`SALTUS_LEAST_VALUES`] values there (three
+/// values in arithmetic progression are no evidence of a period 1); the smallest preperiod +
+/// period wins, then the smallest period. Differences that do not fit in an `i64` never
+/// match.
 pub fn saltus_period(xs: &[i64]) -> Option<(usize, usize, i64)> {
     saltus_period_checked(xs, &mut || Ok::<(), ()>(())).unwrap_or(None)
 }
+
+/// The fewest values after its preperiod that an arithmetic period is found in, whatever
+/// its period: a short period seen three times in a few values (`[3, 5, 7]`, the last values
+/// of the squares) is chance as often as not.
+pub const SALTUS_LEAST_VALUES: usize = 10;
 
 /// [`saltus_period`], calling `check` before each candidate period, as [`period_checked`].
 pub fn saltus_period_checked<E>(
@@ -111,7 +118,9 @@ pub fn saltus_period_checked<E>(
                 break;
             }
         }
-        if n - s >= 3 * p && best.is_none_or(|(bs, bp, _)| s + p < bs + bp) {
+        if n - s >= (3 * p).max(SALTUS_LEAST_VALUES)
+            && best.is_none_or(|(bs, bp, _)| s + p < bs + bp)
+        {
             best = Some((s, p, saltus));
         }
     }
@@ -251,14 +260,25 @@ mod tests {
 
     #[test]
     fn saltus_period_finds_arithmetic_periods() {
-        assert_eq!(saltus_period(&[0, 1, 2, 3, 4, 5]), Some((0, 1, 1)));
-        assert_eq!(saltus_period(&[0, 1, 0, 1, 0, 1]), Some((0, 2, 0)));
-        // The last two values alone are no evidence: 64, 81 of the squares is not a period.
+        let naturals: Vec<i64> = (0..10).collect();
+        assert_eq!(saltus_period(&naturals), Some((0, 1, 1)));
+        assert_eq!(
+            saltus_period(&[0, 1, 0, 1, 0, 1, 0, 1, 0, 1]),
+            Some((0, 2, 0))
+        );
+        // Too few values after the preperiod, however many periods they hold.
+        assert_eq!(saltus_period(&naturals[..9]), None);
+        assert_eq!(saltus_period(&[3, 5, 7]), None);
+        assert_eq!(saltus_period(&[0, 1, 0, 1, 0, 1]), None);
+        // The last values alone are no evidence: 64, 81, 98 after the squares is no period 1.
         assert_eq!(saltus_period(&[0, 1, 4, 9, 16, 25, 36, 49, 64, 81]), None);
         assert_eq!(
             saltus_period(&[0, 1, 4, 9, 16, 25, 36, 49, 64, 81, 98]),
-            Some((8, 1, 17))
+            None
         );
+        let mut tail = vec![0, 1, 4, 9, 16, 25, 36, 49, 64];
+        tail.extend((0..10).map(|i| 81 + 17 * i));
+        assert_eq!(saltus_period(&tail), Some((8, 1, 17)));
         // Lasker's Nim: 0, 1, 2, 4, 3, then +4 every 4.
         assert_eq!(
             saltus_period(&[0, 1, 2, 4, 3, 5, 6, 8, 7, 9, 10, 12, 11]),
@@ -268,8 +288,13 @@ mod tests {
         assert_eq!(saltus_period(&[]), None);
         // A difference that overflows matches nothing.
         let (lo, hi) = (i64::MIN, i64::MAX);
-        assert_eq!(saltus_period(&[lo, hi, lo, hi, lo, hi]), Some((0, 2, 0)));
-        assert_eq!(saltus_period(&[lo, hi, 0, 1, 2, 3]), Some((2, 1, 1)));
+        assert_eq!(
+            saltus_period(&[lo, hi, lo, hi, lo, hi, lo, hi, lo, hi]),
+            Some((0, 2, 0))
+        );
+        let mut big = vec![lo, hi];
+        big.extend(0..10);
+        assert_eq!(saltus_period(&big), Some((2, 1, 1)));
     }
 
     /// Brute force: a random arithmetic-periodic sequence (a random preperiod, a random
@@ -288,7 +313,7 @@ mod tests {
             let pre = next(6) as usize;
             let p = 1 + next(6) as usize;
             let s = next(9) as i64 - 4;
-            let len = pre + 3 * p + next(20) as usize;
+            let len = pre + (3 * p).max(SALTUS_LEAST_VALUES) + next(20) as usize;
             let mut xs: Vec<i64> = (0..pre + p).map(|_| next(10) as i64).collect();
             while xs.len() < len {
                 let v = xs[xs.len() - p] + s;
@@ -296,14 +321,14 @@ mod tests {
             }
             let (fpre, fp, fs) = saltus_period(&xs).expect("a description exists");
             assert!(fpre + fp <= pre + p, "{xs:?}: found ({fpre}, {fp}, {fs})");
-            assert!(xs.len() - fpre >= 3 * fp);
+            assert!(xs.len() - fpre >= (3 * fp).max(SALTUS_LEAST_VALUES));
             for i in fpre..xs.len() - fp {
                 assert_eq!(xs[i + fp], xs[i] + fs, "{xs:?}: found ({fpre}, {fp}, {fs})");
             }
             // Minimal: no shorter description holds (checked by trying them all).
             for q in 1..=xs.len() / 2 {
                 for t in 0..(fpre + fp).saturating_sub(q) {
-                    if xs.len() - t < 3 * q {
+                    if xs.len() - t < (3 * q).max(SALTUS_LEAST_VALUES) {
                         continue;
                     }
                     let d = xs[t + q] - xs[t];

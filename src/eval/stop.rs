@@ -1,8 +1,11 @@
 //! Stopping long computations: a deadline (`--timeout`) and a flag that another thread may
 //! raise (Ctrl-C in the REPL). Evaluation and graph exploration call [`Stop::check`] often
 //! enough that a stop takes effect within milliseconds.
+//!
+//! A stop may carry a [`Meter`]: what the work has reached (positions, bytes), written by the
+//! solvers where they check the stop and read by a progress line drawn on another thread.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -18,6 +21,54 @@ pub const INTERRUPTED: Code = Code::LimitInterrupted;
 pub struct Stop {
     deadline: Option<(Instant, Duration)>,
     flag: Arc<AtomicBool>,
+    meter: Option<Arc<Meter>>,
+}
+
+/// How far a computation has got, shared with the thread that draws it: the positions the
+/// game graph holds and the bytes its memory budget counts (as last noted), and a beat that
+/// every check of the stop sets, so that the reader can tell work from waiting.
+///
+/// Writers store, the reader loads or swaps; all relaxed: a reading may lag a little, and
+/// nothing is ordered by it.
+#[derive(Debug, Default)]
+pub struct Meter {
+    positions: AtomicU64,
+    bytes: AtomicU64,
+    beat: AtomicBool,
+}
+
+/// What a [`Meter`] showed when read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reading {
+    /// Positions in the game graph.
+    pub positions: u64,
+    /// Bytes the graph's memory budget counts (`--max-memory`).
+    pub bytes: u64,
+    /// Whether the stop was checked since the last reading (the computation is running).
+    pub busy: bool,
+}
+
+impl Meter {
+    /// Records the size of the graph now.
+    pub fn note(&self, positions: usize, bytes: usize) {
+        self.positions.store(positions as u64, Ordering::Relaxed);
+        self.bytes.store(bytes as u64, Ordering::Relaxed);
+        self.beat.store(true, Ordering::Relaxed);
+    }
+
+    /// Records that the computation is running.
+    pub fn beat(&self) {
+        self.beat.store(true, Ordering::Relaxed);
+    }
+
+    /// The last sizes noted, and whether a beat came since the last reading.
+    pub fn read(&self) -> Reading {
+        Reading {
+            positions: self.positions.load(Ordering::Relaxed),
+            bytes: self.bytes.load(Ordering::Relaxed),
+            busy: self.beat.swap(false, Ordering::Relaxed),
+        }
+    }
 }
 
 impl Stop {
@@ -33,7 +84,30 @@ impl Stop {
         Stop {
             deadline,
             flag: Arc::default(),
+            meter: None,
         }
+    }
+
+    /// The same stop, noting progress on `meter`.
+    pub fn with_meter(self, meter: Arc<Meter>) -> Stop {
+        Stop {
+            meter: Some(meter),
+            ..self
+        }
+    }
+
+    /// Notes the size of the work on the meter, if there is one (cheap: two stores).
+    #[inline]
+    pub fn note(&self, positions: usize, bytes: usize) {
+        if let Some(meter) = &self.meter {
+            meter.note(positions, bytes);
+        }
+    }
+
+    /// The meter progress is noted on, if any.
+    #[inline]
+    pub fn meter(&self) -> Option<&Meter> {
+        self.meter.as_deref()
     }
 
     /// The same deadline, watching `flag` instead of its own flag.
@@ -53,6 +127,7 @@ impl Stop {
         Stop {
             deadline,
             flag: self.flag.clone(),
+            meter: self.meter.clone(),
         }
     }
 
@@ -68,6 +143,9 @@ impl Stop {
 
     /// An error once the flag is raised or the deadline has passed.
     pub fn check(&self) -> DiagResult<()> {
+        if let Some(meter) = &self.meter {
+            meter.beat();
+        }
         if self.flag.load(Ordering::Relaxed) {
             return Err(Box::new(
                 Diag::error(INTERRUPTED, "interrupted")

@@ -122,7 +122,7 @@ impl GameGraph {
         t: TermId,
         found: &mut Vec<(TermId, u32)>,
     ) -> DiagResult<()> {
-        w.stop.check()?;
+        self.check_stop(w.stop)?;
         found.clear();
         // The option buffers are the graph's, reused from position to position.
         let mut options = std::mem::take(&mut self.scratch.options);

@@ -15,7 +15,7 @@ use rustc_hash::FxBuildHasher;
 
 use crate::diag::{Code, Diag, DiagResult};
 use crate::eval::value::{display, CompoundKind, InstanceId, InstanceNames, PosTerm, Value};
-use crate::eval::{Interp, OptionTarget, PositionData, World};
+use crate::eval::{Interp, OptionTarget, PositionData, Stop, World};
 
 mod explore;
 mod index;
@@ -248,6 +248,16 @@ impl GameGraph {
             + vec(&self.moves.targets)
             + self.int_atoms.bytes()
             + self.sides.bytes()
+    }
+
+    /// Checks `stop`, first noting the graph's size (positions, the bytes its memory budget
+    /// counts) on the stop's meter, which the progress line reads.
+    #[inline]
+    pub fn check_stop(&self, stop: &Stop) -> DiagResult<()> {
+        if let Some(meter) = stop.meter() {
+            meter.note(self.terms.len(), self.estimated_bytes());
+        }
+        stop.check()
     }
 
     /// An error if adding `new_moves` moves would take the graph over its memory budget.

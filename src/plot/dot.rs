@@ -1,5 +1,6 @@
-//! A game graph as Graphviz DOT: a node a position, labelled with its printed form, its
-//! outcome and its value; P-positions filled black (as the LEGO thesis draws them); a move
+//! A game graph as Graphviz DOT: a node a position, labelled with its picture (its game's
+//! `show` clause, where short; lines left-justified, in a monospace font) or else its printed
+//! form, its outcome and its value, the printed form also as the node's tooltip; P-positions filled black (as the LEGO thesis draws them); a move
 //! to a P-position (a winning move) bold.
 
 use std::fmt::Write;
@@ -9,6 +10,8 @@ use std::fmt::Write;
 pub struct Node {
     /// Its printed form (cut short by the caller if long).
     pub label: String,
+    /// Its picture, when it has one short enough to draw in a node.
+    pub picture: Option<String>,
     /// `N`, `P`, `D`, or empty if it has none.
     pub outcome: String,
     /// Its value in words (`grundy 2`), if it has one.
@@ -29,18 +32,39 @@ pub struct Edge {
 /// A string as a DOT quoted string: `"` and `\` escaped, line breaks as DOT's `\n`, other
 /// control characters dropped.
 pub fn quote(text: &str) -> String {
-    let mut out = String::from("\"");
+    format!("\"{}\"", escape(text, "\\n"))
+}
+
+/// The inside of a DOT quoted string, each line break written as `newline` (`\n` centres
+/// the line before it, `\l` left-justifies it).
+fn escape(text: &str, newline: &str) -> String {
+    let mut out = String::new();
     for c in text.chars() {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
+            '\n' => out.push_str(newline),
             c if c.is_control() => {}
             c => out.push(c),
         }
     }
-    out.push('"');
     out
+}
+
+/// A node's label: its picture's lines left-justified (so that a board's columns line up)
+/// or its printed form, then the facts on a line of their own.
+fn label(node: &Node) -> String {
+    let facts: Vec<&str> = [Some(node.outcome.as_str()), node.value.as_deref()]
+        .into_iter()
+        .flatten()
+        .filter(|s| !s.is_empty())
+        .collect();
+    let facts = facts.join(", ");
+    match &node.picture {
+        Some(picture) => format!("\"{}\\l{}\"", escape(picture, "\\l"), escape(&facts, "\\n")),
+        None if facts.is_empty() => quote(&node.label),
+        None => quote(&format!("{}\n{facts}", node.label)),
+    }
 }
 
 /// The DOT text of a graph; node 0 is the start, drawn with a double border.
@@ -54,18 +78,9 @@ pub fn write(title: &str, nodes: &[Node], edges: &[Edge]) -> String {
         "  node [shape=box, style=\"rounded,filled\", fillcolor=white, fontname=\"monospace\"];"
     );
     for (i, node) in nodes.iter().enumerate() {
-        let mut label = node.label.clone();
-        let facts: Vec<&str> = [Some(node.outcome.as_str()), node.value.as_deref()]
-            .into_iter()
-            .flatten()
-            .filter(|s| !s.is_empty())
-            .collect();
-        if !facts.is_empty() {
-            label.push('\n');
-            label.push_str(&facts.join(", "));
-        }
         let mut attrs = vec![
-            format!("label={}", quote(&label)),
+            format!("label={}", label(node)),
+            format!("tooltip={}", quote(&node.label)),
             format!("class={}", quote(&node.outcome)),
         ];
         match node.outcome.as_str() {
@@ -91,4 +106,37 @@ pub fn write(title: &str, nodes: &[Node], edges: &[Edge]) -> String {
     }
     let _ = writeln!(out, "}}");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(picture: Option<&str>) -> Node {
+        Node {
+            label: "Chomp([2, 1])".to_string(),
+            picture: picture.map(str::to_string),
+            outcome: "P".to_string(),
+            value: Some("grundy 0".to_string()),
+        }
+    }
+
+    #[test]
+    fn a_picture_is_the_label_left_justified_and_the_position_its_tooltip() {
+        let text = write("t", &[node(Some("■\nx ■"))], &[]);
+        assert!(
+            text.contains(
+                "n0 [label=\"■\\lx ■\\lP, grundy 0\", tooltip=\"Chomp([2, 1])\", class=\"P\""
+            ),
+            "{text}"
+        );
+        let text = write("t", &[node(None)], &[]);
+        assert!(
+            text.contains("n0 [label=\"Chomp([2, 1])\\nP, grundy 0\", tooltip=\"Chomp([2, 1])\""),
+            "{text}"
+        );
+        // Quotes and backslashes in a picture stay inside the string.
+        let text = write("t", &[node(Some("\"\\"))], &[]);
+        assert!(text.contains("label=\"\\\"\\\\\\lP, grundy 0\""), "{text}");
+    }
 }

@@ -361,6 +361,86 @@ fn push_legend(shapes: &mut Vec<Shape>, entries: &[LegendEntry], left: u32, top:
     y
 }
 
+/// The title, at the top left above the plot.
+fn title_text(text: String) -> Shape {
+    Shape::Text {
+        x: MARGIN_LEFT,
+        y: 22,
+        text,
+        anchor: Anchor::Start,
+        vertical: false,
+    }
+}
+
+/// The text a cell stands for (the SVG's `data-value`): its integer, or its mark's name.
+fn cell_text(cell: &Cell, mark_names: &[(Mark, String)]) -> String {
+    match cell {
+        Cell::Missing => String::new(),
+        Cell::Int(v) => v.to_string(),
+        Cell::Mark(m) => mark_names
+            .iter()
+            .find(|(n, _)| n == m)
+            .map_or_else(|| format!("{m:?}"), |(_, t)| t.clone()),
+    }
+}
+
+/// A rectangle's outline in ink, from its top left to its bottom right corner.
+fn push_frame(shapes: &mut Vec<Shape>, (left, top): (u32, u32), (right, bottom): (u32, u32)) {
+    for (from, to) in [
+        ((left, top), (right, top)),
+        ((left, bottom), (right, bottom)),
+        ((left, top), (left, bottom)),
+        ((right, top), (right, bottom)),
+    ] {
+        shapes.push(Shape::Line {
+            from,
+            to,
+            colour: INK,
+        });
+    }
+}
+
+/// The horizontal axis under a plot whose bottom left corner is `(left, bottom)`, `side`
+/// pixels a value and `width` wide: a tick and a label for every value that has room, and the
+/// variable's name centred below.
+fn push_x_axis(
+    shapes: &mut Vec<Shape>,
+    axis: &Axis,
+    (left, bottom): (u32, u32),
+    side: u32,
+    width: u32,
+) {
+    let chars = axis
+        .labels
+        .iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(1);
+    let step = label_step(axis.labels.len(), side, chars);
+    for (i, label) in axis.labels.iter().enumerate().step_by(step) {
+        let cx = left + side * i as u32 + side / 2;
+        shapes.push(Shape::Line {
+            from: (cx, bottom),
+            to: (cx, bottom + 4),
+            colour: INK,
+        });
+        shapes.push(Shape::Text {
+            x: cx,
+            y: bottom + 17,
+            text: label.clone(),
+            anchor: Anchor::Middle,
+            vertical: false,
+        });
+    }
+    shapes.push(Shape::Text {
+        x: left + width / 2,
+        y: bottom + 40,
+        text: axis.name.clone(),
+        anchor: Anchor::Middle,
+        vertical: false,
+    });
+}
+
 impl Grid {
     fn layout(&self) -> Layout {
         let (nx, ny) = (self.x.labels.len(), self.y.labels.len());
@@ -372,25 +452,11 @@ impl Grid {
         let legend_height = LEGEND_ROW * entries.len() as u32 + 30;
         let width = left + gw + 20 + LEGEND_WIDTH;
         let height = (top + gh + MARGIN_BOTTOM).max(top + legend_height);
-        let mut shapes = vec![Shape::Text {
-            x: left,
-            y: 22,
-            text: self.title.clone(),
-            anchor: Anchor::Start,
-            vertical: false,
-        }];
+        let mut shapes = vec![title_text(self.title.clone())];
         let range = int_range(self.cells.iter().flatten());
         for (xi, column) in self.cells.iter().enumerate() {
             for (yi, cell) in column.iter().enumerate() {
-                let text = match cell {
-                    Cell::Missing => String::new(),
-                    Cell::Int(v) => v.to_string(),
-                    Cell::Mark(m) => self
-                        .mark_names
-                        .iter()
-                        .find(|(n, _)| n == m)
-                        .map_or_else(|| format!("{m:?}"), |(_, t)| t.clone()),
-                };
+                let text = cell_text(cell, &self.mark_names);
                 shapes.push(Shape::Rect {
                     x: left + side * xi as u32,
                     // The origin at the bottom: the first y value is the lowest row.
@@ -404,42 +470,9 @@ impl Grid {
         }
         // The frame.
         let (right, bottom) = (left + gw, top + gh);
-        for (from, to) in [
-            ((left, top), (right, top)),
-            ((left, bottom), (right, bottom)),
-            ((left, top), (left, bottom)),
-            ((right, top), (right, bottom)),
-        ] {
-            shapes.push(Shape::Line {
-                from,
-                to,
-                colour: INK,
-            });
-        }
+        push_frame(&mut shapes, (left, top), (right, bottom));
         // Ticks and labels: x below, y on the left.
-        let xw = self
-            .x
-            .labels
-            .iter()
-            .map(|l| l.chars().count())
-            .max()
-            .unwrap_or(1);
-        let step = label_step(nx, side, xw);
-        for (i, label) in self.x.labels.iter().enumerate().step_by(step) {
-            let cx = left + side * i as u32 + side / 2;
-            shapes.push(Shape::Line {
-                from: (cx, bottom),
-                to: (cx, bottom + 4),
-                colour: INK,
-            });
-            shapes.push(Shape::Text {
-                x: cx,
-                y: bottom + 17,
-                text: label.clone(),
-                anchor: Anchor::Middle,
-                vertical: false,
-            });
-        }
+        push_x_axis(&mut shapes, &self.x, (left, bottom), side, gw);
         let step = label_step(ny, side, 1).max(2.min(ny));
         for (i, label) in self.y.labels.iter().enumerate().step_by(step) {
             let cy = top + side * (ny - 1 - i) as u32 + side / 2;
@@ -456,13 +489,7 @@ impl Grid {
                 vertical: false,
             });
         }
-        shapes.push(Shape::Text {
-            x: left + gw / 2,
-            y: bottom + 40,
-            text: self.x.name.clone(),
-            anchor: Anchor::Middle,
-            vertical: false,
-        });
+
         shapes.push(Shape::Text {
             x: 18,
             y: top + gh / 2,
@@ -502,13 +529,7 @@ impl Sequence {
                 format!(": period {p}, saltus {s}, from {} = {from}", self.x.name)
             });
         }
-        let mut shapes = vec![Shape::Text {
-            x: left,
-            y: 22,
-            text: title,
-            anchor: Anchor::Start,
-            vertical: false,
-        }];
+        let mut shapes = vec![title_text(title)];
         let (right, bottom) = (left + gw, top + gh);
         // The preperiod shaded, then a line where each period starts.
         if let Some((pre, _, _)) = self.period {
@@ -535,15 +556,7 @@ impl Sequence {
         };
         for (i, cell) in self.values.iter().enumerate() {
             let x = left + side * i as u32;
-            let text = match cell {
-                Cell::Missing => String::new(),
-                Cell::Int(v) => v.to_string(),
-                Cell::Mark(m) => self
-                    .mark_names
-                    .iter()
-                    .find(|(n, _)| n == m)
-                    .map_or_else(|| format!("{m:?}"), |(_, t)| t.clone()),
-            };
+            let text = cell_text(cell, &self.mark_names);
             match cell {
                 Cell::Int(v) => {
                     let cy = y_of(*v);
@@ -581,41 +594,8 @@ impl Sequence {
                 at += every;
             }
         }
-        for (from, to) in [
-            ((left, top), (right, top)),
-            ((left, bottom), (right, bottom)),
-            ((left, top), (left, bottom)),
-            ((right, top), (right, bottom)),
-        ] {
-            shapes.push(Shape::Line {
-                from,
-                to,
-                colour: INK,
-            });
-        }
-        let xw = self
-            .x
-            .labels
-            .iter()
-            .map(|l| l.chars().count())
-            .max()
-            .unwrap_or(1);
-        let step = label_step(n, side, xw);
-        for (i, label) in self.x.labels.iter().enumerate().step_by(step) {
-            let cx = left + side * i as u32 + side / 2;
-            shapes.push(Shape::Line {
-                from: (cx, bottom),
-                to: (cx, bottom + 4),
-                colour: INK,
-            });
-            shapes.push(Shape::Text {
-                x: cx,
-                y: bottom + 17,
-                text: label.clone(),
-                anchor: Anchor::Middle,
-                vertical: false,
-            });
-        }
+        push_frame(&mut shapes, (left, top), (right, bottom));
+        push_x_axis(&mut shapes, &self.x, (left, bottom), side, gw);
         if ints {
             for v in [lo, hi] {
                 shapes.push(Shape::Text {
@@ -627,13 +607,7 @@ impl Sequence {
                 });
             }
         }
-        shapes.push(Shape::Text {
-            x: left + gw / 2,
-            y: bottom + 40,
-            text: self.x.name.clone(),
-            anchor: Anchor::Middle,
-            vertical: false,
-        });
+
         let mut legend_entries = entries;
         if self.period.is_some() {
             legend_entries.push(LegendEntry {

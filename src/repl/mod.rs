@@ -25,11 +25,14 @@ mod table;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
+use std::sync::Arc;
 
 pub use command::{parse_command, Command, CommandError, Generator};
 pub use play::{choose_move, OptionFacts};
 
 use crate::diag::{Diag, RenderStyle};
+use crate::eval::Meter;
+use crate::progress::{Clearing, Eraser, Progress};
 use crate::session::{LoadPolicy, SessionConfig};
 use editor::{read_entry, Lines, Piped, Read, Terminal};
 use state::{Flow, Repl};
@@ -49,11 +52,12 @@ pub fn columns() -> usize {
 
 /// Runs the REPL on the process's terminal, or on piped standard input when it is not a
 /// terminal (no prompts then; every result on `out`, every diagnostic on `err`). Returns the
-/// exit code: 0, or 1 when an entry failed in a piped session.
+/// exit code: 0, or 1 when an entry failed in a piped session. With `progress`, an entry
+/// that computes for more than a second shows the progress line on stderr.
 pub fn run(
     files: &[PathBuf],
     (config, policy): (SessionConfig, LoadPolicy),
-    style: RenderStyle,
+    (style, progress): (RenderStyle, bool),
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
@@ -63,6 +67,15 @@ pub fn run(
         && std::env::var("TERM").map_or(true, |t| t != "dumb");
     let mut repl = Repl::new(config, style, color);
     repl.set_load_policy(policy);
+    let progress = progress.then(|| {
+        let meter = Arc::new(Meter::default());
+        repl.set_meter(meter.clone());
+        Progress::start(meter, Box::new(std::io::stderr()))
+    });
+    let eraser = progress.as_ref().map(Progress::eraser);
+    let mut out = Clearing::new(out, eraser.clone());
+    let mut err = Clearing::new(err, eraser.clone());
+    let (out, err) = (&mut out, &mut err);
     for file in files {
         repl.load_file(file, out, err);
     }
@@ -83,21 +96,31 @@ pub fn run(
                 "cgl {}: type an expression, a statement, or :help; Ctrl-D leaves.",
                 env!("CARGO_PKG_VERSION")
             );
-            session(&mut repl, &mut terminal, out, err);
+            session(&mut repl, &mut terminal, eraser.as_ref(), out, err);
             terminal.save_history();
             return 0;
         }
     }
     let stdin = std::io::stdin();
     let mut piped = Piped::new(stdin.lock());
-    session(&mut repl, &mut piped, out, err);
+    session(&mut repl, &mut piped, eraser.as_ref(), out, err);
     u8::from(repl.failed)
 }
 
-/// Reads and runs entries until `:quit` or the end of the input.
-fn session(repl: &mut Repl, lines: &mut dyn Lines, out: &mut dyn Write, err: &mut dyn Write) {
+/// Reads and runs entries until `:quit` or the end of the input; the progress line (if
+/// drawn) is erased before each prompt.
+fn session(
+    repl: &mut Repl,
+    lines: &mut dyn Lines,
+    eraser: Option<&Eraser>,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) {
     let mut pending = None;
     loop {
+        if let Some(eraser) = eraser {
+            eraser.clear();
+        }
         lines.set_names(repl.names());
         let _ = out.flush();
         let _ = err.flush();

@@ -94,6 +94,12 @@ impl Repl {
         }
     }
 
+    /// Notes the progress of every computation on `meter` (the progress line reads it).
+    pub fn set_meter(&mut self, meter: Arc<crate::eval::Meter>) {
+        self.stop = self.stop.clone().with_meter(meter);
+        self.session.set_stop(self.stop.clone());
+    }
+
     /// Sets how files are read (the size limit), now and after `:reload`.
     pub fn set_load_policy(&mut self, policy: LoadPolicy) {
         self.session.set_load_policy(policy.clone());

@@ -176,7 +176,7 @@ pub fn table(session: &Session, title: &str, rows: &[(Value, Value)], color: boo
         None => {
             let _ = writeln!(
                 out,
-                "no period in these {} values (a period must repeat twice after its preperiod; try a longer range)",
+                "no period in these {} values (a period must repeat twice after its preperiod, an arithmetic one three times and over ten values; try a longer range)",
                 values.len()
             );
         }

@@ -375,7 +375,7 @@ impl<'a> Interp<'a> {
                         return Err(Box::new(
                             Diag::error(Code::EvalNoPeriod, format!("no arithmetic period found in {} values", xs.len()))
                                 .label(arg_span(0), "this sequence")
-                                .help("a period counts only when it repeats at least twice after the preperiod; compute more values"),
+                                .help("an arithmetic period counts only when its differences repeat over three periods, and ten values, after the preperiod; compute more values"),
                         ))
                     }
                 }
