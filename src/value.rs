@@ -308,33 +308,51 @@ impl Value {
     /// The heap memory the value holds (its boxed lists, tuples, sets and strings),
     /// estimated; a node shared within the value is counted once.
     pub fn heap_bytes(&self) -> usize {
-        heap_walk(self, &mut FxHashSet::default())
+        self.heap_bytes_seen(&mut FxHashSet::default())
     }
-}
 
-/// [`Value::heap_bytes`]: a node held once (`Rc::strong_count` 1) cannot be met again, so
-/// only the others are remembered.
-fn heap_walk(v: &Value, seen: &mut FxHashSet<usize>) -> usize {
-    const VALUE: usize = std::mem::size_of::<Value>();
-    match v {
-        Value::Tuple(items) | Value::List(items) | Value::Split(items) => {
-            let key = Rc::as_ptr(items) as *const Value as usize;
-            if Rc::strong_count(items) > 1 && !seen.insert(key) {
-                return 0;
+    /// [`Value::heap_bytes`], with `seen` kept across calls: a node that an earlier call
+    /// counted is not counted again, so positions that share their parts (a list position
+    /// grown by `[xs]` each move) cost their memory, not the sum of their sizes. A node held
+    /// once (`Rc::strong_count` 1) cannot be met again and is not remembered (one held once
+    /// then, shared later, is counted twice at most). The addresses stay valid while the
+    /// values counted are alive (the graph holds its positions). Walked with a stack of its
+    /// own, so a value nested a million deep costs no native stack.
+    pub fn heap_bytes_seen(&self, seen: &mut FxHashSet<usize>) -> usize {
+        const VALUE: usize = std::mem::size_of::<Value>();
+        let nested = |v: &&Value| {
+            matches!(
+                v,
+                Value::Tuple(_) | Value::List(_) | Value::Split(_) | Value::Set(_) | Value::Str(_)
+            )
+        };
+        let mut total = 0;
+        let mut stack = vec![self];
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::Tuple(items) | Value::List(items) | Value::Split(items) => {
+                    let key = Rc::as_ptr(items) as *const Value as usize;
+                    if Rc::strong_count(items) > 1 && !seen.insert(key) {
+                        continue;
+                    }
+                    total += 16 + items.len() * VALUE;
+                    stack.extend(items.iter().filter(nested));
+                    total += items.iter().filter(|i| matches!(i, Value::Pos(_))).count() * 64;
+                }
+                Value::Set(items) => {
+                    if Rc::strong_count(items) > 1 && !seen.insert(Rc::as_ptr(items) as usize) {
+                        continue;
+                    }
+                    total += 48 + items.len() * (VALUE + 8);
+                    stack.extend(items.iter().filter(nested));
+                    total += items.iter().filter(|i| matches!(i, Value::Pos(_))).count() * 64;
+                }
+                Value::Str(text) => total += 16 + text.len(),
+                Value::Pos(_) => total += 64,
+                _ => {}
             }
-            let own = 16 + items.len() * VALUE;
-            own + items.iter().map(|i| heap_walk(i, seen)).sum::<usize>()
         }
-        Value::Set(items) => {
-            if Rc::strong_count(items) > 1 && !seen.insert(Rc::as_ptr(items) as usize) {
-                return 0;
-            }
-            let own = 48 + items.len() * (VALUE + 8);
-            own + items.iter().map(|i| heap_walk(i, seen)).sum::<usize>()
-        }
-        Value::Str(text) => 16 + text.len(),
-        Value::Pos(_) => 64,
-        _ => 0,
+        total
     }
 }
 
@@ -371,7 +389,7 @@ impl CmpWalk {
         let Some(remember) = self.enter(key) else {
             return true;
         };
-        let same = items.all(|(a, b)| self.eq(a, b));
+        let same = items.all(|(a, b)| deep(a, || self.eq(a, b)));
         if same && remember {
             self.equal.insert(key);
         }
@@ -477,7 +495,7 @@ impl CmpWalk {
         remember: bool,
     ) -> Ordering {
         for (a, b) in xs.zip(ys) {
-            let o = self.cmp(a, b);
+            let o = deep(a, || self.cmp(a, b));
             if o != Ordering::Equal {
                 return o;
             }
@@ -550,7 +568,7 @@ impl HashWalk {
                 self.plain -= 1;
                 state.write_usize(items.len());
                 for item in items.iter() {
-                    self.feed(item, state);
+                    deep(item, || self.feed(item, state));
                 }
             }
             Value::Tuple(items) | Value::List(items) | Value::Split(items) => {
@@ -561,7 +579,7 @@ impl HashWalk {
                 self.plain -= 1;
                 state.write_usize(items.len());
                 for item in items.iter() {
-                    self.feed(item, state);
+                    deep(item, || self.feed(item, state));
                 }
             }
         }
@@ -593,20 +611,88 @@ impl HashWalk {
             Value::Set(items) => {
                 h.write_usize(items.len());
                 for item in items.iter() {
-                    h.write_u64(self.digest(item));
+                    h.write_u64(deep(item, || self.digest(item)));
                 }
             }
             _ => {
                 let items = v.seq().map_or(&[][..], |items| &items[..]);
                 h.write_usize(items.len());
                 for item in items {
-                    h.write_u64(self.digest(item));
+                    h.write_u64(deep(item, || self.digest(item)));
                 }
             }
         }
         let d = h.finish();
         self.digests.insert(key, d);
         d
+    }
+}
+
+/// Runs one level of a walk into `v`: on a fresh stack segment when `v` nests and the thread's
+/// stack is nearly used ([`crate::stack::grow`]), so comparing or hashing a value nested a
+/// million deep does not overflow it.
+#[inline]
+fn deep<R>(v: &Value, f: impl FnOnce() -> R) -> R {
+    match v {
+        Value::Tuple(_) | Value::List(_) | Value::Split(_) | Value::Set(_) | Value::Pos(_) => {
+            crate::stack::grow(f)
+        }
+        _ => f(),
+    }
+}
+
+/// Dropping a value nested deeply (a list a million lists deep) does not recurse once per
+/// level: the nested items of a node held only here go to a stack of the drop's own first.
+impl Drop for Value {
+    #[inline]
+    fn drop(&mut self) {
+        if matches!(
+            self,
+            Value::Tuple(_) | Value::List(_) | Value::Split(_) | Value::Set(_)
+        ) {
+            drop_nested(self);
+        }
+    }
+}
+
+/// [`Value`]'s drop of a node: its nested items first, from a stack of the drop's own.
+#[inline(never)]
+fn drop_nested(v: &mut Value) {
+    {
+        let mut stack = Vec::new();
+        take_nested(v, &mut stack);
+        while let Some(mut v) = stack.pop() {
+            take_nested(&mut v, &mut stack);
+        }
+    }
+}
+
+/// Moves the nested items (lists, tuples, sets) of `v`'s node to `stack` if `v` holds the node
+/// alone (otherwise it is not dropped now).
+fn take_nested(v: &mut Value, stack: &mut Vec<Value>) {
+    let nested = |v: &Value| {
+        matches!(
+            v,
+            Value::Tuple(_) | Value::List(_) | Value::Split(_) | Value::Set(_)
+        )
+    };
+    match v {
+        Value::Tuple(items) | Value::List(items) | Value::Split(items) => {
+            // Only a node held here alone is dropped now.
+            if let Some(items) = Rc::get_mut(items) {
+                for item in items.iter_mut().filter(|i| nested(i)) {
+                    stack.push(std::mem::replace(item, Value::None));
+                }
+            }
+        }
+        Value::Set(items) => {
+            if let Some(set) = Rc::get_mut(items) {
+                if set.iter().any(nested) {
+                    stack.extend(std::mem::take(set));
+                }
+            }
+        }
+        _ => {}
     }
 }
 
@@ -673,15 +759,29 @@ struct Out {
     cut: bool,
 }
 
+/// Bytes past the limit that closing brackets, separators and `…` may take once a value is
+/// cut (enough to close a value nested 150 deep): a value nested 100,000 deep prints as its
+/// first bytes, not with 100,000 closers.
+const CLOSE_ROOM: usize = 1024;
+
 impl Out {
     /// True, with `…` written, once the limit is reached.
     fn full(&mut self) -> bool {
         if self.text.len() < self.limit {
             return false;
         }
-        self.text.push('…');
+        if self.text.len() < self.limit + CLOSE_ROOM {
+            self.text.push('…');
+        }
         self.cut = true;
         true
+    }
+
+    /// Writes a closing bracket or a separator, unless the value is cut well past its limit.
+    fn close(&mut self, s: &str) {
+        if self.text.len() < self.limit + CLOSE_ROOM {
+            self.text.push_str(s);
+        }
     }
 }
 
@@ -692,17 +792,17 @@ fn write_seq<'a>(
     close: &str,
     names: &dyn InstanceNames,
 ) {
-    out.text.push_str(open);
+    out.close(open);
     for (i, item) in items.enumerate() {
         if i > 0 {
-            out.text.push_str(", ");
+            out.close(", ");
         }
         if out.full() {
             break;
         }
         write_value(out, item, names);
     }
-    out.text.push_str(close);
+    out.close(close);
 }
 
 /// Writes a value; values nest without a bound of their own, so each level has stack
@@ -722,8 +822,11 @@ fn write_value_here(out: &mut Out, value: &Value, names: &dyn InstanceNames) {
             let _ = write!(out.text, "{r}");
         }
         Value::Form(g) => {
-            let shown = with_forms(|t| t.show_with(*g, crate::cgt::Style::Explicit));
+            let room = out.limit.saturating_sub(out.text.len());
+            let (shown, cut) =
+                with_forms(|t| t.show_bounded(*g, crate::cgt::Style::Explicit, room));
             out.text.push_str(&shown);
+            out.cut |= cut;
         }
         Value::Str(s) => {
             let room = out.limit.saturating_sub(out.text.len());
@@ -782,7 +885,7 @@ fn write_position(out: &mut Out, position: &Position, names: &dyn InstanceNames)
         Convention::Misere => "misere(",
     });
     write_term(out, &position.term, names, false);
-    out.text.push(')');
+    out.close(")");
 }
 
 fn write_term(out: &mut Out, term: &PosTerm, names: &dyn InstanceNames, nested: bool) {
@@ -803,9 +906,9 @@ fn write_term(out: &mut Out, term: &PosTerm, names: &dyn InstanceNames, nested: 
                     write_seq(out, "(", fields[..shown].iter(), ")", names)
                 }
                 other => {
-                    out.text.push('(');
+                    out.close("(");
                     write_value(out, other, names);
-                    out.text.push(')');
+                    out.close(")");
                 }
             }
         }
@@ -827,7 +930,7 @@ fn write_term(out: &mut Out, term: &PosTerm, names: &dyn InstanceNames, nested: 
                 write_term(out, part, names, true);
             }
             if nested {
-                out.text.push(')');
+                out.close(")");
             }
         }
     }

@@ -18,4 +18,4 @@ pub use crate::value;
 pub use games::{GameTable, InstanceInfo, StrategicTable};
 pub use host::Host;
 pub use interp::{ConstState, Interp, Limits, OptionTarget, PositionData, World};
-pub use stop::{Stop, INTERRUPTED, TIMEOUT};
+pub use stop::{cgt_stop, Stop, INTERRUPTED, TIMEOUT};
