@@ -670,8 +670,20 @@ fn mem_ratio_cell(a: &Run, b: Option<&Run>) -> String {
 
 /// The table, as markdown with aligned columns.
 fn table(rows: &[Row], timeout: Duration) -> String {
+    comparison(rows, timeout, "map", true)
+}
+
+/// W8's table: cgl against the hand-written solver and pycgt (whose run sits in `map`).
+fn values_table(rows: &[Row], timeout: Duration) -> String {
+    comparison(rows, timeout, "pycgt", false)
+}
+
+/// cgl against the hand-written solver and the peer whose run sits in `map` (named `peer` in
+/// the header), with the memory ratio to the hand-written solver when `mb_ratio`, as markdown
+/// with aligned columns.
+fn comparison(rows: &[Row], timeout: Duration, peer: &str, mb_ratio: bool) -> String {
     let t = timeout.as_secs_f64();
-    let header = [
+    let mut header: Vec<String> = [
         "workload",
         "size",
         "cgl time",
@@ -679,15 +691,22 @@ fn table(rows: &[Row], timeout: Duration) -> String {
         "hand time",
         "hand MB",
         "time ÷ hand",
-        "MB ÷ hand",
-        "map time",
-        "map MB",
-        "map ÷ cgl time",
-        "answers equal",
-    ];
-    let mut cells: Vec<Vec<String>> = vec![header.iter().map(|h| h.to_string()).collect()];
+    ]
+    .iter()
+    .map(|h| h.to_string())
+    .collect();
+    if mb_ratio {
+        header.push("MB ÷ hand".to_string());
+    }
+    header.extend([
+        format!("{peer} time"),
+        format!("{peer} MB"),
+        format!("{peer} ÷ cgl time"),
+        "answers equal".to_string(),
+    ]);
+    let mut cells: Vec<Vec<String>> = vec![header];
     for r in rows {
-        cells.push(vec![
+        let mut row = vec![
             r.workload.to_string(),
             r.size.clone(),
             time_cell(Some(&r.cgl), timeout),
@@ -695,16 +714,21 @@ fn table(rows: &[Row], timeout: Duration) -> String {
             time_cell(r.hand.as_ref(), timeout),
             mb_cell(r.hand.as_ref()),
             ratio_cell(&r.cgl, r.hand.as_ref(), t),
-            mem_ratio_cell(&r.cgl, r.hand.as_ref()),
+        ];
+        if mb_ratio {
+            row.push(mem_ratio_cell(&r.cgl, r.hand.as_ref()));
+        }
+        row.extend([
             time_cell(r.map.as_ref(), timeout),
             mb_cell(r.map.as_ref()),
             match &r.map {
-                // cgl's speed-up over the hash map: map time ÷ cgl time
-                Some(map) => speed_up_cell(map, &r.cgl, t),
+                // cgl's speed-up over the peer: its time ÷ cgl time
+                Some(peer) => speed_up_cell(peer, &r.cgl, t),
                 None => "–".into(),
             },
             equal(r),
         ]);
+        cells.push(row);
     }
     markdown(&cells)
 }
@@ -733,44 +757,6 @@ fn markdown(cells: &[Vec<String>]) -> String {
     out.push(format!("|-{}-|", rule.join("-|-")));
     out.extend(cells[1..].iter().map(|row| line(row)));
     out.join("\n")
-}
-
-/// W8's table: cgl against the hand-written solver and pycgt (whose run sits in `map`).
-fn values_table(rows: &[Row], timeout: Duration) -> String {
-    let t = timeout.as_secs_f64();
-    let header = [
-        "workload",
-        "size",
-        "cgl time",
-        "cgl MB",
-        "hand time",
-        "hand MB",
-        "time ÷ hand",
-        "pycgt time",
-        "pycgt MB",
-        "pycgt ÷ cgl time",
-        "answers equal",
-    ];
-    let mut cells: Vec<Vec<String>> = vec![header.iter().map(|h| h.to_string()).collect()];
-    for r in rows {
-        cells.push(vec![
-            r.workload.to_string(),
-            r.size.clone(),
-            time_cell(Some(&r.cgl), timeout),
-            mb_cell(Some(&r.cgl)),
-            time_cell(r.hand.as_ref(), timeout),
-            mb_cell(r.hand.as_ref()),
-            ratio_cell(&r.cgl, r.hand.as_ref(), t),
-            time_cell(r.map.as_ref(), timeout),
-            mb_cell(r.map.as_ref()),
-            match &r.map {
-                Some(peer) => speed_up_cell(peer, &r.cgl, t),
-                None => "–".into(),
-            },
-            equal(r),
-        ]);
-    }
-    markdown(&cells)
 }
 
 /// Map time ÷ cgl time, with the bounds a timeout gives.

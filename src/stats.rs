@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use crate::analysis::Analyzer;
 use crate::eval::compiled::CompiledGames;
-use crate::graph::TermId;
+use crate::graph::{IndexUse, TermId};
 
 /// How much of a program has a compiled form (spec §8), so that a slow game shows what runs
 /// in the interpreter: its move rules, and its `terminal if` and `draw if` conditions.
@@ -73,6 +73,8 @@ pub struct GraphSize {
     pub bytes: usize,
     /// The memory estimate the limit counts, in bytes ([`crate::graph::GameGraph::estimated_bytes`]).
     pub estimate: usize,
+    /// How the terms are found: a dense table, a packed key or a hash of their value.
+    pub index: IndexUse,
 }
 
 impl GraphSize {
@@ -91,6 +93,7 @@ impl GraphSize {
             moves: graph.edge_count(),
             bytes: analyzer.measured_bytes(),
             estimate: graph.estimated_bytes(),
+            index: graph.index_use(),
         }
     }
 
@@ -99,7 +102,7 @@ impl GraphSize {
         self.bytes.checked_div(self.positions)
     }
 
-    /// The rows about the graph: positions, moves stored, memory.
+    /// The rows about the graph: positions, how they are indexed, moves stored, memory.
     fn rows(&self) -> Vec<Row> {
         vec![
             Row::new(
@@ -109,6 +112,16 @@ impl GraphSize {
                     "{}, {}",
                     counted(self.atoms, "game position"),
                     counted(self.compounds, "compound")
+                ),
+            ),
+            Row::new(
+                "indexed",
+                (thousands(self.positions), ""),
+                format!(
+                    "{} dense, {} packed, {} hashed",
+                    thousands(self.index.dense),
+                    thousands(self.index.packed),
+                    thousands(self.index.hashed)
                 ),
             ),
             Row::new("moves stored", (thousands(self.moves), ""), String::new()),
@@ -373,6 +386,11 @@ mod tests {
                 moves: 3_120,
                 bytes: 2_001 * 60 + 3_120 * 4,
                 estimate: 2_001 * 180 + 3_120 * 20,
+                index: IndexUse {
+                    dense: 1_990,
+                    packed: 0,
+                    hashed: 11,
+                },
             },
         };
         assert_eq!(
@@ -383,6 +401,7 @@ stats  kayles.game
   evaluation         118.4 ms   42 expectations
   compiled               3      of 4 move rules, 1 of 1 condition
   positions          2,001      1,990 game positions, 11 compounds
+  indexed            2,001      1,990 dense, 0 packed, 11 hashed
   moves stored       3,120
   memory             129.4 KiB  66 B a position; --max-memory counts 412.7 KiB
 "
@@ -404,6 +423,7 @@ stats  kayles.game
             "\
 stats  this session
   positions              0      0 game positions, 0 compounds
+  indexed                0      0 dense, 0 packed, 0 hashed
   moves stored           0
   memory                 0 B    – a position
   last entry           5.0 ms   grundy( Nim(3))

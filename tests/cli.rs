@@ -474,6 +474,7 @@ fn eval_stats_print_a_block_on_stderr() {
             "evaluation",
             "compiled",
             "positions",
+            "indexed",
             "moves stored",
             "memory"
         ],
@@ -507,8 +508,14 @@ fn eval_stats_print_a_block_on_stderr() {
         count(&positions[1]) + count(&positions[4]),
         "game positions and compounds make up the positions: {stderr}"
     );
-    let _moves = count(&rows[4].1[0]);
-    let memory = &rows[5].1;
+    // How the positions are found: Kayles' heaps by a dense table.
+    assert_eq!(
+        rows[4].1[1..],
+        ["31", "dense,", "0", "packed,", "0", "hashed"],
+        "{stderr}"
+    );
+    let _moves = count(&rows[5].1[0]);
+    let memory = &rows[6].1;
     assert!(
         ["B", "KiB", "MiB"].contains(&memory[1].as_str()),
         "{stderr}"
@@ -560,7 +567,7 @@ fn check_stats_come_in_file_order_whatever_the_jobs() {
         "{stderr}"
     );
     for (title, rows) in &blocks[..3] {
-        assert_eq!(rows.len(), 6, "{title}: {stderr}");
+        assert_eq!(rows.len(), 7, "{title}: {stderr}");
         assert!(count(&rows[3].1[0]) > 0, "{title}: {stderr}");
     }
     // The failing file ran all three of its expectations.
@@ -625,9 +632,18 @@ fn check_stats_in_json_are_part_of_the_file_records() {
         "memory_bytes",
         "memory_estimate_bytes",
         "bytes_per_position",
+        "indexed_dense",
+        "indexed_packed",
+        "indexed_hashed",
     ] {
         assert!(stats[key].is_u64(), "{key}: {stats}");
     }
+    assert_eq!(
+        stats["indexed_dense"].as_u64().unwrap()
+            + stats["indexed_packed"].as_u64().unwrap()
+            + stats["indexed_hashed"].as_u64().unwrap(),
+        stats["positions"].as_u64().unwrap()
+    );
     assert_eq!(stats["evaluated"], 3);
     let positions = stats["positions"].as_u64().unwrap();
     assert!(positions > 0, "{stats}");

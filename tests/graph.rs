@@ -28,7 +28,12 @@ fn stored_moves_make_the_graph_reachable_counts() {
         (CHOMP, "Chomp([5; 5])"),
         (TICTACTOE, "TicTacToe.start"),
     ] {
-        let (count, s) = run(source, &format!("reachable({start})"));
+        // `reachable` keeps no moves: a remoteness search first stores them all (for the
+        // drawn tic-tac-toe start, the outcome's search does), and `reachable` then walks
+        // the stored moves.
+        let query =
+            format!("if {start} is D or remoteness({start}) >= 0 then reachable({start}) else 0");
+        let (count, s) = run(source, &query);
         let graph = s.graph().explored_graph();
         assert_eq!(graph.node_count(), s.graph().len(), "{start}");
         assert_eq!(graph.edge_count(), s.graph().edge_count(), "{start}");
@@ -54,9 +59,30 @@ fn stored_moves_make_the_graph_reachable_counts() {
 }
 
 #[test]
+fn reachable_keeps_no_moves_and_solves_remoteness_on_its_way() {
+    let (answer, s) = run(CHOMP, "reachable(Chomp([5; 5]))");
+    assert_eq!(answer, "251");
+    assert_eq!(s.graph().edge_count(), 0);
+    // The remoteness it wrote is the general solver's, in a fresh session.
+    let query = "[(outcome(p), remoteness(p)) for p in moves(Chomp([5; 5]))]";
+    let (after, _) = run(CHOMP, &format!("[reachable(Chomp([5; 5])), {query}][1]"));
+    let (fresh, _) = run(CHOMP, query);
+    assert_eq!(after, fresh);
+    // Draws too: tic-tac-toe's every option, after and without `reachable`.
+    let query =
+        "[(outcome(p), if p is D then -1 else remoteness(p)) for p in moves(TicTacToe.start)]";
+    let (after, _) = run(
+        TICTACTOE,
+        &format!("[reachable(TicTacToe.start), {query}][1]"),
+    );
+    let (fresh, _) = run(TICTACTOE, query);
+    assert_eq!(after, fresh);
+}
+
+#[test]
 fn many_moves_to_few_positions_are_kept_once_in_rule_order() {
-    // 50 options of Dup(n) reach at most 7 positions: past 32 options the graph drops repeats
-    // through a table of marks, whose rounds must not leak from one position to the next.
+    // 50 options of Dup(n) reach at most 7 positions: past 32 options the graph finds repeats
+    // by sorting the ids, and drops them in rule order, with a set reused between positions.
     let source =
         "game Dup {\n    position n\n    move (i * 3) % 7 for i in 0..50 if (i * 3) % 7 < n\n}\n";
     let (moves, s) = run(source, "[moves(Dup(n)) for n in [7, 5, 2, 0]]");

@@ -26,6 +26,7 @@ mod payoff;
 mod pictures;
 mod plot;
 mod properties;
+mod random_graphs;
 mod reliability;
 mod repl;
 mod seed_brute;

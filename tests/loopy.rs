@@ -10,8 +10,10 @@
 //! fit those values. On acyclic graphs, the same game without `loopy` (today's depth-first
 //! backward induction) must give the same answers.
 
-use cgl::session::{Session, SessionConfig};
+use cgl::session::Session;
 use proptest::prelude::*;
+
+use crate::random_graphs::{config, edges, eval, is_acyclic, load, nodes_in, successors};
 
 /// A random game: successors of each node, and which terminal nodes are draws.
 #[derive(Clone, Debug)]
@@ -22,51 +24,24 @@ struct Graph {
 
 impl Graph {
     fn source(&self, loopy: bool) -> String {
-        let edges: Vec<String> = self
-            .succ
-            .iter()
-            .map(|s| {
-                let items: Vec<String> = s.iter().map(|n| n.to_string()).collect();
-                format!("[{}]", items.join(", "))
-            })
-            .collect();
         let draws: Vec<String> = (0..self.draw.len())
             .filter(|n| self.draw[*n])
             .map(|n| n.to_string())
             .collect();
         format!(
-            "const E = [{}]\nconst DRAWS = {{{}}}\ngame G {{\n    position n\n    {}\n    {}\n    move m for m in E[n]\n}}\n",
-            edges.join(", "),
+            "const E = {}\nconst DRAWS = {{{}}}\ngame G {{\n    position n\n    {}\n    {}\n    move m for m in E[n]\n}}\n",
+            edges(&self.succ),
             draws.join(", "),
             if loopy { "loopy" } else { "" },
             if draws.is_empty() { "" } else { "draw if n in DRAWS" },
         )
     }
-
-    fn acyclic(&self) -> bool {
-        self.succ
-            .iter()
-            .enumerate()
-            .all(|(i, s)| s.iter().all(|j| *j < i))
-    }
 }
 
 fn graph_strategy(acyclic: bool, draws: bool) -> impl Strategy<Value = Graph> {
     (1usize..=8).prop_flat_map(move |k| {
-        let nodes = (0..k)
-            .map(move |i| {
-                let bound = if acyclic { i } else { k };
-                proptest::collection::btree_set(0..bound.max(1), 0..=bound.min(3))
-                    .prop_map(move |s| {
-                        s.into_iter()
-                            .filter(|j| !acyclic || *j < i)
-                            .collect::<Vec<_>>()
-                    })
-                    .boxed()
-            })
-            .collect::<Vec<_>>();
         (
-            nodes,
+            successors(k, acyclic),
             proptest::collection::vec(any::<bool>(), k..=k)
                 .prop_map(move |d| d.into_iter().map(|x| x && draws).collect::<Vec<_>>()),
         )
@@ -112,28 +87,6 @@ fn outcome_of(r: Option<u64>) -> &'static str {
     }
 }
 
-fn eval(s: &mut Session, file: usize, text: &str) -> String {
-    match s.eval_text(text, &[file]) {
-        Ok(v) => s.show(&v),
-        Err(d) => format!(
-            "error {}",
-            d.iter()
-                .map(|d| d.code.name())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
-}
-
-fn load(source: &str) -> (Session, usize) {
-    let mut s = Session::new(SessionConfig::default());
-    let file = match s.load_source("random.game", source) {
-        Ok(f) => f,
-        Err(d) => panic!("does not load: {:?}\n{source}", d[0].message),
-    };
-    (s, file)
-}
-
 /// The printed answers of outcome and remoteness (`-1` for a draw) for every node.
 fn answers(s: &mut Session, file: usize, k: usize, wrap: &str) -> (String, String) {
     let o = eval(s, file, &format!("[outcome({wrap}(G(n))) for n in 0..{k}]"));
@@ -154,15 +107,6 @@ fn expected(rem: &[Option<u64>]) -> (String, String) {
         .map(|r| r.map_or("-1".to_string(), |r| r.to_string()))
         .collect();
     (format!("[{}]", o.join(", ")), format!("[{}]", r.join(", ")))
-}
-
-/// The node numbers in a printed list of positions `[G(1), G(0)]`.
-fn nodes_in(printed: &str) -> Vec<usize> {
-    printed
-        .split("G(")
-        .skip(1)
-        .map(|p| p.split(')').next().unwrap().parse().unwrap())
-        .collect()
 }
 
 fn check_graph(g: &Graph) -> Result<(), TestCaseError> {
@@ -247,7 +191,7 @@ fn check_graph(g: &Graph) -> Result<(), TestCaseError> {
             prop_assert_eq!((o, r), expected(&rem), "sums, {}\n{}", wrap, source);
         }
     }
-    if g.acyclic() {
+    if is_acyclic(&g.succ) {
         let (mut plain, pfile) = load(&g.source(false));
         for wrap in ["normal", "misere"] {
             prop_assert_eq!(
@@ -262,19 +206,8 @@ fn check_graph(g: &Graph) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(128);
-    ProptestConfig {
-        cases,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(config(128))]
 
     #[test]
     fn loopy_graphs_agree_with_an_independent_retrograde_solver(g in graph_strategy(false, true)) {

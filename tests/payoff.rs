@@ -15,6 +15,8 @@
 use cgl::session::{Session, SessionConfig};
 use proptest::prelude::*;
 
+use crate::random_graphs::{config, edges, eval, is_acyclic, load, nodes_in, successors};
+
 /// A random payoff game: successors of each node, and each node's payoff if it is an end.
 #[derive(Clone, Debug)]
 struct Graph {
@@ -24,46 +26,23 @@ struct Graph {
 
 impl Graph {
     fn source(&self, loopy: bool, payoffs: bool) -> String {
-        let list = |items: &mut dyn Iterator<Item = String>| {
-            format!("[{}]", items.collect::<Vec<_>>().join(", "))
-        };
-        let edges = list(
-            &mut self
-                .succ
-                .iter()
-                .map(|s| list(&mut s.iter().map(|n| n.to_string()))),
-        );
-        let pay = list(&mut self.pay.iter().map(|p| p.to_string()));
+        let edges = edges(&self.succ);
+        let pay: Vec<String> = self.pay.iter().map(|p| p.to_string()).collect();
+        let pay = format!("[{}]", pay.join(", "));
         format!(
             "const E = {edges}\nconst PAY = {pay}\ngame G {{\n    position n\n    {}\n    {}\n    move m for m in E[n]\n}}\n",
             if loopy { "loopy" } else { "" },
             if payoffs { "payoff PAY[n]" } else { "" },
         )
     }
-
-    fn acyclic(&self) -> bool {
-        self.succ
-            .iter()
-            .enumerate()
-            .all(|(i, s)| s.iter().all(|j| *j < i))
-    }
 }
 
 fn graph_strategy(acyclic: bool, max_nodes: usize) -> impl Strategy<Value = Graph> {
     (1usize..=max_nodes).prop_flat_map(move |k| {
-        let nodes = (0..k)
-            .map(move |i| {
-                let bound = if acyclic { i } else { k };
-                proptest::collection::btree_set(0..bound.max(1), 0..=bound.min(3))
-                    .prop_map(move |s| {
-                        s.into_iter()
-                            .filter(|j| !acyclic || *j < i)
-                            .collect::<Vec<_>>()
-                    })
-                    .boxed()
-            })
-            .collect::<Vec<_>>();
-        (nodes, proptest::collection::vec(-3i64..=3, k..=k))
+        (
+            successors(k, acyclic),
+            proptest::collection::vec(-3i64..=3, k..=k),
+        )
             .prop_map(|(succ, pay)| Graph { succ, pay })
     })
 }
@@ -146,37 +125,6 @@ fn negamax(g: &Graph, p: usize) -> i64 {
     g.succ[p].iter().map(|q| -negamax(g, *q)).max().unwrap()
 }
 
-fn eval(s: &mut Session, file: usize, text: &str) -> String {
-    match s.eval_text(text, &[file]) {
-        Ok(v) => s.show(&v),
-        Err(d) => format!(
-            "error {}",
-            d.iter()
-                .map(|d| d.code.name())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
-    }
-}
-
-fn load(source: &str) -> (Session, usize) {
-    let mut s = Session::new(SessionConfig::default());
-    let file = match s.load_source("random.game", source) {
-        Ok(f) => f,
-        Err(d) => panic!("does not load: {:?}\n{source}", d[0].message),
-    };
-    (s, file)
-}
-
-/// The node numbers in a printed list of positions `[G(1), G(0)]`.
-fn nodes_in(printed: &str) -> Vec<usize> {
-    printed
-        .split("G(")
-        .skip(1)
-        .map(|p| p.split(')').next().unwrap().parse().unwrap())
-        .collect()
-}
-
 fn printed(values: &[i64]) -> String {
     let items: Vec<String> = values.iter().map(i64::to_string).collect();
     format!("[{}]", items.join(", "))
@@ -189,7 +137,7 @@ fn check_graph(g: &Graph) -> Result<(), TestCaseError> {
     let (mut s, file) = load(&source);
     let scores = eval(&mut s, file, &format!("[score(G(n)) for n in 0..{k}]"));
     prop_assert_eq!(&scores, &printed(&want), "{}", source);
-    if g.acyclic() {
+    if is_acyclic(&g.succ) {
         let rec: Vec<i64> = (0..k).map(|p| negamax(g, p)).collect();
         prop_assert_eq!(&rec, &want, "negamax\n{}", source);
         let (mut plain, pfile) = load(&g.source(false, true));
@@ -275,19 +223,8 @@ fn check_graph(g: &Graph) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn config() -> ProptestConfig {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(96);
-    ProptestConfig {
-        cases,
-        ..ProptestConfig::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(config(96))]
 
     #[test]
     fn loopy_payoff_graphs_agree_with_a_strategy_brute_force(g in graph_strategy(false, 5)) {

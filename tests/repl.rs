@@ -153,7 +153,7 @@ fn time_and_stats_report_positions() {
         .lines()
         .skip_while(|l| *l != "stats  this session")
         .collect();
-    assert_eq!(stats.len(), 6, "{stdout}");
+    assert_eq!(stats.len(), 7, "{stdout}");
     let row = |label: &str| {
         stats
             .iter()

@@ -10,6 +10,7 @@
 mod memo;
 mod partizan;
 mod payoff;
+mod reach;
 mod retro;
 mod solve;
 mod stream;
@@ -18,6 +19,7 @@ use std::rc::Rc;
 
 pub use memo::Memos;
 use memo::{RemCode, RemMemo};
+use reach::reachable;
 pub use solve::Slot;
 use solve::{solve, Analysis, MemoTable};
 
@@ -180,7 +182,7 @@ fn run(
                 let line = partizan::line(an, w, t, conv, side_or_error()?)?;
                 Value::list(line.into_iter().map(|s| to_value(an, s)).collect())
             }
-            Builtin::Reachable => Value::Int(reachable(an, w, t)? as i64),
+            Builtin::Reachable => Value::Int(reachable(an, w, t, conv)? as i64),
             other => return Err(Box::new(Diag::internal(format!("`{}` is not an analysis", other.name())))),
         });
     }
@@ -219,7 +221,7 @@ fn run(
             }
             Value::list(out)
         }
-        Builtin::Reachable => Value::Int(reachable(an, w, t)? as i64),
+        Builtin::Reachable => Value::Int(reachable(an, w, t, conv)? as i64),
         Builtin::Score => return Err(not_payoff(an, w, t)),
         Builtin::OptimalMoves => {
             let here = outcome(an, w, t, conv)?;
@@ -675,24 +677,34 @@ fn outcome_acyclic(
     // one search then answers both `outcome` and a later `remoteness`. The search gives up
     // at the first compound, where outcomes are found by the theorems instead (and kept:
     // a position whose outcome is known is not searched again).
+    // A remoteness already known (a `reachable` search solves it on its way) has the
+    // outcome as its parity.
+    if an.graph.compound_of(t).is_none() {
+        if let Slot::Done(code) = an.memos.remoteness[conv_index(conv)].slot(t.0 as usize) {
+            return Ok(parity(code.get()));
+        }
+    }
     let known = an.memos.outcome[conv_index(conv)].get(t.0 as usize);
     if let Some(Slot::Done(o)) = known {
         return Ok(*o);
     }
     if an.graph.compound_of(t).is_none() {
         match solve(an, w, Remoteness(conv, true), t) {
-            Ok(r) => {
-                return Ok(match r.get() {
-                    None => Outcome::D,
-                    Some(r) if r % 2 == 0 => Outcome::P,
-                    Some(_) => Outcome::N,
-                })
-            }
+            Ok(r) => return Ok(parity(r.get())),
             Err(e) if e.code == ONLY_ATOMS => {}
             Err(e) => return Err(e),
         }
     }
     solve(an, w, OutcomeOf(conv), t)
+}
+
+/// The outcome that a remoteness gives: even is P, odd N, none a draw.
+fn parity(r: Rem) -> Outcome {
+    match r {
+        None => Outcome::D,
+        Some(r) if r % 2 == 0 => Outcome::P,
+        Some(_) => Outcome::N,
+    }
 }
 
 /// The Kalmár–Steinhaus function (remoteness), 003: `κ(terminal) = 0`,
@@ -861,34 +873,4 @@ pub fn line(
         }
         current = next;
     }
-}
-
-/// The number of distinct positions reachable from `t` by moves, `t` included (a compound
-/// counts as one position: its explicit product is explored).
-pub fn reachable(an: &mut Analyzer, w: &mut World<'_>, t: TermId) -> DiagResult<usize> {
-    // Term ids are dense: a bitset over them, grown as the graph grows.
-    let mut seen: Vec<u64> = Vec::new();
-    let mut mark = |id: TermId| {
-        let (word, bit) = (id.0 as usize / 64, id.0 % 64);
-        if seen.len() <= word {
-            seen.resize((word + 1).max(2 * seen.len()), 0);
-        }
-        let new = seen[word] & (1 << bit) == 0;
-        seen[word] |= 1 << bit;
-        new
-    };
-    mark(t);
-    let mut count = 1;
-    let mut stack = vec![t];
-    let mut moves = Vec::new();
-    while let Some(current) = stack.pop() {
-        an.graph.successors_into(w, current, &mut moves)?;
-        for next in &moves {
-            if mark(*next) {
-                count += 1;
-                stack.push(*next);
-            }
-        }
-    }
-    Ok(count)
 }

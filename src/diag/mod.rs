@@ -135,7 +135,7 @@ pub struct Diag {
 }
 
 impl Diag {
-    /// A new error. Codes come from the catalogue in `codes.rs`: a new one is one entry there
+    /// A new error. Codes come from the catalogue in `codes/`: a new one is one entry there
     /// (ARCHITECTURE.md, *Diagnostic codes*).
     #[cold]
     pub fn error(code: Code, message: impl Into<String>) -> Diag {

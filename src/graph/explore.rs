@@ -37,6 +37,26 @@ impl GameGraph {
         Ok(())
     }
 
+    /// [`GameGraph::successors_into`], but moves that are not stored yet are generated and
+    /// handed over without being kept: for a caller that needs them once (an exploration
+    /// that solves on its way), so that they cost no memory.
+    pub(crate) fn successors_once(
+        &mut self,
+        w: &mut World<'_>,
+        t: TermId,
+        out: &mut Vec<TermId>,
+    ) -> DiagResult<()> {
+        if let Some(stored) = self.moves.get(t) {
+            out.extend(stored.iter().map(|id| TermId(*id)));
+            return Ok(());
+        }
+        let mut found = std::mem::take(&mut self.scratch.found);
+        let generated = self.generate(w, t, &mut found);
+        out.extend(found.iter().map(|(id, _)| id));
+        self.scratch.found = found;
+        generated
+    }
+
     /// The moves of `t` if the graph keeps them (it was explored), without generating any.
     pub(crate) fn stored_successors(&self, t: TermId) -> Option<Vec<TermId>> {
         Some(self.moves.get(t)?.iter().map(|id| TermId(*id)).collect())
@@ -214,12 +234,16 @@ impl GameGraph {
         self.find_nibbles(&keys[..n], known);
     }
 
+    /// The ids of the nibble keys `keys`, into `known` at each key's index. A bucket holds
+    /// an id only: the key is compared with the term's record.
     pub(super) fn find_nibbles(&self, keys: &[(usize, NibbleKey)], known: &mut [Option<TermId>]) {
         for (i, key) in keys {
             known[*i] = self
                 .nibble_index
-                .find(key.hash(), |(k, _)| k == key)
-                .map(|(_, id)| TermId(*id));
+                .find(key.hash(), |id| {
+                    self.terms.nibbles(TermId(*id)) == Some(*key)
+                })
+                .map(|id| TermId(*id));
         }
     }
 
@@ -237,17 +261,18 @@ impl GameGraph {
             found.truncate(kept);
             return;
         }
-        // Many moves: each target marked with this round's number, in a table by id.
-        self.dedup_round = self.dedup_round.wrapping_add(1);
-        if self.dedup_round == 0 {
-            self.dedup_marks.fill(0);
-            self.dedup_round = 1;
+        // Many moves (Chomp's, a heap's): sorted copies of the ids show whether any target is
+        // met twice, which rules seldom make; only then are the repeats dropped, in order.
+        let mut sorted = std::mem::take(&mut self.scratch.sorted);
+        sorted.clear();
+        sorted.extend(found.iter().map(|(id, _)| id.0));
+        sorted.sort_unstable();
+        if sorted.windows(2).any(|pair| pair[0] == pair[1]) {
+            let seen = &mut self.scratch.seen;
+            seen.clear();
+            found.retain(|(id, _)| seen.insert(id.0));
         }
-        if self.dedup_marks.len() < self.terms.len() {
-            self.dedup_marks.resize(self.terms.len(), 0);
-        }
-        let (marks, round) = (&mut self.dedup_marks, self.dedup_round);
-        found.retain(|(id, _)| std::mem::replace(&mut marks[id.idx()], round) != round);
+        self.scratch.sorted = sorted;
     }
 
     pub(super) fn product_moves(

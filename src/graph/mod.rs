@@ -18,9 +18,14 @@ use crate::eval::value::{CompoundKind, InstanceId, InstanceNames, PosTerm, Value
 use crate::eval::{Interp, OptionTarget, PositionData, World};
 
 mod explore;
+mod index;
+mod moves;
 mod sides;
 mod store;
 
+pub(crate) use index::cell;
+use index::{IntAtoms, TupleKey};
+use moves::MoveStore;
 use store::{cells_hash, cells_home, home, pack, CellsOf, Home, NibbleKey, TermStore, MAX_CELLS};
 
 /// Index of a term in the graph.
@@ -42,6 +47,18 @@ pub enum Term {
     /// disjunctive and selective compounds no part that is over (terminal and not a draw); at
     /// least two parts, except the empty game (a disjunctive compound of none).
     Compound(CompoundKind, Box<[TermId]>),
+}
+
+/// How many terms each kind of index finds ([`GameGraph::index_use`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IndexUse {
+    /// Found by indexing a dense table with their value (small integers, pairs of them).
+    pub dense: usize,
+    /// Found by a packed key, without a boxed value (short lists of small cells, short
+    /// tuples of integers).
+    pub packed: usize,
+    /// Found by hashing a boxed value (any other position, compounds).
+    pub hashed: usize,
 }
 
 /// Facts about a term known as soon as it is interned.
@@ -101,236 +118,8 @@ pub const MAX_TERMS: usize = (u32::MAX - 3) as usize;
 /// The code of the position-limit diagnostic.
 const TOO_MANY_POSITIONS: Code = Code::GraphTooManyPositions;
 
-/// The cell `[i][n]` of a list of tables (one per instance, or per row), the table grown
-/// (filled with `empty`, at least doubling, at most to `cap` cells) to hold it.
-pub(crate) fn cell<T: Clone>(
-    tables: &mut Vec<Vec<T>>,
-    i: usize,
-    n: usize,
-    empty: T,
-    cap: usize,
-) -> &mut T {
-    if tables.len() <= i {
-        tables.resize_with(i + 1, Vec::new);
-    }
-    let table = &mut tables[i];
-    if table.len() <= n {
-        table.resize((n + 1).max(table.len() * 2).min(cap.max(n + 1)), empty);
-    }
-    &mut table[n]
-}
-
-/// The cell `[inst][a][b]` of a table of rows per instance, grown to hold it.
-fn pair_cell<T: Clone>(
-    tables: &mut Vec<Vec<Vec<T>>>,
-    inst: InstanceId,
-    a: usize,
-    b: usize,
-    empty: T,
-) -> &mut T {
-    let i = inst.0 as usize;
-    if tables.len() <= i {
-        tables.resize_with(i + 1, Vec::new);
-    }
-    cell(&mut tables[i], a, b, empty, IntAtoms::PAIR_BELOW as usize)
-}
-
-/// The ids of atoms whose data is a small non-negative integer, in one dense table per game
-/// instance: the commonest positions (heaps) are found by indexing instead of hashing.
-#[derive(Debug, Default)]
-struct IntAtoms {
-    /// Per instance, `id + 1` of the atom with data `n` at index `n` (0: not interned).
-    tables: Vec<Vec<u32>>,
-    /// Per instance, `id + 1` of the atom with data `(a, b)` at `[a][b]`.
-    pairs: Vec<Vec<Vec<u32>>>,
-    /// The tables' bytes, kept up to date as they grow (the memory check reads it for every
-    /// explored position, so it is not summed each time).
-    bytes: usize,
-}
-
-impl IntAtoms {
-    /// Integers from 0 up to this bound are indexed densely; larger ones are hashed.
-    const DENSE_BELOW: i64 = 1 << 20;
-    /// Pairs of integers from 0 up to this bound are indexed densely (at most 16 MiB a game).
-    const PAIR_BELOW: i64 = 1 << 11;
-
-    #[inline]
-    fn pair_is_dense(a: i64, b: i64) -> bool {
-        // Both in 0..PAIR_BELOW, a power of two: no bit at or above it in either, and no sign.
-        (a as u64 | b as u64) < Self::PAIR_BELOW as u64
-    }
-
-    fn get_pair(&self, inst: InstanceId, a: i64, b: i64) -> Option<TermId> {
-        let id = *self
-            .pairs
-            .get(inst.0 as usize)?
-            .get(a as usize)?
-            .get(b as usize)?;
-        (id > 0).then(|| TermId(id - 1))
-    }
-
-    /// Indexes the pair when it is dense; false when it is not (the caller hashes it).
-    fn insert_pair(&mut self, inst: InstanceId, a: i64, b: i64, id: u32) -> bool {
-        if !Self::pair_is_dense(a, b) {
-            return false;
-        }
-        let cells = |p: &[Vec<Vec<u32>>]| {
-            p.get(inst.0 as usize).map_or((0, 0), |rows| {
-                (rows.len(), rows.get(a as usize).map_or(0, Vec::len))
-            })
-        };
-        let before = cells(&self.pairs);
-        *pair_cell(&mut self.pairs, inst, a as usize, b as usize, 0) = id + 1;
-        if cells(&self.pairs) != before {
-            self.bytes = self.measure();
-        }
-        true
-    }
-
-    /// The tables' bytes (their cells in use), as last measured.
-    fn bytes(&self) -> usize {
-        self.bytes
-    }
-
-    /// Sums the tables' bytes (after one grew: tables grow by doubling, so rarely).
-    fn measure(&self) -> usize {
-        fn nested<T>(v: &[Vec<T>]) -> usize {
-            std::mem::size_of_val(v)
-                + v.iter()
-                    .map(|inner| std::mem::size_of_val(&inner[..]))
-                    .sum::<usize>()
-        }
-        nested(&self.tables)
-            + std::mem::size_of_val(&self.pairs[..])
-            + self.pairs.iter().map(|p| nested(p)).sum::<usize>()
-    }
-
-    fn slot(&self, inst: InstanceId, n: i64) -> Option<u32> {
-        let table = self.tables.get(inst.0 as usize)?;
-        let i = usize::try_from(n).ok()?;
-        table.get(i).copied()
-    }
-
-    fn get(&self, inst: InstanceId, n: i64) -> Option<TermId> {
-        match self.slot(inst, n) {
-            Some(id) if id > 0 => Some(TermId(id - 1)),
-            _ => None,
-        }
-    }
-
-    /// Whether the tables hold `n`: then every interned atom `n` is in them, and one that is
-    /// not is not interned.
-    fn is_dense(n: i64) -> bool {
-        (0..Self::DENSE_BELOW).contains(&n)
-    }
-
-    /// Indexes `n` when it is dense; false when it is not (the caller hashes it).
-    fn insert(&mut self, inst: InstanceId, n: i64, id: u32) -> bool {
-        if !Self::is_dense(n) {
-            return false;
-        }
-        let len = |t: &[Vec<u32>]| t.get(inst.0 as usize).map_or(0, Vec::len);
-        let before = len(&self.tables);
-        *cell(&mut self.tables, inst.0 as usize, n as usize, 0, usize::MAX) = id + 1;
-        if len(&self.tables) != before {
-            self.bytes = self.measure();
-        }
-        true
-    }
-}
-
-/// A position of at most four integers, packed: `(a, b)` of Wythoff, `(x, y, h)`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct TupleKey {
-    inst: u32,
-    len: u8,
-    items: [i64; 4],
-}
-
-impl std::hash::Hash for TupleKey {
-    /// One well-mixed word: small, regular integers (grid coordinates) hashed field by field
-    /// with the Fx hash cluster in the table's control bits, and probing gets long.
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        let mut h = u64::from(self.inst) << 8 | u64::from(self.len);
-        for item in self.items {
-            h = (h ^ item as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            h ^= h >> 29;
-        }
-        h = (h ^ (h >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
-        state.write_u64(h ^ (h >> 32));
-    }
-}
-
-impl TupleKey {
-    fn of_ints(inst: InstanceId, items: &[i64]) -> Option<TupleKey> {
-        if items.len() > 4 {
-            return None;
-        }
-        let mut packed = [0; 4];
-        packed[..items.len()].copy_from_slice(items);
-        Some(TupleKey {
-            inst: inst.0,
-            len: items.len() as u8,
-            items: packed,
-        })
-    }
-
-    fn of_values(inst: InstanceId, items: &[Value]) -> Option<TupleKey> {
-        if items.len() > 4 {
-            return None;
-        }
-        let mut ints = [0; 4];
-        for (n, v) in ints.iter_mut().zip(items) {
-            let Value::Int(v) = v else { return None };
-            *n = *v;
-        }
-        TupleKey::of_ints(inst, &ints[..items.len()])
-    }
-}
-
 /// Rule tag on generated moves that are compound moves rather than a game rule's.
 const PRODUCT_MOVE: u32 = u32::MAX;
-
-/// The stored moves: each explored term's targets side by side in one arena, in the order
-/// the rules produce them. A move takes 4 bytes, a term 8 (where its moves start, how many).
-/// Which rule made a move is not kept: the rare question (a diagnostic's label) generates
-/// the moves again.
-#[derive(Debug, Default)]
-struct MoveStore {
-    /// Per term: the start of its moves in `targets` and their number; `NOT_STORED` as the
-    /// start when the term's moves are not stored.
-    spans: Vec<(u32, u32)>,
-    /// The targets' ids.
-    targets: Vec<u32>,
-}
-
-impl MoveStore {
-    const NOT_STORED: u32 = u32::MAX;
-    /// The most moves the arena can index.
-    const MAX_MOVES: usize = (u32::MAX - 1) as usize;
-
-    fn add_term(&mut self) {
-        self.spans.push((Self::NOT_STORED, 0));
-    }
-
-    fn len(&self) -> usize {
-        self.targets.len()
-    }
-
-    /// The moves of `t`, if stored.
-    fn get(&self, t: TermId) -> Option<&[u32]> {
-        let (start, len) = self.spans[t.idx()];
-        (start != Self::NOT_STORED)
-            .then(|| &self.targets[start as usize..start as usize + len as usize])
-    }
-
-    /// Stores the moves of `t` (not stored before; the caller checked there is room).
-    fn store(&mut self, t: TermId, found: &[(TermId, u32)]) {
-        let start = self.targets.len() as u32;
-        self.targets.extend(found.iter().map(|(id, _)| id.0));
-        self.spans[t.idx()] = (start, found.len() as u32);
-    }
-}
 
 /// The game graph of a session, shared by every query so later ones reuse earlier work.
 #[derive(Debug, Default)]
@@ -343,9 +132,9 @@ pub struct GameGraph {
     index: HashTable<u32>,
     /// The ids of list (and long tuple) positions of small cells, by the hash of the cells.
     cells_index: HashTable<u32>,
-    /// The same for the positions kept as a [`NibbleKey`], the key beside the id: a look-up
-    /// reads the table only, not the terms.
-    nibble_index: HashTable<(NibbleKey, u32)>,
+    /// The same for the positions kept as a [`NibbleKey`], by the key's hash. The key is
+    /// compared with the term's record, not kept twice: 5 bytes a bucket, not 17.
+    nibble_index: HashTable<u32>,
     info: Vec<TermInfo>,
     /// The moves of the explored terms.
     moves: MoveStore,
@@ -363,10 +152,6 @@ pub struct GameGraph {
     int_atoms: IntAtoms,
     /// Positions that are short tuples of integers, by a packed key (no boxed value to hash).
     tuple_atoms: rustc_hash::FxHashMap<TupleKey, u32>,
-    /// Per term, the last round of [`GameGraph::dedup_moves`] that met it (grown when a
-    /// position has many moves).
-    dedup_marks: Vec<u32>,
-    dedup_round: u32,
     /// Buffers for generating moves, reused from position to position.
     scratch: Scratch,
     /// Bytes the analyses keep beside the graph in tables indexed by position value rather
@@ -391,6 +176,10 @@ struct Scratch {
     cells: Vec<i64>,
     /// The options' targets already interned, found in one batch (see `find_nibble_batch`).
     known: Vec<Option<TermId>>,
+    /// The ids of a position's many moves, sorted to find repeats (see `dedup_moves`).
+    sorted: Vec<u32>,
+    /// The ids met so far while repeats are dropped.
+    seen: rustc_hash::FxHashSet<u32>,
 }
 
 impl GameGraph {
@@ -455,13 +244,12 @@ impl GameGraph {
             + self.boxed_data_bytes
             + table::<u32>(self.index.capacity())
             + table::<u32>(self.cells_index.capacity())
-            + table::<(NibbleKey, u32)>(self.nibble_index.capacity())
+            + table::<u32>(self.nibble_index.capacity())
             + table::<(TupleKey, u32)>(self.tuple_atoms.capacity())
             + vec(&self.info)
             + vec(&self.moves.spans)
             + vec(&self.moves.targets)
             + self.int_atoms.bytes()
-            + vec(&self.dedup_marks)
             + self.sides.bytes()
     }
 
@@ -496,6 +284,19 @@ impl GameGraph {
     /// True when nothing is interned yet.
     pub fn is_empty(&self) -> bool {
         self.terms.len() == 0
+    }
+
+    /// How the terms are found: how many by a dense table, by a packed key (nibbles,
+    /// cells, short tuples) and by hashing their value. Looks at every term once.
+    pub fn index_use(&self) -> IndexUse {
+        let [dense, packed, boxed] = self.terms.kinds();
+        // Boxed short tuples are found by their packed key.
+        let keyed = self.tuple_atoms.len();
+        IndexUse {
+            dense,
+            packed: packed + keyed,
+            hashed: boxed - keyed.min(boxed),
+        }
     }
 
     /// Number of moves stored.
@@ -627,8 +428,10 @@ impl GameGraph {
                 self.tuple_atoms.insert(*key, id);
             }
             Home::Nibbles(key) => {
-                self.nibble_index
-                    .insert_unique(key.hash(), (*key, id), |(k, _)| k.hash());
+                let terms = &self.terms;
+                self.nibble_index.insert_unique(key.hash(), id, |i| {
+                    terms.nibbles(TermId(*i)).map_or(0, NibbleKey::hash)
+                });
             }
             Home::Cells(inst, of, cells) => {
                 let terms = &self.terms;
@@ -652,7 +455,6 @@ impl GameGraph {
         self.terms.push(boxed, &home);
         self.has_partizan |= info.partizan;
         self.info.push(info);
-        self.moves.add_term();
         Ok(TermId(id))
     }
 
@@ -678,8 +480,8 @@ impl GameGraph {
             Home::Key(key) => self.tuple_atoms.get(&key).map(|id| TermId(*id)),
             Home::Nibbles(key) => self
                 .nibble_index
-                .find(key.hash(), |(k, _)| *k == key)
-                .map(|(_, id)| TermId(*id)),
+                .find(key.hash(), |i| self.terms.nibbles(TermId(*i)) == Some(key))
+                .map(|i| TermId(*i)),
             Home::Cells(inst, of, cells) => self
                 .cells_index
                 .find(cells_hash(inst, of, cells), |i| {

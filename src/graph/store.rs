@@ -337,6 +337,28 @@ impl TermStore {
         }
     }
 
+    /// How many terms are kept in each way: a dense table's (small integers and pairs),
+    /// packed (nibbles, cells) and boxed.
+    pub(super) fn kinds(&self) -> [usize; 3] {
+        let mut counts = [0; 3];
+        for stored in &self.stored {
+            counts[match stored {
+                Stored::Int { .. } | Stored::Pair { .. } => 0,
+                Stored::Nibbles(_) | Stored::Cells { .. } => 1,
+                Stored::Boxed(_) => 2,
+            }] += 1;
+        }
+        counts
+    }
+
+    /// The key of a position kept as a [`NibbleKey`], if `t` is one.
+    pub(super) fn nibbles(&self, t: TermId) -> Option<NibbleKey> {
+        match self.stored[t.idx()] {
+            Stored::Nibbles(key) => Some(key),
+            _ => None,
+        }
+    }
+
     /// The cells of a list or tuple position kept in the arena, if `t` is one.
     pub(super) fn cells(&self, t: TermId) -> Option<(InstanceId, CellsOf, &[u8])> {
         match self.stored[t.idx()] {

@@ -10,7 +10,8 @@
 //!   entry is complete, what kind it is, the meta-commands and their arguments' places.
 //! - `editor` gets lines: rustyline on a terminal (history, completion), or a pipe.
 //! - `state` is the REPL proper: bindings, entries, commands, `:reload`.
-//! - `explain` and `play` are the larger commands; `play::choose_move` is pure and tested.
+//! - `explain`, `table` and `play` are the larger commands (`:explain`, `:table`/`:grid`,
+//!   `:play`); `play::choose_move` is pure and tested.
 
 mod command;
 mod editor;
@@ -19,6 +20,7 @@ mod help;
 mod play;
 mod state;
 mod strategic;
+mod table;
 
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;

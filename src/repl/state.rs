@@ -12,7 +12,7 @@ use super::command::{
     classify, parse_command, parse_let, Command, CommandError, EntryKind, Generator,
 };
 use super::editor::Lines;
-use super::{explain, help, play, Errors};
+use super::{explain, help, play, table, Errors};
 use crate::diag::{render, Code, Diag, FileId, Label, RenderStyle, Span};
 use crate::eval::builtins;
 use crate::eval::picture::{gallery, indent};
@@ -502,7 +502,7 @@ impl Repl {
                 let _ = write!(
                     out,
                     "{}",
-                    explain::table(&self.session, &title, &values, self.color)
+                    table::table(&self.session, &title, &values, self.color)
                 );
             }
             Command::Grid { expr, rows, cols } => {
@@ -516,7 +516,7 @@ impl Repl {
                 let _ = write!(
                     out,
                     "{}",
-                    explain::grid(&self.session, &title, names, &grid, self.color)
+                    table::grid(&self.session, &title, names, &grid, self.color)
                 );
             }
             Command::Play {

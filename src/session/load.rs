@@ -1,0 +1,401 @@
+//! Reading files and their imports into a session: the load policy's limits (size,
+//! confinement to a folder), refusals with their diagnostics, and paths as diagnostics show them.
+
+use std::path::{Path, PathBuf};
+
+use super::{LoadedFile, Session};
+use crate::diag::{Code, Diag, FileId, Span};
+use crate::eval::ConstState;
+use crate::lower::lower_file;
+use crate::syntax::ast;
+use crate::syntax::parse_file_checked;
+
+impl Session {
+    /// Loads `path` (as the user sees it: relative to the working directory, or to the
+    /// importing file's folder joined in front). `stack` holds the files being loaded, to
+    /// find import cycles.
+    pub(super) fn load_path_from(
+        &mut self,
+        path: &Path,
+        import: Option<Span>,
+        stack: &mut Vec<(PathBuf, PathBuf)>,
+    ) -> Result<usize, Vec<Diag>> {
+        let unreadable = |message: String, help: &str| {
+            let mut d = Diag::error(Code::LoadUnreadable, message).help(help.to_string());
+            if let Some(span) = import {
+                d = d.label(span, "imported here");
+            }
+            vec![d]
+        };
+        let where_help = if import.is_some() {
+            "check the path; an import is relative to the folder of the importing file"
+        } else {
+            "check the path; it is relative to the current directory"
+        };
+        let canonical = std::fs::canonicalize(path).map_err(|e| {
+            unreadable(
+                format!("cannot read `{}`: {}", shown(path), io_reason(&e)),
+                where_help,
+            )
+        })?;
+        if let Some(root) = &self.policy.confine {
+            if !canonical.starts_with(root) {
+                // Where a link leads is not said: it is outside, and that is all a log of
+                // the check may show.
+                return Err(vec![refused(
+                    Code::LoadConfined,
+                    format!(
+                        "`{}` leads outside the folder that cgl check is confined to",
+                        shown(path)
+                    ),
+                    "with --confine, cgl reads only files inside the confined folder; copy \
+                     what the file needs into it",
+                    import,
+                )]);
+            }
+        }
+        if let Some(i) = self.by_path.get(&canonical) {
+            return Ok(*i);
+        }
+        if let Some(first) = stack.iter().position(|(c, _)| *c == canonical) {
+            let chain: Vec<String> = stack[first..]
+                .iter()
+                .map(|(_, shown_path)| shown(shown_path))
+                .chain([shown(path)])
+                .collect();
+            let mut d = Diag::error(Code::LoadImportCycle, "files import each other in a cycle")
+                .note(format!("import chain: {}", chain.join(" → ")))
+                .help("move what the files share into another file that each of them imports");
+            if let Some(span) = import {
+                d = d.label(span, "this import closes the cycle");
+            }
+            return Err(vec![d]);
+        }
+        let bytes =
+            read_regular(&canonical, self.policy.max_file_size).map_err(
+                |refusal| match refusal {
+                    Refusal::Io(e) => unreadable(
+                        format!("cannot read `{}`: {}", shown(path), io_reason(&e)),
+                        where_help,
+                    ),
+                    Refusal::NotRegular(kind) => unreadable(
+                        format!("`{}` is not a regular file: it is {kind}", shown(path)),
+                        "cgl reads .game files only; a device, pipe or socket could block or \
+                     never end",
+                    ),
+                    Refusal::TooLarge(size) => vec![refused(
+                        Code::LoadTooLarge,
+                        format!(
+                            "`{}` is larger than the limit of {} ({})",
+                            shown(path),
+                            bytes_text(self.policy.max_file_size),
+                            size.map_or_else(
+                                || "it kept growing while read".to_string(),
+                                |n| { format!("it has {}", bytes_text(n)) }
+                            )
+                        ),
+                        "split the file, or allow larger files with --max-file-size (MiB)",
+                        import,
+                    )],
+                },
+            )?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            let valid = e.utf8_error().valid_up_to();
+            let before = String::from_utf8_lossy(&e.as_bytes()[..valid]).into_owned();
+            let line = before.matches('\n').count() + 1;
+            let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            unreadable(
+                format!(
+                    "`{}` is not UTF-8 text (line {line}, column {col})",
+                    shown(path)
+                ),
+                "cgl reads .game files as UTF-8 text; save the file as UTF-8",
+            )
+        })?;
+        // Editors on Windows may start UTF-8 files with a byte-order mark; it is not part of
+        // the program, and a correct file must not fail because of it.
+        let text = match text.strip_prefix('\u{feff}') {
+            Some(rest) => rest.to_string(),
+            None => text,
+        };
+        if let Some(d) = control_character(path, &text) {
+            let mut d = d;
+            if let Some(span) = import {
+                d = d.label(span, "imported here");
+            }
+            return Err(vec![d]);
+        }
+        let file = self.sources.add(shown(path), text);
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        stack.push((canonical.clone(), path.to_path_buf()));
+        let result = self.load_parsed(file, &dir, stack);
+        stack.pop();
+        let index = result?;
+        self.by_path.insert(canonical, index);
+        Ok(index)
+    }
+
+    /// Refuses an import before anything is read: one of a file that is not a `.game` file
+    /// (so that `import "/etc/passwd"` quotes nothing of it), and, when confined, one that
+    /// leaves the folder by an absolute path or `..`.
+    fn check_import(&self, path: &str, span: Span) -> Result<(), Vec<Diag>> {
+        let written = Path::new(path);
+        if written.extension().is_none_or(|e| e != "game") {
+            return Err(vec![refused(
+                Code::LoadNotGame,
+                format!("`{}` is not a .game file", escaped(path)),
+                "an import names a .game file (its name ends in .game); cgl does not read \
+                 other files, so that a diagnostic never quotes them",
+                Some(span),
+            )]);
+        }
+        if self.policy.confine.is_some() {
+            let leaves = if written.has_root() || written.is_absolute() {
+                Some("an absolute path")
+            } else if written
+                .components()
+                .any(|c| matches!(c, std::path::Component::ParentDir))
+            {
+                Some("`..`")
+            } else {
+                None
+            };
+            if let Some(how) = leaves {
+                return Err(vec![refused(
+                    Code::LoadConfined,
+                    format!(
+                        "`{}` may leave the folder that cgl check is confined to",
+                        escaped(path)
+                    ),
+                    &format!(
+                        "with --confine, an import is a path below the importing file's folder, \
+                         without {how}"
+                    ),
+                    Some(span),
+                )]);
+            }
+        }
+        Ok(())
+    }
+
+    /// Parses and lowers a loaded source, after loading its imports. Parsing, lowering and
+    /// compiling recurse over each statement's nesting, which the syntax bounds (spec §12);
+    /// they run on a stack of at least [`crate::stack::PHASE_STACK`] (a fresh segment on a
+    /// thread with less left), so that the deepest statement allowed loads on any thread.
+    pub(super) fn load_parsed(
+        &mut self,
+        file: FileId,
+        dir: &Path,
+        stack: &mut Vec<(PathBuf, PathBuf)>,
+    ) -> Result<usize, Vec<Diag>> {
+        crate::stack::with_phase_stack(|| self.load_parsed_here(file, dir, stack))
+    }
+
+    fn load_parsed_here(
+        &mut self,
+        file: FileId,
+        dir: &Path,
+        stack: &mut Vec<(PathBuf, PathBuf)>,
+    ) -> Result<usize, Vec<Diag>> {
+        let text = self
+            .sources
+            .get(file)
+            .map(|s| s.text.clone())
+            .unwrap_or_default();
+        let stop = self.stop.clone();
+        let parsed = parse_file_checked(file, &text, &mut || stop.check()).map_err(|d| vec![*d])?;
+        let mut imported = Vec::new();
+        for item in &parsed.items {
+            if let ast::Item::Import { path, span } = item {
+                self.check_import(path, *span)?;
+                let joined = if dir == Path::new(".") {
+                    PathBuf::from(path)
+                } else {
+                    dir.join(path)
+                };
+                let index = self.load_path_from(&joined, Some(*span), stack)?;
+                imported.push((index, *span));
+            }
+        }
+        let imports: Vec<(&crate::lower::Exports, Span)> = imported
+            .iter()
+            .map(|(i, span)| (&self.files[*i].lowered.exports, *span))
+            .collect();
+        self.stop.check().map_err(|d| vec![*d])?;
+        let stop = self.stop.clone();
+        let lowered = lower_file(&mut self.program, &parsed, &imports, &mut || stop.check())?;
+        self.compiled.extend(&self.program);
+        self.consts
+            .resize(self.program.consts.len(), ConstState::Pending);
+        self.files.push(LoadedFile { file, lowered });
+        Ok(self.files.len() - 1)
+    }
+}
+
+/// A control character (other than tab and line breaks) in a file: a binary file, text that
+/// would reach the terminal as escape sequences when a diagnostic quotes it, or a
+/// bidirectional override that shows the code in another order than cgl reads it (as rustc
+/// refuses them). No snippet, for that reason; the message says where the character is.
+fn control_character(path: &Path, text: &str) -> Option<Diag> {
+    let (offset, c) = text.char_indices().find(|&(_, c)| {
+        (c.is_control() && !matches!(c, '\t' | '\n' | '\r'))
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    })?;
+    let before = &text[..offset];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    let (message, help) = if c == '\0' {
+        (
+            format!(
+                "`{}` is a binary file, not text (a NUL byte at line {line}, column {col})",
+                shown(path)
+            ),
+            "cgl reads .game files as UTF-8 text; check that this is the file you meant",
+        )
+    } else if !c.is_control() {
+        (
+            format!(
+                "`{}` contains the bidirectional control character U+{:04X} at line {line}, \
+                 column {col}",
+                shown(path),
+                u32::from(c)
+            ),
+            "remove it: it makes the text show in another order than cgl reads it",
+        )
+    } else {
+        (
+            format!(
+                "`{}` contains the control character U+{:04X} at line {line}, column {col}",
+                shown(path),
+                u32::from(c)
+            ),
+            "remove it: a .game file may hold printable characters, tabs and line breaks only",
+        )
+    };
+    Some(Diag::error(Code::LoadBinary, message).help(help))
+}
+
+/// A refusal to read a file, with the import (if any) that asked for it.
+fn refused(code: Code, message: String, help: &str, import: Option<Span>) -> Diag {
+    let mut d = Diag::error(code, message).help(help.to_string());
+    if let Some(span) = import {
+        d = d.label(span, "imported here");
+    }
+    d
+}
+
+/// Why [`read_regular`] did not read a file.
+enum Refusal {
+    Io(std::io::Error),
+    /// What it is instead (a folder, a device, a named pipe, ...).
+    NotRegular(&'static str),
+    /// Its size, if the file system said.
+    TooLarge(Option<u64>),
+}
+
+/// Reads a regular file of at most `max` bytes. Anything else is refused before it is read
+/// (a device such as `/dev/zero` never ends, a named pipe may block forever), and the read
+/// stops after `max` bytes even if the file grows meanwhile.
+fn read_regular(path: &Path, max: u64) -> Result<Vec<u8>, Refusal> {
+    use std::io::Read;
+    let kind = |meta: &std::fs::Metadata| -> Option<&'static str> {
+        let t = meta.file_type();
+        if t.is_file() {
+            return None;
+        }
+        if t.is_dir() {
+            return Some("a folder");
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            if t.is_fifo() {
+                return Some("a named pipe");
+            }
+            if t.is_char_device() || t.is_block_device() {
+                return Some("a device");
+            }
+            if t.is_socket() {
+                return Some("a socket");
+            }
+        }
+        Some("not a regular file")
+    };
+    // `metadata` does not open the file, so a named pipe is refused without blocking.
+    let meta = std::fs::metadata(path).map_err(Refusal::Io)?;
+    if let Some(what) = kind(&meta) {
+        return Err(Refusal::NotRegular(what));
+    }
+    if meta.len() > max {
+        return Err(Refusal::TooLarge(Some(meta.len())));
+    }
+    let file = std::fs::File::open(path).map_err(Refusal::Io)?;
+    // The file opened may not be the one looked at (replaced meanwhile): look again.
+    let meta = file.metadata().map_err(Refusal::Io)?;
+    if let Some(what) = kind(&meta) {
+        return Err(Refusal::NotRegular(what));
+    }
+    let mut bytes = Vec::with_capacity(meta.len().min(max) as usize);
+    file.take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(Refusal::Io)?;
+    if bytes.len() as u64 > max {
+        return Err(Refusal::TooLarge(None));
+    }
+    Ok(bytes)
+}
+
+/// A size in bytes, in the unit that reads best.
+fn bytes_text(n: u64) -> String {
+    if n >= 1 << 20 && n.is_multiple_of(1 << 20) {
+        format!("{} MiB", n >> 20)
+    } else if n >= 1 << 20 {
+        format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64)
+    } else {
+        format!("{n} bytes")
+    }
+}
+
+/// A path as a diagnostic shows it: control characters (a newline, an escape sequence) are
+/// written as escapes, so that a file name cannot forge output lines or drive the terminal.
+pub fn shown(path: &Path) -> String {
+    escaped(&path.display().to_string())
+}
+
+/// Text with its control characters escaped as `\u{..}` (`\n`, `\t` and `\r` as such).
+pub fn escaped(text: &str) -> String {
+    if !text.chars().any(needs_escape) {
+        return text.to_string();
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c if needs_escape(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn needs_escape(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// An IO error in words, without the "(os error N)" tail.
+fn io_reason(error: &std::io::Error) -> String {
+    match error.kind() {
+        std::io::ErrorKind::NotFound => "no such file".to_string(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_string(),
+        std::io::ErrorKind::IsADirectory => "it is a folder".to_string(),
+        _ => {
+            let text = error.to_string();
+            match text.find(" (os error") {
+                Some(i) => text[..i].to_string(),
+                None => text,
+            }
+        }
+    }
+}
