@@ -18,10 +18,12 @@
 //! it between the `<!-- bench:begin -->` and `<!-- bench:end -->` markers of FILE. The run
 //! exits 1 when two implementations give different answers or a baseline fails.
 //!
-//! W8 (Domineering values) has its own table: its second peer is pycgt, a Python package,
-//! run by `$CGL_PYCGT_PYTHON` (default `python3`) as `--child W8 5x5 pycgt`; the Python
-//! process measures its own time and peak memory. A missing pycgt shows as an error in its
-//! cells but does not fail the run (it is a peer, not one of our baselines).
+//! W8 (Domineering values) and W9 (the equilibria of a random bimatrix game) have their own
+//! table: their second peer is a Python package, pycgt for W8, run by `$CGL_PYCGT_PYTHON`
+//! (default `python3`) as `--child W8 5x5 pycgt`, and nashpy for W9, run by
+//! `$CGL_NASHPY_PYTHON` as `--child W9 8 nashpy`; the Python process measures its own time
+//! and peak memory. A missing package shows as an error in its cells but does not fail the
+//! run (it is a peer, not one of our baselines).
 //!
 //! With `--repeat N`, the three implementations of a row run in turn, N rounds (so a slow
 //! spell of the machine falls on all of them), and the table shows each one's median time
@@ -91,8 +93,8 @@ fn main() -> ExitCode {
 /// digest. The computation runs on a thread with a 512 MiB stack, as the `cgl` binary does
 /// (the hash-map baselines recurse as deep as the game).
 fn child(workload: &str, size: &str, imp: &str) -> ExitCode {
-    if imp == "pycgt" {
-        return pycgt_child(workload, size);
+    if imp == "pycgt" || imp == "nashpy" {
+        return peer_child(workload, size);
     }
     let (workload, size, imp) = (workload.to_string(), size.to_string(), imp.to_string());
     let worker = std::thread::Builder::new()
@@ -123,15 +125,22 @@ fn child(workload: &str, size: &str, imp: &str) -> ExitCode {
     }
 }
 
-/// W8's peer, pycgt, in its own Python process: the time and peak memory are the ones that
-/// process measured around the computation (see `baselines::domineering::pycgt`).
-fn pycgt_child(workload: &str, size: &str) -> ExitCode {
+/// W8's peer, pycgt, or W9's, nashpy, in its own Python process: the time and peak memory
+/// are the ones that process measured around the computation (see
+/// `baselines::domineering::pycgt`, `baselines::bimatrix::nashpy`).
+fn peer_child(workload: &str, size: &str) -> ExitCode {
     let run = match (workload, size.split_once('x')) {
         ("W8", Some((r, c))) => match (r.parse(), c.parse()) {
             (Ok(r), Ok(c)) => baselines::domineering::pycgt(r, c),
             _ => Err(format!("size {size:?} is not R x C")),
         },
-        _ => Err(format!("pycgt answers W8 only, not {workload} {size}")),
+        ("W9", None) => match size.parse() {
+            Ok(n) => baselines::bimatrix::nashpy(n),
+            Err(_) => Err(format!("size {size:?} is not a number")),
+        },
+        _ => Err(format!(
+            "pycgt answers W8 and nashpy W9 only, not {workload} {size}"
+        )),
     };
     match run {
         Ok(run) => println!("ok {} {} {}", run.secs, run.kib, digest(&run.answer)),
@@ -145,9 +154,9 @@ fn compute(workload: &str, size: &str, imp: &str) -> Result<String, String> {
     match imp {
         "cgl" => cgl_answer(workload, size),
         "hand" => suite::answer(workload, size, Baseline::Hand),
-        "map" | "pycgt" => suite::answer(workload, size, Baseline::Map),
+        "map" | "pycgt" | "nashpy" => suite::answer(workload, size, Baseline::Map),
         _ => Err(format!(
-            "no implementation {imp:?} (cgl, hand, map or pycgt)"
+            "no implementation {imp:?} (cgl, hand, map, pycgt or nashpy)"
         )),
     }
 }
@@ -170,10 +179,10 @@ fn cgl_answer(workload: &str, size: &str) -> Result<String, String> {
             .join("; ")
     };
     let file = session
-        .load_source(query.file, query.source)
+        .load_source(query.file, &query.source)
         .map_err(diags)?;
     let value = session.eval_text(&query.expr, &[file]).map_err(diags)?;
-    Ok(session.show(&value))
+    suite::cgl_shown(workload, session.show(&value))
 }
 
 /// The peak resident memory (VmHWM) in a /proc status file, in KiB.
@@ -232,7 +241,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                 let list = value("--only")?;
                 let only: Vec<String> = list.split(',').map(|w| w.trim().to_uppercase()).collect();
                 if let Some(w) = only.iter().find(|w| !WORKLOADS.contains(&w.as_str())) {
-                    return Err(format!("no workload {w} (W1 to W8)"));
+                    return Err(format!("no workload {w} (W1 to W9)"));
                 }
                 options.only = Some(only);
             }
@@ -366,8 +375,9 @@ fn run_suite(options: &Options) -> Result<bool, String> {
                     eprintln!("{workload} {size:>6} {imp:<4} {}", run.describe());
                     run
                 };
-                // W8's second peer is pycgt (in the `map` column of its own table)
-                let peer = if workload == "W8" { "pycgt" } else { "map" };
+                // W8's and W9's second peers are Python packages (in the `map` column of
+                // their own table)
+                let peer = peer_of(workload).unwrap_or("map");
                 let imps = ["hand", peer, "cgl"];
                 let mut samples: [Vec<Run>; 3] = Default::default();
                 for round in 0..options.repeat {
@@ -390,7 +400,9 @@ fn run_suite(options: &Options) -> Result<bool, String> {
             rows.push(row);
         }
     }
-    let (values, others): (Vec<Row>, Vec<Row>) = rows.into_iter().partition(|r| r.workload == "W8");
+    let (values, others): (Vec<Row>, Vec<Row>) = rows
+        .into_iter()
+        .partition(|r| peer_of(r.workload).is_some());
     let tables: Vec<String> = [
         (!others.is_empty()).then(|| table(&others, options.timeout)),
         (!values.is_empty()).then(|| values_table(&values, options.timeout)),
@@ -406,9 +418,10 @@ fn run_suite(options: &Options) -> Result<bool, String> {
         eprintln!("wrote the table into {}", path.display());
     }
     let differ = rows.iter().any(|r| equal(r) == "NO");
-    // pycgt (W8's `map`) is a peer, not one of our baselines: it may be missing.
+    // pycgt and nashpy (W8's and W9's `map`) are peers, not our baselines: they may be
+    // missing.
     let baseline_failed = rows.iter().any(|r| {
-        let peer = if r.workload == "W8" {
+        let peer = if peer_of(r.workload).is_some() {
             None
         } else {
             r.map.as_ref()
@@ -673,15 +686,31 @@ fn table(rows: &[Row], timeout: Duration) -> String {
     comparison(rows, timeout, "map", true)
 }
 
-/// W8's table: cgl against the hand-written solver and pycgt (whose run sits in `map`).
+/// W8's and W9's tables, one per peer: cgl against the hand-written solver (W9: cgl's
+/// library called directly) and the Python peer (pycgt, nashpy; its run sits in `map`).
 fn values_table(rows: &[Row], timeout: Duration) -> String {
-    comparison(rows, timeout, "pycgt", false)
+    let mut tables = Vec::new();
+    for peer in ["pycgt", "nashpy"] {
+        let mine: Vec<&Row> = rows
+            .iter()
+            .filter(|r| peer_of(r.workload) == Some(peer))
+            .collect();
+        if !mine.is_empty() {
+            tables.push(comparison(mine, timeout, peer, false));
+        }
+    }
+    tables.join("\n\n")
 }
 
 /// cgl against the hand-written solver and the peer whose run sits in `map` (named `peer` in
 /// the header), with the memory ratio to the hand-written solver when `mb_ratio`, as markdown
 /// with aligned columns.
-fn comparison(rows: &[Row], timeout: Duration, peer: &str, mb_ratio: bool) -> String {
+fn comparison<'r>(
+    rows: impl IntoIterator<Item = &'r Row>,
+    timeout: Duration,
+    peer: &str,
+    mb_ratio: bool,
+) -> String {
     let t = timeout.as_secs_f64();
     let mut header: Vec<String> = [
         "workload",
@@ -757,6 +786,15 @@ fn markdown(cells: &[Vec<String>]) -> String {
     out.push(format!("|-{}-|", rule.join("-|-")));
     out.extend(cells[1..].iter().map(|row| line(row)));
     out.join("\n")
+}
+
+/// A workload whose second peer is a Python package, not a hash-map solver: its name.
+fn peer_of(workload: &str) -> Option<&'static str> {
+    match workload {
+        "W8" => Some("pycgt"),
+        "W9" => Some("nashpy"),
+        _ => None,
+    }
 }
 
 /// Map time ÷ cgl time, with the bounds a timeout gives.

@@ -22,9 +22,9 @@ fn cgl_answer(workload: &str, size: &str) -> String {
         },
         ..SessionConfig::default()
     });
-    let file = session.load_source(query.file, query.source).unwrap();
+    let file = session.load_source(query.file, &query.source).unwrap();
     let value = session.eval_text(&query.expr, &[file]).unwrap();
-    session.show(&value)
+    suite::cgl_shown(workload, session.show(&value)).unwrap()
 }
 
 /// Runs `f` on a thread with a large stack, as the bench children do: cgl's evaluation and
@@ -124,7 +124,7 @@ fn bench_answers_tictactoe_lines() {
     for (size, side) in [("3x3", 3), ("4x4", 4), ("4x4-param", 4)] {
         let query = suite::cgl_query("W3", size).unwrap();
         let mut session = Session::new(SessionConfig::default());
-        let file = session.load_source(query.file, query.source).unwrap();
+        let file = session.load_source(query.file, &query.source).unwrap();
         let value = session.eval_text("sorted(LINES)", &[file]).unwrap();
         let mut lines = baselines::tictactoe::Board::new(side).lines().to_vec();
         lines.sort();
@@ -168,4 +168,44 @@ fn bench_answers_hold_known_facts() {
     assert!(chomp.starts_with("(923, N, "), "{chomp}");
     let p_moves: Vec<&str> = chomp.matches('P').collect();
     assert_eq!(p_moves.len(), 1, "{chomp}");
+}
+
+/// W9's peer is nashpy, which CI need not have: cgl's equilibria (through the language)
+/// equal its library's called directly, every one is an equilibrium of the generated game
+/// (checked here in floating point on the decimals), and the count is odd (a nondegenerate
+/// game).
+#[test]
+fn bench_answers_w9_bimatrix() {
+    for size in ["4", "6"] {
+        let cgl = cgl_answer("W9", size);
+        let hand = suite::answer("W9", size, Baseline::Hand).unwrap();
+        assert_eq!(cgl, hand, "W9 {size}: cgl and its library");
+        let n: usize = size.parse().unwrap();
+        let (a, b) = baselines::bimatrix::game(n);
+        let lines: Vec<&str> = cgl.lines().collect();
+        assert_eq!(lines.len() % 2, 1, "W9 {size}: {cgl}");
+        for line in lines {
+            let (x, y) = line.split_once(" | ").unwrap();
+            let parse =
+                |t: &str| -> Vec<f64> { t.split(' ').map(|p| p.parse().unwrap()).collect() };
+            let (x, y) = (parse(x), parse(y));
+            let row: Vec<f64> = (0..n)
+                .map(|i| (0..n).map(|j| a[i][j] as f64 * y[j]).sum())
+                .collect();
+            let col: Vec<f64> = (0..n)
+                .map(|j| (0..n).map(|i| b[i][j] as f64 * x[i]).sum())
+                .collect();
+            let best_row = row.iter().cloned().fold(f64::MIN, f64::max);
+            let best_col = col.iter().cloned().fold(f64::MIN, f64::max);
+            for i in 0..n {
+                assert!(x[i] == 0.0 || row[i] > best_row - 0.01, "W9 {size}: {line}");
+                assert!(y[i] == 0.0 || col[i] > best_col - 0.01, "W9 {size}: {line}");
+            }
+        }
+    }
+    // The canonical form of exact fractions.
+    assert_eq!(
+        baselines::bimatrix::canonical("[([1/3, 2/3], [1, 0]), ([0, 1], [1/2, 1/2])]").unwrap(),
+        "0.000000 1.000000 | 0.500000 0.500000\n0.333333 0.666667 | 1.000000 0.000000"
+    );
 }

@@ -1,7 +1,8 @@
 //! Compiled move rules against the interpreter.
 //!
 //! Random games whose rules lie in the integer fragment (ranges, arithmetic with every
-//! operator, `min`/`max`/`abs`/`if`, guards, integer, tuple and `split` targets, literals large
+//! operator, `min`/`max`/`abs`/`popcount`/`bits`/`normalize`/`if`, guards, integer, tuple,
+//! `split` and `split(list)` targets (the regions of a bit-mask board among them), literals large
 //! enough to overflow and divisors that may be 0) are loaded three times: with compiled rules,
 //! with the interpreter only (`Limits { compiled_rules: false }`), and with the interpreter
 //! and explicit products (the general solver instead of the streaming one). The moves,
@@ -69,6 +70,9 @@ fn expr() -> impl Strategy<Value = E> {
             1 => (prop::sample::select(vec!["min", "max"]), prop::collection::vec(inner.clone(), 2..=3))
                 .prop_map(|(f, args)| E::Call(f, args)),
             1 => inner.clone().prop_map(|a| E::Call("abs", vec![a])),
+            1 => (prop::sample::select(vec!["popcount", "bits"]), inner.clone())
+                .prop_map(|(f, a)| E::Call(f, vec![a])),
+            1 => prop::collection::vec(inner.clone(), 2..=3).prop_map(|args| E::Call("normalize", args)),
             1 => (inner.clone(), cmp, inner.clone(), inner.clone(), inner)
                 .prop_map(|(l, c, r, t, f)| E::If(Box::new(l), c, Box::new(r), Box::new(t), Box::new(f))),
         ]
@@ -84,18 +88,22 @@ struct Rule {
     /// Bounds of `for i in lo..hi` (and `for j in ...` when there are two), inclusive or not.
     loops: Vec<(E, E, bool)>,
     guard: Option<(E, &'static str, E)>,
+    /// A plain position's target of one expression `x` as the regions of `n - 1` on a board
+    /// of width `1 + x % 3`, normalized (2); of two or three, as `split([x, y, ...])` (1) or
+    /// `pieces(x, y)`, a call whose body is a `split` (2, 3); else as above.
+    list_split: u8,
 }
 
 #[derive(Clone, Debug)]
-struct Game {
+pub(crate) struct Game {
     /// Positions are pairs `(a, b)` rather than one integer `n`.
     pair: bool,
     rules: Vec<Rule>,
 }
 
 impl Game {
-    fn source(&self) -> String {
-        let mut out = String::from("game G {\n");
+    pub(crate) fn source(&self) -> String {
+        let mut out = String::from("fn pieces(x, y) = split(x, y)\ngame G {\n");
         out.push_str(if self.pair {
             "    position (a, b)\n"
         } else {
@@ -127,8 +135,30 @@ impl Game {
                         "0 <= {x} and 0 <= {y} and {x} <= a and {y} <= b and {x} + {y} < a + b"
                     ),
                 )
+            } else if rule.list_split == 2 && parts.len() == 1 {
+                let (x, y) = (&parts[0], parts.get(1).unwrap_or(&parts[0]));
+                (
+                    format!(
+                        "split([normalize(r, 1 + {x} % 3, {y} % 4) for r in regions(n - 1, 1 + {x} % 3) if popcount(r) > 1])"
+                    ),
+                    "n > 0".to_string(),
+                )
             } else if parts.len() == 1 {
                 (parts[0].clone(), format!("0 <= {0} and {0} < n", parts[0]))
+            } else if rule.list_split > 0 {
+                let target = if rule.list_split == 1 {
+                    format!("split([{}])", parts.join(", "))
+                } else {
+                    format!("pieces({}, {})", parts[0], parts[1])
+                };
+                (
+                    target,
+                    parts
+                        .iter()
+                        .map(|p| format!("0 <= {p} and {p} < n"))
+                        .collect::<Vec<_>>()
+                        .join(" and "),
+                )
             } else {
                 (
                     format!("split({})", parts.join(", ")),
@@ -170,15 +200,17 @@ fn rule() -> impl Strategy<Value = Rule> {
         prop::collection::vec(expr(), 1..=3),
         loops,
         prop::option::weighted(0.4, (expr(), cmp, expr())),
+        0u8..4,
     )
-        .prop_map(|(target, loops, guard)| Rule {
+        .prop_map(|(target, loops, guard, list_split)| Rule {
             target,
             loops,
             guard,
+            list_split,
         })
 }
 
-fn game() -> impl Strategy<Value = Game> {
+pub(crate) fn game() -> impl Strategy<Value = Game> {
     (
         prop::bool::weighted(0.3),
         prop::collection::vec(rule(), 1..=3),

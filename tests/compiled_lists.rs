@@ -18,11 +18,11 @@ use proptest::prelude::*;
 
 /// A small deterministic generator: the case is its seed, so a failure prints a seed and the
 /// game's source, which is all it takes to replay it.
-struct Gen {
-    state: u64,
-    depth: usize,
+pub(crate) struct Gen {
+    pub(crate) state: u64,
+    pub(crate) depth: usize,
     /// Variables named so far (each name is used once).
-    names: u32,
+    pub(crate) names: u32,
 }
 
 impl Gen {
@@ -72,7 +72,7 @@ impl Gen {
                 _ => self.below(4).to_string(),
             };
         }
-        self.nested(|g| match g.below(12) {
+        self.nested(|g| match g.below(14) {
             0 | 1 => {
                 let op = g.pick(&["+", "-", "*", "+", "-", "*", "div", "%"]);
                 format!("({} {op} {})", g.int(ints, lists), g.int(ints, lists))
@@ -116,6 +116,31 @@ impl Gen {
             // Calls whose variable arguments the callee reads in place, passed on to a
             // further call (`above(xs, n)` inside `spread`).
             10 => format!("spread({}, {})", g.list(ints, lists), g.int(ints, lists)),
+            // Built-ins of integers: a bit mask's ones and length, a board normalized (the
+            // width and mirrors mostly in range, sometimes not).
+            11 => match g.below(4) {
+                0 => format!("{}({})", g.pick(&["popcount", "bits"]), g.int(ints, lists)),
+                1 => format!("normalize({}, {})", g.int(ints, lists), g.int(ints, lists)),
+                _ => format!(
+                    "normalize({}, 1 + {} % 3, {} % 4)",
+                    g.int(ints, lists),
+                    g.int(ints, lists),
+                    g.int(ints, lists)
+                ),
+            },
+            // The least (greatest) item of a list or of a comprehension, empty or not.
+            12 if g.below(2) == 0 => {
+                format!("{}({})", g.pick(&["min", "max"]), g.list(ints, lists))
+            }
+            12 => {
+                let (x, inner) = g.bind(ints);
+                let source = g.list(ints, lists);
+                format!(
+                    "{}({} for {x} in {source})",
+                    g.pick(&["min", "max"]),
+                    g.int(&inner, lists)
+                )
+            }
             _ => "BIG".to_string(),
         })
     }
@@ -130,7 +155,7 @@ impl Gen {
                 _ => "[1, 0, 2]".to_string(),
             };
         }
-        self.nested(|g| match g.below(8) {
+        self.nested(|g| match g.below(9) {
             0 => format!(
                 "set({}, {}, {})",
                 g.list(ints, lists),
@@ -185,6 +210,15 @@ impl Gen {
                 let xs = g.list(ints, lists);
                 let ys = g.list(&with_x, lists);
                 format!("[{} for {x} in {xs}, {y} in {ys}]", g.int(&inner, lists))
+            }
+            // The regions of a bit-mask board (a width mostly in range).
+            8 => {
+                let width = if g.below(3) == 0 {
+                    g.int(ints, lists)
+                } else {
+                    format!("1 + {} % 3", g.int(ints, lists))
+                };
+                format!("regions({}, {width})", g.int(ints, lists))
             }
             _ => {
                 let (x, inner) = g.bind(ints);
@@ -296,7 +330,7 @@ impl Gen {
 
     /// A game of list positions: up to three rules, each a list target under loops and a
     /// guard; every move keeps the cells in 0..=3 and lowers the sum, so play ends.
-    fn game(&mut self) -> String {
+    pub(crate) fn game(&mut self) -> String {
         let mut out = String::from(
             "const ROW = [2, 0, 1]\n\
              const GRID = [[0, 1], [2], []]\n\

@@ -16,6 +16,7 @@ mod compiled_lists;
 mod diagnostics;
 mod engines;
 mod examples;
+mod fragment;
 mod fuzz;
 mod graph;
 mod layers;

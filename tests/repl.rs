@@ -712,7 +712,7 @@ fn table_runs_at_the_top_of_the_integers() {
 #[test]
 fn strategic_games_are_explained() {
     let input =
-        b":explain BoS\n:explain RPS\n:table BoS for Col\n:table Prisoners\n:table BoS for Zed\n";
+        b":explain BoS\n:explain RPS\n:table BoS for Col\n:table Prisoners\n:table BoS for Zed\n:explain Entry\n";
     let (_, stdout, stderr) = repl(&["examples/strategic.game"], input);
     assert_no_crash("strategic", &stderr);
     for expected in [
@@ -724,6 +724,8 @@ fn strategic_games_are_explained() {
         "zero-sum: value 0 for Row, optimal strategies ([1/3, 1/3, 1/3], [1/3, 1/3, 1/3])",
         "Col's payoffs in BoS",
         "A's payoffs in Prisoners",
+        "extreme equilibria (vertex enumeration, all of them): 3",
+        "  the game is degenerate; components of the equilibria: 2 (an isolated equilibrium, a continuum of 2 extreme equilibria)",
     ] {
         assert!(
             stdout.contains(expected),

@@ -386,3 +386,328 @@ fn payoff_means_what_its_game_is() {
     };
     assert_eq!(codes, ["cgl::resolve::strategic"]);
 }
+
+/// Solves `rows` (coefficients, then the right-hand side) over rationals by plain Gaussian
+/// elimination; `Some` only when the solution is unique.
+fn unique_solution(mut rows: Vec<Vec<Q>>, unknowns: usize) -> Option<Vec<Q>> {
+    let mut rank = 0;
+    for c in 0..unknowns {
+        let p = (rank..rows.len()).find(|&r| !rows[r][c].is_zero())?;
+        rows.swap(rank, p);
+        let pivot = rows[rank][c].clone();
+        for x in rows[rank].iter_mut() {
+            *x = &*x / &pivot;
+        }
+        let pr = rows[rank].clone();
+        for (r, row) in rows.iter_mut().enumerate() {
+            if r != rank && !row[c].is_zero() {
+                let f = row[c].clone();
+                for (x, y) in row.iter_mut().zip(&pr) {
+                    *x = &*x - &f * y;
+                }
+            }
+        }
+        rank += 1;
+    }
+    if rows[rank..].iter().any(|r| !r[unknowns].is_zero()) {
+        return None;
+    }
+    Some(
+        rows[..unknowns]
+            .iter()
+            .map(|r| r[unknowns].clone())
+            .collect(),
+    )
+}
+
+/// The mixed strategies `x` of the player whose opponent's payoffs are `u[own][other]`
+/// that are vertices of the best-response region: for a support `I` and a set `J` of the
+/// opponent's replies, the system `x_i = 0 (i ∉ I)`, `Σ x = 1`, `Σ_i u[i][j] x_i = v
+/// (j ∈ J)` has one solution, with `x >= 0` and no reply paying more than `v`.
+fn brute_vertices(u: &[Vec<i64>]) -> Vec<Mixed> {
+    let (own, other) = (u.len(), u[0].len());
+    let mut out: Vec<Mixed> = Vec::new();
+    for support in supports(own) {
+        for replies in supports(other) {
+            let k = support.len();
+            let mut rows = Vec::new();
+            for &j in &replies {
+                let mut row: Vec<Q> = support.iter().map(|&i| q(u[i][j])).collect();
+                row.push(q(-1));
+                row.push(q(0));
+                rows.push(row);
+            }
+            let mut sum = vec![q(1); k];
+            sum.push(q(0));
+            sum.push(q(1));
+            rows.push(sum);
+            let Some(sol) = unique_solution(rows, k + 1) else {
+                continue;
+            };
+            if sol[..k].iter().any(Signed::is_negative) {
+                continue;
+            }
+            let mut x = vec![q(0); own];
+            for (w, &i) in sol.iter().zip(&support) {
+                x[i] = w.clone();
+            }
+            let v = &sol[k];
+            let pays = against(&transpose(u), &x);
+            if pays.iter().all(|p| p <= v) && !out.contains(&x) {
+                out.push(x);
+            }
+        }
+    }
+    out
+}
+
+/// Every extreme equilibrium by brute force: pairs of vertex strategies that are best
+/// responses to each other.
+fn brute_extreme(a: &[Vec<i64>], b: &[Vec<i64>]) -> Vec<(Mixed, Mixed)> {
+    let xs = brute_vertices(b);
+    let ys = brute_vertices(&transpose(a));
+    let mut out = Vec::new();
+    for x in &xs {
+        for y in &ys {
+            if is_equilibrium(a, b, x, y) {
+                out.push((x.clone(), y.clone()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Components checked by their definition: every extreme equilibrium in exactly one, two
+/// sharing a strategy in the same one, and each connected through shared strategies.
+fn check_components(e: &cgl::strategic::Extreme, round: usize) {
+    let mut seen = vec![0; e.equilibria.len()];
+    for c in &e.components {
+        for &k in c {
+            seen[k] += 1;
+        }
+        // Connected: grow from the first member through shared x or y.
+        let mut reached = vec![c[0]];
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for &k in c {
+                if !reached.contains(&k)
+                    && reached.iter().any(|&r| {
+                        e.equilibria[r].0 == e.equilibria[k].0
+                            || e.equilibria[r].1 == e.equilibria[k].1
+                    })
+                {
+                    reached.push(k);
+                    grew = true;
+                }
+            }
+        }
+        assert_eq!(
+            reached.len(),
+            c.len(),
+            "round {round}: a component not connected"
+        );
+    }
+    assert!(seen.iter().all(|&s| s == 1), "round {round}: {seen:?}");
+    for (i, c) in e.components.iter().enumerate() {
+        for d in &e.components[i + 1..] {
+            for &k in c {
+                for &l in d {
+                    let (p, r) = (&e.equilibria[k], &e.equilibria[l]);
+                    assert!(p.0 != r.0 && p.1 != r.1, "round {round}: split component");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn vertex_enumeration_is_support_enumeration_on_nondegenerate_games() {
+    let mut rng = Rng(0x7e57_0001_dead_beef);
+    let mut compared = 0;
+    for round in 0..200 {
+        let (m, n) = (1 + rng.below(4) as usize, 1 + rng.below(4) as usize);
+        let (game, _, _) = random_game(&mut rng, m, n, 20, false);
+        let Ok(all) = game.support_enumeration(&|| false) else {
+            continue;
+        };
+        compared += 1;
+        let e = game.vertex_enumeration(&|| false).unwrap();
+        assert_eq!(e.equilibria, all, "round {round}");
+        // Nondegenerate equilibria are isolated: one component each.
+        assert_eq!(e.components.len(), all.len(), "round {round}");
+        check_components(&e, round);
+    }
+    assert!(compared > 150, "{compared}");
+}
+
+#[test]
+fn vertex_enumeration_matches_brute_force_on_degenerate_games() {
+    let mut rng = Rng(0xd0d0_cafe_0000_0003);
+    let mut degenerate = 0;
+    let mut continua = 0;
+    for round in 0..300 {
+        let (m, n) = (1 + rng.below(4) as usize, 1 + rng.below(4) as usize);
+        // Payoffs from three values: ties everywhere.
+        let (game, a, b) = random_game(&mut rng, m, n, 1, false);
+        let e = game.vertex_enumeration(&|| false).unwrap();
+        assert!(!e.equilibria.is_empty(), "round {round}");
+        for (x, y) in &e.equilibria {
+            assert!(is_equilibrium(&a, &b, x, y), "round {round}");
+        }
+        assert_eq!(
+            e.equilibria,
+            brute_extreme(&a, &b),
+            "round {round}: {a:?} {b:?}"
+        );
+        check_components(&e, round);
+        if matches!(
+            game.support_enumeration(&|| false),
+            Err(StrategicError::Degenerate { .. })
+        ) {
+            degenerate += 1;
+        }
+        continua += e.components.iter().filter(|c| c.len() > 1).count();
+        // Every pure equilibrium is extreme.
+        for p in game.pure_equilibria(&|| false).unwrap() {
+            let mut x = vec![q(0); m];
+            let mut y = vec![q(0); n];
+            x[p[0]] = q(1);
+            y[p[1]] = q(1);
+            assert!(e.equilibria.contains(&(x, y)), "round {round}");
+        }
+    }
+    assert!(degenerate > 100 && continua > 50, "{degenerate} {continua}");
+}
+
+/// Whether a mixture of the first two rows of `d` (each row `t` the payoff of strategy `t`
+/// minus the tested strategy's, per column) is positive on every column: the interval of
+/// `λ` with `λ d0 + (1 - λ) d1 > 0` everywhere, computed exactly.
+fn interval_dominates(d0: &[i64], d1: &[i64]) -> bool {
+    // λ (d0 - d1) > -d1 for each column, λ in [0, 1].
+    let (mut lo, mut lo_open) = (q(0), false);
+    let (mut hi, mut hi_open) = (q(1), false);
+    for (&p, &r) in d0.iter().zip(d1) {
+        let slope = p - r;
+        if slope == 0 {
+            if r <= 0 {
+                return false;
+            }
+            continue;
+        }
+        let bound = Q::new((-r).into(), slope.into());
+        if slope > 0 {
+            // λ > bound
+            if bound > lo || (bound == lo && !lo_open) {
+                lo = bound;
+                lo_open = true;
+            }
+        } else if bound < hi || (bound == hi && !hi_open) {
+            hi = bound;
+            hi_open = true;
+        }
+    }
+    lo < hi || (lo == hi && !lo_open && !hi_open)
+}
+
+#[test]
+fn mixed_domination_matches_an_exact_interval_check() {
+    let mut rng = Rng(0x0001_0203_0405_0607);
+    let mut dominated = 0;
+    let mut only_mixed = 0;
+    for round in 0..300 {
+        let n = 1 + rng.below(5) as usize;
+        let (game, a, _) = random_game(&mut rng, 3, n, 6, false);
+        let all = game.all_strategies();
+        let found = game.mixed_dominated(&all, &|| false).unwrap();
+        let pure = game.dominated(true, &all);
+        for s in 0..3 {
+            let others: Vec<usize> = (0..3).filter(|&t| t != s).collect();
+            let d = |t: usize| (0..n).map(|j| a[t][j] - a[s][j]).collect::<Vec<i64>>();
+            let expected = interval_dominates(&d(others[0]), &d(others[1]));
+            let got = found[0].iter().find(|(x, _)| *x == s);
+            assert_eq!(got.is_some(), expected, "round {round} row {s}: {a:?}");
+            if let Some((_, mix)) = got {
+                dominated += 1;
+                // The witness: a distribution off `s` beating `s` against every column.
+                assert!(mix[s].is_zero() && mix.iter().all(|p| !p.is_negative()));
+                assert_eq!(mix.iter().sum::<Q>(), Q::one());
+                for (j, &own) in a[s].iter().enumerate() {
+                    let pay: Q = (0..3).map(|t| &mix[t] * q(a[t][j])).sum();
+                    assert!(pay > q(own), "round {round}");
+                }
+                if !pure[0].iter().any(|(x, _)| *x == s) {
+                    only_mixed += 1;
+                }
+            } else {
+                // Pure domination is domination by a mixture.
+                assert!(!pure[0].iter().any(|(x, _)| *x == s), "round {round}");
+            }
+        }
+    }
+    assert!(dominated > 50 && only_mixed > 5, "{dominated} {only_mixed}");
+}
+
+#[test]
+fn iterated_weak_elimination_follows_its_order() {
+    use cgl::strategic::{Dominance, Dominator};
+    let mut rng = Rng(0x3141_5926_5358_9793);
+    for round in 0..200 {
+        let (m, n) = (1 + rng.below(4) as usize, 1 + rng.below(4) as usize);
+        let (game, a, b) = random_game(&mut rng, m, n, 2, false);
+        let (steps, survivors) = game
+            .iterated_elimination(Dominance::Weak, &|| false)
+            .unwrap();
+        // Replay the steps by brute force: each removes the first weakly dominated strategy
+        // of the first player with one, among the strategies alive then.
+        let weakly = |alive: &[Vec<usize>], player: usize, t: usize, s: usize| -> bool {
+            let (own, other) = (&alive[player], &alive[1 - player]);
+            if !own.contains(&t) || !own.contains(&s) || t == s {
+                return false;
+            }
+            let u = |mine: usize, theirs: usize| {
+                if player == 0 {
+                    a[mine][theirs]
+                } else {
+                    b[theirs][mine]
+                }
+            };
+            other.iter().all(|&o| u(t, o) >= u(s, o)) && other.iter().any(|&o| u(t, o) > u(s, o))
+        };
+        let first = |alive: &[Vec<usize>]| -> Option<(usize, usize)> {
+            for player in 0..2 {
+                if alive[player].len() < 2 {
+                    continue;
+                }
+                for &s in &alive[player] {
+                    if alive[player].iter().any(|&t| weakly(alive, player, t, s)) {
+                        return Some((player, s));
+                    }
+                }
+            }
+            None
+        };
+        let mut alive = vec![(0..m).collect::<Vec<_>>(), (0..n).collect()];
+        for (player, s, by) in &steps {
+            assert_eq!(first(&alive), Some((*player, *s)), "round {round}");
+            let Dominator::Pure(t) = by else {
+                panic!("round {round}: weak dominance by a mixture")
+            };
+            assert!(weakly(&alive, *player, *t, *s), "round {round}");
+            alive[*player].retain(|x| x != s);
+        }
+        assert_eq!(first(&alive), None, "round {round}");
+        assert_eq!(alive, survivors, "round {round}");
+        // Strict elimination never removes a pure equilibrium's strategies.
+        let (_, strict) = game
+            .iterated_elimination(Dominance::Strict, &|| false)
+            .unwrap();
+        for p in game.pure_equilibria(&|| false).unwrap() {
+            assert!(
+                strict[0].contains(&p[0]) && strict[1].contains(&p[1]),
+                "round {round}"
+            );
+        }
+    }
+}

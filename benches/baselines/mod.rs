@@ -17,10 +17,13 @@
 //! W8, the canonical value of a Domineering rectangle, has a hand-written solver over cgl's
 //! own value table (`cgl::cgt`, so it measures what cgl adds on top of that engine) and, as
 //! its second peer, pycgt 0.2.0 run in Python (`domineering::pycgt`), not a hash-map solver.
-//! Apart from that table this module uses only std, so the integration tests can include it
+//! W9, the equilibria of a random bimatrix game, has cgl's strategic library called
+//! directly as `hand` and nashpy in Python as its peer (`bimatrix::nashpy`).
+//! Apart from those two tables of cgl this module uses only std, so the integration tests can include it
 //! with `#[path]` (tests/bench_answers.rs).
 
 pub mod add_or_take;
+pub mod bimatrix;
 pub mod chomp;
 pub mod common;
 pub mod domineering;

@@ -1,10 +1,10 @@
 //! The workloads of the suite: their sizes, the cgl query of each, and the baselines'
 //! answers to it.
 
-use super::{add_or_take, chomp, domineering, grundy_game, kayles, tictactoe, wythoff};
+use super::{add_or_take, bimatrix, chomp, domineering, grundy_game, kayles, tictactoe, wythoff};
 
 /// The workloads, in the order of the table.
-pub const WORKLOADS: [&str; 8] = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8"];
+pub const WORKLOADS: [&str; 9] = ["W1", "W2", "W3", "W4", "W5", "W6", "W7", "W8", "W9"];
 
 /// The sizes of a workload: the full suite's, or the quick ones (`--quick`, the tests).
 pub fn sizes(workload: &str, quick: bool) -> &'static [&'static str] {
@@ -26,6 +26,8 @@ pub fn sizes(workload: &str, quick: bool) -> &'static [&'static str] {
         ("W7", true) => &["1000"],
         ("W8", false) => &["4x4", "4x5", "5x5"],
         ("W8", true) => &["3x3"],
+        ("W9", false) => &["6", "8", "10"],
+        ("W9", true) => &["4"],
         _ => &[],
     }
 }
@@ -36,8 +38,8 @@ pub fn sizes(workload: &str, quick: bool) -> &'static [&'static str] {
 pub struct CglQuery {
     /// The file name to load the source under.
     pub file: &'static str,
-    /// The `.game` source (from benches/games/).
-    pub source: &'static str,
+    /// The `.game` source (from benches/games/, or generated: W9's random game).
+    pub source: std::borrow::Cow<'static, str>,
     /// The expression to evaluate in its scope.
     pub expr: String,
 }
@@ -76,7 +78,13 @@ fn board(size: &str) -> Result<tictactoe::Board, String> {
 
 /// The cgl query of a workload at a size (W6 runs the `cgl` binary instead: none).
 pub fn cgl_query(workload: &str, size: &str) -> Result<CglQuery, String> {
-    let q = |file, source, expr: String| Ok(CglQuery { file, source, expr });
+    let q = |file, source: &'static str, expr: String| {
+        Ok(CglQuery {
+            file,
+            source: source.into(),
+            expr,
+        })
+    };
     match workload {
         "W1" => {
             let n = number(size)?;
@@ -141,7 +149,21 @@ pub fn cgl_query(workload: &str, size: &str) -> Result<CglQuery, String> {
                 format!("value(rect({r}, {c}))"),
             )
         }
+        "W9" => Ok(CglQuery {
+            file: "bimatrix.game",
+            source: bimatrix::cgl_source(number(size)?).into(),
+            expr: "nash(G).2".into(),
+        }),
         _ => Err(format!("no cgl query for workload {workload}")),
+    }
+}
+
+/// cgl's printed answer in the form the workload's answers compare in: as printed, but
+/// W9's exact probabilities as decimals (its peer, nashpy, computes in floating point).
+pub fn cgl_shown(workload: &str, shown: String) -> Result<String, String> {
+    match workload {
+        "W9" => bimatrix::canonical(&shown),
+        _ => Ok(shown),
     }
 }
 
@@ -184,6 +206,8 @@ pub fn answer(workload: &str, size: &str, baseline: Baseline) -> Result<String, 
             let (r, c) = rectangle(size)?;
             domineering::pycgt(r, c).map(|run| run.answer)
         }
+        "W9" if hand => bimatrix::hand(number(size)?),
+        "W9" => bimatrix::nashpy(number(size)?).map(|run| run.answer),
         _ => Err(format!("no baseline for workload {workload}")),
     }
 }

@@ -320,7 +320,10 @@ pub fn dot_graph(
                 start.a_type_name()
             ),
             &format!("this is {}", session.show_short(&start)),
-            "make a position by calling a game, e.g. `Chomp([3, 3])`",
+            &session.position_help(
+                &start,
+                "make a position by calling a game, e.g. `Chomp([3, 3])`",
+            ),
         ));
     }
     // Breadth first from the start: node i is the i-th position met.

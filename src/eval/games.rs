@@ -95,3 +95,32 @@ impl InstanceNames for GameTable {
             .map_or(&[], |i| i.field_defaults.as_slice())
     }
 }
+
+/// The help for `value` where a position was needed, `fallback` when `value` is no game: a
+/// strategic game has no positions (analyse it whole); a game of moves makes one when
+/// called, or has its start.
+pub fn position_help(
+    program: &crate::lower::ir::Program,
+    games: &GameTable,
+    value: &Value,
+    fallback: &str,
+) -> String {
+    let Value::Game(inst) = value else {
+        return fallback.to_string();
+    };
+    let info = games.info(*inst);
+    let game = &program.games[info.game.0 as usize];
+    let name = &info.label;
+    if game.strategic.is_some() {
+        format!(
+            "`{name}` is a strategic game, which has no positions: analyse the game itself, e.g. `nash({name})`, `pure_nash({name})` or `strictly_dominated({name})` (`:explain {name}` in the REPL)"
+        )
+    } else if game.start.is_some() {
+        format!("a game is not a position: take its start, `{name}.start`, or call it with a position's fields, `{}(...)`", game.name)
+    } else {
+        format!(
+            "a game is not a position: call it with a position's fields, `{}(...)`",
+            game.name
+        )
+    }
+}

@@ -5,6 +5,7 @@ pub mod arith;
 pub mod builtins;
 pub mod compiled;
 mod games;
+pub mod grid;
 mod host;
 mod interp;
 pub mod picture;
@@ -15,7 +16,7 @@ pub mod values;
 /// where most of their users look for them.
 pub use crate::value;
 
-pub use games::{GameTable, InstanceInfo, StrategicTable};
+pub use games::{position_help, GameTable, InstanceInfo, StrategicTable};
 pub use host::Host;
 pub use interp::{ConstState, Interp, Limits, OptionTarget, PositionData, World};
 pub use stop::{cgt_stop, Stop, INTERRUPTED, TIMEOUT};

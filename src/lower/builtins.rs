@@ -16,6 +16,11 @@ pub enum Builtin {
     Popcount,
     /// `bits(n)`: binary length (0 for 0).
     Bits,
+    /// `regions(m, w)`: the connected components of a bit-mask board `w` cells wide.
+    Regions,
+    /// `normalize(m, w)` or `normalize(m, w, mirrors)`: a bit-mask board moved to the
+    /// corner (and the least of its mirror images).
+    Normalize,
     /// `v2(n)`: exponent of 2 in `n` (n > 0).
     V2,
     /// `gcd(a, b)`.
@@ -97,8 +102,11 @@ pub enum Builtin {
     StrictlyDominated,
     /// `weakly_dominated(G)`: each player's strategies weakly dominated by another.
     WeaklyDominated,
-    /// `iterated_elimination(G)`: the steps of iterated elimination of strictly dominated
-    /// strategies, and what survives.
+    /// `mixed_dominated(G)`: each player's strategies strictly dominated by a mixture of
+    /// its others, each with such a mixture.
+    MixedDominated,
+    /// `iterated_elimination(G[, kind])`: the steps of iterated elimination of dominated
+    /// strategies (`"strict"`, `"weak"` or `"mixed"`), and what survives.
     IteratedElimination,
     /// `pareto_optimal(G)`: the profiles no other profile Pareto-improves.
     ParetoOptimal,
@@ -113,8 +121,14 @@ pub enum Builtin {
     Equilibria,
     /// `lemke_howson(G)`: the equilibria Lemke–Howson finds from every starting label.
     LemkeHowson,
-    /// `nash(G)`: `(method, complete, equilibria)`: support enumeration, or Lemke–Howson
-    /// for games too large for it.
+    /// `vertex_enumeration(G)`: every extreme equilibrium of a two-player game, degenerate
+    /// or not.
+    VertexEnumeration,
+    /// `equilibrium_components(G)`: the connected components of a two-player game's
+    /// equilibria, each as its extreme equilibria.
+    EquilibriumComponents,
+    /// `nash(G)`: `(method, complete, equilibria)`: support enumeration, vertex enumeration
+    /// for a degenerate game, or Lemke–Howson for games too large for both.
     Nash,
     /// A built-in on game values (`mean(g)`, `cool(g, t)`, ...), by its name; `eval::values`
     /// implements them all.
@@ -128,6 +142,8 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("len", Builtin::Len, 1, 1),
     ("popcount", Builtin::Popcount, 1, 1),
     ("bits", Builtin::Bits, 1, 1),
+    ("regions", Builtin::Regions, 2, 2),
+    ("normalize", Builtin::Normalize, 2, 3),
     ("v2", Builtin::V2, 1, 1),
     ("gcd", Builtin::Gcd, 2, 2),
     ("abs", Builtin::Abs, 1, 1),
@@ -169,13 +185,21 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("best_responses", Builtin::BestResponses, 2, 2),
     ("strictly_dominated", Builtin::StrictlyDominated, 1, 1),
     ("weakly_dominated", Builtin::WeaklyDominated, 1, 1),
-    ("iterated_elimination", Builtin::IteratedElimination, 1, 1),
+    ("mixed_dominated", Builtin::MixedDominated, 1, 1),
+    ("iterated_elimination", Builtin::IteratedElimination, 1, 2),
     ("pareto_optimal", Builtin::ParetoOptimal, 1, 1),
     ("expected_payoff", Builtin::ExpectedPayoff, 2, 2),
     ("minimax_value", Builtin::MinimaxValue, 1, 1),
     ("minimax_strategies", Builtin::MinimaxStrategies, 1, 1),
     ("equilibria", Builtin::Equilibria, 1, 1),
     ("lemke_howson", Builtin::LemkeHowson, 1, 1),
+    ("vertex_enumeration", Builtin::VertexEnumeration, 1, 1),
+    (
+        "equilibrium_components",
+        Builtin::EquilibriumComponents,
+        1,
+        1,
+    ),
     ("nash", Builtin::Nash, 1, 1),
     ("confused", Builtin::GameValue("confused"), 2, 2),
     ("is_number", Builtin::GameValue("is_number"), 1, 1),
@@ -314,6 +338,9 @@ impl Builtin {
                 | Builtin::StrictlyDominated
                 | Builtin::WeaklyDominated
                 | Builtin::IteratedElimination
+                | Builtin::MixedDominated
+                | Builtin::VertexEnumeration
+                | Builtin::EquilibriumComponents
                 | Builtin::ParetoOptimal
                 | Builtin::ExpectedPayoff
                 | Builtin::MinimaxValue

@@ -122,7 +122,10 @@ pub fn play(
             ),
         )
         .label(span, "not a position")
-        .help("make a position by calling a game: `:play Kayles(6)`")]);
+        .help(repl.session.position_help(
+            &start,
+            "make a position by calling a game: `:play Kayles(6)`",
+        ))]);
     };
     let misere = pos.is_misere();
     // A payoff game is played for its score: the computer follows `line`, and the end says

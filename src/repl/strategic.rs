@@ -151,9 +151,15 @@ pub fn explain(session: &mut Session, game: &Value, span: Span) -> Result<String
                     Value::List(items) => items.to_vec(),
                     _ => Vec::new(),
                 };
+                let degenerate = method == "vertex enumeration";
                 let _ = writeln!(
                     out,
-                    "equilibria ({method}, {}): {}",
+                    "{} ({method}, {}): {}",
+                    if degenerate {
+                        "extreme equilibria"
+                    } else {
+                        "equilibria"
+                    },
                     if complete {
                         "all of them"
                     } else {
@@ -163,6 +169,32 @@ pub fn explain(session: &mut Session, game: &Value, span: Span) -> Result<String
                 );
                 for e in list {
                     let _ = writeln!(out, "  {}", session.show(&e));
+                }
+                if degenerate {
+                    // A degenerate game's equilibria may form continua: say which extreme
+                    // equilibria belong together.
+                    if let Ok(Value::List(ref components)) =
+                        answer(session, Builtin::EquilibriumComponents, game, span)
+                    {
+                        let sizes: Vec<String> = components
+                            .iter()
+                            .map(|c| match c {
+                                Value::List(items) if items.len() == 1 => {
+                                    "an isolated equilibrium".to_string()
+                                }
+                                Value::List(items) => {
+                                    format!("a continuum of {} extreme equilibria", items.len())
+                                }
+                                _ => String::new(),
+                            })
+                            .collect();
+                        let _ = writeln!(
+                            out,
+                            "  the game is degenerate; components of the equilibria: {} ({})",
+                            components.len(),
+                            sizes.join(", ")
+                        );
+                    }
                 }
             }
             Ok(other) => {

@@ -199,6 +199,11 @@ impl Session {
         crate::eval::value::display_bounded(value, &self.games, crate::eval::value::MAX_SHOWN)
     }
 
+    /// The help for `value` where a position was needed (`fallback` when it is no game).
+    pub fn position_help(&self, value: &Value, fallback: &str) -> String {
+        crate::eval::position_help(&self.program, &self.games, value, fallback)
+    }
+
     /// Prints a value.
     pub fn show(&self, value: &Value) -> String {
         crate::eval::value::display(value, &self.games)

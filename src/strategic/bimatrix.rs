@@ -26,7 +26,7 @@ use super::{Game, Mixed, StrategicError, Q};
 pub const MAX_SUPPORT_SYSTEMS: u128 = 1_000_000;
 
 /// Integers the eliminations run on: `i128` (checked) or big integers.
-trait Ring: Clone + PartialOrd {
+pub(super) trait Ring: Clone + PartialOrd {
     fn from_big(x: &BigInt) -> Option<Self>;
     fn int(n: i64) -> Self;
     fn add(&self, o: &Self) -> Option<Self>;
@@ -106,7 +106,7 @@ impl Ring for BigInt {
 }
 
 /// The solutions of a linear system.
-enum Solved<R> {
+pub(super) enum Solved<R> {
     /// None.
     Inconsistent,
     /// More than one.
@@ -116,7 +116,7 @@ enum Solved<R> {
 }
 
 /// Solves the system whose rows are `coefficients.., right-hand side`; `None` on overflow.
-fn solve<R: Ring>(mut rows: Vec<Vec<R>>, unknowns: usize) -> Option<Solved<R>> {
+pub(super) fn solve<R: Ring>(mut rows: Vec<Vec<R>>, unknowns: usize) -> Option<Solved<R>> {
     let mut prev = R::int(1);
     let mut rank = 0;
     let mut pivots = Vec::new();
@@ -231,7 +231,7 @@ fn fit<R: Ring>(
 }
 
 /// Every `k`-subset of `0..n`, in lexicographic order.
-fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
+pub(super) fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
     let mut out = Vec::new();
     if k > n {
         return out;
@@ -249,7 +249,7 @@ fn subsets(n: usize, k: usize) -> Vec<Vec<usize>> {
     }
 }
 
-fn binomial(n: usize, k: usize) -> u128 {
+pub(super) fn binomial(n: usize, k: usize) -> u128 {
     if k > n {
         return 0;
     }
@@ -269,7 +269,7 @@ pub fn support_systems(m: usize, n: usize) -> u128 {
 
 /// A matrix of rationals scaled to integers (by the least common multiple of the
 /// denominators: a positive factor, which changes no best response).
-fn integral(m: &[Vec<Q>]) -> Vec<Vec<BigInt>> {
+pub(super) fn integral(m: &[Vec<Q>]) -> Vec<Vec<BigInt>> {
     let lcm = m
         .iter()
         .flatten()
@@ -279,13 +279,13 @@ fn integral(m: &[Vec<Q>]) -> Vec<Vec<BigInt>> {
         .collect()
 }
 
-fn transpose<T: Clone>(m: &[Vec<T>]) -> Vec<Vec<T>> {
+pub(super) fn transpose<T: Clone>(m: &[Vec<T>]) -> Vec<Vec<T>> {
     (0..m[0].len())
         .map(|j| m.iter().map(|row| row[j].clone()).collect())
         .collect()
 }
 
-fn convert<R: Ring>(m: &[Vec<BigInt>]) -> Option<Vec<Vec<R>>> {
+pub(super) fn convert<R: Ring>(m: &[Vec<BigInt>]) -> Option<Vec<Vec<R>>> {
     m.iter()
         .map(|row| row.iter().map(R::from_big).collect())
         .collect()

@@ -4,14 +4,18 @@
 //!
 //! - [`Game`]: the payoff table, one exact payoff per player and profile;
 //! - pure analyses (this file): best responses to a pure or mixed profile, strictly and
-//!   weakly dominated strategies (by a pure strategy), iterated elimination of strictly
-//!   dominated strategies, pure Nash equilibria (n players), Pareto-optimal profiles, the
+//!   weakly dominated strategies (by a pure strategy), strategies strictly dominated by a
+//!   mixture (an exact linear program), iterated elimination by any of the three (in one
+//!   stated order), pure Nash equilibria (n players), Pareto-optimal profiles, the
 //!   expected payoff of a mixed profile;
 //! - `zero_sum.rs`: the value and optimal strategies of a two-player zero-sum game by an
 //!   exact simplex method (Bland's rule, so it ends);
 //! - `bimatrix.rs`: two-player general-sum games: a nondegeneracy check, support
 //!   enumeration (every equilibrium of a nondegenerate game) and Lemke–Howson from every
-//!   starting label.
+//!   starting label;
+//! - `vertex.rs`: every extreme equilibrium of any two-player game, degenerate or not, by
+//!   vertex enumeration of the best-response polytopes, and the connected components of
+//!   the equilibria.
 //!
 //! Arithmetic inside the algorithms is on big rationals ([`Q`]): pivoting and eliminating
 //! multiply denominators, which overflow `i64` after a few steps even on small integer
@@ -31,15 +35,17 @@
 //! ```
 
 mod bimatrix;
+mod vertex;
 mod zero_sum;
 
 use num_bigint::BigInt;
 use num_rational::BigRational;
-use num_traits::{One, Zero};
+use num_traits::{One, Signed, Zero};
 
 use crate::num::Rational;
 
 pub use bimatrix::MAX_SUPPORT_SYSTEMS;
+pub use vertex::{Extreme, MAX_VERTEX_SYSTEMS};
 
 /// An exact big rational: the numbers the algorithms compute with.
 pub type Q = BigRational;
@@ -64,8 +70,12 @@ pub enum StrategicError {
         /// Its support, as strategy indexes.
         support: Vec<usize>,
     },
-    /// Support enumeration would solve more than [`MAX_SUPPORT_SYSTEMS`] linear systems.
+    /// Support enumeration (or vertex enumeration) would solve more than
+    /// [`MAX_SUPPORT_SYSTEMS`] linear systems (this many).
     TooLarge(u128),
+    /// The linear program for a dominating mixture would have more than [`MAX_LP_CELLS`]
+    /// entries (this many).
+    LpTooLarge(u128),
     /// The caller asked to stop.
     Stopped,
     /// A case the theory says cannot happen; a bug in cgl.
@@ -90,9 +100,32 @@ pub type Profile = Vec<usize>;
 /// A payoff matrix: rows for the first player's strategies, columns for the second's.
 pub type Matrix = Vec<Vec<Q>>;
 
-/// One step of iterated elimination: the player, the strategy removed, the strategy that
-/// dominates it.
-pub type Elimination = (usize, usize, usize);
+/// One step of iterated elimination: the player, the strategy removed, what dominates it.
+pub type Elimination = (usize, usize, Dominator);
+
+/// Which dominance iterated elimination removes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dominance {
+    /// Strict dominance by a pure strategy: worse against every profile of the others.
+    Strict,
+    /// Weak dominance by a pure strategy: never better, worse against some profile.
+    Weak,
+    /// Strict dominance by a mixture of the player's other strategies.
+    Mixed,
+}
+
+/// What dominates a strategy.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dominator {
+    /// A pure strategy, by index.
+    Pure(usize),
+    /// A mixed strategy, one probability per strategy of the player.
+    Mixture(Mixed),
+}
+
+/// The most entries (strategies × the others' profiles) of the linear program that looks
+/// for a dominating mixture.
+pub const MAX_LP_CELLS: u128 = 200_000;
 
 impl Game {
     /// The game of these players, strategy counts and payoffs (profile-major, the last
@@ -343,11 +376,125 @@ impl Game {
         self.counts.iter().map(|&c| (0..c).collect()).collect()
     }
 
-    /// Iterated elimination of strictly dominated strategies, one at a time: the first
-    /// player (in order) with a dominated strategy loses its first one. The steps
-    /// `(player, strategy, dominated by)` in order, and the strategies that survive (the
-    /// survivors do not depend on the order, for strict dominance).
-    pub fn iterated_elimination(&self) -> (Vec<Elimination>, Vec<Vec<usize>>) {
+    /// A mixture of `player`'s other `alive` strategies that strictly dominates `s` against
+    /// every profile of the others' `alive` strategies, if there is one: the optimal
+    /// strategy of the zero-sum game `D[t][p] = u(t, p) - u(s, p)` (rows `t`, the other
+    /// strategies; columns `p`, the others' profiles) when its value is positive, found by
+    /// the exact simplex method. The mixture has one probability per strategy of `player`.
+    pub fn mixed_dominator(
+        &self,
+        player: usize,
+        s: usize,
+        alive: &[Vec<usize>],
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<Mixed>, StrategicError> {
+        let rows: Vec<usize> = alive[player].iter().copied().filter(|&t| t != s).collect();
+        if rows.is_empty() {
+            return Ok(None);
+        }
+        let mut others: Vec<Vec<usize>> = alive.to_vec();
+        others[player] = vec![s];
+        let columns = others.iter().fold(1u128, |acc, a| acc * a.len() as u128);
+        let cells = columns * rows.len() as u128;
+        if cells > MAX_LP_CELLS {
+            return Err(StrategicError::LpTooLarge(cells));
+        }
+        let mut d: Matrix = vec![Vec::with_capacity(columns as usize); rows.len()];
+        let mut digits = vec![0usize; self.n()];
+        let mut profile: Vec<usize> = others.iter().map(|a| a[0]).collect();
+        loop {
+            if stop() {
+                return Err(StrategicError::Stopped);
+            }
+            profile[player] = s;
+            let own = q(self.payoff(&profile, player));
+            for (row, &t) in d.iter_mut().zip(&rows) {
+                profile[player] = t;
+                row.push(q(self.payoff(&profile, player)) - &own);
+            }
+            // The next profile of the others' alive strategies (odometer).
+            let mut j = self.n();
+            let done = loop {
+                if j == 0 {
+                    break true;
+                }
+                j -= 1;
+                digits[j] += 1;
+                if digits[j] < others[j].len() {
+                    profile[j] = others[j][digits[j]];
+                    break false;
+                }
+                digits[j] = 0;
+                profile[j] = others[j][0];
+            };
+            if done {
+                break;
+            }
+        }
+        let solution = zero_sum::solve_matrix(&d, stop)?;
+        if !solution.value.is_positive() {
+            return Ok(None);
+        }
+        let mut mixture = vec![Q::zero(); self.counts[player]];
+        for (&t, p) in rows.iter().zip(solution.row) {
+            mixture[t] = p;
+        }
+        Ok(Some(mixture))
+    }
+
+    /// Each player's `alive` strategies that a mixture of its other alive strategies
+    /// strictly dominates, with one such mixture each, in strategy order.
+    pub fn mixed_dominated(
+        &self,
+        alive: &[Vec<usize>],
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Vec<Vec<(usize, Mixed)>>, StrategicError> {
+        let mut out = Vec::new();
+        for i in 0..self.n() {
+            let mut mine = Vec::new();
+            for &s in &alive[i] {
+                if let Some(m) = self.mixed_dominator(i, s, alive, stop)? {
+                    mine.push((s, m));
+                }
+            }
+            out.push(mine);
+        }
+        Ok(out)
+    }
+
+    /// What dominates `s` for `player` among the `alive` strategies, by `kind`.
+    fn dominator(
+        &self,
+        kind: Dominance,
+        player: usize,
+        s: usize,
+        alive: &[Vec<usize>],
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<Dominator>, StrategicError> {
+        Ok(match kind {
+            Dominance::Strict | Dominance::Weak => alive[player]
+                .iter()
+                .find(|&&t| {
+                    t != s && self.dominates(player, t, s, kind == Dominance::Strict, alive)
+                })
+                .map(|&t| Dominator::Pure(t)),
+            Dominance::Mixed => self
+                .mixed_dominator(player, s, alive, stop)?
+                .map(Dominator::Mixture),
+        })
+    }
+
+    /// Iterated elimination of dominated strategies, one at a time, in a fixed order: the
+    /// first player (in order) with a dominated strategy among the survivors loses the
+    /// first one (in strategy order), and the search starts again from the first player.
+    /// The steps `(player, strategy, dominated by)` in order, and the strategies that
+    /// survive. For strict dominance, by pure strategies or by mixtures, the survivors do
+    /// not depend on the order; for weak dominance they may, and this order is the answer.
+    pub fn iterated_elimination(
+        &self,
+        kind: Dominance,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<(Vec<Elimination>, Vec<Vec<usize>>), StrategicError> {
         let mut alive = self.all_strategies();
         let mut steps = Vec::new();
         'next: loop {
@@ -355,18 +502,16 @@ impl Game {
                 if alive[i].len() < 2 {
                     continue;
                 }
-                for &s in &alive[i] {
-                    if let Some(&t) = alive[i]
-                        .iter()
-                        .find(|&&t| t != s && self.dominates(i, t, s, true, &alive))
-                    {
-                        steps.push((i, s, t));
-                        alive[i].retain(|&x| x != s);
+                for k in 0..alive[i].len() {
+                    let s = alive[i][k];
+                    if let Some(by) = self.dominator(kind, i, s, &alive, stop)? {
+                        steps.push((i, s, by));
+                        alive[i].remove(k);
                         continue 'next;
                     }
                 }
             }
-            return (steps, alive);
+            return Ok((steps, alive));
         }
     }
 

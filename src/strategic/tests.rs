@@ -68,8 +68,13 @@ fn prisoners_dilemma_dominance() {
     let g = game(vec![2, 2], &[-1, -1, -3, 0, 0, -3, -2, -2]);
     let strict = g.dominated(true, &g.all_strategies());
     assert_eq!(strict, vec![vec![(0, 1)], vec![(0, 1)]]);
-    let (steps, alive) = g.iterated_elimination();
-    assert_eq!(steps, vec![(0, 0, 1), (1, 0, 1)]);
+    let (steps, alive) = g
+        .iterated_elimination(Dominance::Strict, &|| false)
+        .unwrap();
+    assert_eq!(
+        steps,
+        vec![(0, 0, Dominator::Pure(1)), (1, 0, Dominator::Pure(1))]
+    );
     assert_eq!(alive, vec![vec![1], vec![1]]);
     let pareto = g.pareto_optimal(&|| false).unwrap();
     assert!(!pareto.contains(&vec![1, 1]));
@@ -92,4 +97,37 @@ fn three_players() {
     let half = vec![Q::new(1.into(), 2.into()), Q::new(1.into(), 2.into())];
     let pay = g.expected_payoffs(&[half.clone(), half.clone(), half]);
     assert_eq!(pay[0].to_string(), "1/4");
+}
+
+#[test]
+fn a_mixture_dominates_what_no_pure_strategy_does() {
+    // Rows U, M, D against L, R; Row's payoffs 3 0 / 1 1 / 0 3: M is dominated by half U
+    // and half D (3/2 > 1 against both), by neither alone.
+    let g = game(vec![3, 2], &[3, 0, 0, 0, 1, 0, 1, 0, 0, 0, 3, 0]);
+    let all = g.all_strategies();
+    assert!(g.dominated(true, &all)[0].is_empty());
+    let mixed = g.mixed_dominated(&all, &|| false).unwrap();
+    assert_eq!(mixed[0].len(), 1);
+    assert_eq!(mixed[0][0].0, 1);
+    assert_eq!(show(&mixed[0][0].1), "1/2,0,1/2");
+}
+
+#[test]
+fn weak_elimination_depends_on_the_order() {
+    // T: (1,1) (0,0); M: (1,1) (2,1); B: (0,0) (2,1). M weakly dominates T and B. Removing
+    // T first then B (the stated order) leaves M against both columns; removing B first
+    // would make L dominate R, and T first alone would make R dominate L.
+    let g = game(vec![3, 2], &[1, 1, 0, 0, 1, 1, 2, 1, 0, 0, 2, 1]);
+    let (steps, alive) = g.iterated_elimination(Dominance::Weak, &|| false).unwrap();
+    assert_eq!(
+        steps,
+        vec![(0, 0, Dominator::Pure(1)), (0, 2, Dominator::Pure(1))]
+    );
+    assert_eq!(alive, vec![vec![1], vec![0, 1]]);
+    // After T alone is gone, R weakly dominates L.
+    let rest = vec![vec![1, 2], vec![0, 1]];
+    assert_eq!(g.dominated(false, &rest)[1], vec![(0, 1)]);
+    // After B alone is gone, L weakly dominates R.
+    let rest = vec![vec![0, 1], vec![0, 1]];
+    assert_eq!(g.dominated(false, &rest)[1], vec![(1, 0)]);
 }

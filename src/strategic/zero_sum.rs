@@ -29,72 +29,79 @@ impl Game {
     pub fn solve_zero_sum(&self, stop: &dyn Fn() -> bool) -> Result<Solution, StrategicError> {
         let (a, _) = self.bimatrix()?;
         self.zero_sum()?;
-        let (m, n) = (a.len(), a[0].len());
-        let min = a.iter().flatten().min().cloned().unwrap_or_else(Q::zero);
-        let shift = if min.is_positive() {
-            Q::zero()
-        } else {
-            Q::one() - min
+        solve_matrix(&a, stop)
+    }
+}
+
+/// The value and optimal strategies of the zero-sum game whose row player's payoffs are
+/// `a` (at least one row and one column).
+pub(super) fn solve_matrix(
+    a: &[Vec<Q>],
+    stop: &dyn Fn() -> bool,
+) -> Result<Solution, StrategicError> {
+    let (m, n) = (a.len(), a[0].len());
+    let min = a.iter().flatten().min().cloned().unwrap_or_else(Q::zero);
+    let shift = if min.is_positive() {
+        Q::zero()
+    } else {
+        Q::one() - min
+    };
+    // Rows 0..m are the constraints, row m the objective; columns 0..n are q, n..n+m the
+    // slacks, n+m the right-hand side.
+    let width = n + m + 1;
+    let mut t: Vec<Vec<Q>> = vec![vec![Q::zero(); width]; m + 1];
+    for i in 0..m {
+        for j in 0..n {
+            t[i][j] = &a[i][j] + &shift;
+        }
+        t[i][n + i] = Q::one();
+        t[i][n + m] = Q::one();
+    }
+    for x in &mut t[m][..n] {
+        *x = -Q::one();
+    }
+    let mut basis: Vec<usize> = (n..n + m).collect();
+    loop {
+        if stop() {
+            return Err(StrategicError::Stopped);
+        }
+        let Some(enter) = (0..n + m).find(|&j| t[m][j].is_negative()) else {
+            break;
         };
-        // Rows 0..m are the constraints, row m the objective; columns 0..n are q, n..n+m the
-        // slacks, n+m the right-hand side.
-        let width = n + m + 1;
-        let mut t: Vec<Vec<Q>> = vec![vec![Q::zero(); width]; m + 1];
+        let mut leave: Option<(usize, Q)> = None;
         for i in 0..m {
-            for j in 0..n {
-                t[i][j] = &a[i][j] + &shift;
-            }
-            t[i][n + i] = Q::one();
-            t[i][n + m] = Q::one();
-        }
-        for x in &mut t[m][..n] {
-            *x = -Q::one();
-        }
-        let mut basis: Vec<usize> = (n..n + m).collect();
-        loop {
-            if stop() {
-                return Err(StrategicError::Stopped);
-            }
-            let Some(enter) = (0..n + m).find(|&j| t[m][j].is_negative()) else {
-                break;
-            };
-            let mut leave: Option<(usize, Q)> = None;
-            for i in 0..m {
-                if t[i][enter].is_positive() {
-                    let ratio = &t[i][n + m] / &t[i][enter];
-                    let better = match &leave {
-                        None => true,
-                        Some((r, best)) => {
-                            ratio < *best || (ratio == *best && basis[i] < basis[*r])
-                        }
-                    };
-                    if better {
-                        leave = Some((i, ratio));
-                    }
+            if t[i][enter].is_positive() {
+                let ratio = &t[i][n + m] / &t[i][enter];
+                let better = match &leave {
+                    None => true,
+                    Some((r, best)) => ratio < *best || (ratio == *best && basis[i] < basis[*r]),
+                };
+                if better {
+                    leave = Some((i, ratio));
                 }
             }
-            // Bounded: every column of M is positive, so a row always limits the step.
-            let Some((row, _)) = leave else {
-                return Err(StrategicError::Internal("an unbounded zero-sum program"));
-            };
-            pivot(&mut t, row, enter);
-            basis[row] = enter;
         }
-        let z = t[m][n + m].clone();
-        let v = Q::one() / &z;
-        let mut column = vec![Q::zero(); n];
-        for (i, &b) in basis.iter().enumerate() {
-            if b < n {
-                column[b] = &t[i][n + m] * &v;
-            }
-        }
-        let row: Mixed = (0..m).map(|i| &t[m][n + i] * &v).collect();
-        Ok(Solution {
-            value: v - shift,
-            row,
-            column,
-        })
+        // Bounded: every column of M is positive, so a row always limits the step.
+        let Some((row, _)) = leave else {
+            return Err(StrategicError::Internal("an unbounded zero-sum program"));
+        };
+        pivot(&mut t, row, enter);
+        basis[row] = enter;
     }
+    let z = t[m][n + m].clone();
+    let v = Q::one() / &z;
+    let mut column = vec![Q::zero(); n];
+    for (i, &b) in basis.iter().enumerate() {
+        if b < n {
+            column[b] = &t[i][n + m] * &v;
+        }
+    }
+    let row: Mixed = (0..m).map(|i| &t[m][n + i] * &v).collect();
+    Ok(Solution {
+        value: v - shift,
+        row,
+        column,
+    })
 }
 
 /// One Gauss–Jordan pivot of a tableau on `(row, col)`.

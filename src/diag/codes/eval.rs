@@ -30,9 +30,11 @@ macro_rules! eval_codes {
         "an analysis of two-player games got a game of another number of players",
         r"
         The value, the optimal strategies and the mixed equilibria (`minimax_value`,
-        `minimax_strategies`, `equilibria`, `lemke_howson`, `nash`) are computed for games of
-        exactly two players. For any number of players `pure_nash` lists the pure
-        equilibria, and `best_responses` and `expected_payoff` check a mixed profile.
+        `minimax_strategies`, `equilibria`, `lemke_howson`, `vertex_enumeration`,
+        `equilibrium_components`, `nash`) are computed for games of exactly two players. For
+        any number of players `pure_nash` lists the pure equilibria, `best_responses` and
+        `expected_payoff` check a mixed profile, and dominance (`strictly_dominated`,
+        `weakly_dominated`, `mixed_dominated`, `iterated_elimination`) applies.
         ";
     EvalNotZeroSum = "cgl::eval::not_zero_sum",
         "the value and optimal strategies need a zero-sum game",
@@ -47,18 +49,33 @@ macro_rules! eval_codes {
         A two-player game is degenerate when a mixed strategy of k strategies has more than
         k pure best responses (a tie, such as a column player indifferent between two columns
         against one row). Its equilibria may form a continuum, which support enumeration and
-        Lemke–Howson cannot list; cgl refuses rather than give an incomplete list. Vertex
-        enumeration (Gambit's `enummixed`) would apply; cgl does not implement it. `pure_nash`
-        still lists the pure equilibria.
+        Lemke–Howson cannot list; cgl refuses rather than give an incomplete list.
+        `vertex_enumeration` (as Gambit's `enummixed`) lists every extreme equilibrium of any
+        two-player game, `equilibrium_components` their connected components, and `nash`
+        runs vertex enumeration when support enumeration refuses. `pure_nash` lists the pure
+        equilibria of any game.
         ";
     EvalSupportTooLarge = "cgl::eval::support_too_large",
-        "support enumeration would solve too many linear systems",
+        "support or vertex enumeration would solve too many linear systems",
         r"
         Support enumeration solves a linear system for every pair of supports of one size,
-        which grows exponentially with the number of strategies; cgl refuses beyond
-        1,000,000 systems (about 10×10). `lemke_howson` finds some equilibria fast (not
-        necessarily all), and `nash` runs it when support enumeration is too large.
+        and vertex enumeration one for every choice of tight inequalities of a best-response
+        polytope; both grow exponentially with the number of strategies, and cgl refuses
+        beyond 1,000,000 systems (about 10×10 for either). `lemke_howson` finds some
+        equilibria fast (not necessarily all), and `nash` runs it when support enumeration
+        is too large.
         ";
+    EvalLpTooLarge = "cgl::eval::lp_too_large",
+        "the linear program for a dominating mixture would be too large",
+        r#"
+        A strategy is strictly dominated by a mixture when the zero-sum game of the
+        player's other strategies against the others' profiles, paying the difference with
+        the strategy's payoff, has a positive value: a linear program with one entry per
+        strategy and profile. cgl solves it exactly up to 200,000 entries.
+        `strictly_dominated`, `weakly_dominated`, `iterated_elimination(G)` and
+        `iterated_elimination(G, "weak")` look for dominating pure strategies, which needs
+        no linear program.
+        "#;
     EvalType = "cgl::eval::type",
         "a value of the wrong type: an operator, built-in, field or rule got what it cannot use",
         r"

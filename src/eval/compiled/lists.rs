@@ -11,14 +11,9 @@
 use std::ops::ControlFlow;
 use std::rc::Rc;
 
-use super::{
-    tick_n, BoolExpr, Compiler, Eval, IntExpr, Interrupt, Lanes, Run, LANES, MAX_NESTING, NO_REG,
-};
+use super::*;
 use crate::eval::arith;
-use crate::eval::builtins::Builtin;
-use crate::eval::value::Value;
-use crate::lower::ir::{Clause, Expr, ExprKind, Pattern};
-use crate::syntax::ast::{BinaryOp, Quantifier};
+use crate::eval::grid;
 
 /// What a register holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,107 +27,8 @@ pub(super) enum Kind {
     Rows,
 }
 
-/// A family of rows (lists of integers), with each row's cells as a bit mask when every
-/// item of every row is below 64: a board game's lines, which [`LinesQuant`] then tests
-/// all at once.
-#[derive(Debug)]
-pub(super) struct RowSet {
-    rows: Vec<Rc<[i64]>>,
-    /// Per row, the set of its items (`1 << i` for each item `i`), if all are in `0..64`.
-    masks: Option<Vec<u64>>,
-    /// One more than the greatest item (0 without items): a board at least this long has
-    /// every cell the rows name.
-    reach: usize,
-}
-
-impl RowSet {
-    fn new(rows: Vec<Rc<[i64]>>) -> Rc<RowSet> {
-        let items = || rows.iter().flat_map(|r| r.iter().copied());
-        let masks = items().all(|i| (0..64).contains(&i)).then(|| {
-            rows.iter()
-                .map(|r| r.iter().fold(0u64, |m, i| m | (1 << i)))
-                .collect()
-        });
-        let reach = items()
-            .max()
-            .map_or(0, |i| i.saturating_add(1).max(0) as usize);
-        Rc::new(RowSet { rows, masks, reach })
-    }
-}
-
-/// The rows of a `for row in rows` clause: a constant's, or a rows register's.
-#[derive(Debug, Clone)]
-pub(super) enum RowsSource {
-    Const(Rc<RowSet>),
-    Reg(u32),
-}
-
-impl RowsSource {
-    /// The rows (shared, not copied).
-    fn get(&self, run: &Run<'_>) -> Eval<Rc<RowSet>> {
-        match self {
-            RowsSource::Const(rows) => Ok(rows.clone()),
-            RowsSource::Reg(r) => run.b.rows[*r as usize]
-                .as_ref()
-                .map(|slot| slot.rows.clone())
-                .ok_or(Interrupt::Fallback),
-        }
-    }
-}
-
-/// What a rows register holds: the rows, and the value they were read from, if an input.
-/// A rule's parameters are the same value from run to run; a run whose input is that very
-/// value (the same allocation, which the slot keeps alive) reuses the rows instead of reading
-/// them again.
-#[derive(Debug, Clone)]
-pub(super) struct RowsSlot {
-    from: Option<Value>,
-    /// Whether a row was read from a set: a rule that takes lists only must not reuse it.
-    from_sets: bool,
-    rows: Rc<RowSet>,
-}
-
-/// Loads a rows input from `value` into `slot`; false if it is not a list of integer lists
-/// (or, if `sets`, of integer sets, each read as its items in order: see
-/// `Compiler::sets_as_rows`).
-pub(super) fn load_rows(slot: &mut Option<RowsSlot>, value: &Value, sets: bool) -> bool {
-    let Value::List(items) = value else {
-        return false;
-    };
-    if let Some(RowsSlot {
-        from: Some(Value::List(seen)),
-        from_sets,
-        ..
-    }) = slot
-    {
-        if Rc::ptr_eq(seen, items) && (sets || !*from_sets) {
-            return true;
-        }
-    }
-    let row = |v: &Value| match v {
-        Value::Set(items) if sets => ints(items.iter()),
-        v => int_items(v),
-    };
-    match items
-        .iter()
-        .map(row)
-        .collect::<Option<Vec<_>>>()
-        .map(RowSet::new)
-    {
-        Some(rows) => {
-            *slot = Some(RowsSlot {
-                from: Some(value.clone()),
-                from_sets: items.iter().any(|v| matches!(v, Value::Set(_))),
-                rows,
-            });
-            true
-        }
-        None => false,
-    }
-}
-
 /// Calls nest at most this deep when inlined; a deeper (or recursive) call is not compiled.
-const MAX_INLINE_DEPTH: usize = 12;
+pub(super) const MAX_INLINE_DEPTH: usize = 12;
 
 /// A list of integers.
 #[derive(Debug, Clone)]
@@ -157,6 +53,8 @@ pub(super) enum ListExpr {
     ExtremeOf(bool, Box<Gen>, Box<ListExpr>),
     /// An inlined call: the arguments bound, then the body.
     Let(Vec<Binding>, Box<ListExpr>),
+    /// `regions(m, w)`: the connected components of a bit-mask board.
+    Regions(Box<IntExpr>, Box<IntExpr>),
 }
 
 /// An argument of an inlined call, bound to the callee's register.
@@ -204,7 +102,7 @@ pub(super) enum GenClause {
     If(BoolExpr),
 }
 
-type Body<'b> = dyn FnMut(&mut Run<'_>) -> Eval<ControlFlow<()>> + 'b;
+pub(super) type Body<'b> = dyn FnMut(&mut Run<'_>) -> Eval<ControlFlow<()>> + 'b;
 
 impl Gen {
     /// Runs the clauses from the first, calling `body` for every binding they make. The
@@ -229,7 +127,7 @@ impl Gen {
     /// Notes whether a comprehension or fold over this generator, with a body that
     /// `body_blocks` says blocks can compute, runs in blocks: a simple generator (see
     /// [`Gen::simple`]) whose guard blocks can compute too.
-    fn with_body(mut self, body_blocks: bool) -> Gen {
+    pub(super) fn with_body(mut self, body_blocks: bool) -> Gen {
         self.in_blocks = body_blocks
             && self
                 .simple()
@@ -241,7 +139,7 @@ impl Gen {
     /// lanes (the items, and their indexes) and which lanes the guard keeps. As with a rule's
     /// blocks, a lane error (where a guard would have stopped the interpreter first, too)
     /// sends the whole expression to the interpreter.
-    fn blocks(
+    pub(super) fn blocks(
         &self,
         run: &mut Run<'_>,
         mut block: impl FnMut(&Lanes<'_>, &[bool], &mut super::Pool) -> Eval<()>,
@@ -280,7 +178,7 @@ impl Gen {
 
     /// The commonest generator, `for x in xs` or `for (i, x) in enumerate(xs)` over a list
     /// register, with at most one guard: its parts, for a loop without recursion.
-    fn simple(&self) -> Option<SimpleGen<'_>> {
+    pub(super) fn simple(&self) -> Option<SimpleGen<'_>> {
         match self.clauses.as_slice() {
             [GenClause::Items {
                 index,
@@ -305,17 +203,17 @@ impl Gen {
 }
 
 /// `for (index, item) in enumerate(list) if guard`, `list` a register.
-struct SimpleGen<'g> {
-    index: Option<u32>,
-    item: Option<u32>,
-    list: u32,
-    guard: Option<&'g BoolExpr>,
+pub(super) struct SimpleGen<'g> {
+    pub(super) index: Option<u32>,
+    pub(super) item: Option<u32>,
+    pub(super) list: u32,
+    pub(super) guard: Option<&'g BoolExpr>,
 }
 
 impl SimpleGen<'_> {
     /// Binds the `k`-th item; whether the guard lets it through.
     #[inline]
-    fn bind(&self, run: &mut Run<'_>, k: usize) -> Eval<bool> {
+    pub(super) fn bind(&self, run: &mut Run<'_>, k: usize) -> Eval<bool> {
         let v = run.b.lists[self.list as usize][k];
         bind_item(run, self.index, self.item, k, v)?;
         match self.guard {
@@ -328,7 +226,7 @@ impl SimpleGen<'_> {
 /// One step of `for (index, item) in enumerate(...)` (or `for item in ...`): the item `v` at
 /// `k` bound, the step counted.
 #[inline]
-fn bind_item(
+pub(super) fn bind_item(
     run: &mut Run<'_>,
     index: Option<u32>,
     item: Option<u32>,
@@ -443,7 +341,7 @@ pub(super) fn range(
 }
 
 impl Binding {
-    fn bind(&self, run: &mut Run<'_>) -> Eval<()> {
+    pub(super) fn bind(&self, run: &mut Run<'_>) -> Eval<()> {
         match self {
             Binding::Int(reg, e) => {
                 let v = e.eval(run)?;
@@ -475,7 +373,7 @@ impl Binding {
 
 impl Binding {
     /// A variable or a literal: read without evaluating anything.
-    fn is_simple(&self) -> bool {
+    pub(super) fn is_simple(&self) -> bool {
         matches!(
             self,
             Binding::Int(_, IntExpr::Reg(_) | IntExpr::Lit(_))
@@ -487,7 +385,7 @@ impl Binding {
     }
 
     /// Appends the argument's value to a memo key (a list as its length, then its items).
-    fn write_key(&self, run: &Run<'_>, key: &mut Vec<i64>) {
+    pub(super) fn write_key(&self, run: &Run<'_>, key: &mut Vec<i64>) {
         match self {
             Binding::Int(_, IntExpr::Reg(r))
             | Binding::Bool(_, BoolExpr::Reg(r))
@@ -518,17 +416,17 @@ impl Binding {
 /// `Compiler::memo_key`).
 #[derive(Debug, Clone)]
 pub(super) struct MemoKey {
-    id: u32,
+    pub(super) id: u32,
     /// Per argument, whether it goes into the key (it may change within a run).
-    keyed: Vec<bool>,
+    pub(super) keyed: Vec<bool>,
 }
 
 /// A remembered call: its arguments' values (the key) and its value.
 #[derive(Default, Debug)]
 pub(super) struct Memo {
     pub(super) valid: bool,
-    key: Vec<i64>,
-    value: i64,
+    pub(super) key: Vec<i64>,
+    pub(super) value: i64,
 }
 
 /// Evaluates a remembered call: its value from the memo when its arguments are those of the
@@ -575,7 +473,7 @@ pub(super) fn memoized(
 /// Appends the lanes of `values` that `keep` keeps, in order: all of them in one copy when
 /// every lane is kept (the common case, a comprehension without a guard or one that keeps
 /// all), else one by one without a branch per lane.
-fn extend_kept(out: &mut Vec<i64>, values: &[i64], keep: &[bool]) {
+pub(super) fn extend_kept(out: &mut Vec<i64>, values: &[i64], keep: &[bool]) {
     if keep.iter().all(|k| *k) {
         out.extend_from_slice(&values[..keep.len()]);
         return;
@@ -664,6 +562,15 @@ impl ListExpr {
             ListExpr::Reversed(list) => {
                 list.eval_into(run, out)?;
                 out.reverse();
+            }
+            ListExpr::Regions(m, w) => {
+                let m = m.eval(run)?;
+                let w = w.eval(run)?;
+                let regions = grid::regions(m, w).map_err(|_| Interrupt::Fallback)?;
+                if regions.len() as u64 > run.max_collection {
+                    return Err(Interrupt::Fallback);
+                }
+                out.extend_from_slice(&regions);
             }
             ListExpr::Extreme(min, lists) => {
                 // Every argument is evaluated, in order, as the interpreter does; the first
@@ -793,7 +700,7 @@ impl Fold {
     }
 
     /// [`Fold::eval`] a block of items at a time (the generator is `in_blocks`).
-    fn eval_blocks(&self, gen: &Gen, run: &mut Run<'_>) -> Eval<i64> {
+    pub(super) fn eval_blocks(&self, gen: &Gen, run: &mut Run<'_>) -> Eval<i64> {
         let limit = run.max_collection;
         let mut items: u64 = 0;
         let mut total = arith::Sum::default();
@@ -851,744 +758,4 @@ pub(super) fn quantified(
         Ok(ControlFlow::Continue(()))
     })?;
     Ok(if exists { found } else { !found })
-}
-
-/// `exists`/`forall x in xs: ys[x] op y`, `xs` and `ys` list registers and `y` a literal or a
-/// register other than `x` (or the comparison the other way round): the quantifier of a
-/// board game's lines (`forall i in line: b[i] == p`), run as one loop over the items instead
-/// of a generator and a body per item. It means what the general form does: items in order,
-/// stopping at the first that decides, an index out of range handed to the interpreter.
-#[derive(Debug, Clone)]
-pub(super) struct IndexedQuant {
-    exists: bool,
-    items: u32,
-    board: u32,
-    /// The comparison with the indexed item on its left.
-    op: BinaryOp,
-    other: IntExpr,
-}
-
-impl IndexedQuant {
-    /// The quantifier `exists gen: body` (`forall` when not `exists`) in this form, if it is.
-    fn recognise(exists: bool, gen: &Gen, body: &BoolExpr) -> Option<IndexedQuant> {
-        let [GenClause::Items {
-            index: None,
-            item: Some(x),
-            list: ListExpr::Reg(items),
-        }] = gen.clauses.as_slice()
-        else {
-            return None;
-        };
-        let BoolExpr::Cmp(op, l, r) = body else {
-            return None;
-        };
-        let indexed = |e: &IntExpr| match e {
-            IntExpr::Index(list, i) => match (&**list, &**i) {
-                (ListExpr::Reg(board), IntExpr::Reg(i)) if i == x && board != x => Some(*board),
-                _ => None,
-            },
-            _ => None,
-        };
-        let leaf_not_x = |e: &IntExpr| match e {
-            IntExpr::Lit(_) => true,
-            IntExpr::Reg(r) => r != x,
-            _ => false,
-        };
-        let (board, op, other) = match (indexed(l), indexed(r)) {
-            (Some(board), _) if leaf_not_x(r) => (board, *op, r.clone()),
-            (_, Some(board)) if leaf_not_x(l) => (board, flipped(*op), l.clone()),
-            _ => return None,
-        };
-        Some(IndexedQuant {
-            exists,
-            items: *items,
-            board,
-            op,
-            other,
-        })
-    }
-
-    pub(super) fn eval(&self, run: &mut Run<'_>) -> Eval<bool> {
-        let y = self.other.leaf(run).ok_or(Interrupt::Fallback)?;
-        let b = &run.b;
-        let (items, board) = (&b.lists[self.items as usize], &b.lists[self.board as usize]);
-        let (value, steps) = self.over(items, board, y)?;
-        tick_n(&mut run.ticks, run.stop, steps)?;
-        Ok(value)
-    }
-
-    /// The quantifier's value over `items`, and how many items it looked at.
-    #[inline]
-    fn over(&self, items: &[i64], board: &[i64], y: i64) -> Eval<(bool, usize)> {
-        let mut steps = 0;
-        for i in items {
-            steps += 1;
-            let v = usize::try_from(*i)
-                .ok()
-                .and_then(|i| board.get(i))
-                .ok_or(Interrupt::Fallback)?;
-            if super::compare(self.op, *v, y) == self.exists {
-                return Ok((self.exists, steps));
-            }
-        }
-        Ok((!self.exists, steps))
-    }
-}
-
-/// `exists`/`forall line in LINES: <an [`IndexedQuant`] over line>`, `LINES` a constant list
-/// of lists: whether a board has a line of one player's marks, as one loop over the
-/// constant's rows, read in place rather than copied into a register one by one.
-#[derive(Debug, Clone)]
-pub(super) struct LinesQuant {
-    exists: bool,
-    rows: RowsSource,
-    inner: IndexedQuant,
-}
-
-impl LinesQuant {
-    /// The quantifier `exists gen: body` in this form, if it is.
-    fn recognise(exists: bool, gen: &Gen, body: &BoolExpr) -> Option<LinesQuant> {
-        let [GenClause::Rows { reg, rows }] = gen.clauses.as_slice() else {
-            return None;
-        };
-        let BoolExpr::IndexedQuant(inner) = body else {
-            return None;
-        };
-        (inner.items == *reg && inner.board != *reg).then(|| LinesQuant {
-            exists,
-            rows: rows.clone(),
-            inner: (**inner).clone(),
-        })
-    }
-
-    pub(super) fn eval(&self, run: &mut Run<'_>) -> Eval<bool> {
-        let y = self.inner.other.leaf(run).ok_or(Interrupt::Fallback)?;
-        let rows = self.rows.get(run)?;
-        let board = &run.b.lists[self.inner.board as usize];
-        if let (Some(masks), true) = (&rows.masks, board.len() >= rows.reach) {
-            // Every cell the rows name is on the board, so no item can fail: the cells
-            // that pass the comparison, as a bit mask, decide each row at once.
-            let mut pass = 0u64;
-            for (k, v) in board[..rows.reach].iter().enumerate() {
-                pass |= u64::from(super::compare(self.inner.op, *v, y)) << k;
-            }
-            let row = |mask: &u64| {
-                if self.inner.exists {
-                    mask & pass != 0
-                } else {
-                    mask & !pass == 0
-                }
-            };
-            let value = if self.exists {
-                masks.iter().any(row)
-            } else {
-                masks.iter().all(row)
-            };
-            tick_n(&mut run.ticks, run.stop, rows.reach + masks.len())?;
-            return Ok(value);
-        }
-        let mut steps = 0;
-        let mut value = !self.exists;
-        for row in rows.rows.iter() {
-            let (inner, n) = self.inner.over(row, board, y)?;
-            steps += n + 1;
-            if inner == self.exists {
-                value = self.exists;
-                break;
-            }
-        }
-        tick_n(&mut run.ticks, run.stop, steps)?;
-        Ok(value)
-    }
-}
-
-/// The comparison `y op' x` that means `x op y`.
-fn flipped(op: BinaryOp) -> BinaryOp {
-    match op {
-        BinaryOp::Lt => BinaryOp::Gt,
-        BinaryOp::Le => BinaryOp::Ge,
-        BinaryOp::Gt => BinaryOp::Lt,
-        BinaryOp::Ge => BinaryOp::Le,
-        other => other,
-    }
-}
-
-/// `(a, b) == (c, d)` (or `!=`): both tuples evaluated, left then right, then compared.
-pub(super) fn tuples_equal(left: &[IntExpr], right: &[IntExpr], run: &mut Run<'_>) -> Eval<bool> {
-    const SHORT: usize = 8;
-    if left.len() <= SHORT && right.len() <= SHORT {
-        // The common case, `(i, j) != (0, 0)`: no buffers.
-        let (mut xs, mut ys) = ([0i64; SHORT], [0i64; SHORT]);
-        for (x, e) in xs.iter_mut().zip(left) {
-            *x = e.operand(run)?;
-        }
-        for (y, e) in ys.iter_mut().zip(right) {
-            *y = e.operand(run)?;
-        }
-        // Item by item: comparing the arrays whole would be a call to `memcmp`.
-        let mut equal = left.len() == right.len();
-        for (x, y) in xs.iter().zip(&ys).take(left.len()) {
-            equal &= x == y;
-        }
-        return Ok(equal);
-    }
-    let mut xs = run.take_list();
-    let mut ys = run.take_list();
-    let result = (|| {
-        for e in left {
-            let v = e.eval(run)?;
-            xs.push(v);
-        }
-        for e in right {
-            let v = e.eval(run)?;
-            ys.push(v);
-        }
-        Ok(xs == ys)
-    })();
-    run.put_list(xs);
-    run.put_list(ys);
-    result
-}
-
-/// `x in xs` over integers.
-pub(super) fn contains(x: &IntExpr, list: &ListExpr, run: &mut Run<'_>) -> Eval<bool> {
-    let v = x.eval(run)?;
-    list.with(run, |_, items| Ok(items.contains(&v)))
-}
-
-/// `xs[i]`.
-pub(super) fn index(list: &ListExpr, i: &IntExpr, run: &mut Run<'_>) -> Eval<i64> {
-    if let ListExpr::Reg(r) = list {
-        let i = i.operand(run)?;
-        return usize::try_from(i)
-            .ok()
-            .and_then(|i| run.b.lists[*r as usize].get(i).copied())
-            .ok_or(Interrupt::Fallback);
-    }
-    let mut buf = run.take_list();
-    let result = list.eval_into(run, &mut buf).and_then(|()| {
-        let i = i.eval(run)?;
-        usize::try_from(i)
-            .ok()
-            .and_then(|i| buf.get(i).copied())
-            .ok_or(Interrupt::Fallback)
-    });
-    run.put_list(buf);
-    result
-}
-
-/// The items of a literal list of integers.
-fn int_items(v: &Value) -> Option<Rc<[i64]>> {
-    match v {
-        Value::List(items) => ints(items.iter()),
-        _ => None,
-    }
-}
-
-/// The integers of `items`, if all are integers.
-fn ints<'v>(items: impl Iterator<Item = &'v Value>) -> Option<Rc<[i64]>> {
-    items
-        .map(|i| match i {
-            Value::Int(n) => Some(*n),
-            _ => None,
-        })
-        .collect()
-}
-
-impl Compiler<'_> {
-    /// Compiles with `f`, or leaves the compiler as it was if `f` cannot.
-    pub(super) fn attempt<T>(&mut self, f: impl FnOnce(&mut Self) -> Option<T>) -> Option<T> {
-        let saved = self.snapshot();
-        let result = f(self);
-        if result.is_none() {
-            self.restore(saved);
-        }
-        result
-    }
-
-    /// The value of a constant whose definition is a literal.
-    fn literal_const(&self, e: &Expr) -> Option<Value> {
-        match &e.kind {
-            ExprKind::Lit(v) => Some(v.clone()),
-            ExprKind::Const(id) => match &self.program?.consts.get(id.0 as usize)?.body.expr.kind {
-                ExprKind::Lit(v) => Some(v.clone()),
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
-    /// Notes that `list`, if a register, is read in a way that only a list allows: indexed,
-    /// changed by `set`, compared, copied as a value. A set's items in order read the same
-    /// as a list only through iteration, `in`, `len`, `count` and `sum`.
-    pub(super) fn as_list_only(&mut self, list: &ListExpr) {
-        if let ListExpr::Reg(r) = list {
-            self.list_only[*r as usize] = true;
-        }
-    }
-
-    /// The rows inputs that may hold sets of integers as well as lists: those whose rows
-    /// the rule reads only as a set allows (see [`Compiler::as_list_only`]). Hex's winning
-    /// paths, computed as sets, then reach the compiled form too.
-    pub(super) fn sets_as_rows(&self) -> Vec<u32> {
-        self.inputs
-            .iter()
-            .filter(|(_, kind)| *kind == Kind::Rows)
-            .map(|(input, _)| *input)
-            .filter(|input| {
-                self.rows_read
-                    .iter()
-                    .filter(|(from, _)| from == input)
-                    .all(|(_, row)| !self.list_only[*row as usize])
-            })
-            .collect()
-    }
-
-    /// A literal list of integer lists (a constant's rows).
-    fn const_rows(&self, e: &Expr) -> Option<Rc<RowSet>> {
-        match self.literal_const(e)? {
-            Value::List(ref rows) => rows
-                .iter()
-                .map(int_items)
-                .collect::<Option<Vec<_>>>()
-                .map(RowSet::new),
-            _ => None,
-        }
-    }
-
-    /// A literal integer constant.
-    pub(super) fn const_int(&self, e: &Expr) -> Option<i64> {
-        match self.literal_const(e)? {
-            Value::Int(n) if matches!(e.kind, ExprKind::Const(_)) => Some(n),
-            _ => None,
-        }
-    }
-
-    /// A list of integers.
-    pub(super) fn list(&mut self, e: &Expr) -> Option<ListExpr> {
-        self.nested(|c| c.list_here(e))
-    }
-
-    fn list_here(&mut self, e: &Expr) -> Option<ListExpr> {
-        if let Some(v) = self.literal_const(e) {
-            return int_items(&v).map(ListExpr::Lit);
-        }
-        Some(match &e.kind {
-            ExprKind::Local(slot) => ListExpr::Reg(self.local(*slot, Kind::List)?),
-            ExprKind::List(items) => ListExpr::Elems(
-                items
-                    .iter()
-                    .map(|i| self.int(i))
-                    .collect::<Option<Vec<_>>>()?,
-            ),
-            ExprKind::ListComp(body, clauses) => self.with_gen(clauses, |c, gen| {
-                let body = c.int(body)?;
-                let gen = gen.with_body(body.blockable());
-                Some(ListExpr::Comp(Box::new(gen), Box::new(body)))
-            })?,
-            ExprKind::CallBuiltin(Builtin::Reversed, args) if args.len() == 1 => {
-                ListExpr::Reversed(Box::new(self.list(&args[0])?))
-            }
-            // `min([xs for ...])`: the least of the lists a comprehension makes.
-            ExprKind::CallBuiltin(b @ (Builtin::Min | Builtin::Max), args) if args.len() == 1 => {
-                let ExprKind::ListComp(body, clauses) = &args[0].kind else {
-                    return None;
-                };
-                self.with_gen(clauses, |c, gen| {
-                    let body = c.list(body)?;
-                    c.as_list_only(&body);
-                    Some(ListExpr::ExtremeOf(
-                        *b == Builtin::Min,
-                        Box::new(gen),
-                        Box::new(body),
-                    ))
-                })?
-            }
-            // `min(xs, ys)` of lists: the interpreter compares them as values, item by item.
-            ExprKind::CallBuiltin(b @ (Builtin::Min | Builtin::Max), args) if args.len() >= 2 => {
-                let lists = args
-                    .iter()
-                    .map(|a| self.list(a))
-                    .collect::<Option<Vec<_>>>()?;
-                lists.iter().for_each(|l| self.as_list_only(l));
-                ListExpr::Extreme(*b == Builtin::Min, lists)
-            }
-            ExprKind::Repeat(value, count) => {
-                ListExpr::Repeat(Box::new(self.int(value)?), Box::new(self.int(count)?))
-            }
-            ExprKind::CallBuiltin(Builtin::SetAt, args) if args.len() == 3 => {
-                let list = self.list(&args[0])?;
-                self.as_list_only(&list);
-                ListExpr::SetAt(
-                    Box::new(list),
-                    Box::new(self.int(&args[1])?),
-                    Box::new(self.int(&args[2])?),
-                )
-            }
-            ExprKind::CallFn(id, args) => {
-                let (bindings, body) = self.inline(id.0 as usize, args, |c, body| c.list(body))?;
-                ListExpr::Let(bindings, Box::new(body))
-            }
-            _ => return None,
-        })
-    }
-
-    /// Compiles a generator and what is built on it (`then`). The first clause's source is
-    /// read as a list of integers; failing that, a variable there is read as rows (`for s in
-    /// sets`, `sets` a list of integer lists, each `s` a list).
-    pub(super) fn with_gen<T>(
-        &mut self,
-        clauses: &[Clause],
-        then: impl Fn(&mut Self, Gen) -> Option<T>,
-    ) -> Option<T> {
-        let rows_source = match clauses.first() {
-            Some(Clause::For(Pattern::Bind(slot, _), source)) => match source.kind {
-                ExprKind::Local(source) => Some((*slot, source)),
-                _ => None,
-            },
-            _ => None,
-        };
-        let plain = |c: &mut Self| {
-            c.attempt(|c| {
-                let gen = c.gen(clauses)?;
-                then(c, gen)
-            })
-        };
-        let Some((slot, source)) = rows_source else {
-            return plain(self);
-        };
-        let rest = &clauses[1..];
-        let resolved = self.resolved(self.base + source);
-        let over_rows = |c: &mut Self| {
-            c.wanted_rows.push(resolved);
-            c.attempt(|c| {
-                let rows = c.local(source, Kind::Rows)?;
-                let reg = c.bind(slot, Kind::List)?;
-                c.rows_read.push((rows, reg));
-                let mut clauses = vec![GenClause::Rows {
-                    reg,
-                    rows: RowsSource::Reg(rows),
-                }];
-                for clause in rest {
-                    clauses.push(c.gen_clause(clause)?);
-                }
-                let gen = Gen {
-                    clauses,
-                    in_blocks: false,
-                };
-                then(c, gen)
-            })
-        };
-        if self.prefer_rows.contains(&resolved) {
-            over_rows(self).or_else(|| plain(self))
-        } else {
-            plain(self).or_else(|| over_rows(self))
-        }
-    }
-
-    /// Generator clauses; each binds fresh registers.
-    pub(super) fn gen(&mut self, clauses: &[Clause]) -> Option<Gen> {
-        if clauses.len() > MAX_NESTING {
-            return None;
-        }
-        let mut out = Vec::with_capacity(clauses.len());
-        for clause in clauses {
-            out.push(self.gen_clause(clause)?);
-        }
-        Some(Gen {
-            clauses: out,
-            in_blocks: false,
-        })
-    }
-
-    pub(super) fn gen_clause(&mut self, clause: &Clause) -> Option<GenClause> {
-        self.nested(|c| c.gen_clause_here(clause))
-    }
-
-    fn gen_clause_here(&mut self, clause: &Clause) -> Option<GenClause> {
-        let (pattern, source) = match clause {
-            Clause::If(cond) => return Some(GenClause::If(self.boolean(cond)?)),
-            Clause::For(pattern, source) => (pattern, source),
-        };
-        // The source is evaluated before its variables are bound.
-        if let ExprKind::Binary(op @ (BinaryOp::Range | BinaryOp::RangeIncl), lo, hi) = &source.kind
-        {
-            let Pattern::Bind(slot, _) = pattern else {
-                return None;
-            };
-            let lo = self.int(lo)?;
-            let hi = self.int(hi)?;
-            return Some(GenClause::Range {
-                reg: self.bind(*slot, Kind::Int)?,
-                lo,
-                hi,
-                inclusive: *op == BinaryOp::RangeIncl,
-            });
-        }
-        if let ExprKind::CallBuiltin(Builtin::Enumerate, args) = &source.kind {
-            let ([arg], Pattern::Tuple(pair, _)) = (args.as_slice(), pattern) else {
-                return None;
-            };
-            let [first, second] = pair.as_slice() else {
-                return None;
-            };
-            let list = self.list(arg)?;
-            return Some(GenClause::Items {
-                index: self.bind_pattern(first)?,
-                item: self.bind_pattern(second)?,
-                list,
-            });
-        }
-        if let Some(rows) = self.const_rows(source) {
-            let Pattern::Bind(slot, _) = pattern else {
-                return None;
-            };
-            return Some(GenClause::Rows {
-                reg: self.bind(*slot, Kind::List)?,
-                rows: RowsSource::Const(rows),
-            });
-        }
-        let list = self.list(source)?;
-        let item = match pattern {
-            Pattern::Tuple(..) => return None,
-            p => self.bind_pattern(p)?,
-        };
-        Some(GenClause::Items {
-            index: None,
-            item,
-            list,
-        })
-    }
-
-    /// Binds an integer pattern variable; `Some(None)` for `_`.
-    fn bind_pattern(&mut self, p: &Pattern) -> Option<Option<u32>> {
-        match p {
-            Pattern::Bind(slot, _) => Some(Some(self.bind(*slot, Kind::Int)?)),
-            Pattern::Wildcard(_) => Some(None),
-            Pattern::Tuple(..) => None,
-        }
-    }
-
-    /// An integer from the list part of the fragment.
-    pub(super) fn list_int(&mut self, e: &Expr) -> Option<IntExpr> {
-        if let Some(n) = self.const_int(e) {
-            return Some(IntExpr::Lit(n));
-        }
-        Some(match &e.kind {
-            ExprKind::Bracket(base, args)
-                if matches!(args.as_slice(), [(None, _)])
-                    && !matches!(base.kind, ExprKind::Game(_)) =>
-            {
-                let list = self.list(base)?;
-                self.as_list_only(&list);
-                IntExpr::Index(Box::new(list), Box::new(self.int(&args[0].1)?))
-            }
-            ExprKind::CallBuiltin(b @ (Builtin::Len | Builtin::Count | Builtin::Sum), args)
-                if args.len() == 1 =>
-            {
-                let arg = &args[0];
-                if let ExprKind::ListComp(body, clauses) = &arg.kind {
-                    let fold = self.with_gen(clauses, |c, gen| {
-                        Some(match b {
-                            Builtin::Sum => {
-                                let body = c.int(body)?;
-                                Fold::Sum(Box::new(gen.with_body(body.blockable())), Box::new(body))
-                            }
-                            Builtin::Count => match c.attempt(|c| c.boolean(body)) {
-                                Some(cond) => Fold::CountTrue(
-                                    Box::new(gen.with_body(cond.blockable())),
-                                    Box::new(cond),
-                                ),
-                                None => {
-                                    let body = c.int(body)?;
-                                    Fold::CountItems(
-                                        Box::new(gen.with_body(body.blockable())),
-                                        Box::new(body),
-                                    )
-                                }
-                            },
-                            _ => {
-                                let body = c.int(body)?;
-                                Fold::CountItems(
-                                    Box::new(gen.with_body(body.blockable())),
-                                    Box::new(body),
-                                )
-                            }
-                        })
-                    });
-                    if let Some(fold) = fold {
-                        return Some(IntExpr::Fold(Box::new(fold)));
-                    }
-                }
-                let list = self.list(arg)?;
-                match b {
-                    Builtin::Sum => IntExpr::SumList(Box::new(list)),
-                    _ => IntExpr::Len(Box::new(list)),
-                }
-            }
-            ExprKind::CallFn(id, args) => {
-                let (bindings, body) = self.inline(id.0 as usize, args, |c, body| c.int(body))?;
-                match self.memo_key(&bindings) {
-                    Some(key) => IntExpr::Memo(key, bindings, Box::new(body)),
-                    None => IntExpr::Let(bindings, Box::new(body)),
-                }
-            }
-            _ => return None,
-        })
-    }
-
-    /// A condition from the list part of the fragment.
-    pub(super) fn list_bool(&mut self, e: &Expr) -> Option<BoolExpr> {
-        Some(match &e.kind {
-            ExprKind::Binary(op @ (BinaryOp::In | BinaryOp::NotIn), x, xs) => {
-                let x = self.int(x)?;
-                let xs = self.list(xs)?;
-                BoolExpr::In(*op == BinaryOp::NotIn, x, Box::new(xs))
-            }
-            ExprKind::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne), l, r) => {
-                let left = self.int_tuple(l)?;
-                let right = self.int_tuple(r)?;
-                BoolExpr::TupleCmp(*op, left, right)
-            }
-            ExprKind::Quantified(q, clauses, body) => {
-                let exists = *q == Quantifier::Exists;
-                self.with_gen(clauses, |c, gen| {
-                    let body = c.boolean(body)?;
-                    Some(
-                        if let Some(q) = IndexedQuant::recognise(exists, &gen, &body) {
-                            BoolExpr::IndexedQuant(Box::new(q))
-                        } else if let Some(q) = LinesQuant::recognise(exists, &gen, &body) {
-                            BoolExpr::LinesQuant(Box::new(q))
-                        } else {
-                            BoolExpr::Quant(exists, Box::new(gen), Box::new(body))
-                        },
-                    )
-                })?
-            }
-            ExprKind::CallFn(id, args) => {
-                let (bindings, body) =
-                    self.inline(id.0 as usize, args, |c, body| c.boolean(body))?;
-                match self.memo_key(&bindings) {
-                    Some(key) => BoolExpr::Memo(key, bindings, Box::new(body)),
-                    None => BoolExpr::Let(bindings, Box::new(body)),
-                }
-            }
-            _ => return None,
-        })
-    }
-
-    /// A tuple of integers, written out or literal.
-    fn int_tuple(&mut self, e: &Expr) -> Option<Vec<IntExpr>> {
-        match &e.kind {
-            ExprKind::Tuple(items) => items.iter().map(|i| self.int(i)).collect(),
-            ExprKind::Lit(Value::Tuple(items)) => items
-                .iter()
-                .map(|v| match v {
-                    Value::Int(n) => Some(IntExpr::Lit(*n)),
-                    _ => None,
-                })
-                .collect(),
-            _ => None,
-        }
-    }
-
-    /// How to remember a call whose arguments are variables or literals (comparing them is
-    /// cheap and cannot fail); `None` for other calls. An argument that is a literal or an
-    /// input of the rule (the position, a parameter: loaded when the run starts and never
-    /// bound again) is the same all through a run, so it is left out of the key; a call of
-    /// such arguments only (`turn(b)`) is then computed once a run and never compared.
-    fn memo_key(&mut self, bindings: &[Binding]) -> Option<MemoKey> {
-        if !bindings.iter().all(Binding::is_simple) {
-            return None;
-        }
-        let fixed = |b: &Binding| match b {
-            Binding::Int(_, IntExpr::Lit(_))
-            | Binding::List(_, ListExpr::Lit(_))
-            | Binding::Bool(_, BoolExpr::Lit(_))
-            | Binding::Rows(..)
-            | Binding::Alias(Kind::Rows, _) => true,
-            Binding::Int(_, IntExpr::Reg(r))
-            | Binding::List(_, ListExpr::Reg(r))
-            | Binding::Bool(_, BoolExpr::Reg(r))
-            | Binding::Alias(_, r) => self.inputs.iter().any(|(input, _)| input == r),
-            Binding::Int(..) | Binding::List(..) | Binding::Bool(..) => false,
-        };
-        let keyed = bindings.iter().map(|b| !fixed(b)).collect();
-        self.memos += 1;
-        Some(MemoKey {
-            id: self.memos - 1,
-            keyed,
-        })
-    }
-
-    /// Inlines a call of function `id`: its body compiled by `body` in a frame of fresh
-    /// registers, and its arguments bound to the parameters' registers, in order. The
-    /// parameters' kinds come from how the body uses them. An argument that is a variable
-    /// is not copied: the parameter is an alias of the caller's register (which the body,
-    /// writing only its own frame, cannot change), so `won(b, 1)` reads the board in place.
-    fn inline<T>(
-        &mut self,
-        id: usize,
-        args: &[Expr],
-        body: impl FnOnce(&mut Self, &Expr) -> Option<T>,
-    ) -> Option<(Vec<Binding>, T)> {
-        let function = self.program?.fns.get(id)?;
-        if self.depth >= MAX_INLINE_DEPTH || args.len() != function.arity {
-            return None;
-        }
-        let base = self.next;
-        self.next += function.body.frame_size.max(function.arity) as u32;
-        self.grow();
-        for j in 0..function.arity {
-            self.bound[base as usize + j] = true;
-        }
-        for (j, arg) in args.iter().enumerate() {
-            if let ExprKind::Local(slot) = arg.kind {
-                let caller = self.base + slot;
-                if (caller as usize) < self.kinds.len() {
-                    self.alias[base as usize + j] = Some(self.resolved(caller));
-                }
-            }
-        }
-        let caller_base = std::mem::replace(&mut self.base, base);
-        self.depth += 1;
-        self.call_depth = self.call_depth.max(self.depth);
-        let compiled = body(self, &function.body.expr);
-        self.depth -= 1;
-        self.base = caller_base;
-        let compiled = compiled?;
-        let mut bindings = Vec::with_capacity(args.len());
-        for (j, arg) in args.iter().enumerate() {
-            let reg = base + j as u32;
-            let alias = self.alias[reg as usize];
-            let target_kind = alias.and_then(|t| self.kinds[t as usize]);
-            bindings.push(match (self.kinds[reg as usize], alias) {
-                (Some(kind), Some(target)) => Binding::Alias(kind, target),
-                // A parameter the body passes on to a further call as a variable, which
-                // reads the caller's register in place: an alias too, of what it reads.
-                (None, Some(target)) if target_kind.is_some() => {
-                    Binding::Alias(target_kind.unwrap_or(Kind::Int), target)
-                }
-                (Some(Kind::Int), None) => Binding::Int(reg, self.int(arg)?),
-                (Some(Kind::List), None) => {
-                    let list = self.list(arg)?;
-                    self.as_list_only(&list);
-                    Binding::List(reg, list)
-                }
-                (Some(Kind::Bool), None) => Binding::Bool(reg, self.boolean(arg)?),
-                (Some(Kind::Rows), None) => Binding::Rows(reg, self.const_rows(arg)?),
-                // An unused parameter: its argument is still evaluated.
-                (None, _) => {
-                    if let Some(e) = self.attempt(|c| c.int(arg)) {
-                        Binding::Int(reg, e)
-                    } else if let Some(e) = self.attempt(|c| c.list(arg)) {
-                        Binding::List(reg, e)
-                    } else {
-                        Binding::Bool(reg, self.boolean(arg)?)
-                    }
-                }
-            });
-        }
-        Some((bindings, compiled))
-    }
 }

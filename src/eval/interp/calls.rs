@@ -21,7 +21,12 @@ impl<'a> Interp<'a> {
                     arg.a_type_name(),
                     self.show(arg)
                 ),
-                "make a position by calling a game: `Kayles(5)`",
+                &crate::eval::position_help(
+                    self.world.program,
+                    self.world.games,
+                    arg,
+                    "make a position by calling a game: `Kayles(5)`",
+                ),
             ));
         };
         let Some(host) = self.host.as_deref_mut() else {
@@ -127,6 +132,24 @@ impl<'a> Interp<'a> {
             }
             Builtin::Popcount => Value::Int(nonneg(&args[0], arg_span(0), "popcount")?.count_ones() as i64),
             Builtin::Bits => Value::Int(64 - nonneg(&args[0], arg_span(0), "bits")?.leading_zeros() as i64),
+            Builtin::Regions | Builtin::Normalize => {
+                let what = format!("`{}`", b.name());
+                let m = int(&args[0], arg_span(0), &what)?;
+                let w = int(&args[1], arg_span(1), &what)?;
+                let result = if b == Builtin::Regions {
+                    grid::regions(m, w).map(|rs| Value::list(rs.into_iter().map(Value::Int).collect()))
+                } else {
+                    let mirrors = match args.get(2) {
+                        Some(v) => int(v, arg_span(2), "`normalize`")?,
+                        None => 0,
+                    };
+                    grid::normalize(m, w, mirrors).map(Value::Int)
+                };
+                match result {
+                    Ok(v) => v,
+                    Err(e) => return Err(grid_error(e, b.name(), [arg_span(0), arg_span(1), arg_span(2.min(args.len() - 1))])),
+                }
+            }
             Builtin::V2 => {
                 let n = nonneg(&args[0], arg_span(0), "v2")?;
                 if n == 0 {
@@ -359,7 +382,7 @@ impl<'a> Interp<'a> {
             }
             Builtin::Misere | Builtin::Normal => match &args[0] {
                 Value::Pos(p) => Value::pos(p.term.clone(), if b == Builtin::Misere { Convention::Misere } else { Convention::Normal }),
-                other => return Err(type_error(arg_span(0), format!("`{}` needs a position, not {}", b.name(), other.a_type_name()), "make a position by calling a game: `Nim(3)`")),
+                other => return Err(type_error(arg_span(0), format!("`{}` needs a position, not {}", b.name(), other.a_type_name()), &crate::eval::position_help(self.world.program, self.world.games, other, "make a position by calling a game: `Nim(3)`"))),
             },
             Builtin::GameValue(_) | Builtin::Outcome | Builtin::Grundy | Builtin::Remoteness | Builtin::Moves | Builtin::WinningMoves | Builtin::Line
             | Builtin::Score | Builtin::OptimalMoves | Builtin::Reachable | Builtin::Value => {
@@ -367,7 +390,8 @@ impl<'a> Interp<'a> {
             }
             Builtin::Players | Builtin::Strategies | Builtin::PureNash | Builtin::BestResponses | Builtin::StrictlyDominated
             | Builtin::WeaklyDominated | Builtin::IteratedElimination | Builtin::ParetoOptimal | Builtin::ExpectedPayoff
-            | Builtin::MinimaxValue | Builtin::MinimaxStrategies | Builtin::Equilibria | Builtin::LemkeHowson | Builtin::Nash => {
+            | Builtin::MinimaxValue | Builtin::MinimaxStrategies | Builtin::Equilibria | Builtin::LemkeHowson | Builtin::Nash
+            | Builtin::MixedDominated | Builtin::VertexEnumeration | Builtin::EquilibriumComponents => {
                 return Err(Box::new(Diag::internal("strategic analysis dispatched as a pure built-in")))
             }
         })
@@ -389,4 +413,30 @@ fn side_of(b: Builtin, v: &Value, span: Span) -> DiagResult<crate::cgt::Side> {
             "write `left` or `right`: whose moves, or who moves first",
         )),
     }
+}
+
+/// The diagnostic of a refused `regions` or `normalize` call: which argument, and why.
+fn grid_error(e: grid::GridError, name: &str, spans: [Span; 3]) -> Box<Diag> {
+    let (at, message, help) = match e {
+        grid::GridError::Negative => (
+            0,
+            format!("`{name}` needs a board as a non-negative bit mask"),
+            "bit r * w + c is the cell in row r, column c".to_string(),
+        ),
+        grid::GridError::Width => (
+            1,
+            format!("`{name}` needs a width from 1 to {}", grid::MAX_WIDTH),
+            "a board is a bit mask of at most 63 cells".to_string(),
+        ),
+        grid::GridError::Mirrors => (
+            2,
+            format!("`{name}` takes mirrors 0 to 3"),
+            "0: none, 1: left to right, 2: top to bottom, 3: both".to_string(),
+        ),
+    };
+    Box::new(
+        Diag::error(Code::EvalDomain, message)
+            .label(spans[at], "this argument")
+            .help(help),
+    )
 }

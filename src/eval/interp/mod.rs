@@ -15,6 +15,7 @@ use super::arith::{self, ArithError, IntOp};
 use super::builtins::{self, Builtin};
 use super::compiled::{CompiledCond, CompiledGames, Emitted, InputFrame, Interrupt};
 use super::games::{GameTable, InstanceInfo, StrategicTable};
+use super::grid;
 use super::host::Host;
 use super::stop::Stop;
 use super::value::{display_bounded, display_short, CompoundKind, InstanceId, PosTerm, Value};

@@ -118,7 +118,12 @@ impl<'a> Interp<'a> {
                     value.a_type_name(),
                     self.show(value)
                 ),
-                "make a position by calling a game: `picture(TicTacToe.start)`",
+                &crate::eval::position_help(
+                    self.world.program,
+                    self.world.games,
+                    value,
+                    "make a position by calling a game: `picture(TicTacToe.start)`",
+                ),
             ));
         }
         let text = match self.picture(value, span)? {

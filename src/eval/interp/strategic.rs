@@ -6,7 +6,7 @@
 use super::*;
 use crate::lower::ir::StrategicPayoff;
 use crate::num::Rational;
-use crate::strategic::{self, Mixed, StrategicError, Q};
+use crate::strategic::{self, Dominance, Dominator, Mixed, StrategicError, Q};
 
 /// The most profiles a strategic game's table may have.
 pub const MAX_PROFILES: usize = 1_000_000;
@@ -39,7 +39,7 @@ impl<'a> Interp<'a> {
                 return Err(type_error(
                     span,
                     format!("{what} needs a strategic game, but this is {} ({})", other.a_type_name(), self.show(other)),
-                    "declare one with `player` clauses and a `payoff` or `table` clause (spec/language.md §4)",
+                    "declare one with `player` clauses and a `payoff` or `table` clause (spec/language.md §8, *Strategic-form games*)",
                 ))
             }
         };
@@ -282,19 +282,69 @@ impl<'a> Interp<'a> {
                         .collect(),
                 )
             }
-            Builtin::IteratedElimination => {
-                let (steps, alive) = g.iterated_elimination();
-                let steps = steps
-                    .into_iter()
-                    .map(|(i, s, by)| {
-                        Value::tuple(vec![
-                            Value::Str(Rc::from(g.players[i].as_str())),
+            Builtin::MixedDominated => {
+                let found = g
+                    .mixed_dominated(&g.all_strategies(), &stopped)
+                    .map_err(|e| fail(self, e))?;
+                let mut players = Vec::new();
+                for (i, list) in found.into_iter().enumerate() {
+                    let mut items = Vec::new();
+                    for (s, mixture) in list {
+                        items.push(Value::tuple(vec![
                             strategy(i, s),
-                            strategy(i, by),
-                        ])
-                    })
-                    .collect();
-                Value::tuple(vec![Value::list(steps), per_player(alive)])
+                            mixed_value(&mixture, span)?,
+                        ]));
+                    }
+                    players.push(Value::list(items));
+                }
+                Value::tuple(players)
+            }
+            Builtin::IteratedElimination => {
+                let kind = match args.get(1) {
+                    None => Dominance::Strict,
+                    Some(Value::Str(k)) if &**k == "strict" => Dominance::Strict,
+                    Some(Value::Str(k)) if &**k == "weak" => Dominance::Weak,
+                    Some(Value::Str(k)) if &**k == "mixed" => Dominance::Mixed,
+                    Some(other) => {
+                        return Err(Box::new(
+                            Diag::error(Code::EvalDomain, format!("`iterated_elimination` eliminates by \"strict\", \"weak\" or \"mixed\" dominance, not {}", self.show(other)))
+                                .label(arg_span(1), "this kind")
+                                .help("\"strict\" (the default): strictly dominated by a pure strategy; \"weak\": weakly dominated by a pure strategy; \"mixed\": strictly dominated by a mixture of the player's other strategies"),
+                        ))
+                    }
+                };
+                let (steps, alive) = g
+                    .iterated_elimination(kind, &stopped)
+                    .map_err(|e| fail(self, e))?;
+                let mut shown = Vec::new();
+                for (i, s, by) in steps {
+                    let by = match by {
+                        Dominator::Pure(t) => strategy(i, t),
+                        Dominator::Mixture(m) => mixed_value(&m, span)?,
+                    };
+                    shown.push(Value::tuple(vec![
+                        Value::Str(Rc::from(g.players[i].as_str())),
+                        strategy(i, s),
+                        by,
+                    ]));
+                }
+                Value::tuple(vec![Value::list(shown), per_player(alive)])
+            }
+            Builtin::VertexEnumeration => {
+                let found = g.vertex_enumeration(&stopped).map_err(|e| fail(self, e))?;
+                equilibria_value(&found.equilibria, span)?
+            }
+            Builtin::EquilibriumComponents => {
+                let found = g.vertex_enumeration(&stopped).map_err(|e| fail(self, e))?;
+                let mut out = Vec::new();
+                for component in &found.components {
+                    let members: Vec<_> = component
+                        .iter()
+                        .map(|&k| found.equilibria[k].clone())
+                        .collect();
+                    out.push(equilibria_value(&members, span)?);
+                }
+                Value::list(out)
             }
             Builtin::BestResponses => {
                 let mixed = self.mixed_profile(&table, &args[1], arg_span(1))?;
@@ -333,6 +383,14 @@ impl<'a> Interp<'a> {
                     Value::Bool(true),
                     equilibria_value(&found, span)?,
                 ]),
+                Err(StrategicError::Degenerate { .. }) => {
+                    let found = g.vertex_enumeration(&stopped).map_err(|e| fail(self, e))?;
+                    Value::tuple(vec![
+                        Value::Str(Rc::from("vertex enumeration")),
+                        Value::Bool(true),
+                        equilibria_value(&found.equilibria, span)?,
+                    ])
+                }
                 Err(StrategicError::TooLarge(_)) => {
                     let found = g.lemke_howson(&stopped).map_err(|e| fail(self, e))?;
                     Value::tuple(vec![
@@ -437,7 +495,7 @@ impl<'a> Interp<'a> {
             StrategicError::NotTwoPlayers(n) => Box::new(
                 Diag::error(Code::EvalTwoPlayers, format!("`{name}` is for games of two players, and this one has {n}"))
                     .label(span, "this game")
-                    .help("for any number of players, `pure_nash` lists the pure equilibria and `best_responses` checks a profile"),
+                    .help("for any number of players, `pure_nash` lists the pure equilibria, `best_responses` checks a profile, and the dominance analyses and `iterated_elimination` apply"),
             ),
             StrategicError::NotZeroSum(p) => {
                 let shown: Vec<String> = p.iter().enumerate().map(|(i, &s)| self.show(&table.strategies[i][s])).collect();
@@ -445,7 +503,7 @@ impl<'a> Interp<'a> {
                 Box::new(
                     Diag::error(Code::EvalNotZeroSum, format!("`{name}` needs a zero-sum game, but at ({}) the payoffs ({}) do not sum to 0", shown.join(", "), pays.join(", ")))
                         .label(span, "this game")
-                        .help("for a general-sum game of two players, `nash` or `equilibria` finds the equilibria"),
+                        .help("for a general-sum game of two players, `nash` finds the equilibria (and says by which method)"),
                 )
             }
             StrategicError::Degenerate { player, support } => {
@@ -458,14 +516,31 @@ impl<'a> Interp<'a> {
                 Box::new(
                     Diag::error(Code::EvalDegenerate, format!("`{name}` needs a nondegenerate game, and this one is degenerate: {what}"))
                         .label(span, "this game")
-                        .note("the equilibria of a degenerate game may form a continuum; listing its extreme equilibria needs vertex enumeration of the best-response polytopes (as Gambit's `enummixed` does), which cgl does not implement".to_string())
-                        .help("`pure_nash` lists the pure equilibria of any game; a zero-sum game's `minimax_value` and `minimax_strategies` need no nondegeneracy"),
+                        .note("the equilibria of a degenerate game may form a continuum, which support enumeration and Lemke–Howson cannot list".to_string())
+                        .help(if b == Builtin::Nash {
+                            // `nash` meets this only from Lemke–Howson, on a game too large for the exact methods.
+                            "this game is too large for support and vertex enumeration, and Lemke–Howson met a tie; `pure_nash` lists the pure equilibria of any game"
+                        } else {
+                            "`vertex_enumeration` lists every extreme equilibrium of any two-player game and `equilibrium_components` groups them into the connected components of the equilibria; `nash` runs vertex enumeration on a degenerate game"
+                        }),
                 )
             }
-            StrategicError::TooLarge(systems) => Box::new(
-                Diag::error(Code::EvalSupportTooLarge, format!("support enumeration of a {}×{} game would solve {systems} linear systems, more than {}", g.counts[0], g.counts[1], strategic::MAX_SUPPORT_SYSTEMS))
+            StrategicError::TooLarge(systems) => {
+                let (method, limit, help) = if matches!(b, Builtin::VertexEnumeration | Builtin::EquilibriumComponents) {
+                    ("vertex enumeration", strategic::MAX_VERTEX_SYSTEMS, "`lemke_howson` finds some equilibria of a large game fast (not necessarily all); `pure_nash` lists the pure ones")
+                } else {
+                    ("support enumeration", strategic::MAX_SUPPORT_SYSTEMS, "`lemke_howson` finds some equilibria of a large game fast (not necessarily all); `nash` runs it when support enumeration is too large")
+                };
+                Box::new(
+                    Diag::error(Code::EvalSupportTooLarge, format!("{method} of a {}×{} game would solve {systems} linear systems, more than {limit}", g.counts[0], g.counts[1]))
+                        .label(span, "this game")
+                        .help(help),
+                )
+            }
+            StrategicError::LpTooLarge(cells) => Box::new(
+                Diag::error(Code::EvalLpTooLarge, format!("the linear program for a dominating mixture would have {cells} entries (the player's other strategies times the others' profiles), more than {}", strategic::MAX_LP_CELLS))
                     .label(span, "this game")
-                    .help("`lemke_howson` finds some equilibria of a large game fast (not necessarily all); `nash` runs it when support enumeration is too large"),
+                    .help("`strictly_dominated` and `weakly_dominated` look for a dominating pure strategy, which needs no linear program, and so do `iterated_elimination(G)` and `iterated_elimination(G, \"weak\")`"),
             ),
             StrategicError::Stopped => match self.world.stop.check() {
                 Err(d) => d,

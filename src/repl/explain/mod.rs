@@ -228,7 +228,10 @@ pub fn explain(
                 ),
             )
             .label(span, "not a position")
-            .help("make a position by calling a game: `:explain Kayles(4)`"),
+            .help(session.position_help(
+                position,
+                "make a position by calling a game: `:explain Kayles(4)`",
+            )),
         ));
     };
     if session.is_partizan(position) {
