@@ -6,6 +6,7 @@
 mod bench_answers;
 mod bombs;
 mod boundaries;
+mod budgets;
 mod cgt;
 mod ci;
 mod cli;

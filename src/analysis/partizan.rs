@@ -8,10 +8,10 @@
 
 use super::solve::{solve, Analysis, Slot};
 use super::{conv_index, retro, Analyzer};
-use crate::cgt::{CgtError, GameId, Side};
+use crate::cgt::{CgtError, GameId, Side, ValueTable};
 use crate::diag::{Code, Diag, DiagResult};
 use crate::eval::value::{with_forms, CompoundKind, Outcome};
-use crate::eval::World;
+use crate::eval::{cgt_stop, Stop, World};
 use crate::graph::TermId;
 use crate::syntax::ast::Convention;
 
@@ -125,7 +125,7 @@ impl Analysis for ClassOf {
         }
         if by_value(an, t, self.0) {
             let g = solve(an, w, ValueOf, t)?;
-            return Ok(class_of_form(g));
+            return class_of_form(w.stop, g);
         }
         let (left, _) = an.graph.side_options(w, t)?;
         let (lv, rv) = values.split_at(left.len());
@@ -137,13 +137,19 @@ impl Analysis for ClassOf {
 }
 
 /// The outcome class of a form.
-fn class_of_form(g: GameId) -> Outcome {
-    match with_forms(|t| t.outcome(g)) {
+fn class_of_form(stop: &Stop, g: GameId) -> DiagResult<Outcome> {
+    Ok(match forms(stop, |t| t.outcome(g))? {
         crate::cgt::Outcome::L => Outcome::L,
         crate::cgt::Outcome::R => Outcome::R,
         crate::cgt::Outcome::N => Outcome::N,
         crate::cgt::Outcome::P => Outcome::P,
-    }
+    })
+}
+
+/// Runs `f` on this thread's table of forms, stopping when `stop` says so; its errors as
+/// diagnostics.
+fn forms<R>(stop: &Stop, f: impl FnOnce(&mut ValueTable) -> Result<R, CgtError>) -> DiagResult<R> {
+    with_forms(|t| t.with_budget(stop.budget(), f)).map_err(cgt_error)
 }
 
 /// The race to the end with each player to move: the winner picks, of the moves that win,
@@ -265,26 +271,25 @@ impl Analysis for ValueOf {
         if !info.partizan {
             let g = super::grundy(an, w, t)?;
             let g = u32::try_from(g).map_err(|_| cgt_error(CgtError::Limit))?;
-            return with_forms(|table| table.nimber(g)).map_err(cgt_error);
+            return forms(w.stop, |table| table.nimber(g));
         }
         if info.draw {
             return Err(draw_error());
         }
         if let Some((CompoundKind::Disjunctive, _)) = an.graph.compound_of(t) {
             if !an.graph.config.explicit {
-                return with_forms(|table| {
+                return forms(w.stop, |table| {
                     let mut sum = table.zero();
                     for v in values {
                         sum = table.add(sum, *v)?;
                     }
                     Ok(sum)
-                })
-                .map_err(cgt_error);
+                });
             }
         }
         let (left, _) = an.graph.side_options(w, t)?;
         let (lv, rv) = values.split_at(left.len());
-        with_forms(|table| table.game(lv, rv)).map_err(cgt_error)
+        forms(w.stop, |table| table.game(lv, rv))
     }
 }
 
@@ -378,6 +383,9 @@ pub fn line(
 
 /// The diagnostic of a cgt error.
 pub fn cgt_error(e: CgtError) -> Box<Diag> {
+    if let Some(d) = cgt_stop(e) {
+        return d;
+    }
     match e {
         CgtError::Internal(what) => Box::new(Diag::internal(format!("value table: {what}"))),
         e => Box::new(

@@ -211,7 +211,17 @@ pub(super) fn cycle_diag(
     w: &mut World<'_>,
     path: &[TermId],
 ) -> DiagResult<Box<Diag>> {
-    let names: Vec<String> = path.iter().map(|t| an.graph.show(&*w.games, *t)).collect();
+    // A long cycle is named by its first and last positions, the rest counted.
+    const SHOWN: usize = 8;
+    let mut names: Vec<String> = Vec::new();
+    for (i, t) in path.iter().enumerate() {
+        if path.len() > 2 * SHOWN && i == SHOWN {
+            names.push(format!("… ({} positions more) …", path.len() - 2 * SHOWN));
+        }
+        if path.len() <= 2 * SHOWN || i < SHOWN || i >= path.len() - SHOWN {
+            names.push(an.graph.show(&*w.games, *t));
+        }
+    }
     let mut diag = Diag::error(
         Code::GraphCycle,
         format!("the moves form a cycle: {}", names.join(" → ")),
@@ -221,7 +231,8 @@ pub(super) fn cycle_diag(
          if play may really return to a position, declare the game `loopy`",
     );
     let mut labelled = Vec::new();
-    for pair in path.windows(2) {
+    // The rules of the first moves (a long cycle repeats its rules).
+    for pair in path.windows(2).take(256) {
         let (from, to) = (pair[0], pair[1]);
         let Some(inst) = an.graph.atom_instance(from) else {
             continue;

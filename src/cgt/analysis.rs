@@ -24,6 +24,7 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
+use super::budget::deeper;
 use super::dyadic::Dyadic;
 use super::table::{number_options, GameId, Side, ValueTable};
 use super::thermo::{Thermograph, Trajectory};
@@ -43,6 +44,30 @@ pub(super) struct Memo {
     projected: FxHashMap<GameId, GameId>,
 }
 
+/// Estimated bytes of a thermograph beside its memo entry (the `Rc`, two walls of a few
+/// pieces each).
+const THERMOGRAPH_BYTES: usize = 256;
+
+impl Memo {
+    /// How many entries the memos hold.
+    pub(super) fn entries(&self) -> usize {
+        self.stops.len()
+            + self.thermographs.len()
+            + self.birthdays.len()
+            + self.cooled.len()
+            + self.heated.len()
+            + self.all_small.len()
+            + self.far_star.len()
+            + self.atomic_weights.len()
+            + self.projected.len()
+    }
+
+    /// Bytes the memos hold beyond their entries: the thermographs.
+    pub(super) fn extra_bytes(&self) -> usize {
+        self.thermographs.len() * THERMOGRAPH_BYTES
+    }
+}
+
 impl ValueTable {
     /// Both stops of `g`: `(left stop, right stop)`.
     pub fn stops(&mut self, g: GameId) -> Result<(Dyadic, Dyadic), CgtError> {
@@ -52,15 +77,16 @@ impl ValueTable {
         if let Some(&s) = self.memo.stops.get(&g) {
             return Ok(s);
         }
+        self.tick()?;
         let (gl, gr) = self.stored(g);
         let mut ls: Option<Dyadic> = None;
         for &a in gl.iter() {
-            let r = self.stops(a)?.1;
+            let r = deeper(|| self.stops(a))?.1;
             ls = Some(ls.map_or(r, |m| m.max(r)));
         }
         let mut rs: Option<Dyadic> = None;
         for &b in gr.iter() {
-            let l = self.stops(b)?.0;
+            let l = deeper(|| self.stops(b))?.0;
             rs = Some(rs.map_or(l, |m| m.min(l)));
         }
         let s = match (ls, rs) {
@@ -95,12 +121,13 @@ impl ValueTable {
         if let Some(t) = self.memo.thermographs.get(&g) {
             return Ok(t.clone());
         }
+        self.tick()?;
         let th = match self.as_number(g) {
             Some(x) if x.is_integer() => Thermograph::mast(x),
             _ => {
                 let mut ls: Option<Trajectory> = None;
                 for a in self.options(g, Side::Left)? {
-                    let w = self.thermograph(a)?.right.clone();
+                    let w = deeper(|| self.thermograph(a))?.right.clone();
                     ls = Some(match ls {
                         None => w,
                         Some(m) => m.extreme(&w, true)?,
@@ -108,7 +135,7 @@ impl ValueTable {
                 }
                 let mut rs: Option<Trajectory> = None;
                 for b in self.options(g, Side::Right)? {
-                    let w = self.thermograph(b)?.left.clone();
+                    let w = deeper(|| self.thermograph(b))?.left.clone();
                     rs = Some(match rs {
                         None => w,
                         Some(m) => m.extreme(&w, false)?,
@@ -161,10 +188,12 @@ impl ValueTable {
         if let Some(&b) = self.memo.birthdays.get(&g) {
             return Ok(b);
         }
+        self.tick()?;
         let (gl, gr) = self.stored(g);
-        let mut b = 0;
+        let mut b = 0u64;
         for &o in gl.iter().chain(gr.iter()) {
-            b = b.max(self.birthday(o)? + 1);
+            let bo = deeper(|| self.birthday(o))?;
+            b = b.max(bo.checked_add(1).ok_or(CgtError::Overflow)?);
         }
         self.memo.birthdays.insert(g, b);
         Ok(b)
@@ -178,6 +207,7 @@ impl ValueTable {
         if let Some(&c) = self.memo.cooled.get(&(g, t)) {
             return Ok(c);
         }
+        self.tick()?;
         let c = if self.temperature(g)? < t {
             let m = self.mean(g)?;
             self.number(m)?
@@ -185,12 +215,12 @@ impl ValueTable {
             let tid = self.number(t)?;
             let mut left = Vec::new();
             for a in self.options(g, Side::Left)? {
-                let ca = self.cool(a, t)?;
+                let ca = deeper(|| self.cool(a, t))?;
                 left.push(self.sub(ca, tid)?);
             }
             let mut right = Vec::new();
             for b in self.options(g, Side::Right)? {
-                let cb = self.cool(b, t)?;
+                let cb = deeper(|| self.cool(b, t))?;
                 right.push(self.add(cb, tid)?);
             }
             self.game(&left, &right)?
@@ -208,15 +238,16 @@ impl ValueTable {
         if let Some(&h) = self.memo.heated.get(&(g, t)) {
             return Ok(h);
         }
+        self.tick()?;
         let (gl, gr) = self.stored(g);
         let mut left = Vec::with_capacity(gl.len());
         for &a in gl.iter() {
-            let ha = self.heat(a, t)?;
+            let ha = deeper(|| self.heat(a, t))?;
             left.push(self.add(ha, t)?);
         }
         let mut right = Vec::with_capacity(gr.len());
         for &b in gr.iter() {
-            let hb = self.heat(b, t)?;
+            let hb = deeper(|| self.heat(b, t))?;
             right.push(self.sub(hb, t)?);
         }
         let h = self.game(&left, &right)?;
@@ -226,44 +257,51 @@ impl ValueTable {
 
     /// Whether `g` is all-small: every follower with a move for one player has one for the
     /// other (in canonical form: `0`, or a non-number whose options are all all-small).
-    pub fn is_all_small(&mut self, g: GameId) -> bool {
+    pub fn is_all_small(&mut self, g: GameId) -> Result<bool, CgtError> {
         if g == self.zero() {
-            return true;
+            return Ok(true);
         }
         if self.is_number(g) {
-            return false;
+            return Ok(false);
         }
         if let Some(&b) = self.memo.all_small.get(&g) {
-            return b;
+            return Ok(b);
         }
+        self.tick()?;
         let (gl, gr) = self.stored(g);
-        let b = gl.iter().chain(gr.iter()).all(|&o| self.is_all_small(o));
+        let mut b = true;
+        for &o in gl.iter().chain(gr.iter()) {
+            if !deeper(|| self.is_all_small(o))? {
+                b = false;
+                break;
+            }
+        }
         self.memo.all_small.insert(g, b);
-        b
+        Ok(b)
     }
 
     /// One more than the greatest nimber among `g`'s followers, at least 1: the far star is
     /// the nimber of that size.
-    fn far_star(&mut self, g: GameId) -> u32 {
+    fn far_star(&mut self, g: GameId) -> Result<u32, CgtError> {
         if let Some(m) = self.as_nimber(g) {
-            return m + 1;
+            return Ok(m + 1);
         }
         if let Some(&m) = self.memo.far_star.get(&g) {
-            return m;
+            return Ok(m);
         }
+        self.tick()?;
         let (gl, gr) = self.stored(g);
-        let m = gl
-            .iter()
-            .chain(gr.iter())
-            .map(|&o| self.far_star(o))
-            .fold(1, u32::max);
+        let mut m = 1;
+        for &o in gl.iter().chain(gr.iter()) {
+            m = m.max(deeper(|| self.far_star(o))?);
+        }
         self.memo.far_star.insert(g, m);
-        m
+        Ok(m)
     }
 
     /// The atomic weight of an all-small game ([`CgtError::NotAllSmall`] otherwise).
     pub fn atomic_weight(&mut self, g: GameId) -> Result<GameId, CgtError> {
-        if !self.is_all_small(g) {
+        if !self.is_all_small(g)? {
             return Err(CgtError::NotAllSmall);
         }
         self.atomic_weight_of_small(g)
@@ -276,31 +314,32 @@ impl ValueTable {
         if let Some(&w) = self.memo.atomic_weights.get(&g) {
             return Ok(w);
         }
+        self.tick()?;
         let two = self.integer(2)?;
         let (gl, gr) = self.stored(g);
         let mut left = Vec::with_capacity(gl.len());
         for &a in gl.iter() {
-            let w = self.atomic_weight_of_small(a)?;
+            let w = deeper(|| self.atomic_weight_of_small(a))?;
             left.push(self.sub(w, two)?);
         }
         let mut right = Vec::with_capacity(gr.len());
         for &b in gr.iter() {
-            let w = self.atomic_weight_of_small(b)?;
+            let w = deeper(|| self.atomic_weight_of_small(b))?;
             right.push(self.add(w, two)?);
         }
         let g0 = self.game(&left, &right)?;
         let mut w = g0;
         if self.as_number(g0).is_some_and(Dyadic::is_integer) {
-            let far = self.far_star(g);
+            let far = self.far_star(g)?;
             let fs = self.nimber(far)?;
-            let (below, above) = (self.le(g, fs), self.le(fs, g));
+            let (below, above) = (self.le(g, fs)?, self.le(fs, g)?);
             if below && !above {
                 // The least integer n with n |> every aw(G^L) - 2.
                 let mut best: Option<i64> = None;
                 for &a in &left {
                     let mut n = self.right_stop(a)?.ceil();
                     let nid = self.integer(n)?;
-                    if self.le(nid, a) {
+                    if self.le(nid, a)? {
                         n = n.checked_add(1).ok_or(CgtError::Overflow)?;
                     }
                     best = Some(best.map_or(n, |b| b.max(n)));
@@ -312,7 +351,7 @@ impl ValueTable {
                 for &b in &right {
                     let mut n = self.left_stop(b)?.floor();
                     let nid = self.integer(n)?;
-                    if self.le(b, nid) {
+                    if self.le(b, nid)? {
                         n = n.checked_sub(1).ok_or(CgtError::Overflow)?;
                     }
                     best = Some(best.map_or(n, |c| c.min(n)));
@@ -348,14 +387,15 @@ impl ValueTable {
         if let Some(&p) = self.memo.projected.get(&g) {
             return Ok(p);
         }
+        self.tick()?;
         let (gl, gr) = self.stored(g);
         let mut left = Vec::with_capacity(gl.len());
         for &a in gl.iter() {
-            left.push(self.star_projection(a)?);
+            left.push(deeper(|| self.star_projection(a))?);
         }
         let mut right = Vec::with_capacity(gr.len());
         for &b in gr.iter() {
-            right.push(self.star_projection(b)?);
+            right.push(deeper(|| self.star_projection(b))?);
         }
         let p = self.game(&left, &right)?;
         self.memo.projected.insert(g, p);

@@ -7,6 +7,7 @@
 //!   option lists ([`ValueTable::game`]) and combined by memoised sum, negation and order;
 //! - analyses on values (`analysis.rs`): stops, mean, temperature, thermographs
 //!   ([`Thermograph`]), cooling and heating, birthday, atomic weight, reduced canonical form;
+//! - [`Budget`]: the deadline, stop flag and memory cap the table's recursions check;
 //! - CGSuite's notation: [`ValueTable::show`] prints it, [`ValueTable::parse`] reads it back.
 //!
 //! Conventions follow CGSuite (and Siegel, *Combinatorial Game Theory*): Left is positive
@@ -24,6 +25,7 @@
 //! ```
 
 mod analysis;
+mod budget;
 mod dyadic;
 mod parse;
 mod print;
@@ -32,6 +34,7 @@ mod table;
 mod tests;
 mod thermo;
 
+pub use budget::{Budget, CHECK_EVERY};
 pub use dyadic::{Dyadic, MAX_EXP};
 pub use parse::ParseError;
 pub use print::Style;
@@ -55,6 +58,12 @@ pub enum CgtError {
     Limit,
     /// Atomic weight of a game that is not all-small.
     NotAllSmall,
+    /// The computation ran past the [`Budget`]'s deadline (the time it allowed).
+    Timeout(std::time::Duration),
+    /// The [`Budget`]'s flag was raised (Ctrl-C).
+    Interrupted,
+    /// The table's memory would pass the [`Budget`]'s cap (in bytes).
+    Memory(usize),
     /// A case the theory says cannot happen; a bug in cgl.
     Internal(&'static str),
 }
@@ -67,6 +76,13 @@ impl std::fmt::Display for CgtError {
             CgtError::EmptyInterval => f.write_str("no number lies between the bounds"),
             CgtError::Limit => f.write_str("the value table is full"),
             CgtError::NotAllSmall => f.write_str("atomic weight needs an all-small game"),
+            CgtError::Timeout(budget) => write!(f, "took longer than {budget:?}"),
+            CgtError::Interrupted => f.write_str("interrupted"),
+            CgtError::Memory(bytes) => write!(
+                f,
+                "the table of game values would take more than {} MiB",
+                bytes >> 20
+            ),
             CgtError::Internal(what) => write!(f, "internal error: {what}"),
         }
     }

@@ -13,6 +13,7 @@
 //! then the rest by their sorted Left, then Right, options. `Style::Unicode` writes `±`, `↑`,
 //! `↓`, `⇑`, `⇓` instead of `+-`, `^`, `v`, `^^`, `vv`.
 
+use std::cell::Cell;
 use std::cmp::Ordering;
 
 use super::table::{GameId, Nus, ValueTable};
@@ -34,6 +35,27 @@ pub enum Style {
 /// How many bars make CGSuite put a nested form in braces.
 const MAX_SLASHES: usize = 4;
 
+/// Comparisons of CGSuite's print order one printing may make; beyond them options are
+/// listed by id (a form's tree may be exponentially larger than its table entries).
+const MAX_ORDER_STEPS: usize = 1 << 20;
+
+/// What one printing may still write and compare.
+struct Room {
+    /// Characters left to write (approximately: options are written to scratch strings).
+    chars: Cell<usize>,
+    /// Print-order comparisons left.
+    steps: Cell<usize>,
+}
+
+impl Room {
+    fn full(&self) -> bool {
+        self.chars.get() == 0
+    }
+    fn spend(&self, n: usize) {
+        self.chars.set(self.chars.get().saturating_sub(n));
+    }
+}
+
 impl ValueTable {
     /// `g` in CGSuite's plain-text notation.
     pub fn show(&mut self, g: GameId) -> String {
@@ -42,9 +64,28 @@ impl ValueTable {
 
     /// `g` in CGSuite's notation, in the given alphabet.
     pub fn show_with(&mut self, g: GameId, style: Style) -> String {
+        self.show_bounded(g, style, usize::MAX).0
+    }
+
+    /// `g` in CGSuite's notation, cut after about `max_len` bytes (then ending in `…`, and
+    /// true): a form's printed tree may be exponentially larger than the form.
+    pub fn show_bounded(&mut self, g: GameId, style: Style, max_len: usize) -> (String, bool) {
+        let room = Room {
+            chars: Cell::new(max_len),
+            steps: Cell::new(MAX_ORDER_STEPS),
+        };
         let mut out = String::new();
-        self.write_value(g, &mut out, true, false, style);
-        out
+        self.write_value(g, &mut out, true, false, style, &room);
+        if out.len() <= max_len && !room.full() {
+            return (out, false);
+        }
+        let mut end = max_len.min(out.len());
+        while !out.is_char_boundary(end) {
+            end -= 1;
+        }
+        out.truncate(end);
+        out.push('…');
+        (out, true)
     }
 
     /// Writes `g`; returns how many bars separate its top level when it is written without
@@ -56,16 +97,23 @@ impl ValueTable {
         force_brackets: bool,
         force_parens: bool,
         style: Style,
+        room: &Room,
     ) -> usize {
-        if let Some(v) = self.as_nus(g) {
-            write_nus(v, out, force_parens, style);
+        if room.full() {
             return 0;
         }
+        if let Some(v) = self.as_nus(g) {
+            let before = out.len();
+            write_nus(v, out, force_parens, style);
+            room.spend(out.len() - before);
+            return 0;
+        }
+        room.spend(3);
         let (l, r) = self.stored(g);
         let mut lo = l.to_vec();
         let mut ro = r.to_vec();
-        lo.sort_by(|&a, &b| self.print_order(a, b));
-        ro.sort_by(|&a, &b| self.print_order(a, b));
+        lo.sort_by(|&a, &b| self.print_order(a, b, room));
+        ro.sort_by(|&a, &b| self.print_order(a, b, room));
         if self.neg(g).ok() == Some(g) && !lo.is_empty() {
             out.push_str(match style {
                 Style::Ascii | Style::Explicit => "+-",
@@ -77,11 +125,11 @@ impl ValueTable {
                     if i > 0 {
                         out.push(',');
                     }
-                    self.write_value(a, out, true, false, style);
+                    super::budget::deeper(|| self.write_value(a, out, true, false, style, room));
                 }
                 out.push('}');
             } else {
-                self.write_value(lo[0], out, true, true, style);
+                super::budget::deeper(|| self.write_value(lo[0], out, true, true, style, room));
             }
             return 0;
         }
@@ -97,7 +145,7 @@ impl ValueTable {
             }
             out.push_str(name);
             out.push('(');
-            self.write_value(sub, out, true, false, style);
+            super::budget::deeper(|| self.write_value(sub, out, true, false, style, room));
             out.push(')');
             if force_parens {
                 out.push(')');
@@ -112,7 +160,10 @@ impl ValueTable {
                 if i > 0 {
                     text.push(',');
                 }
-                slashes = slashes.max(self.write_value(o, text, opts.len() > 1, false, style) + 1);
+                let bars = super::budget::deeper(|| {
+                    self.write_value(o, text, opts.len() > 1, false, style, room)
+                });
+                slashes = slashes.max(bars + 1);
             }
         }
         let braces = force_brackets || slashes == MAX_SLASHES;
@@ -166,10 +217,14 @@ impl ValueTable {
     }
 
     /// CGSuite's order of options in print: numbers, nimbers, other nus, then the rest.
-    fn print_order(&self, a: GameId, b: GameId) -> Ordering {
+    fn print_order(&self, a: GameId, b: GameId, room: &Room) -> Ordering {
         if a == b {
             return Ordering::Equal;
         }
+        if room.steps.get() == 0 {
+            return a.cmp(&b);
+        }
+        room.steps.set(room.steps.get() - 1);
         let class = |g: GameId| match self.as_nus(g) {
             Some(v) if v.ups == 0 && v.nim == 0 => 0,
             Some(v) if v.ups == 0 && v.number.is_zero() => 1,
@@ -187,12 +242,12 @@ impl ValueTable {
                 let (bl, br) = self.stored(b);
                 let sorted = |o: &[GameId]| {
                     let mut v = o.to_vec();
-                    v.sort_by(|&p, &q| self.print_order(p, q));
+                    v.sort_by(|&p, &q| self.print_order(p, q, room));
                     v
                 };
                 let by_list = |x: &[GameId], y: &[GameId]| {
                     for (&p, &q) in x.iter().zip(y) {
-                        let c = self.print_order(p, q);
+                        let c = super::budget::deeper(|| self.print_order(p, q, room));
                         if c != Ordering::Equal {
                             return c;
                         }

@@ -10,6 +10,7 @@ use std::rc::Rc;
 
 use rustc_hash::FxHashMap;
 
+use super::budget::{deeper, Budget, CHECK_EVERY};
 use super::dyadic::Dyadic;
 use super::CgtError;
 
@@ -114,7 +115,9 @@ pub const MAX_UPS: u32 = 4096;
 /// [`ValueTable::parse`]; combine them with [`ValueTable::add`], [`ValueTable::neg`],
 /// [`ValueTable::sub`]; compare with [`ValueTable::le`] and [`ValueTable::compare`].
 /// Operations that make values return `Err` on overflow of a number or when the table
-/// would grow past its limit, never a wrong value.
+/// would grow past its limit, never a wrong value; every operation that recurses checks the
+/// table's [`Budget`] (a deadline, a stop flag, a memory cap) as it goes, see
+/// [`ValueTable::with_budget`].
 pub struct ValueTable {
     nodes: Vec<Node>,
     by_number: FxHashMap<Dyadic, GameId>,
@@ -131,7 +134,21 @@ pub struct ValueTable {
     /// Whether new forms are matched against the nus forms (off only in the test that
     /// checks those forms against sums).
     recognise_nus: bool,
+    /// What the current computation may spend ([`ValueTable::with_budget`]).
+    budget: Budget,
+    /// Steps since the table was made, to check the budget every [`CHECK_EVERY`] of them.
+    ticks: u32,
+    /// Option ids held in arrays (the forms' and the construction memo's keys).
+    option_ids: usize,
+    /// Most memory the table may hold, estimated ([`ValueTable::estimated_bytes`]).
+    max_bytes: usize,
 }
+
+/// Estimated bytes of one entry of the table's hash maps and memos (key, value, control
+/// byte and the free share of the buckets), for [`ValueTable::estimated_bytes`].
+const ENTRY_BYTES: usize = 48;
+/// Estimated bytes of one array of option ids beside its ids (the `Rc` header).
+const ARRAY_BYTES: usize = 16;
 
 impl Default for ValueTable {
     fn default() -> Self {
@@ -160,6 +177,10 @@ impl ValueTable {
             max_values: max_values.max(1),
             zero: GameId(0),
             recognise_nus: true,
+            budget: Budget::unlimited(),
+            ticks: 0,
+            option_ids: 0,
+            max_bytes: usize::MAX,
         };
         table.by_number.insert(Dyadic::ZERO, table.zero);
         table
@@ -173,6 +194,53 @@ impl ValueTable {
     /// Whether the table holds only 0 (it never holds less).
     pub fn is_empty(&self) -> bool {
         self.nodes.len() <= 1
+    }
+
+    /// The memory the table holds, estimated from its size in bytes: its forms, their
+    /// option arrays, and an entry of [`ENTRY_BYTES`] per index and memo entry. What the
+    /// [`Budget`]'s memory cap is checked against.
+    pub fn estimated_bytes(&self) -> usize {
+        let entries = self.by_number.len()
+            + self.by_options.len()
+            + self.by_nus.len()
+            + self.le_memo.len()
+            + self.sum_memo.len()
+            + self.neg_memo.len()
+            + self.built.len()
+            + self.memo.entries();
+        self.nodes.len() * std::mem::size_of::<Node>()
+            + self.option_ids * std::mem::size_of::<GameId>()
+            + (self.by_options.len() + self.built.len()) * 2 * ARRAY_BYTES
+            + entries * ENTRY_BYTES
+            + self.memo.extra_bytes()
+    }
+
+    /// Caps the memory the table may hold (estimated, [`ValueTable::estimated_bytes`]): past
+    /// it, operations that make forms return [`CgtError::Memory`]. No cap by default.
+    pub fn set_max_bytes(&mut self, bytes: usize) {
+        self.max_bytes = bytes;
+    }
+
+    /// Runs `f` with `budget` as the table's budget (the previous one back afterwards): every
+    /// operation inside returns [`CgtError::Timeout`], [`CgtError::Interrupted`] or
+    /// [`CgtError::Memory`] soon after the budget is spent. What was computed before the
+    /// stop stays valid and memoised; nothing half-computed is kept.
+    pub fn with_budget<R>(&mut self, budget: Budget, f: impl FnOnce(&mut Self) -> R) -> R {
+        let before = std::mem::replace(&mut self.budget, budget);
+        let r = f(self);
+        self.budget = before;
+        r
+    }
+
+    /// One step of a recursion: every [`CHECK_EVERY`] steps, an error if the budget is spent.
+    #[inline]
+    pub(super) fn tick(&mut self) -> Result<(), CgtError> {
+        self.ticks = self.ticks.wrapping_add(1);
+        if self.ticks.is_multiple_of(CHECK_EVERY) {
+            self.budget.check(self.estimated_bytes(), self.max_bytes)
+        } else {
+            Ok(())
+        }
     }
 
     // ------------------------------------------------------------------ named values
@@ -362,79 +430,101 @@ impl ValueTable {
     // ------------------------------------------------------------------ order
 
     /// `g <= h`: no `g^L >= h` and no `h^R <= g`, memoised. A number against a non-number
-    /// looks only at the non-number's options (number avoidance).
-    pub fn le(&mut self, g: GameId, h: GameId) -> bool {
+    /// looks only at the non-number's options (number avoidance). An error only when the
+    /// budget is spent.
+    pub fn le(&mut self, g: GameId, h: GameId) -> Result<bool, CgtError> {
         if g == h {
-            return true;
+            return Ok(true);
         }
+        self.tick()?;
         match (self.as_number(g), self.as_number(h)) {
-            (Some(x), Some(y)) => return x <= y,
+            (Some(x), Some(y)) => return Ok(x <= y),
             (None, Some(_)) => {
                 // g <= x iff no g^L >= x.
                 let (gl, _) = self.stored(g);
-                return !gl.iter().any(|&a| self.le(h, a));
+                return self.none_ge(&gl, h);
             }
             (Some(_), None) => {
                 // x <= h iff no h^R <= x.
                 let (_, hr) = self.stored(h);
-                return !hr.iter().any(|&b| self.le(b, g));
+                return self.none_le(&hr, g);
             }
             (None, None) => {}
         }
         if let (Some(a), Some(b)) = (self.as_nus(g), self.as_nus(h)) {
             if a.ups == 0 && b.ups == 0 && a.number == b.number {
                 // x + *a <= x + *b iff a == b, and g != h here.
-                return false;
+                return Ok(false);
             }
         }
         if let Some(&r) = self.le_memo.get(&(g, h)) {
-            return r;
+            return Ok(r);
         }
         let (gl, _) = self.stored(g);
         let (_, hr) = self.stored(h);
-        let r = !gl.iter().any(|&a| self.le(h, a)) && !hr.iter().any(|&b| self.le(b, g));
+        let r = self.none_ge(&gl, h)? && self.none_le(&hr, g)?;
         self.le_memo.insert((g, h), r);
-        r
+        Ok(r)
+    }
+
+    /// Whether no option in `opts` is `>= h`.
+    fn none_ge(&mut self, opts: &[GameId], h: GameId) -> Result<bool, CgtError> {
+        for &a in opts {
+            if deeper(|| self.le(h, a))? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether no option in `opts` is `<= g`.
+    fn none_le(&mut self, opts: &[GameId], g: GameId) -> Result<bool, CgtError> {
+        for &b in opts {
+            if deeper(|| self.le(b, g))? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// `g >= h`.
-    pub fn ge(&mut self, g: GameId, h: GameId) -> bool {
+    pub fn ge(&mut self, g: GameId, h: GameId) -> Result<bool, CgtError> {
         self.le(h, g)
     }
 
     /// `g < h`.
-    pub fn lt(&mut self, g: GameId, h: GameId) -> bool {
-        self.le(g, h) && !self.le(h, g)
+    pub fn lt(&mut self, g: GameId, h: GameId) -> Result<bool, CgtError> {
+        Ok(self.le(g, h)? && !self.le(h, g)?)
     }
 
     /// `g > h`.
-    pub fn gt(&mut self, g: GameId, h: GameId) -> bool {
+    pub fn gt(&mut self, g: GameId, h: GameId) -> Result<bool, CgtError> {
         self.lt(h, g)
     }
 
     /// `g <> h`: neither `g <= h` nor `g >= h`.
-    pub fn confused(&mut self, g: GameId, h: GameId) -> bool {
-        !self.le(g, h) && !self.le(h, g)
+    pub fn confused(&mut self, g: GameId, h: GameId) -> Result<bool, CgtError> {
+        Ok(!self.le(g, h)? && !self.le(h, g)?)
     }
 
     /// How `g` compares with `h`.
-    pub fn compare(&mut self, g: GameId, h: GameId) -> Relation {
-        match (self.le(g, h), self.le(h, g)) {
+    pub fn compare(&mut self, g: GameId, h: GameId) -> Result<Relation, CgtError> {
+        Ok(match (self.le(g, h)?, self.le(h, g)?) {
             (true, true) => Relation::Equal,
             (true, false) => Relation::Less,
             (false, true) => Relation::Greater,
             (false, false) => Relation::Confused,
-        }
+        })
     }
 
     /// The outcome class of `g`, read off its comparison with 0.
-    pub fn outcome(&mut self, g: GameId) -> Outcome {
-        match self.compare(g, self.zero) {
+    pub fn outcome(&mut self, g: GameId) -> Result<Outcome, CgtError> {
+        Ok(match self.compare(g, self.zero)? {
             Relation::Equal => Outcome::P,
             Relation::Greater => Outcome::L,
             Relation::Less => Outcome::R,
             Relation::Confused => Outcome::N,
-        }
+        })
     }
 
     // ------------------------------------------------------------------ arithmetic
@@ -447,14 +537,15 @@ impl ValueTable {
         if let Some(&n) = self.neg_memo.get(&g) {
             return Ok(n);
         }
+        self.tick()?;
         let (gl, gr) = self.stored(g);
         let mut left = Vec::with_capacity(gr.len());
         for &b in gr.iter() {
-            left.push(self.neg(b)?);
+            left.push(deeper(|| self.neg(b))?);
         }
         let mut right = Vec::with_capacity(gl.len());
         for &a in gl.iter() {
-            right.push(self.neg(a)?);
+            right.push(deeper(|| self.neg(a))?);
         }
         left.sort();
         right.sort();
@@ -489,6 +580,7 @@ impl ValueTable {
             return Ok(s);
         }
         let (g, h) = key;
+        self.tick()?;
         if let (Some(x), Some(y)) = (self.as_number(g), self.as_number(h)) {
             return self.number(x.checked_add(y)?);
         }
@@ -515,10 +607,10 @@ impl ValueTable {
                 continue;
             }
             for &al in self.opts(a, Side::Left)?.iter() {
-                left.push(self.add(al, b)?);
+                left.push(deeper(|| self.add(al, b))?);
             }
             for &ar in self.opts(a, Side::Right)?.iter() {
-                right.push(self.add(ar, b)?);
+                right.push(deeper(|| self.add(ar, b))?);
             }
         }
         let s = self.game(&left, &right)?;
@@ -542,6 +634,7 @@ impl ValueTable {
     /// The canonical form of `{left | right}`, for any option ids: duplicates and dominated
     /// options are removed and reversible options bypassed until none is left.
     pub fn game(&mut self, left: &[GameId], right: &[GameId]) -> Result<GameId, CgtError> {
+        self.tick()?;
         let mut l = left.to_vec();
         let mut r = right.to_vec();
         l.sort();
@@ -556,6 +649,7 @@ impl ValueTable {
             return Ok(g);
         }
         let g = self.canonicalise(l, r)?;
+        self.option_ids += key.0.len() + key.1.len();
         self.built.insert(key, g);
         Ok(g)
     }
@@ -563,9 +657,10 @@ impl ValueTable {
     /// The canonical form of `{l | r}` (sorted and distinct, not all numbers in order).
     fn canonicalise(&mut self, mut l: Vec<GameId>, mut r: Vec<GameId>) -> Result<GameId, CgtError> {
         let mut cmp = ListCmp::default();
-        self.remove_dominated(&mut l, Side::Left);
-        self.remove_dominated(&mut r, Side::Right);
+        self.remove_dominated(&mut l, Side::Left)?;
+        self.remove_dominated(&mut r, Side::Right)?;
         loop {
+            self.tick()?;
             let (snap_l, snap_r) = (l.clone(), r.clone());
             let mut changed = false;
             // A Left option A is reversible when some A^R <= G: replace A by A^RL.
@@ -610,8 +705,8 @@ impl ValueTable {
             l.dedup();
             r.sort();
             r.dedup();
-            self.remove_dominated(&mut l, Side::Left);
-            self.remove_dominated(&mut r, Side::Right);
+            self.remove_dominated(&mut l, Side::Left)?;
+            self.remove_dominated(&mut r, Side::Right)?;
             if !changed {
                 break;
             }
@@ -648,20 +743,30 @@ impl ValueTable {
     }
 
     /// Keeps the maximal Left options (minimal Right ones) of a sorted, distinct list.
-    fn remove_dominated(&mut self, opts: &mut Vec<GameId>, side: Side) {
+    fn remove_dominated(&mut self, opts: &mut Vec<GameId>, side: Side) -> Result<(), CgtError> {
         if opts.len() < 2 {
-            return;
+            return Ok(());
         }
-        let all = opts.clone();
-        opts.retain(|&a| {
-            !all.iter().any(|&b| {
-                b != a
+        let mut kept = Vec::with_capacity(opts.len());
+        for &a in opts.iter() {
+            let mut dominated = false;
+            for &b in opts.iter() {
+                if b != a
                     && match side {
-                        Side::Left => self.le(a, b),
-                        Side::Right => self.le(b, a),
+                        Side::Left => deeper(|| self.le(a, b))?,
+                        Side::Right => deeper(|| self.le(b, a))?,
                     }
-            })
-        });
+                {
+                    dominated = true;
+                    break;
+                }
+            }
+            if !dominated {
+                kept.push(a);
+            }
+        }
+        *opts = kept;
+        Ok(())
     }
 
     /// `G <= h` where `G = {gl | gr}` is not yet interned.
@@ -675,10 +780,11 @@ impl ValueTable {
         if let Some(&r) = cmp.g_le.get(&h) {
             return Ok(r);
         }
-        let mut r = !gl.iter().any(|&a| self.le(h, a));
+        self.tick()?;
+        let mut r = self.none_ge(gl, h)?;
         if r {
             for &hr in self.opts(h, Side::Right)?.iter() {
-                if self.le_id_lists(hr, gl, gr, cmp)? {
+                if deeper(|| self.le_id_lists(hr, gl, gr, cmp))? {
                     r = false;
                     break;
                 }
@@ -699,10 +805,11 @@ impl ValueTable {
         if let Some(&r) = cmp.le_g.get(&h) {
             return Ok(r);
         }
-        let mut r = !gr.iter().any(|&b| self.le(b, h));
+        self.tick()?;
+        let mut r = self.none_le(gr, h)?;
         if r {
             for &hl in self.opts(h, Side::Left)?.iter() {
-                if self.le_lists_id(gl, gr, hl, cmp)? {
+                if deeper(|| self.le_lists_id(gl, gr, hl, cmp))? {
                     r = false;
                     break;
                 }
@@ -729,6 +836,7 @@ impl ValueTable {
             right: right.clone(),
             nus,
         })?;
+        self.option_ids += left.len() + right.len();
         self.by_options.insert((left, right), id);
         if let Some(v) = nus {
             self.by_nus.entry(v).or_insert(id);
@@ -873,11 +981,11 @@ mod tests {
         // {1/2 | 2} = 1 through a reversible number option.
         let two = t.integer(2).unwrap();
         assert_eq!(t.game(&[half], &[two]).unwrap(), one);
-        assert_eq!(t.outcome(star), Outcome::N);
-        assert_eq!(t.outcome(one), Outcome::L);
-        assert_eq!(t.outcome(z), Outcome::P);
+        assert_eq!(t.outcome(star), Ok(Outcome::N));
+        assert_eq!(t.outcome(one), Ok(Outcome::L));
+        assert_eq!(t.outcome(z), Ok(Outcome::P));
         let m1 = t.neg(one).unwrap();
-        assert_eq!(t.outcome(m1), Outcome::R);
+        assert_eq!(t.outcome(m1), Ok(Outcome::R));
     }
 
     /// The canonical forms of `n·^ + *m` (and translations) computed as sums, without

@@ -138,20 +138,20 @@ fn order() {
     let mut p = |s: &str| t.parse(s).unwrap();
     let (up, star, z, dup, tiny, s2) = (p("^"), p("*"), p("0"), p("^^"), p("Tiny(2)"), p("*2"));
     let half = p("1/2");
-    assert!(t.gt(up, z));
-    assert!(t.confused(up, star));
-    assert!(t.gt(dup, star));
-    assert!(t.gt(tiny, z));
-    assert!(t.lt(tiny, up));
-    assert!(t.lt(tiny, half));
-    assert!(t.confused(star, z));
-    assert!(t.gt(up, s2));
-    assert_eq!(t.compare(half, up), Relation::Greater);
-    assert_eq!(t.compare(z, z), Relation::Equal);
-    assert_eq!(t.outcome(up), Outcome::L);
-    assert_eq!(t.outcome(star), Outcome::N);
+    assert!(t.gt(up, z).unwrap());
+    assert!(t.confused(up, star).unwrap());
+    assert!(t.gt(dup, star).unwrap());
+    assert!(t.gt(tiny, z).unwrap());
+    assert!(t.lt(tiny, up).unwrap());
+    assert!(t.lt(tiny, half).unwrap());
+    assert!(t.confused(star, z).unwrap());
+    assert!(t.gt(up, s2).unwrap());
+    assert_eq!(t.compare(half, up).unwrap(), Relation::Greater);
+    assert_eq!(t.compare(z, z).unwrap(), Relation::Equal);
+    assert_eq!(t.outcome(up).unwrap(), Outcome::L);
+    assert_eq!(t.outcome(star).unwrap(), Outcome::N);
     let sw = t.parse("{1|-1}").unwrap();
-    assert_eq!(t.outcome(sw), Outcome::N);
+    assert_eq!(t.outcome(sw).unwrap(), Outcome::N);
 }
 
 #[test]
@@ -317,4 +317,45 @@ fn reduced_forms() {
             t.show(r)
         });
     }
+}
+
+/// A sum whose canonical form takes minutes: `{k | {0 | -k}}` for k = 1..n.
+fn hot_sum(t: &mut ValueTable, n: i64) -> Result<GameId, CgtError> {
+    let z = t.zero();
+    let mut sum = z;
+    for k in 1..=n {
+        let (pk, mk) = (t.integer(k)?, t.integer(-k)?);
+        let inner = t.game(&[z], &[mk])?;
+        let g = t.game(&[pk], &[inner])?;
+        sum = t.add(sum, g)?;
+    }
+    Ok(sum)
+}
+
+#[test]
+fn a_spent_budget_stops_every_recursion() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+    let mut t = ValueTable::new();
+    let past = Budget::unlimited().deadline(Instant::now(), Duration::from_millis(7));
+    let started = Instant::now();
+    let r = t.with_budget(past, |t| hot_sum(t, 30));
+    assert_eq!(r, Err(CgtError::Timeout(Duration::from_millis(7))));
+    assert!(started.elapsed() < Duration::from_secs(20));
+    let raised = Budget::unlimited().flag(Arc::new(AtomicBool::new(true)));
+    assert_eq!(
+        t.with_budget(raised, |t| hot_sum(t, 30)),
+        Err(CgtError::Interrupted)
+    );
+    // Outside the budget the table goes on, and what it kept is right.
+    let g = hot_sum(&mut t, 4).unwrap();
+    let mut fresh = ValueTable::new();
+    let h = hot_sum(&mut fresh, 4).unwrap();
+    assert_eq!(t.show(g), fresh.show(h));
+    assert_eq!(t.temperature(g), fresh.temperature(h));
+    let mut small = ValueTable::new();
+    small.set_max_bytes(1 << 16);
+    assert_eq!(hot_sum(&mut small, 30), Err(CgtError::Memory(1 << 16)));
+    assert!(small.estimated_bytes() < 1 << 20);
 }

@@ -190,8 +190,8 @@ struct EngineOptions {
     /// --max-memory allows].
     #[arg(long, value_name = "N")]
     max_positions: Option<usize>,
-    /// Most memory (MiB) the game graph of one file may take, estimated from its size
-    /// [default: half the memory available when cgl starts, shared by the files checked at
+    /// Most memory (MiB) the game graph of one file may take, estimated from its size (and,
+    /// apart, the table of game values) [default: half the memory available when cgl starts, shared by the files checked at
     /// once (--jobs); 4096 where that is not known; 1024 with `check --confine`].
     #[arg(long, value_name = "MIB")]
     max_memory: Option<usize>,

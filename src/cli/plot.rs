@@ -108,8 +108,8 @@ fn axis_var(
         Value::Range(a, b) => {
             usize::try_from(crate::eval::arith::range_count(a, b)).unwrap_or(usize::MAX)
         }
-        Value::List(items) | Value::Tuple(items) => items.len(),
-        Value::Set(items) => items.len(),
+        Value::List(ref items) | Value::Tuple(ref items) => items.len(),
+        Value::Set(ref items) => items.len(),
         other => {
             return Err(usage(
                 range_span,
@@ -347,7 +347,7 @@ pub fn dot_graph(
     while next < order.len() {
         let here = order[next].clone();
         let options = match session.analyse(Builtin::Moves, &here, span) {
-            Ok(Value::List(items)) => items,
+            Ok(Value::List(ref items)) => items.clone(),
             Ok(_) => return Err(vec![Diag::internal("moves gave no list")]),
             Err(d) => return Err(vec![*d]),
         };

@@ -19,4 +19,4 @@ pub use crate::value;
 pub use games::{position_help, GameTable, InstanceInfo, StrategicTable};
 pub use host::Host;
 pub use interp::{ConstState, Interp, Limits, OptionTarget, PositionData, World};
-pub use stop::{Meter, Reading, Stop, INTERRUPTED, TIMEOUT};
+pub use stop::{cgt_stop, Meter, Reading, Stop, INTERRUPTED, TIMEOUT};

@@ -1,6 +1,7 @@
 //! Stopping long computations: a deadline (`--timeout`) and a flag that another thread may
 //! raise (Ctrl-C in the REPL). Evaluation and graph exploration call [`Stop::check`] often
-//! enough that a stop takes effect within milliseconds.
+//! enough that a stop takes effect within milliseconds; the value table checks the same
+//! deadline and flag as a [`Budget`] ([`Stop::budget`]).
 //!
 //! A stop may carry a [`Meter`]: what the work has reached (positions, bytes), written by the
 //! solvers where they check the stop and read by a progress line drawn on another thread.
@@ -9,6 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::cgt::{Budget, CgtError};
 use crate::diag::{Code, Diag, DiagResult};
 
 /// Code of the diagnostic for a computation that ran past its deadline.
@@ -147,19 +149,63 @@ impl Stop {
             meter.beat();
         }
         if self.flag.load(Ordering::Relaxed) {
-            return Err(Box::new(
-                Diag::error(INTERRUPTED, "interrupted")
-                    .help("the computation was stopped before it finished"),
-            ));
+            return Err(interrupted());
         }
         if let Some((deadline, budget)) = self.deadline {
             if Instant::now() >= deadline {
-                return Err(Box::new(
-                    Diag::error(TIMEOUT, format!("took longer than {budget:?}"))
-                        .help("analyse smaller positions, or allow more time with --timeout"),
-                ));
+                return Err(timed_out(budget));
             }
         }
         Ok(())
     }
+
+    /// The same deadline and flag for the value table's recursions ([`crate::cgt`] cannot
+    /// see this type); [`cgt_stop`] turns the errors they end with into this one's.
+    pub fn budget(&self) -> Budget {
+        let b = Budget::unlimited().flag(self.flag.clone());
+        match self.deadline {
+            Some((deadline, budget)) => b.deadline(deadline, budget),
+            None => b,
+        }
+    }
+}
+
+/// The diagnostic of a stop by the user.
+fn interrupted() -> Box<Diag> {
+    Box::new(
+        Diag::error(INTERRUPTED, "interrupted")
+            .help("the computation was stopped before it finished"),
+    )
+}
+
+/// The diagnostic of a run past `budget`.
+fn timed_out(budget: Duration) -> Box<Diag> {
+    Box::new(
+        Diag::error(TIMEOUT, format!("took longer than {budget:?}"))
+            .help("analyse smaller positions, or allow more time with --timeout"),
+    )
+}
+
+/// The diagnostic of a value table's stop: a timeout or an interrupt as [`Stop::check`]
+/// reports them, and a table past its memory cap as the graph reports its own (the same
+/// `--max-memory`). `None` for the table's other errors.
+pub fn cgt_stop(e: CgtError) -> Option<Box<Diag>> {
+    Some(match e {
+        CgtError::Timeout(budget) => timed_out(budget),
+        CgtError::Interrupted => interrupted(),
+        CgtError::Memory(bytes) => Box::new(
+            Diag::error(
+                Code::GraphTooMuchMemory,
+                format!(
+                    "the table of game values would take more than {} MiB",
+                    bytes >> 20
+                ),
+            )
+            .help(
+                "work with smaller game values, or allow more memory with --max-memory (MiB); \
+                 the table of canonical forms has the same budget as the game graph",
+            ),
+        ),
+        _ => return None,
+    })
 }

@@ -8,6 +8,13 @@ use crate::diag::{Code, Diag, DiagResult, Span};
 use crate::num::Rational;
 use crate::value::{with_forms, Outcome, Value};
 
+use super::{cgt_stop, Stop};
+
+/// Runs `f` on this thread's table of forms, stopping when `stop` says so.
+fn forms<R>(stop: &Stop, f: impl FnOnce(&mut ValueTable) -> R) -> R {
+    with_forms(|t| t.with_budget(stop.budget(), f))
+}
+
 /// Whether `v` is a game value: a number or a form.
 pub fn is_game_value(v: &Value) -> bool {
     matches!(v, Value::Int(_) | Value::Rational(_) | Value::Form(_))
@@ -30,6 +37,9 @@ pub fn rational(v: &Value) -> Rational {
 /// The diagnostic of a failure of the canonical-form engine at `span`.
 #[cold]
 pub fn cgt_error(e: CgtError, span: Span) -> Box<Diag> {
+    if let Some(d) = cgt_stop(e) {
+        return d;
+    }
     Box::new(match e {
         CgtError::Overflow => Diag::error(Code::EvalOverflow, "a game value's number is too large")
             .label(
@@ -55,7 +65,11 @@ pub fn cgt_error(e: CgtError, span: Span) -> Box<Diag> {
         )
         .label(span, "this game is not all-small")
         .help("the atomic weight is defined for all-small games (such as `*`, `^`, `{0 | ^*}`)"),
-        CgtError::EmptyInterval | CgtError::Internal(_) => {
+        CgtError::EmptyInterval
+        | CgtError::Internal(_)
+        | CgtError::Timeout(_)
+        | CgtError::Interrupted
+        | CgtError::Memory(_) => {
             return Box::new(Diag::internal(format!("game values: {e}")));
         }
     })
@@ -125,12 +139,13 @@ fn id_in(t: &mut ValueTable, v: &Value, span: Span, what: &str) -> DiagResult<Ga
 /// Runs `f` on the canonical forms of `args` (each with its span) and turns its result into
 /// a value.
 fn on_forms<const N: usize>(
+    stop: &Stop,
     args: [(&Value, Span); N],
     what: &str,
     span: Span,
     f: impl FnOnce(&mut ValueTable, [GameId; N]) -> Result<GameId, CgtError>,
 ) -> DiagResult<Value> {
-    with_forms(|t| {
+    forms(stop, |t| {
         let mut ids = [t.zero(); N];
         for (slot, (v, s)) in ids.iter_mut().zip(args) {
             *slot = id_in(t, v, s, what)?;
@@ -141,8 +156,13 @@ fn on_forms<const N: usize>(
 }
 
 /// The game `{left | right}`; each option with its span.
-pub fn game(left: &[(Value, Span)], right: &[(Value, Span)], span: Span) -> DiagResult<Value> {
-    with_forms(|t| {
+pub fn game(
+    stop: &Stop,
+    left: &[(Value, Span)],
+    right: &[(Value, Span)],
+    span: Span,
+) -> DiagResult<Value> {
+    forms(stop, |t| {
         let mut ids = |side: &[(Value, Span)]| -> DiagResult<Vec<GameId>> {
             side.iter()
                 .map(|(v, s)| id_in(t, v, *s, "an option of a game"))
@@ -155,7 +175,7 @@ pub fn game(left: &[(Value, Span)], right: &[(Value, Span)], span: Span) -> Diag
 }
 
 /// The nimber `*n`.
-pub fn nimber(n: &Value, span: Span) -> DiagResult<Value> {
+pub fn nimber(stop: &Stop, n: &Value, span: Span) -> DiagResult<Value> {
     let Value::Int(k) = n else {
         return Err(Box::new(
             Diag::error(
@@ -180,15 +200,15 @@ pub fn nimber(n: &Value, span: Span) -> DiagResult<Value> {
                 .help(format!("nimbers are *0 to *{}", crate::cgt::MAX_NIMBER)),
         )
     })?;
-    with_forms(|t| {
+    forms(stop, |t| {
         let id = t.nimber(k).map_err(|e| cgt_error(e, span))?;
         value_of(t, id).map_err(|e| cgt_error(e, span))
     })
 }
 
 /// A token of CGSuite's notation (`^`, `^^*`, `↓3*2`), read by `cgt`'s parser.
-pub fn notation(text: &str, span: Span) -> DiagResult<Value> {
-    with_forms(|t| {
+pub fn notation(stop: &Stop, text: &str, span: Span) -> DiagResult<Value> {
+    forms(stop, |t| {
         let id = t.parse(text).map_err(|e| {
             Box::new(
                 Diag::error(
@@ -204,27 +224,31 @@ pub fn notation(text: &str, span: Span) -> DiagResult<Value> {
 }
 
 /// `a + b` of game values (at least one a form: numbers add as numbers).
-pub fn add(a: &Value, b: &Value, ls: Span, rs: Span, span: Span) -> DiagResult<Value> {
-    on_forms([(a, ls), (b, rs)], "`+`", span, |t, [x, y]| t.add(x, y))
+pub fn add(stop: &Stop, a: &Value, b: &Value, ls: Span, rs: Span, span: Span) -> DiagResult<Value> {
+    on_forms(stop, [(a, ls), (b, rs)], "`+`", span, |t, [x, y]| {
+        t.add(x, y)
+    })
 }
 
 /// `a - b` of game values.
-pub fn sub(a: &Value, b: &Value, ls: Span, rs: Span, span: Span) -> DiagResult<Value> {
-    on_forms([(a, ls), (b, rs)], "`-`", span, |t, [x, y]| t.sub(x, y))
+pub fn sub(stop: &Stop, a: &Value, b: &Value, ls: Span, rs: Span, span: Span) -> DiagResult<Value> {
+    on_forms(stop, [(a, ls), (b, rs)], "`-`", span, |t, [x, y]| {
+        t.sub(x, y)
+    })
 }
 
 /// `-g`.
-pub fn neg(g: &Value, span: Span) -> DiagResult<Value> {
-    on_forms([(g, span)], "`-`", span, |t, [x]| t.neg(x))
+pub fn neg(stop: &Stop, g: &Value, span: Span) -> DiagResult<Value> {
+    on_forms(stop, [(g, span)], "`-`", span, |t, [x]| t.neg(x))
 }
 
 /// `+-g`: the switch `{g | -g}`; of a set of values `{a, b}`, `{a, b | -a, -b}`.
-pub fn switch(g: &Value, span: Span) -> DiagResult<Value> {
+pub fn switch(stop: &Stop, g: &Value, span: Span) -> DiagResult<Value> {
     let items: Vec<Value> = match g {
         Value::Set(items) => items.iter().cloned().collect(),
         other => vec![other.clone()],
     };
-    with_forms(|t| {
+    forms(stop, |t| {
         let mut left = Vec::new();
         let mut right = Vec::new();
         for v in &items {
@@ -238,8 +262,8 @@ pub fn switch(g: &Value, span: Span) -> DiagResult<Value> {
 }
 
 /// `n * g`: the sum of `n` copies of `g` (of `-g` for negative `n`), by doubling.
-pub fn times(n: i64, g: &Value, gs: Span, span: Span) -> DiagResult<Value> {
-    on_forms([(g, gs)], "`*`", span, |t, [x]| {
+pub fn times(stop: &Stop, n: i64, g: &Value, gs: Span, span: Span) -> DiagResult<Value> {
+    on_forms(stop, [(g, gs)], "`*`", span, |t, [x]| {
         let mut base = if n < 0 { t.neg(x)? } else { x };
         let mut k = n.unsigned_abs();
         let mut acc = t.zero();
@@ -257,29 +281,38 @@ pub fn times(n: i64, g: &Value, gs: Span, span: Span) -> DiagResult<Value> {
 }
 
 /// How two game values compare in the game order (partial: confused games are neither).
-pub fn relation(a: &Value, b: &Value, ls: Span, rs: Span, what: &str) -> DiagResult<Relation> {
-    with_forms(|t| {
+pub fn relation(
+    stop: &Stop,
+    a: &Value,
+    b: &Value,
+    ls: Span,
+    rs: Span,
+    what: &str,
+) -> DiagResult<Relation> {
+    forms(stop, |t| {
         let x = id_in(t, a, ls, what)?;
         let y = id_in(t, b, rs, what)?;
-        Ok(t.compare(x, y))
+        t.compare(x, y).map_err(|e| cgt_error(e, ls.to(rs)))
     })
 }
 
 /// The outcome class of a game value: `L`, `R`, `N` or `P`.
-pub fn outcome(g: &Value, span: Span) -> DiagResult<Value> {
-    with_forms(|t| {
+pub fn outcome(stop: &Stop, g: &Value, span: Span) -> DiagResult<Value> {
+    forms(stop, |t| {
         let x = id_in(t, g, span, "`outcome`")?;
-        Ok(Value::Outcome(match t.outcome(x) {
-            crate::cgt::Outcome::L => Outcome::L,
-            crate::cgt::Outcome::R => Outcome::R,
-            crate::cgt::Outcome::N => Outcome::N,
-            crate::cgt::Outcome::P => Outcome::P,
-        }))
+        Ok(Value::Outcome(
+            match t.outcome(x).map_err(|e| cgt_error(e, span))? {
+                crate::cgt::Outcome::L => Outcome::L,
+                crate::cgt::Outcome::R => Outcome::R,
+                crate::cgt::Outcome::N => Outcome::N,
+                crate::cgt::Outcome::P => Outcome::P,
+            },
+        ))
     })
 }
 
 /// A built-in on game values: `name(args)`, each argument with its span.
-pub fn call(name: &str, args: &[(Value, Span)], span: Span) -> DiagResult<Value> {
+pub fn call(stop: &Stop, name: &str, args: &[(Value, Span)], span: Span) -> DiagResult<Value> {
     let what = format!("`{name}`");
     let one = || args[0].clone();
     let number = |r: Result<Dyadic, CgtError>| -> DiagResult<Value> {
@@ -287,7 +320,7 @@ pub fn call(name: &str, args: &[(Value, Span)], span: Span) -> DiagResult<Value>
     };
     match name {
         "confused" => {
-            let rel = relation(&args[0].0, &args[1].0, args[0].1, args[1].1, &what)?;
+            let rel = relation(stop, &args[0].0, &args[1].0, args[0].1, args[1].1, &what)?;
             Ok(Value::Bool(rel == Relation::Confused))
         }
         "is_number" => {
@@ -299,7 +332,7 @@ pub fn call(name: &str, args: &[(Value, Span)], span: Span) -> DiagResult<Value>
         }
         "Tiny" | "Miny" => {
             let tiny = name == "Tiny";
-            on_forms([(&args[0].0, args[0].1)], &what, span, |t, [g]| {
+            on_forms(stop, [(&args[0].0, args[0].1)], &what, span, |t, [g]| {
                 let z = t.zero();
                 if tiny {
                     let ng = t.neg(g)?;
@@ -312,6 +345,7 @@ pub fn call(name: &str, args: &[(Value, Span)], span: Span) -> DiagResult<Value>
             })
         }
         "heat" => on_forms(
+            stop,
             [(&args[0].0, args[0].1), (&args[1].0, args[1].1)],
             &what,
             span,
@@ -336,19 +370,19 @@ pub fn call(name: &str, args: &[(Value, Span)], span: Span) -> DiagResult<Value>
                     ))
                 }
             };
-            on_forms([(&args[0].0, args[0].1)], &what, span, |t, [g]| {
+            on_forms(stop, [(&args[0].0, args[0].1)], &what, span, |t, [g]| {
                 t.cool(g, temp)
             })
         }
-        "atomic_weight" => on_forms([(&args[0].0, args[0].1)], &what, span, |t, [g]| {
+        "atomic_weight" => on_forms(stop, [(&args[0].0, args[0].1)], &what, span, |t, [g]| {
             t.atomic_weight(g)
         }),
-        "reduced" => on_forms([(&args[0].0, args[0].1)], &what, span, |t, [g]| {
+        "reduced" => on_forms(stop, [(&args[0].0, args[0].1)], &what, span, |t, [g]| {
             t.reduced(g)
         }),
         _ => {
             let (v, s) = one();
-            with_forms(|t| {
+            forms(stop, |t| {
                 let g = id_in(t, &v, s, &what)?;
                 match name {
                     "is_infinitesimal" => t

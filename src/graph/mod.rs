@@ -14,7 +14,7 @@ use std::hash::BuildHasher;
 use rustc_hash::FxBuildHasher;
 
 use crate::diag::{Code, Diag, DiagResult};
-use crate::eval::value::{display, CompoundKind, InstanceId, InstanceNames, PosTerm, Value};
+use crate::eval::value::{CompoundKind, InstanceId, InstanceNames, PosTerm, Value};
 use crate::eval::{Interp, OptionTarget, PositionData, Stop, World};
 
 mod explore;
@@ -145,6 +145,9 @@ pub struct GameGraph {
     data_bytes: usize,
     /// The boxed values' part of `data_bytes`.
     boxed_data_bytes: usize,
+    /// The shared nodes of the positions' data already counted in `data_bytes`
+    /// ([`Value::heap_bytes_seen`]): positions that share their parts count them once.
+    counted_nodes: rustc_hash::FxHashSet<usize>,
     /// Positions that are small integers, indexed directly (no hashing) by instance and value.
     int_atoms: IntAtoms,
     /// Positions that are short tuples of integers, by a packed key (no boxed value to hash).
@@ -357,13 +360,14 @@ impl GameGraph {
         }
     }
 
-    /// How a term prints.
+    /// How a term prints in a diagnostic (cut after
+    /// [`crate::eval::value::SHOWN_IN_DIAGNOSTICS`] bytes).
     pub fn show(&self, names: &dyn InstanceNames, t: TermId) -> String {
         let position = crate::eval::value::Position {
             term: self.pos_term(t),
             convention: first_convention(&self.pos_term(t), names),
         };
-        display(&Value::Pos(std::rc::Rc::new(position)), names)
+        crate::eval::value::display_short(&Value::Pos(std::rc::Rc::new(position)), names)
     }
 
     fn insert(&mut self, term: Term, info: TermInfo) -> DiagResult<TermId> {
@@ -398,7 +402,12 @@ impl GameGraph {
         }
         let boxed = matches!(home, Home::Key(_) | Home::Hashed).then(make_term);
         let boxed_data = match &boxed {
-            Some(Term::Atom(_, data)) => data.heap_bytes(),
+            Some(Term::Atom(_, data)) => {
+                let before = self.counted_nodes.len();
+                let bytes = data.heap_bytes_seen(&mut self.counted_nodes);
+                // An entry of the set of counted nodes, counted as its memory.
+                bytes + (self.counted_nodes.len() - before) * 16
+            }
             Some(Term::Compound(_, parts)) => parts.len() * 4 + 16,
             None => 0,
         };

@@ -478,7 +478,7 @@ fn side_options(
     span: Span,
 ) -> Result<Vec<Value>, Box<Diag>> {
     match session.analyse_side(Builtin::Moves, position, side, span)? {
-        Value::List(items) => Ok(items.to_vec()),
+        Value::List(ref items) => Ok(items.to_vec()),
         _ => Ok(Vec::new()),
     }
 }

@@ -589,8 +589,8 @@ impl Repl {
             Ok(Value::Range(a, b)) => {
                 usize::try_from(crate::eval::arith::range_count(a, b)).unwrap_or(usize::MAX)
             }
-            Ok(Value::List(items) | Value::Tuple(items)) => items.len(),
-            Ok(Value::Set(items)) => items.len(),
+            Ok(Value::List(ref items) | Value::Tuple(ref items)) => items.len(),
+            Ok(Value::Set(ref items)) => items.len(),
             _ => return Ok(()),
         };
         if n > MAX_CELLS {

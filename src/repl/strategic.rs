@@ -144,7 +144,7 @@ pub fn explain(session: &mut Session, game: &Value, span: Span) -> Result<String
     let _ = writeln!(out, "pure equilibria: {}", show(session, pure));
     if g.n() == 2 {
         match answer(session, Builtin::Nash, game, span) {
-            Ok(Value::Tuple(parts)) if parts.len() == 3 => {
+            Ok(Value::Tuple(ref parts)) if parts.len() == 3 => {
                 let method = cell_text(&parts[0], session);
                 let complete = parts[1] == Value::Bool(true);
                 let list = match &parts[2] {
@@ -173,7 +173,7 @@ pub fn explain(session: &mut Session, game: &Value, span: Span) -> Result<String
                 if degenerate {
                     // A degenerate game's equilibria may form continua: say which extreme
                     // equilibria belong together.
-                    if let Ok(Value::List(components)) =
+                    if let Ok(Value::List(ref components)) =
                         answer(session, Builtin::EquilibriumComponents, game, span)
                     {
                         let sizes: Vec<String> = components

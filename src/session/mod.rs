@@ -110,8 +110,10 @@ pub struct Session {
 }
 
 impl Session {
-    /// An empty session.
+    /// An empty session. The thread's table of game values is capped at the graph's memory
+    /// budget.
     pub fn new(config: SessionConfig) -> Session {
+        crate::value::with_forms(|t| t.set_max_bytes(config.graph.max_memory));
         Session {
             sources: SourceMap::default(),
             program: Program::default(),

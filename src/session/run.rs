@@ -81,7 +81,7 @@ impl Session {
             } else {
                 match kind {
                     StatementKind::Print => match self.eval_body(body) {
-                        Ok(Value::Str(s)) => Outcome::Printed(s.to_string()),
+                        Ok(Value::Str(ref s)) => Outcome::Printed(s.to_string()),
                         Ok(v) => Outcome::Printed(self.show(&v)),
                         Err(d) => Outcome::Failed(d),
                     },

@@ -60,15 +60,29 @@ struct Out {
     cut: bool,
 }
 
+/// Bytes past the limit that closing brackets, separators and `…` may take once a value is
+/// cut (enough to close a value nested 150 deep): a value nested 100,000 deep prints as its
+/// first bytes, not with 100,000 closers.
+const CLOSE_ROOM: usize = 1024;
+
 impl Out {
     /// True, with `…` written, once the limit is reached.
     fn full(&mut self) -> bool {
         if self.text.len() < self.limit {
             return false;
         }
-        self.text.push('…');
+        if self.text.len() < self.limit + CLOSE_ROOM {
+            self.text.push('…');
+        }
         self.cut = true;
         true
+    }
+
+    /// Writes a closing bracket or a separator, unless the value is cut well past its limit.
+    fn close(&mut self, s: &str) {
+        if self.text.len() < self.limit + CLOSE_ROOM {
+            self.text.push_str(s);
+        }
     }
 }
 
@@ -79,17 +93,17 @@ fn write_seq<'a>(
     close: &str,
     names: &dyn InstanceNames,
 ) {
-    out.text.push_str(open);
+    out.close(open);
     for (i, item) in items.enumerate() {
         if i > 0 {
-            out.text.push_str(", ");
+            out.close(", ");
         }
         if out.full() {
             break;
         }
         write_value(out, item, names);
     }
-    out.text.push_str(close);
+    out.close(close);
 }
 
 /// Writes a value; values nest without a bound of their own, so each level has stack
@@ -109,8 +123,11 @@ fn write_value_here(out: &mut Out, value: &Value, names: &dyn InstanceNames) {
             let _ = write!(out.text, "{r}");
         }
         Value::Form(g) => {
-            let shown = with_forms(|t| t.show_with(*g, crate::cgt::Style::Explicit));
+            let room = out.limit.saturating_sub(out.text.len());
+            let (shown, cut) =
+                with_forms(|t| t.show_bounded(*g, crate::cgt::Style::Explicit, room));
             out.text.push_str(&shown);
+            out.cut |= cut;
         }
         Value::Str(s) => {
             let room = out.limit.saturating_sub(out.text.len());
@@ -169,7 +186,7 @@ fn write_position(out: &mut Out, position: &Position, names: &dyn InstanceNames)
         Convention::Misere => "misere(",
     });
     write_term(out, &position.term, names, false);
-    out.text.push(')');
+    out.close(")");
 }
 
 fn write_term(out: &mut Out, term: &PosTerm, names: &dyn InstanceNames, nested: bool) {
@@ -190,9 +207,9 @@ fn write_term(out: &mut Out, term: &PosTerm, names: &dyn InstanceNames, nested: 
                     write_seq(out, "(", fields[..shown].iter(), ")", names)
                 }
                 other => {
-                    out.text.push('(');
+                    out.close("(");
                     write_value(out, other, names);
-                    out.text.push(')');
+                    out.close(")");
                 }
             }
         }
@@ -214,7 +231,7 @@ fn write_term(out: &mut Out, term: &PosTerm, names: &dyn InstanceNames, nested: 
                 write_term(out, part, names, true);
             }
             if nested {
-                out.text.push(')');
+                out.close(")");
             }
         }
     }

@@ -42,7 +42,7 @@ impl HashWalk {
                 self.plain -= 1;
                 state.write_usize(items.len());
                 for item in items.iter() {
-                    self.feed(item, state);
+                    super::deep(item, || self.feed(item, state));
                 }
             }
             Value::Tuple(items) | Value::List(items) | Value::Split(items) => {
@@ -53,7 +53,7 @@ impl HashWalk {
                 self.plain -= 1;
                 state.write_usize(items.len());
                 for item in items.iter() {
-                    self.feed(item, state);
+                    super::deep(item, || self.feed(item, state));
                 }
             }
         }
@@ -85,14 +85,14 @@ impl HashWalk {
             Value::Set(items) => {
                 h.write_usize(items.len());
                 for item in items.iter() {
-                    h.write_u64(self.digest(item));
+                    h.write_u64(super::deep(item, || self.digest(item)));
                 }
             }
             _ => {
                 let items = v.seq().map_or(&[][..], |items| &items[..]);
                 h.write_usize(items.len());
                 for item in items {
-                    h.write_u64(self.digest(item));
+                    h.write_u64(super::deep(item, || self.digest(item)));
                 }
             }
         }

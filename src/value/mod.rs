@@ -314,39 +314,125 @@ impl Value {
     /// The heap memory the value holds (its boxed lists, tuples, sets and strings),
     /// estimated; a node shared within the value is counted once.
     pub fn heap_bytes(&self) -> usize {
-        heap_walk(self, &mut FxHashSet::default())
+        self.heap_bytes_seen(&mut FxHashSet::default())
     }
-}
 
-/// [`Value::heap_bytes`]: a node held once (`Rc::strong_count` 1) cannot be met again, so
-/// only the others are remembered.
-fn heap_walk(v: &Value, seen: &mut FxHashSet<usize>) -> usize {
-    const VALUE: usize = std::mem::size_of::<Value>();
-    match v {
-        Value::Tuple(items) | Value::List(items) | Value::Split(items) => {
-            let key = Rc::as_ptr(items) as *const Value as usize;
-            if Rc::strong_count(items) > 1 && !seen.insert(key) {
-                return 0;
+    /// [`Value::heap_bytes`], with `seen` kept across calls: a node that an earlier call
+    /// counted is not counted again, so positions that share their parts (a list position
+    /// grown by `[xs]` each move) cost their memory, not the sum of their sizes. A node held
+    /// once (`Rc::strong_count` 1) cannot be met again and is not remembered (one held once
+    /// then, shared later, is counted twice at most). The addresses stay valid while the
+    /// values counted are alive (the graph holds its positions). Walked with a stack of its
+    /// own, so a value nested a million deep costs no native stack.
+    pub fn heap_bytes_seen(&self, seen: &mut FxHashSet<usize>) -> usize {
+        const VALUE: usize = std::mem::size_of::<Value>();
+        let nested = |v: &&Value| {
+            matches!(
+                v,
+                Value::Tuple(_) | Value::List(_) | Value::Split(_) | Value::Set(_) | Value::Str(_)
+            )
+        };
+        let mut total = 0;
+        let mut stack = vec![self];
+        while let Some(v) = stack.pop() {
+            match v {
+                Value::Tuple(items) | Value::List(items) | Value::Split(items) => {
+                    let key = Rc::as_ptr(items) as *const Value as usize;
+                    if Rc::strong_count(items) > 1 && !seen.insert(key) {
+                        continue;
+                    }
+                    total += 16 + items.len() * VALUE;
+                    stack.extend(items.iter().filter(nested));
+                    total += items.iter().filter(|i| matches!(i, Value::Pos(_))).count() * 64;
+                }
+                Value::Set(items) => {
+                    if Rc::strong_count(items) > 1 && !seen.insert(Rc::as_ptr(items) as usize) {
+                        continue;
+                    }
+                    total += 48 + items.len() * (VALUE + 8);
+                    stack.extend(items.iter().filter(nested));
+                    total += items.iter().filter(|i| matches!(i, Value::Pos(_))).count() * 64;
+                }
+                Value::Str(text) => total += 16 + text.len(),
+                Value::Pos(_) => total += 64,
+                _ => {}
             }
-            let own = 16 + items.len() * VALUE;
-            own + items.iter().map(|i| heap_walk(i, seen)).sum::<usize>()
         }
-        Value::Set(items) => {
-            if Rc::strong_count(items) > 1 && !seen.insert(Rc::as_ptr(items) as usize) {
-                return 0;
-            }
-            let own = 48 + items.len() * (VALUE + 8);
-            own + items.iter().map(|i| heap_walk(i, seen)).sum::<usize>()
-        }
-        Value::Str(text) => 16 + text.len(),
-        Value::Pos(_) => 64,
-        _ => 0,
+        total
     }
 }
 
 impl fmt::Display for Outcome {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{self:?}")
+    }
+}
+
+/// Runs one level of a walk into `v`: on a fresh stack segment when `v` nests and the thread's
+/// stack is nearly used ([`crate::stack::grow`]), so comparing or hashing a value nested a
+/// million deep does not overflow it.
+#[inline]
+pub(super) fn deep<R>(v: &Value, f: impl FnOnce() -> R) -> R {
+    match v {
+        Value::Tuple(_) | Value::List(_) | Value::Split(_) | Value::Set(_) | Value::Pos(_) => {
+            crate::stack::grow(f)
+        }
+        _ => f(),
+    }
+}
+
+/// Dropping a value nested deeply (a list a million lists deep) does not recurse once per
+/// level: the nested items of a node held only here go to a stack of the drop's own first.
+impl Drop for Value {
+    #[inline]
+    fn drop(&mut self) {
+        if matches!(
+            self,
+            Value::Tuple(_) | Value::List(_) | Value::Split(_) | Value::Set(_)
+        ) {
+            drop_nested(self);
+        }
+    }
+}
+
+/// [`Value`]'s drop of a node: its nested items first, from a stack of the drop's own.
+#[inline(never)]
+fn drop_nested(v: &mut Value) {
+    {
+        let mut stack = Vec::new();
+        take_nested(v, &mut stack);
+        while let Some(mut v) = stack.pop() {
+            take_nested(&mut v, &mut stack);
+        }
+    }
+}
+
+/// Moves the nested items (lists, tuples, sets) of `v`'s node to `stack` if `v` holds the node
+/// alone (otherwise it is not dropped now).
+fn take_nested(v: &mut Value, stack: &mut Vec<Value>) {
+    let nested = |v: &Value| {
+        matches!(
+            v,
+            Value::Tuple(_) | Value::List(_) | Value::Split(_) | Value::Set(_)
+        )
+    };
+    match v {
+        Value::Tuple(items) | Value::List(items) | Value::Split(items) => {
+            // Only a node held here alone is dropped now.
+            if let Some(items) = Rc::get_mut(items) {
+                for item in items.iter_mut().filter(|i| nested(i)) {
+                    stack.push(std::mem::replace(item, Value::None));
+                }
+            }
+        }
+        Value::Set(items) => {
+            if let Some(set) = Rc::get_mut(items) {
+                if set.iter().any(nested) {
+                    stack.extend(std::mem::take(set));
+                }
+            }
+        }
+        _ => {}
     }
 }
 

@@ -43,7 +43,7 @@ impl CmpWalk {
         let Some(remember) = self.enter(key) else {
             return true;
         };
-        let same = items.all(|(a, b)| self.eq(a, b));
+        let same = items.all(|(a, b)| super::deep(a, || self.eq(a, b)));
         if same && remember {
             self.equal.insert(key);
         }
@@ -149,7 +149,7 @@ impl CmpWalk {
         remember: bool,
     ) -> Ordering {
         for (a, b) in xs.zip(ys) {
-            let o = self.cmp(a, b);
+            let o = super::deep(a, || self.cmp(a, b));
             if o != Ordering::Equal {
                 return o;
             }

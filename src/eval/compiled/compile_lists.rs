@@ -61,7 +61,7 @@ impl Compiler<'_> {
     /// A literal list of integer lists (a constant's rows).
     pub(super) fn const_rows(&self, e: &Expr) -> Option<Rc<RowSet>> {
         match self.literal_const(e)? {
-            Value::List(rows) => rows
+            Value::List(ref rows) => rows
                 .iter()
                 .map(int_items)
                 .collect::<Option<Vec<_>>>()

@@ -63,11 +63,11 @@ impl<'a> Interp<'a> {
                 .enumerate()
                 .map(|(i, v)| (v, arg_span(i)))
                 .collect();
-            return values::call(name, &args, span);
+            return values::call(self.world.stop, name, &args, span);
         }
         // The outcome class of a game value is read off its form.
         if b == Builtin::Outcome && values::is_game_value(&args[0]) {
-            return values::outcome(&args[0], arg_span(0));
+            return values::outcome(self.world.stop, &args[0], arg_span(0));
         }
         if b.is_analysis() {
             let side = match args.get(1) {

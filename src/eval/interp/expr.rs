@@ -22,13 +22,13 @@ impl<'a> Interp<'a> {
                     (UnaryOp::Neg, Value::Rational(r)) => {
                         Value::number(r.checked_neg().ok_or_else(|| overflow(span))?)
                     }
-                    (UnaryOp::Neg, Value::Form(_)) => values::neg(&v, span)?,
+                    (UnaryOp::Neg, Value::Form(_)) => values::neg(self.world.stop, &v, span)?,
                     (UnaryOp::Neg, _) => Value::Int(
                         arith::neg(int(&v, e.span, "`-`")?)
                             .map_err(|e| arith_error(e, span, span))?,
                     ),
                     (UnaryOp::Not, _) => Value::Bool(!boolean(&v, e.span, "`not`")?),
-                    (UnaryOp::Switch, _) => values::switch(&v, e.span)?,
+                    (UnaryOp::Switch, _) => values::switch(self.world.stop, &v, e.span)?,
                 }
             }
             ExprKind::GameLit(left, right) => {
@@ -38,13 +38,13 @@ impl<'a> Interp<'a> {
                         side.push((self.eval(x, frame)?, x.span));
                     }
                 }
-                values::game(&sides[0], &sides[1], span)?
+                values::game(self.world.stop, &sides[0], &sides[1], span)?
             }
             ExprKind::Nimber(n) => {
                 let k = self.eval(n, frame)?;
-                values::nimber(&k, n.span)?
+                values::nimber(self.world.stop, &k, n.span)?
             }
-            ExprKind::Notation(text) => values::notation(text, span)?,
+            ExprKind::Notation(text) => values::notation(self.world.stop, text, span)?,
             ExprKind::Binary(op, l, r) => self.binary(*op, l, r, frame, span)?,
             ExprKind::If(c, t, e) => {
                 let cond = self.eval(c, frame)?;
@@ -71,10 +71,15 @@ impl<'a> Interp<'a> {
                             )),
                     ));
                 }
-                let list = Value::list(vec![value; count as usize]);
-                // Building a long list is work the deadline should see.
-                self.world.stop.check()?;
-                list
+                // Building a long list is work the deadline sees, a block at a time.
+                let count = count as usize;
+                let mut items = Vec::with_capacity(count.min(super::LARGE_VALUE));
+                while items.len() < count {
+                    let block = (count - items.len()).min(super::LARGE_VALUE);
+                    items.extend(std::iter::repeat_n(&value, block).cloned());
+                    self.world.stop.check()?;
+                }
+                Value::list(items)
             }
             ExprKind::ListComp(body, clauses) => {
                 Value::list(self.comprehension(body, clauses, frame)?)
@@ -378,7 +383,14 @@ impl<'a> Interp<'a> {
             {
                 // The game order, partial: a confused pair is neither `<=` nor `>=`.
                 use crate::cgt::Relation;
-                let rel = values::relation(&a, &b, ls, rs, &format!("`{}`", op.symbol()))?;
+                let rel = values::relation(
+                    self.world.stop,
+                    &a,
+                    &b,
+                    ls,
+                    rs,
+                    &format!("`{}`", op.symbol()),
+                )?;
                 Value::Bool(match op {
                     BinaryOp::Lt => rel == Relation::Less,
                     BinaryOp::Le => matches!(rel, Relation::Less | Relation::Equal),
@@ -457,7 +469,7 @@ impl<'a> Interp<'a> {
                         .ok_or_else(|| overflow(span))?,
                 ),
                 _ if values::is_game_value(&a) && values::is_game_value(&b) => {
-                    values::add(&a, &b, ls, rs, span)?
+                    values::add(self.world.stop, &a, &b, ls, rs, span)?
                 }
                 (Value::List(x), Value::List(y)) => {
                     self.sized(x.len() + y.len(), span, "list")?;
@@ -500,7 +512,7 @@ impl<'a> Interp<'a> {
                         .ok_or_else(|| overflow(span))?,
                 ),
                 _ if values::is_game_value(&a) && values::is_game_value(&b) => {
-                    values::sub(&a, &b, ls, rs, span)?
+                    values::sub(self.world.stop, &a, &b, ls, rs, span)?
                 }
                 (Value::Set(x), Value::Set(y)) => {
                     Value::Set(Rc::new(x.difference(y).cloned().collect()))
@@ -515,8 +527,8 @@ impl<'a> Interp<'a> {
                         .ok_or_else(|| overflow(span))?,
                 ),
                 // `n * g`: n copies of a game value.
-                (Int(n), Value::Form(_)) => values::times(*n, &b, rs, span)?,
-                (Value::Form(_), Int(n)) => values::times(*n, &a, ls, span)?,
+                (Int(n), Value::Form(_)) => values::times(self.world.stop, *n, &b, rs, span)?,
+                (Value::Form(_), Int(n)) => values::times(self.world.stop, *n, &a, ls, span)?,
                 _ => return Err(mismatch(self, &a, &b)),
             },
             BinaryOp::Div => match (&a, &b) {

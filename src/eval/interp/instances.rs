@@ -306,8 +306,8 @@ impl<'a> Interp<'a> {
         span: Span,
     ) -> DiagResult<PosTerm> {
         match value {
-            Value::Pos(p) => Ok(p.term.clone()),
-            Value::Split(parts) => {
+            Value::Pos(ref p) => Ok(p.term.clone()),
+            Value::Split(ref parts) => {
                 let mode = self.world.games.info(inst).mode;
                 let mut terms = Vec::with_capacity(parts.len());
                 for part in parts.iter() {

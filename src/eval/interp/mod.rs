@@ -54,7 +54,7 @@ impl Default for Limits {
 }
 
 /// Items (or bytes) from which building a value checks the deadline.
-const LARGE_VALUE: usize = 1 << 16;
+pub(super) const LARGE_VALUE: usize = 1 << 16;
 
 /// The evaluation state of a constant (constants are evaluated on first use, once).
 #[derive(Clone, Debug)]

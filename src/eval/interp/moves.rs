@@ -244,8 +244,8 @@ impl<'a> Interp<'a> {
         out: &mut Vec<(InstanceId, Value)>,
     ) -> DiagResult<bool> {
         match value {
-            Value::Pos(p) => Ok(flatten_disjunctive(&p.term, out)),
-            Value::Split(parts) => self.disjunctive_split(inst, &parts, span, out),
+            Value::Pos(ref p) => Ok(flatten_disjunctive(&p.term, out)),
+            Value::Split(ref parts) => self.disjunctive_split(inst, parts, span, out),
             data => {
                 self.check_target_data(inst, &data, span)?;
                 out.push((inst, data));
@@ -369,7 +369,7 @@ impl<'a> Interp<'a> {
     /// The outcome of a position, for `p is X`.
     pub fn outcome_of(&mut self, position: &Value, span: Span) -> DiagResult<Value> {
         if values::is_game_value(position) {
-            return values::outcome(position, span);
+            return values::outcome(self.world.stop, position, span);
         }
         if !matches!(position, Value::Pos(_)) {
             return Err(type_error(

@@ -87,7 +87,7 @@ impl<'a> Interp<'a> {
             .eval(show, frame.full())
             .map_err(|d| drawing(self, d))?;
         match value {
-            Value::Str(s) => Ok(Some(s.to_string())),
+            Value::Str(ref s) => Ok(Some(s.to_string())),
             other => Err(drawing(
                 self,
                 Box::new(

@@ -140,7 +140,7 @@ pub fn options(
     span: Span,
 ) -> Result<Vec<Value>, Box<Diag>> {
     match session.analyse(Builtin::Moves, position, span)? {
-        Value::List(items) => Ok(items.to_vec()),
+        Value::List(ref items) => Ok(items.to_vec()),
         _ => Ok(Vec::new()),
     }
 }
@@ -547,7 +547,7 @@ fn explain_scored(
         return Ok(out);
     }
     let optimal = match session.analyse(Builtin::OptimalMoves, position, span)? {
-        Value::List(items) => items.to_vec(),
+        Value::List(ref items) => items.to_vec(),
         _ => Vec::new(),
     };
     let mut rows = Vec::with_capacity(options.len());

@@ -17,7 +17,7 @@ const NO_VALUE: &[Code] = &[
 ];
 
 /// The stops and temperature of a game value, in words.
-fn stops_text(value: &Value) -> Option<String> {
+fn stops_text(value: &Value, stop: &crate::eval::Stop) -> Option<String> {
     use crate::cgt::Dyadic;
     let id = crate::value::with_forms(|t| match value {
         Value::Form(id) => Some(*id),
@@ -28,6 +28,9 @@ fn stops_text(value: &Value) -> Option<String> {
         _ => None,
     })?;
     crate::value::with_forms(|t| {
+        t.with_budget(stop.sooner(super::EXPLAIN_BUDGET).budget(), |t| {
+            Some((t.stops(id).ok()?, t.temperature(id).ok()?))
+        })?;
         let (left, right) = t.stops(id).ok()?;
         let temperature = t.temperature(id).ok()?;
         let kind = if t.is_number(id) {
@@ -60,7 +63,7 @@ pub(super) fn explain_partizan(
     match session.analyse(Builtin::Value, position, span) {
         Ok(v) => {
             let _ = writeln!(out, "  value {} (canonical form)", session.show(&v));
-            if let Some(stops) = stops_text(&v) {
+            if let Some(stops) = stops_text(&v, session.stop()) {
                 let _ = writeln!(out, "  {stops}");
             }
         }
@@ -75,7 +78,7 @@ pub(super) fn explain_partizan(
             Side::Right => ("Right", [Outcome::R, Outcome::P]),
         };
         let options = match session.analyse_side(Builtin::Moves, position, side, span)? {
-            Value::List(items) => items.to_vec(),
+            Value::List(ref items) => items.to_vec(),
             _ => Vec::new(),
         };
         let mut rows = Vec::with_capacity(options.len());
