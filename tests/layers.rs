@@ -115,17 +115,12 @@ fn the_layer_check_sees_crate_paths() {
 /// No file under `src/` reaches this many lines: a module does one job (issue 14).
 const MAX_LINES: usize = 900;
 
-/// Files still at [`MAX_LINES`] or more, which other branches of issue 14 are splitting:
-/// remove each once its file is below the limit (this test fails until then).
-const KNOWN_LONG: &[&str] = &["cgt/table.rs"];
-
 #[test]
 fn source_files_stay_below_900_lines() {
     let src = root().join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
     let mut long = Vec::new();
-    let mut known_now_short = Vec::new();
     for path in &files {
         let relative = path
             .strip_prefix(&src)
@@ -136,11 +131,8 @@ fn source_files_stay_below_900_lines() {
             .expect("a readable file")
             .lines()
             .count();
-        let known = KNOWN_LONG.contains(&relative.as_str());
-        if lines >= MAX_LINES && !known {
+        if lines >= MAX_LINES {
             long.push(format!("src/{relative}: {lines} lines"));
-        } else if lines < MAX_LINES && known {
-            known_now_short.push(format!("src/{relative}: {lines} lines"));
         }
     }
     assert!(
@@ -148,15 +140,4 @@ fn source_files_stay_below_900_lines() {
         "files of {MAX_LINES} lines or more: split them by job (ARCHITECTURE.md):\n{}",
         long.join("\n")
     );
-    assert!(
-        known_now_short.is_empty(),
-        "below {MAX_LINES} lines now: take them out of KNOWN_LONG in tests/layers.rs:\n{}",
-        known_now_short.join("\n")
-    );
-    for known in KNOWN_LONG {
-        assert!(
-            src.join(known).is_file(),
-            "KNOWN_LONG names src/{known}, which is gone: take it out"
-        );
-    }
 }
