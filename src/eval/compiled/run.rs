@@ -186,6 +186,16 @@ impl BoolExpr {
     }
 }
 
+/// The integers of `list` as values, collected into a list's or a split's items; the
+/// scratch list goes back to `run` whether or not the evaluation failed.
+fn int_values<C: FromIterator<Value>>(list: &ListExpr, run: &mut Run<'_>) -> Eval<C> {
+    let mut out = run.take_list();
+    let result = list.eval_into(run, &mut out);
+    let values = out.iter().map(|n| Value::Int(*n)).collect();
+    run.put_list(out);
+    result.map(|()| values)
+}
+
 impl Target {
     pub(super) fn eval(&self, run: &mut Run<'_>) -> Eval<Value> {
         Ok(match self {
@@ -197,14 +207,7 @@ impl Target {
                 }
                 Value::tuple(out)
             }
-            Target::List(list) => {
-                let mut out = run.take_list();
-                let result = list.eval_into(run, &mut out);
-                let value = Value::list(out.iter().map(|n| Value::Int(*n)).collect());
-                run.put_list(out);
-                result?;
-                value
-            }
+            Target::List(list) => Value::list(int_values(list, run)?),
             Target::Split(parts) => {
                 let mut out = Vec::with_capacity(parts.len());
                 for p in parts {
@@ -216,14 +219,7 @@ impl Target {
                 lists::bind_all(bindings, run)?;
                 body.eval(run)?
             }
-            Target::SplitList(list) => {
-                let mut out = run.take_list();
-                let result = list.eval_into(run, &mut out);
-                let value = Value::Split(out.iter().map(|n| Value::Int(*n)).collect());
-                run.put_list(out);
-                result?;
-                value
-            }
+            Target::SplitList(list) => Value::Split(int_values(list, run)?),
         })
     }
 }

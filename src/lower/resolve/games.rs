@@ -114,24 +114,7 @@ impl<'a> Resolver<'a> {
                 .help("name the fields of a position, e.g. `position n` or `position (a, b)`"),
             );
             // Without the position's names every other clause would only add follow-on errors.
-            return ir::Game {
-                name: game.name.name.clone(),
-                span: game.name.span,
-                params,
-                position: ir::PositionShape::Single(ir::Pattern::Wildcard(game.name.span)),
-                start: None,
-                compound: None,
-                convention: Convention::Normal,
-                terminal: Vec::new(),
-                draw: Vec::new(),
-                rules: Vec::new(),
-                partizan: false,
-                loopy: false,
-                payoffs: Vec::new(),
-                show: None,
-                frame_size: self.frame_size(),
-                strategic: None,
-            };
+            return self.game_without_moves(game, params);
         };
         for clause in &game.clauses {
             match clause {
@@ -345,6 +328,22 @@ impl<'a> Resolver<'a> {
             }
         };
         ir::Game {
+            strategic: Some(ir::StrategicDef {
+                players: players
+                    .into_iter()
+                    .map(|(name, e)| (name.name.clone(), e, name.span))
+                    .collect(),
+                payoff,
+            }),
+            ..self.game_without_moves(game, params)
+        }
+    }
+
+    /// A game with no position, start, rule or clause of play: what a strategic-form game
+    /// is, and what a game missing its `position` becomes (its other clauses would only add
+    /// follow-on errors).
+    fn game_without_moves(&self, game: &ast::GameDef, params: Vec<ir::GameParam>) -> ir::Game {
+        ir::Game {
             name: game.name.name.clone(),
             span: game.name.span,
             params,
@@ -357,16 +356,10 @@ impl<'a> Resolver<'a> {
             rules: Vec::new(),
             partizan: false,
             loopy: false,
-            show: None,
             payoffs: Vec::new(),
+            show: None,
             frame_size: self.frame_size(),
-            strategic: Some(ir::StrategicDef {
-                players: players
-                    .into_iter()
-                    .map(|(name, e)| (name.name.clone(), e, name.span))
-                    .collect(),
-                payoff,
-            }),
+            strategic: None,
         }
     }
 }
