@@ -702,3 +702,13 @@ fn a_variable_asked_for_as_rows_only_by_a_failed_attempt_stays_a_list() {
         assert_eq!(answered, some_answers, "{source}\n{compiled:?}");
     }
 }
+
+/// A boolean parameter compared as a boolean after a comparison of it (`(F != F) == F`)
+/// compiles: its first reading as an integer is dropped for the kind the later use wants.
+/// The list generator found this gap (seed 16590172894678580190).
+#[test]
+fn a_boolean_read_both_ways_compiles() {
+    let source = "game G(F = false) {\n    position b\n    \
+                  move set(b, i, 0) for i in 0..len(b) if b[i] > 0 and (F != F) == F\n}\n";
+    assert_eq!(answers(true, source), answers(false, source));
+}
