@@ -26,6 +26,7 @@ mod partizan;
 mod payoff;
 mod pictures;
 mod plot;
+mod plot_text;
 mod progress;
 mod properties;
 mod random_graphs;

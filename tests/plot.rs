@@ -79,12 +79,12 @@ fn read_svg(text: &str) -> SvgRead {
             _ => {}
         }
     }
-    // A legend entry: a 14-pixel swatch, its text 20 pixels right and 12 down.
+    // A legend entry: a 14-pixel swatch, its text 20 pixels right and 14 down (its capitals as tall as the swatch).
     let mut legend = BTreeMap::new();
     for (x, y, fill) in swatches {
         if let Some((_, _, t)) = text_at
             .iter()
-            .find(|(tx, ty, _)| *tx == x + 20 && *ty == y + 12)
+            .find(|(tx, ty, _)| *tx == x + 20 && *ty == y + 14)
         {
             legend.insert(t.clone(), fill);
         }
@@ -97,7 +97,7 @@ fn hex(rgb: &[u8]) -> String {
 }
 
 /// Decodes a PNG: (width, height, RGB pixels).
-fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
+pub fn read_png(path: &Path) -> (u32, u32, Vec<u8>) {
     let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(path).unwrap()));
     let mut reader = decoder.read_info().expect("a PNG");
     let mut buf = vec![0; reader.output_buffer_size().unwrap()];

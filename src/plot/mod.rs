@@ -1,13 +1,15 @@
 //! Pictures of values in files: a 2-D grid of an expression over two ranges, and a sequence
-//! over one, as SVG (`svg.rs`) or PNG (`png.rs`, rasterised here with a small pixel font,
+//! over one, as SVG (`svg.rs`) or PNG (`png.rs`, rasterised here with a 5 × 7 pixel font,
 //! `font.rs`), and a game graph as Graphviz DOT (`dot.rs`). Pure: the CLI evaluates the
 //! values and hands them over as plain data (labels are text already); nothing here knows
 //! values, games or sessions.
 //!
-//! Both image formats draw one [`Layout`], so a cell is at the same pixels in both.
+//! Both image formats draw one [`Layout`] (`layout.rs` makes it), so a cell is at the same
+//! pixels in both; text is given the room the PNG's font takes at [`TEXT_SCALE`].
 
 pub mod dot;
 mod font;
+mod layout;
 pub mod png;
 pub mod svg;
 
@@ -43,6 +45,7 @@ pub type Rgb = [u8; 3];
 /// The background and the colour of a missing cell.
 pub const BACKGROUND: Rgb = [255, 255, 255];
 const MISSING: Rgb = [225, 225, 225];
+/// The colour of text, frames and ticks.
 const INK: Rgb = [40, 40, 40];
 const GRID_LINE: Rgb = [190, 190, 190];
 const PERIOD_MARK: Rgb = [214, 39, 40];
@@ -294,25 +297,12 @@ pub struct Layout {
     pub shapes: Vec<Shape>,
 }
 
-const MARGIN_LEFT: u32 = 70;
-const MARGIN_TOP: u32 = 40;
-const MARGIN_BOTTOM: u32 = 55;
-const LEGEND_WIDTH: u32 = 150;
-/// Pixels a text character takes, roughly (for spacing labels).
-const CHAR_WIDTH: u32 = 8;
-const LEGEND_ROW: u32 = 18;
+/// Text is drawn at this many image pixels a font pixel.
+pub const TEXT_SCALE: u32 = 2;
 
-/// The side of a cell for `n` cells along the longer axis: the picture's grid is about 600
-/// pixels, a cell 2 to 24.
-fn cell_side(n: usize) -> u32 {
-    (600 / n.max(1) as u32).clamp(2, 24)
-}
-
-/// Which labels of `n` to write, `side` pixels apart, so that labels `chars` wide do not
-/// touch: every `k`th, the first always.
-fn label_step(n: usize, side: u32, chars: usize) -> usize {
-    let need = (chars as u32 * CHAR_WIDTH + 6).max(1);
-    (need.div_ceil(side.max(1)) as usize).max(1).min(n.max(1))
+/// The width in pixels of `text` drawn in the PNG's font (the SVG's text is narrower).
+pub fn text_width(text: &str) -> u32 {
+    font::width(text).saturating_mul(TEXT_SCALE)
 }
 
 impl Plot {
@@ -321,311 +311,6 @@ impl Plot {
         match self {
             Plot::Grid(g) => g.layout(),
             Plot::Sequence(s) => s.layout(),
-        }
-    }
-}
-
-fn push_legend(shapes: &mut Vec<Shape>, entries: &[LegendEntry], left: u32, top: u32) -> u32 {
-    let mut y = top;
-    for e in entries {
-        shapes.push(Shape::Rect {
-            x: left,
-            y,
-            w: 14,
-            h: 14,
-            fill: e.colour,
-            cell: None,
-        });
-        // A white swatch needs an outline to be seen.
-        for (from, to) in [
-            ((left, y), (left + 14, y)),
-            ((left, y + 14), (left + 14, y + 14)),
-            ((left, y), (left, y + 14)),
-            ((left + 14, y), (left + 14, y + 14)),
-        ] {
-            shapes.push(Shape::Line {
-                from,
-                to,
-                colour: GRID_LINE,
-            });
-        }
-        shapes.push(Shape::Text {
-            x: left + 20,
-            y: y + 12,
-            text: e.text.clone(),
-            anchor: Anchor::Start,
-            vertical: false,
-        });
-        y += LEGEND_ROW;
-    }
-    y
-}
-
-/// The title, at the top left above the plot.
-fn title_text(text: String) -> Shape {
-    Shape::Text {
-        x: MARGIN_LEFT,
-        y: 22,
-        text,
-        anchor: Anchor::Start,
-        vertical: false,
-    }
-}
-
-/// The text a cell stands for (the SVG's `data-value`): its integer, or its mark's name.
-fn cell_text(cell: &Cell, mark_names: &[(Mark, String)]) -> String {
-    match cell {
-        Cell::Missing => String::new(),
-        Cell::Int(v) => v.to_string(),
-        Cell::Mark(m) => mark_names
-            .iter()
-            .find(|(n, _)| n == m)
-            .map_or_else(|| format!("{m:?}"), |(_, t)| t.clone()),
-    }
-}
-
-/// A rectangle's outline in ink, from its top left to its bottom right corner.
-fn push_frame(shapes: &mut Vec<Shape>, (left, top): (u32, u32), (right, bottom): (u32, u32)) {
-    for (from, to) in [
-        ((left, top), (right, top)),
-        ((left, bottom), (right, bottom)),
-        ((left, top), (left, bottom)),
-        ((right, top), (right, bottom)),
-    ] {
-        shapes.push(Shape::Line {
-            from,
-            to,
-            colour: INK,
-        });
-    }
-}
-
-/// The horizontal axis under a plot whose bottom left corner is `(left, bottom)`, `side`
-/// pixels a value and `width` wide: a tick and a label for every value that has room, and the
-/// variable's name centred below.
-fn push_x_axis(
-    shapes: &mut Vec<Shape>,
-    axis: &Axis,
-    (left, bottom): (u32, u32),
-    side: u32,
-    width: u32,
-) {
-    let chars = axis
-        .labels
-        .iter()
-        .map(|l| l.chars().count())
-        .max()
-        .unwrap_or(1);
-    let step = label_step(axis.labels.len(), side, chars);
-    for (i, label) in axis.labels.iter().enumerate().step_by(step) {
-        let cx = left + side * i as u32 + side / 2;
-        shapes.push(Shape::Line {
-            from: (cx, bottom),
-            to: (cx, bottom + 4),
-            colour: INK,
-        });
-        shapes.push(Shape::Text {
-            x: cx,
-            y: bottom + 17,
-            text: label.clone(),
-            anchor: Anchor::Middle,
-            vertical: false,
-        });
-    }
-    shapes.push(Shape::Text {
-        x: left + width / 2,
-        y: bottom + 40,
-        text: axis.name.clone(),
-        anchor: Anchor::Middle,
-        vertical: false,
-    });
-}
-
-impl Grid {
-    fn layout(&self) -> Layout {
-        let (nx, ny) = (self.x.labels.len(), self.y.labels.len());
-        let side = cell_side(nx.max(ny));
-        let (gw, gh) = (side * nx as u32, side * ny as u32);
-        let left = MARGIN_LEFT;
-        let top = MARGIN_TOP;
-        let entries = legend(self.cells.iter().flatten(), &self.mark_names);
-        let legend_height = LEGEND_ROW * entries.len() as u32 + 30;
-        let width = left + gw + 20 + LEGEND_WIDTH;
-        let height = (top + gh + MARGIN_BOTTOM).max(top + legend_height);
-        let mut shapes = vec![title_text(self.title.clone())];
-        let range = int_range(self.cells.iter().flatten());
-        for (xi, column) in self.cells.iter().enumerate() {
-            for (yi, cell) in column.iter().enumerate() {
-                let text = cell_text(cell, &self.mark_names);
-                shapes.push(Shape::Rect {
-                    x: left + side * xi as u32,
-                    // The origin at the bottom: the first y value is the lowest row.
-                    y: top + side * (ny - 1 - yi) as u32,
-                    w: side,
-                    h: side,
-                    fill: cell_colour(cell, range),
-                    cell: Some((xi, yi, text)),
-                });
-            }
-        }
-        // The frame.
-        let (right, bottom) = (left + gw, top + gh);
-        push_frame(&mut shapes, (left, top), (right, bottom));
-        // Ticks and labels: x below, y on the left.
-        push_x_axis(&mut shapes, &self.x, (left, bottom), side, gw);
-        let step = label_step(ny, side, 1).max(2.min(ny));
-        for (i, label) in self.y.labels.iter().enumerate().step_by(step) {
-            let cy = top + side * (ny - 1 - i) as u32 + side / 2;
-            shapes.push(Shape::Line {
-                from: (left - 4, cy),
-                to: (left, cy),
-                colour: INK,
-            });
-            shapes.push(Shape::Text {
-                x: left - 7,
-                y: cy + 4,
-                text: label.clone(),
-                anchor: Anchor::End,
-                vertical: false,
-            });
-        }
-
-        shapes.push(Shape::Text {
-            x: 18,
-            y: top + gh / 2,
-            text: self.y.name.clone(),
-            anchor: Anchor::Middle,
-            vertical: true,
-        });
-        push_legend(&mut shapes, &entries, right + 20, top);
-        Layout {
-            width,
-            height,
-            shapes,
-        }
-    }
-}
-
-impl Sequence {
-    fn layout(&self) -> Layout {
-        let n = self.values.len();
-        let side = cell_side(n).max(3);
-        let gw = side * n as u32;
-        let left = MARGIN_LEFT;
-        let top = MARGIN_TOP;
-        let entries = legend(self.values.iter(), &self.mark_names);
-        let ints = self.values.iter().any(|c| matches!(c, Cell::Int(_)));
-        // Integers are points over a value axis 240 pixels high; marks a strip of cells.
-        let gh = if ints { 240 } else { side.max(16) };
-        let legend_height = LEGEND_ROW * entries.len() as u32 + 30;
-        let width = left + gw + 20 + LEGEND_WIDTH;
-        let height = (top + gh + MARGIN_BOTTOM + 20).max(top + legend_height);
-        let mut title = self.title.clone();
-        if let Some((pre, p, s)) = self.period {
-            let from = self.x.labels.get(pre).cloned().unwrap_or_default();
-            title.push_str(&if s == 0 {
-                format!(": period {p} from {} = {from}", self.x.name)
-            } else {
-                format!(": period {p}, saltus {s}, from {} = {from}", self.x.name)
-            });
-        }
-        let mut shapes = vec![title_text(title)];
-        let (right, bottom) = (left + gw, top + gh);
-        // The preperiod shaded, then a line where each period starts.
-        if let Some((pre, _, _)) = self.period {
-            if pre > 0 {
-                shapes.push(Shape::Rect {
-                    x: left,
-                    y: top,
-                    w: side * pre as u32,
-                    h: gh,
-                    fill: PREPERIOD_SHADE,
-                    cell: None,
-                });
-            }
-        }
-        let range = int_range(self.values.iter());
-        let (lo, hi) = range;
-        let y_of = |v: i64| -> u32 {
-            if hi <= lo {
-                return top + gh / 2;
-            }
-            let t =
-                (i128::from(v) - i128::from(lo)) as f64 / (i128::from(hi) - i128::from(lo)) as f64;
-            top + gh - 4 - (t * f64::from(gh - 8)).round() as u32
-        };
-        for (i, cell) in self.values.iter().enumerate() {
-            let x = left + side * i as u32;
-            let text = cell_text(cell, &self.mark_names);
-            match cell {
-                Cell::Int(v) => {
-                    let cy = y_of(*v);
-                    let dot = side.clamp(3, 8);
-                    shapes.push(Shape::Rect {
-                        x: x + side / 2 - dot / 2,
-                        y: cy.saturating_sub(dot / 2),
-                        w: dot,
-                        h: dot,
-                        fill: cell_colour(cell, range),
-                        cell: Some((i, 0, text)),
-                    });
-                }
-                _ => shapes.push(Shape::Rect {
-                    x,
-                    y: top,
-                    w: side,
-                    h: gh,
-                    fill: cell_colour(cell, range),
-                    cell: Some((i, 0, text)),
-                }),
-            }
-        }
-        if let Some((pre, p, _)) = self.period {
-            // Lines at least 6 pixels apart: every k-th period when periods are short.
-            let every = p.max(1) * (6usize.div_ceil(p.max(1) * side as usize)).max(1);
-            let mut at = pre;
-            while at < n {
-                let x = left + side * at as u32;
-                shapes.push(Shape::Line {
-                    from: (x, top),
-                    to: (x, bottom + 8),
-                    colour: PERIOD_MARK,
-                });
-                at += every;
-            }
-        }
-        push_frame(&mut shapes, (left, top), (right, bottom));
-        push_x_axis(&mut shapes, &self.x, (left, bottom), side, gw);
-        if ints {
-            for v in [lo, hi] {
-                shapes.push(Shape::Text {
-                    x: left - 7,
-                    y: y_of(v) + 4,
-                    text: v.to_string(),
-                    anchor: Anchor::End,
-                    vertical: false,
-                });
-            }
-        }
-
-        let mut legend_entries = entries;
-        if self.period.is_some() {
-            legend_entries.push(LegendEntry {
-                colour: PERIOD_MARK,
-                text: "a period starts".to_string(),
-            });
-            if self.period.is_some_and(|(pre, ..)| pre > 0) {
-                legend_entries.push(LegendEntry {
-                    colour: PREPERIOD_SHADE,
-                    text: "preperiod".to_string(),
-                });
-            }
-        }
-        push_legend(&mut shapes, &legend_entries, right + 20, top);
-        Layout {
-            width,
-            height,
-            shapes,
         }
     }
 }

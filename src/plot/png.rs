@@ -1,12 +1,9 @@
 //! A laid-out picture rasterised and encoded as PNG. The shapes are rectangles, lines and
-//! text, so the rasteriser is a few loops over an RGB buffer (text in the pixel font of
-//! `font.rs`, twice its size); the `png` crate encodes it.
+//! text, so the rasteriser is a few loops over an RGB buffer (text in the 5 × 7 pixel font
+//! of `font.rs`, at twice its size); the `png` crate encodes it.
 
 use super::font;
-use super::{Anchor, Layout, Rgb, Shape, BACKGROUND};
-
-/// Text is drawn at this many pixels a font pixel.
-const TEXT_SCALE: u32 = 2;
+use super::{text_width, Anchor, Layout, Rgb, Shape, BACKGROUND, INK, TEXT_SCALE};
 
 /// An RGB image.
 struct Canvas {
@@ -70,32 +67,32 @@ impl Canvas {
         }
     }
 
-    /// Text with its baseline at `y`; turned a quarter anticlockwise when `vertical` (then
-    /// `(x, y)` is the middle of its left edge as a horizontal text would have it).
+    /// Text with its baseline at `y`, in the font of `font.rs` at [`TEXT_SCALE`]; turned a
+    /// quarter anticlockwise when `vertical` (then its baseline is the column `x`, its glyphs
+    /// to the left of it, and it reads upwards from `y`), as SVG's `rotate(-90)` draws it.
     fn text(&mut self, x: u32, y: u32, text: &str, anchor: Anchor, vertical: bool, c: Rgb) {
-        let advance = font::ADVANCE * TEXT_SCALE;
-        let width = i64::from(advance) * text.chars().count() as i64 - i64::from(TEXT_SCALE);
+        let scale = i64::from(TEXT_SCALE);
+        let width = i64::from(text_width(text));
         let shift = match anchor {
             Anchor::Start => 0,
             Anchor::Middle => width / 2,
             Anchor::End => width,
         };
-        let height = i64::from(font::HEIGHT * TEXT_SCALE);
+        let ascent = i64::from(font::ASCENT) * scale;
         for (k, ch) in text.chars().enumerate() {
-            for gy in 0..font::HEIGHT {
-                for gx in 0..3 {
+            let origin = k as i64 * i64::from(font::ADVANCE) * scale - shift;
+            for gy in 0..font::ASCENT + font::DESCENT {
+                for gx in 0..font::WIDTH {
                     if !font::pixel(ch, gx, gy) {
                         continue;
                     }
-                    for sy in 0..TEXT_SCALE {
-                        for sx in 0..TEXT_SCALE {
-                            // Along the text, and down from its top.
-                            let along = k as i64 * i64::from(advance)
-                                + i64::from(gx * TEXT_SCALE + sx)
-                                - shift;
-                            let down = i64::from(gy * TEXT_SCALE + sy) - height;
+                    for sy in 0..scale {
+                        for sx in 0..scale {
+                            // Along the text, and down from its baseline.
+                            let along = origin + i64::from(gx) * scale + sx;
+                            let down = i64::from(gy) * scale + sy - ascent;
                             let (px, py) = if vertical {
-                                (i64::from(x) + down + height / 2, i64::from(y) - along)
+                                (i64::from(x) + down, i64::from(y) - along)
                             } else {
                                 (i64::from(x) + along, i64::from(y) + down)
                             };
@@ -123,7 +120,7 @@ pub fn rasterise(layout: &Layout) -> Vec<u8> {
                 text,
                 anchor,
                 vertical,
-            } => canvas.text(*x, *y, text, *anchor, *vertical, [40, 40, 40]),
+            } => canvas.text(*x, *y, text, *anchor, *vertical, INK),
         }
     }
     canvas.pixels

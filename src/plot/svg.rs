@@ -33,7 +33,7 @@ pub fn write(layout: &Layout) -> String {
     let _ = writeln!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" \
-         font-family=\"DejaVu Sans Mono, monospace\" font-size=\"12\">",
+         font-family=\"DejaVu Sans Mono, monospace\" font-size=\"18\">",
         w = layout.width,
         h = layout.height
     );
