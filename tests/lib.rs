@@ -35,4 +35,5 @@ mod repl;
 mod seed_brute;
 mod spec;
 mod strategic;
+mod strategic_deadlines;
 mod values;

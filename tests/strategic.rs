@@ -621,7 +621,7 @@ fn mixed_domination_matches_an_exact_interval_check() {
         let (game, a, _) = random_game(&mut rng, 3, n, 6, false);
         let all = game.all_strategies();
         let found = game.mixed_dominated(&all, &|| false).unwrap();
-        let pure = game.dominated(true, &all);
+        let pure = game.dominated(true, &all, &|| false).unwrap();
         for s in 0..3 {
             let others: Vec<usize> = (0..3).filter(|&t| t != s).collect();
             let d = |t: usize| (0..n).map(|j| a[t][j] - a[s][j]).collect::<Vec<i64>>();

@@ -19,7 +19,7 @@ use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
 
 use super::zero_sum::pivot;
-use super::{Game, Mixed, StrategicError, Q};
+use super::{Game, Mixed, StrategicError, MAX_TABLEAU_CELLS, Q};
 
 /// The most linear systems support enumeration (with its nondegeneracy check) solves; a
 /// larger game is refused, naming Lemke–Howson.
@@ -376,6 +376,9 @@ fn degenerate_mix(
                 return Err(StrategicError::Stopped);
             }
             for targets in subsets(other, k + 1) {
+                if stop() {
+                    return Err(StrategicError::Stopped);
+                }
                 match mix(payoff, &support, &targets, true) {
                     Mix::Inconsistent => {}
                     Mix::Many => return Ok(Some(support)),
@@ -422,6 +425,9 @@ fn enumerate(
                 return Err(StrategicError::Stopped);
             }
             for j in &cols {
+                if stop() {
+                    return Err(StrategicError::Stopped);
+                }
                 let Mix::One {
                     fit: fx,
                     num: xn,
@@ -469,11 +475,12 @@ impl Game {
         &self,
         stop: &dyn Fn() -> bool,
     ) -> Result<Vec<(Mixed, Mixed)>, StrategicError> {
-        let (a, b) = self.bimatrix()?;
-        let systems = support_systems(a.len(), a[0].len());
+        self.two_players()?;
+        let systems = support_systems(self.counts[0], self.counts[1]);
         if systems > MAX_SUPPORT_SYSTEMS {
             return Err(StrategicError::TooLarge(systems));
         }
+        let (a, b) = self.bimatrix()?;
         let (a, b) = (integral(&a), integral(&b));
         let mut found = enumerate(&a, &b, stop)?;
         found.sort();
@@ -483,11 +490,18 @@ impl Game {
     /// The equilibria Lemke–Howson reaches from the artificial equilibrium, dropping each
     /// label in turn (`m + n` paths), sorted and without repeats; each answer is verified.
     /// Not necessarily every equilibrium. A tie in a ratio test (a degenerate game) is
-    /// refused.
+    /// refused, and so is a game whose two tableaux would have more than
+    /// [`MAX_TABLEAU_CELLS`] entries.
     pub fn lemke_howson(
         &self,
         stop: &dyn Fn() -> bool,
     ) -> Result<Vec<(Mixed, Mixed)>, StrategicError> {
+        self.two_players()?;
+        let labels = self.counts[0] as u128 + self.counts[1] as u128;
+        let cells = labels * (labels + 1);
+        if cells > MAX_TABLEAU_CELLS {
+            return Err(StrategicError::TableauTooLarge(cells));
+        }
         let (a, b) = self.bimatrix()?;
         let (m, n) = (a.len(), a[0].len());
         let positive = |mat: &[Vec<Q>]| -> Vec<Vec<Q>> {
@@ -564,10 +578,8 @@ fn lemke_howson_path(
     let mut basis_q: Vec<usize> = (0..m).collect();
     let mut in_p = label < m;
     let mut entering = label;
-    let mut steps = 0usize;
     loop {
-        steps += 1;
-        if steps.is_multiple_of(64) && stop() {
+        if stop() {
             return Err(StrategicError::Stopped);
         }
         let (t, basis) = if in_p {
@@ -601,7 +613,7 @@ fn lemke_howson_path(
             });
         }
         let leaving = basis[row];
-        pivot(t, row, entering);
+        pivot(t, row, entering, stop)?;
         basis[row] = entering;
         if leaving == label {
             break;

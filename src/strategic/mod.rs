@@ -76,6 +76,9 @@ pub enum StrategicError {
     /// The linear program for a dominating mixture would have more than [`MAX_LP_CELLS`]
     /// entries (this many).
     LpTooLarge(u128),
+    /// A simplex or Lemke–Howson tableau would have more than [`MAX_TABLEAU_CELLS`] entries
+    /// (this many).
+    TableauTooLarge(u128),
     /// The caller asked to stop.
     Stopped,
     /// A case the theory says cannot happen; a bug in cgl.
@@ -126,6 +129,14 @@ pub enum Dominator {
 /// The most entries (strategies × the others' profiles) of the linear program that looks
 /// for a dominating mixture.
 pub const MAX_LP_CELLS: u128 = 200_000;
+
+/// The most entries of a tableau the exact simplex method (a zero-sum game) or Lemke–Howson
+/// pivots on: each is a big rational, so this bounds the memory they start with (about 64
+/// bytes an entry) and the work of one pivot.
+pub const MAX_TABLEAU_CELLS: u128 = 2_500_000;
+
+/// How many profiles a dominance check compares between two looks at `stop`.
+const PROFILES_PER_CHECK: usize = 4096;
 
 impl Game {
     /// The game of these players, strategy counts and payoffs (profile-major, the last
@@ -314,29 +325,33 @@ impl Game {
     /// strategies: strictly (better everywhere) or weakly (never worse, once better).
     fn dominates(
         &self,
-        player: usize,
-        by: usize,
-        s: usize,
+        (player, by, s): (usize, usize, usize),
         strict: bool,
         alive: &[Vec<usize>],
-    ) -> bool {
+        stop: &dyn Fn() -> bool,
+    ) -> Result<bool, StrategicError> {
         let mut better_once = false;
         let mut profile: Vec<usize> = alive.iter().map(|a| a[0]).collect();
         let mut digits = vec![0usize; self.n()];
+        let mut compared = 0usize;
         loop {
+            compared += 1;
+            if compared.is_multiple_of(PROFILES_PER_CHECK) && stop() {
+                return Err(StrategicError::Stopped);
+            }
             profile[player] = by;
             let u_by = self.payoff(&profile, player);
             profile[player] = s;
             let u_s = self.payoff(&profile, player);
             if u_by < u_s || (strict && u_by == u_s) {
-                return false;
+                return Ok(false);
             }
             better_once |= u_by > u_s;
             // The next profile of the others' alive strategies (odometer, own digit fixed).
             let mut j = self.n();
             loop {
                 if j == 0 {
-                    return strict || better_once;
+                    return Ok(strict || better_once);
                 }
                 j -= 1;
                 if j == player {
@@ -353,22 +368,45 @@ impl Game {
         }
     }
 
+    /// The first of `player`'s `alive` strategies other than `s` that dominates it.
+    fn pure_dominator(
+        &self,
+        player: usize,
+        s: usize,
+        strict: bool,
+        alive: &[Vec<usize>],
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Option<usize>, StrategicError> {
+        for &t in &alive[player] {
+            if stop() {
+                return Err(StrategicError::Stopped);
+            }
+            if t != s && self.dominates((player, t, s), strict, alive, stop)? {
+                return Ok(Some(t));
+            }
+        }
+        Ok(None)
+    }
+
     /// Each player's dominated strategies among `alive`, with the first strategy that
     /// dominates each: `(strategy, by)` in strategy order.
-    pub fn dominated(&self, strict: bool, alive: &[Vec<usize>]) -> Vec<Vec<(usize, usize)>> {
-        (0..self.n())
-            .map(|i| {
-                alive[i]
-                    .iter()
-                    .filter_map(|&s| {
-                        alive[i]
-                            .iter()
-                            .find(|&&t| t != s && self.dominates(i, t, s, strict, alive))
-                            .map(|&t| (s, t))
-                    })
-                    .collect()
-            })
-            .collect()
+    pub fn dominated(
+        &self,
+        strict: bool,
+        alive: &[Vec<usize>],
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Vec<Vec<(usize, usize)>>, StrategicError> {
+        let mut out = Vec::new();
+        for (i, mine) in alive.iter().enumerate() {
+            let mut found = Vec::new();
+            for &s in mine {
+                if let Some(t) = self.pure_dominator(i, s, strict, alive, stop)? {
+                    found.push((s, t));
+                }
+            }
+            out.push(found);
+        }
+        Ok(out)
     }
 
     /// Every strategy of every player.
@@ -472,12 +510,9 @@ impl Game {
         stop: &dyn Fn() -> bool,
     ) -> Result<Option<Dominator>, StrategicError> {
         Ok(match kind {
-            Dominance::Strict | Dominance::Weak => alive[player]
-                .iter()
-                .find(|&&t| {
-                    t != s && self.dominates(player, t, s, kind == Dominance::Strict, alive)
-                })
-                .map(|&t| Dominator::Pure(t)),
+            Dominance::Strict | Dominance::Weak => self
+                .pure_dominator(player, s, kind == Dominance::Strict, alive, stop)?
+                .map(Dominator::Pure),
             Dominance::Mixed => self
                 .mixed_dominator(player, s, alive, stop)?
                 .map(Dominator::Mixture),
@@ -515,11 +550,17 @@ impl Game {
         }
     }
 
+    /// `Ok` for a game of two players.
+    fn two_players(&self) -> Result<(), StrategicError> {
+        match self.n() {
+            2 => Ok(()),
+            n => Err(StrategicError::NotTwoPlayers(n)),
+        }
+    }
+
     /// The two payoff matrices of a two-player game, `A` (the row player's) and `B`.
     fn bimatrix(&self) -> Result<(Matrix, Matrix), StrategicError> {
-        if self.n() != 2 {
-            return Err(StrategicError::NotTwoPlayers(self.n()));
-        }
+        self.two_players()?;
         let (m, n) = (self.counts[0], self.counts[1]);
         let matrix = |player: usize| -> Matrix {
             (0..m)

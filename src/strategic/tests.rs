@@ -66,7 +66,7 @@ fn degenerate_games_are_refused() {
 fn prisoners_dilemma_dominance() {
     // Cooperate, Defect.
     let g = game(vec![2, 2], &[-1, -1, -3, 0, 0, -3, -2, -2]);
-    let strict = g.dominated(true, &g.all_strategies());
+    let strict = g.dominated(true, &g.all_strategies(), &|| false).unwrap();
     assert_eq!(strict, vec![vec![(0, 1)], vec![(0, 1)]]);
     let (steps, alive) = g
         .iterated_elimination(Dominance::Strict, &|| false)
@@ -105,7 +105,7 @@ fn a_mixture_dominates_what_no_pure_strategy_does() {
     // and half D (3/2 > 1 against both), by neither alone.
     let g = game(vec![3, 2], &[3, 0, 0, 0, 1, 0, 1, 0, 0, 0, 3, 0]);
     let all = g.all_strategies();
-    assert!(g.dominated(true, &all)[0].is_empty());
+    assert!(g.dominated(true, &all, &|| false).unwrap()[0].is_empty());
     let mixed = g.mixed_dominated(&all, &|| false).unwrap();
     assert_eq!(mixed[0].len(), 1);
     assert_eq!(mixed[0][0].0, 1);
@@ -126,8 +126,14 @@ fn weak_elimination_depends_on_the_order() {
     assert_eq!(alive, vec![vec![1], vec![0, 1]]);
     // After T alone is gone, R weakly dominates L.
     let rest = vec![vec![1, 2], vec![0, 1]];
-    assert_eq!(g.dominated(false, &rest)[1], vec![(0, 1)]);
+    assert_eq!(
+        g.dominated(false, &rest, &|| false).unwrap()[1],
+        vec![(0, 1)]
+    );
     // After B alone is gone, L weakly dominates R.
     let rest = vec![vec![0, 1], vec![0, 1]];
-    assert_eq!(g.dominated(false, &rest)[1], vec![(1, 0)]);
+    assert_eq!(
+        g.dominated(false, &rest, &|| false).unwrap()[1],
+        vec![(1, 0)]
+    );
 }

@@ -89,6 +89,9 @@ fn vertices<R: Ring>(
                 return Err(StrategicError::Stopped);
             }
             for tight in subsets(other, k) {
+                if stop() {
+                    return Err(StrategicError::Stopped);
+                }
                 // Σ_s payoff[s][t] x_s = 1 for each tight t, over the support's x_s.
                 let rows: Vec<Vec<R>> = tight
                     .iter()
@@ -206,12 +209,13 @@ impl Game {
     /// nondegenerate) and the connected components of its equilibria. Refuses a game
     /// needing more than [`MAX_VERTEX_SYSTEMS`] systems.
     pub fn vertex_enumeration(&self, stop: &dyn Fn() -> bool) -> Result<Extreme, StrategicError> {
-        let (a, b) = self.bimatrix()?;
-        let (m, n) = (a.len(), a[0].len());
+        self.two_players()?;
+        let (m, n) = (self.counts[0], self.counts[1]);
         let systems = vertex_systems(m, n);
         if systems > MAX_VERTEX_SYSTEMS {
             return Err(StrategicError::TooLarge(systems));
         }
+        let (a, b) = self.bimatrix()?;
         let labels = m + n;
         let b = positive(integral(&b));
         // For Q the mixer is the column player: payoff[j][i] is A's, transposed.

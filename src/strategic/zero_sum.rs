@@ -8,10 +8,15 @@
 //! all-slack basis is feasible (the right-hand side is 1), the program is bounded (every
 //! entry of `M` is positive) and Bland's rule (the lowest improving column, ties in the
 //! ratio test to the lowest basic variable) never cycles, so the method ends.
+//!
+//! The tableau has a row per row strategy and a column per strategy of either player; when
+//! it would pass [`MAX_TABLEAU_CELLS`] the game is solved as its column player sees it
+//! (`-Aᵀ`, whose tableau has a row per column strategy), and refused when both are too
+//! large.
 
 use num_traits::{One, Signed, Zero};
 
-use super::{Game, Mixed, StrategicError, Q};
+use super::{Game, Mixed, StrategicError, MAX_TABLEAU_CELLS, Q};
 
 /// The value of a zero-sum game for the row player and one optimal strategy of each.
 #[derive(Clone, Debug)]
@@ -33,12 +38,42 @@ impl Game {
     }
 }
 
+/// The entries of the simplex tableau of an `m × n` game.
+fn tableau_cells(m: usize, n: usize) -> u128 {
+    (m as u128 + 1) * (n as u128 + m as u128 + 1)
+}
+
 /// The value and optimal strategies of the zero-sum game whose row player's payoffs are
 /// `a` (at least one row and one column).
 pub(super) fn solve_matrix(
     a: &[Vec<Q>],
     stop: &dyn Fn() -> bool,
 ) -> Result<Solution, StrategicError> {
+    let (m, n) = (a.len(), a[0].len());
+    let cells = tableau_cells(m, n);
+    if cells <= MAX_TABLEAU_CELLS {
+        return simplex(a, stop);
+    }
+    if tableau_cells(n, m) > MAX_TABLEAU_CELLS {
+        return Err(StrategicError::TableauTooLarge(
+            cells.min(tableau_cells(n, m)),
+        ));
+    }
+    // The column player's game: its value is minus this one's, its optimal strategies
+    // this one's, swapped.
+    let turned: Vec<Vec<Q>> = (0..n)
+        .map(|j| a.iter().map(|row| -&row[j]).collect())
+        .collect();
+    let s = simplex(&turned, stop)?;
+    Ok(Solution {
+        value: -s.value,
+        row: s.column,
+        column: s.row,
+    })
+}
+
+/// [`solve_matrix`] by the simplex method on the row player's tableau.
+fn simplex(a: &[Vec<Q>], stop: &dyn Fn() -> bool) -> Result<Solution, StrategicError> {
     let (m, n) = (a.len(), a[0].len());
     let min = a.iter().flatten().min().cloned().unwrap_or_else(Q::zero);
     let shift = if min.is_positive() {
@@ -85,7 +120,7 @@ pub(super) fn solve_matrix(
         let Some((row, _)) = leave else {
             return Err(StrategicError::Internal("an unbounded zero-sum program"));
         };
-        pivot(&mut t, row, enter);
+        pivot(&mut t, row, enter, stop)?;
         basis[row] = enter;
     }
     let z = t[m][n + m].clone();
@@ -104,8 +139,14 @@ pub(super) fn solve_matrix(
     })
 }
 
-/// One Gauss–Jordan pivot of a tableau on `(row, col)`.
-pub(super) fn pivot(t: &mut [Vec<Q>], row: usize, col: usize) {
+/// One Gauss–Jordan pivot of a tableau on `(row, col)`, looking at `stop` before each row
+/// (a row of big rationals may take long on a large tableau).
+pub(super) fn pivot(
+    t: &mut [Vec<Q>],
+    row: usize,
+    col: usize,
+    stop: &dyn Fn() -> bool,
+) -> Result<(), StrategicError> {
     let p = t[row][col].clone();
     for x in t[row].iter_mut() {
         *x /= &p;
@@ -115,6 +156,9 @@ pub(super) fn pivot(t: &mut [Vec<Q>], row: usize, col: usize) {
         if i == row || r[col].is_zero() {
             continue;
         }
+        if stop() {
+            return Err(StrategicError::Stopped);
+        }
         let f = r[col].clone();
         for (x, y) in r.iter_mut().zip(&pivot_row) {
             if !y.is_zero() {
@@ -122,4 +166,5 @@ pub(super) fn pivot(t: &mut [Vec<Q>], row: usize, col: usize) {
             }
         }
     }
+    Ok(())
 }

@@ -66,7 +66,7 @@ macro_rules! eval_codes {
         is too large.
         ";
     EvalLpTooLarge = "cgl::eval::lp_too_large",
-        "the linear program for a dominating mixture would be too large",
+        "a linear program (a dominating mixture's) or a simplex or Lemke–Howson tableau would be too large",
         r#"
         A strategy is strictly dominated by a mixture when the zero-sum game of the
         player's other strategies against the others' profiles, paying the difference with
@@ -74,7 +74,10 @@ macro_rules! eval_codes {
         strategy and profile. cgl solves it exactly up to 200,000 entries.
         `strictly_dominated`, `weakly_dominated`, `iterated_elimination(G)` and
         `iterated_elimination(G, "weak")` look for dominating pure strategies, which needs
-        no linear program.
+        no linear program. The simplex method of `minimax_value` and Lemke–Howson pivot on
+        tableaux of exact fractions with a row per strategy (of one player, or of both);
+        cgl refuses a tableau of more than 2,500,000 entries (a zero-sum game is first
+        tried as its column player sees it, whose tableau has a row per column).
         "#;
     EvalType = "cgl::eval::type",
         "a value of the wrong type: an operator, built-in, field or rule got what it cannot use",

@@ -274,7 +274,13 @@ impl<'a> Interp<'a> {
                 Value::list(found.iter().map(|p| profile(p)).collect())
             }
             Builtin::StrictlyDominated | Builtin::WeaklyDominated => {
-                let found = g.dominated(b == Builtin::StrictlyDominated, &g.all_strategies());
+                let found = g
+                    .dominated(
+                        b == Builtin::StrictlyDominated,
+                        &g.all_strategies(),
+                        &stopped,
+                    )
+                    .map_err(|e| fail(self, e))?;
                 per_player(
                     found
                         .into_iter()
@@ -542,6 +548,17 @@ impl<'a> Interp<'a> {
                     .label(span, "this game")
                     .help("`strictly_dominated` and `weakly_dominated` look for a dominating pure strategy, which needs no linear program, and so do `iterated_elimination(G)` and `iterated_elimination(G, \"weak\")`"),
             ),
+            StrategicError::TableauTooLarge(cells) => {
+                let method = match b {
+                    Builtin::LemkeHowson | Builtin::Nash => "Lemke–Howson's tableaux",
+                    _ => "the simplex tableau",
+                };
+                Box::new(
+                    Diag::error(Code::EvalLpTooLarge, format!("{method} of a {}×{} game would have {cells} entries, more than {}", g.counts[0], g.counts[1], strategic::MAX_TABLEAU_CELLS))
+                        .label(span, "this game")
+                        .help("`pure_nash` lists the pure equilibria of any game, and the dominance analyses and `iterated_elimination` may make the game small enough"),
+                )
+            }
             StrategicError::Stopped => match self.world.stop.check() {
                 Err(d) => d,
                 Ok(()) => Box::new(Diag::internal("a strategic analysis stopped without a reason")),
