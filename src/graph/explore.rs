@@ -210,6 +210,17 @@ impl GameGraph {
         known: &mut Vec<Option<TermId>>,
     ) {
         known.clear();
+        if self.dense.is_dense(inst) {
+            // Ranks: no keys to hash, one table read each.
+            known.extend(options.iter().map(|(option, _)| match option {
+                OptionTarget::IntList(range) => {
+                    let rank = self.dense.rank(inst, &ints[range.clone()])?;
+                    self.dense.get(inst, rank)
+                }
+                OptionTarget::Term(_) => None,
+            }));
+            return;
+        }
         let mut keys = [(0usize, NibbleKey::default()); 64];
         let mut n = 0;
         for (i, (option, _)) in options.iter().enumerate() {
