@@ -7,9 +7,11 @@
 //!
 //! The store decides nothing about finding terms: [`Home`] says which index of the graph
 //! finds a term (a dense table, a packed key, the nibble index, the cell index or the general
-//! hash index), and the graph keeps those indexes; [`home`] is the one place that decides. A
-//! term is packed exactly when its home is a dense table, the nibble index or the cell index,
-//! so a packed term is never looked for in the general index.
+//! hash index), and the graph keeps those indexes; [`home`] is the one place that decides,
+//! but for the dense tables of list positions by rank (`Home::Dense`), which the graph puts
+//! first for the instances that have one (`GameGraph::home_of`). A term is packed exactly
+//! when its home is a dense table, the nibble index or the cell index, so a packed term is
+//! never looked for in the general index.
 
 use std::hash::BuildHasher;
 use std::rc::Rc;
