@@ -245,3 +245,30 @@ fn bounded_values_get_a_dense_index() {
         );
     }
 }
+
+/// `cgl check` with these arguments and dense indexes on or off: (exit code, stdout, stderr).
+fn check(args: &[&str], on: bool) -> (i32, String, String) {
+    let child = Command::new(env!("CARGO_BIN_EXE_cgl"))
+        .arg("check")
+        .args(args)
+        .env("CGL_DENSE", if on { "on" } else { "off" })
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the cgl binary runs");
+    wait_with_timeout(child, std::time::Duration::from_secs(300), "cgl check")
+}
+
+#[test]
+fn examples_print_the_same_with_dense_indexes_off() {
+    // The examples hold boards of every kind (tic-tac-toe, Hex, Toads and Frogs, ...).
+    let on = check(&["examples"], true);
+    assert_eq!(on.0, 0, "{}{}", on.1, on.2);
+    assert_eq!(
+        on,
+        check(&["examples"], false),
+        "examples: dense on (left) and off differ"
+    );
+}
