@@ -32,7 +32,7 @@ fn atom_scored(an: &Analyzer, w: &World<'_>, t: TermId) -> Option<bool> {
 
 /// Whether any game of the program has payoffs (else no check below is needed).
 pub(super) fn any_scored(w: &World<'_>) -> bool {
-    w.program.games.iter().any(|g| !g.payoffs.is_empty())
+    w.program.kinds().payoffs
 }
 
 /// Whether `t` is a position of a payoff game. A compound with such a part is an error: its
