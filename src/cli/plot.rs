@@ -345,6 +345,7 @@ pub fn dot_graph(
     let mut moves: Vec<(usize, usize)> = Vec::new();
     let mut next = 0;
     while next < order.len() {
+        session.stop().check().map_err(|d| vec![*d])?;
         let here = order[next].clone();
         let options = match session.analyse(Builtin::Moves, &here, span) {
             Ok(Value::List(ref items)) => items.clone(),
@@ -375,6 +376,7 @@ pub fn dot_graph(
     let mut nodes = Vec::with_capacity(order.len());
     let mut is_p = Vec::with_capacity(order.len());
     for p in &order {
+        session.stop().check().map_err(|d| vec![*d])?;
         let outcome = match session.analyse(Builtin::Outcome, p, span) {
             Ok(v) => session.show(&v),
             Err(d) => return Err(vec![*d]),
@@ -400,6 +402,9 @@ pub fn dot_graph(
             value,
         });
     }
+    // A Grundy value or remoteness cut short by the deadline reads as none above: the
+    // graph is written only if the deadline has not passed.
+    session.stop().check().map_err(|d| vec![*d])?;
     let edges: Vec<dot::Edge> = moves
         .into_iter()
         .map(|(from, to)| dot::Edge {
