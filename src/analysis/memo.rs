@@ -108,6 +108,9 @@ pub struct Memos {
     /// `a * PAIR_BELOW + b` (0: not known, 1: N, 2: P): one flat array, so that the options
     /// `(a - k, b)` of a position are read at a fixed stride, which the processor prefetches.
     pair_outcomes: Vec<Vec<u8>>,
+    /// What the last parallel run solved (`--threads`): the remoteness of every position
+    /// reachable from its root, by packed position rather than by term id.
+    pub(super) parallel: Option<Box<super::parallel::Solved>>,
 }
 
 /// One game's known pair outcomes (see [`Memos::pair_outcomes`]).
@@ -158,6 +161,7 @@ impl Memos {
             + vec(&self.score)
             + vec(&self.score_order)
             + self.value_table_bytes()
+            + self.parallel.as_ref().map_or(0, |s| s.bytes())
     }
 
     /// The bytes of the tables indexed by position value (the dense Grundy and outcome

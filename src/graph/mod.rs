@@ -84,6 +84,9 @@ pub struct GraphConfig {
     pub max_memory: usize,
     /// Most moves kept in the graph; moves beyond are generated again when needed.
     pub max_stored_moves: usize,
+    /// Threads one query may use (`--threads`): above 1, the analyses' parallel solver takes
+    /// the positions it can (`analysis::parallel`); 1 is the one-thread search alone.
+    pub threads: usize,
 }
 
 impl Default for GraphConfig {
@@ -95,6 +98,7 @@ impl Default for GraphConfig {
             explicit: false,
             max_memory: 4 << 30,
             max_stored_moves: 100_000_000,
+            threads: 1,
         }
     }
 }
