@@ -22,6 +22,7 @@ mod graph;
 mod layers;
 mod loopy;
 mod newcomer;
+mod parallel;
 mod partizan;
 mod payoff;
 mod pictures;
