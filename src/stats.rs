@@ -101,9 +101,10 @@ impl GraphSize {
         }
     }
 
-    /// Bytes per term, or `None` for an empty graph.
+    /// Bytes per position (the graph's terms and the positions solved in parallel), or
+    /// `None` for an empty graph.
     pub fn bytes_per_position(&self) -> Option<usize> {
-        self.bytes.checked_div(self.positions)
+        self.bytes.checked_div(self.positions + self.parallel)
     }
 
     /// The rows about the graph: positions, how they are indexed, moves stored, memory.
@@ -146,9 +147,9 @@ impl GraphSize {
         ];
         if self.parallel > 0 {
             rows.push(Row::new(
-                "solved in parallel",
+                "in parallel",
                 (thousands(self.parallel), ""),
-                "positions kept beside the graph, with their remoteness".to_string(),
+                "positions solved on several threads, kept beside the graph".to_string(),
             ));
         }
         rows
