@@ -89,6 +89,23 @@ fn tic_tac_toe_is_solved_in_parallel_with_the_answers_of_one_thread() {
 }
 
 #[test]
+fn queries_in_another_order_add_to_what_parallel_runs_solved() {
+    // The options first (each a parallel run that reuses what the ones before solved), then
+    // the root, then its count.
+    let source = read("benches/games/tictactoe.game");
+    let s = "TicTacToe.start";
+    let exprs = [
+        format!("[outcome(m) for m in moves({s})]"),
+        format!("[[remoteness(q) for q in moves(m) if q is not D] for m in moves({s})]"),
+        format!("outcome({s})"),
+        format!("reachable({s})"),
+        format!("reachable({s})"),
+    ];
+    let exprs: Vec<&str> = exprs.iter().map(String::as_str).collect();
+    assert_eq!(same_on_two_threads(&source, &exprs, None), 5_478);
+}
+
+#[test]
 fn a_board_whose_lines_are_a_parameter_is_solved_in_parallel() {
     // 3 rows of 4 cells, three in a row, the lines passed as a parameter (a list of rows
     // that each thread rebuilds from plain data).

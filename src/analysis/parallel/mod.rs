@@ -43,14 +43,15 @@ use crate::syntax::ast::Convention;
 /// spare.
 const WORKER_STACK: usize = 16 << 20;
 
-/// The positions a parallel run solved, kept beside the memos: every position reachable
-/// from `root`, with its remoteness.
+/// The positions parallel runs solved, kept beside the memos: every position reachable
+/// from their roots, with its remoteness. Runs on positions of the same instance and
+/// convention add to one table.
 #[derive(Debug)]
 pub struct Solved {
     inst: InstanceId,
     conv: Convention,
-    root: Key,
-    count: usize,
+    /// The root of the run that `reachable` asked for, and its count.
+    reach: Option<(Key, usize)>,
     table: Table,
 }
 
@@ -62,7 +63,7 @@ impl Solved {
 
     /// The positions it solved.
     pub(super) fn count(&self) -> usize {
-        self.count
+        self.table.len()
     }
 }
 
@@ -166,11 +167,13 @@ pub(super) fn reachable(
 ) -> Option<usize> {
     let (inst, root) = applies(an, w, t)?;
     if let Some(s) = &an.memos.parallel {
-        if s.inst == inst && s.conv == conv && s.root == root {
-            return Some(s.count);
+        if let Some((known, count)) = s.reach {
+            if s.inst == inst && s.conv == conv && known == root {
+                return Some(count);
+            }
         }
     }
-    solve(an, w, t, conv).map(|s| s.count)
+    solve(an, w, t, conv, true)?.reach.map(|(_, count)| count)
 }
 
 /// Solves `t` by the parallel solver where it applies and its remoteness is not known yet;
@@ -181,7 +184,7 @@ pub(super) fn prepare(an: &mut Analyzer, w: &World<'_>, t: TermId, conv: Convent
     }
     recall(an, t, conv);
     if !known(an, t, conv) {
-        solve(an, w, t, conv);
+        solve(an, w, t, conv, false);
     }
 }
 
@@ -294,19 +297,28 @@ fn plan<'w>(an: &Analyzer, w: &World<'w>, inst: InstanceId, conv: Convention) ->
 }
 
 /// Runs the threads from `t`; on success keeps the table beside the memos and writes `t`'s
-/// remoteness.
+/// remoteness. `fresh` (for `reachable`, which counts the table) starts from an empty
+/// table; otherwise the positions solved before for the same game and convention are
+/// reused, and the table grows.
 fn solve<'a>(
     an: &'a mut Analyzer,
     w: &World<'_>,
     t: TermId,
     conv: Convention,
+    fresh: bool,
 ) -> Option<&'a Solved> {
     let (inst, root) = applies(an, w, t)?;
     let plan = plan(an, w, inst, conv)?;
     let threads = an.graph.config.threads;
+    let before = an
+        .memos
+        .parallel
+        .take()
+        .filter(|s| !fresh && s.inst == inst && s.conv == conv);
+    let reach = before.as_ref().and_then(|s| s.reach);
     let shared = Shared {
         plan: &plan,
-        table: Table::new(threads),
+        table: before.map_or_else(|| Table::new(threads), |s| s.table),
         stop: w.stop,
         failed: AtomicBool::new(false),
         solved: AtomicBool::new(false),
@@ -346,23 +358,34 @@ fn solve<'a>(
     let failed = failure
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    if failed.is_some() || !shared.solved.load(Ordering::Relaxed) {
-        return None;
-    }
-    let Some(Seen::Done(code)) = shared.table.get(root, root.hash()) else {
-        return None;
+    let mut table = shared.table;
+    let code = match table.get(root, root.hash()) {
+        Some(Seen::Done(code)) if failed.is_none() => code,
+        _ => {
+            // Nothing of this run is kept; what earlier runs solved is.
+            if !fresh {
+                table.forget_active();
+                an.memos.parallel = Some(Box::new(Solved {
+                    inst,
+                    conv,
+                    reach,
+                    table,
+                }));
+            }
+            return None;
+        }
     };
-    let count = shared.table.len();
-    if count > plan.max_new {
-        return None;
-    }
     write(an, t, conv, code);
+    let reach = if fresh {
+        Some((root, table.len()))
+    } else {
+        reach
+    };
     an.memos.parallel = Some(Box::new(Solved {
         inst,
         conv,
-        root,
-        count,
-        table: shared.table,
+        reach,
+        table,
     }));
     an.memos.parallel.as_deref()
 }

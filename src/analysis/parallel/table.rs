@@ -98,6 +98,17 @@ impl Table {
         }
     }
 
+    /// Drops the positions claimed but not finished (after a run that stopped), keeping the
+    /// solved ones.
+    pub(super) fn forget_active(&mut self) {
+        for shard in self.shards.iter_mut() {
+            shard
+                .get_mut()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .retain(|(_, code)| *code != ACTIVE);
+        }
+    }
+
     /// The positions in the table.
     pub(super) fn len(&self) -> usize {
         (0..self.shards.len())
