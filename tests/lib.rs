@@ -13,6 +13,7 @@ mod cli;
 mod common;
 mod compiled;
 mod compiled_lists;
+mod deep;
 mod diagnostics;
 mod engines;
 mod examples;
