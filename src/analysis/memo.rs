@@ -108,6 +108,9 @@ pub struct Memos {
     /// `a * PAIR_BELOW + b` (0: not known, 1: N, 2: P): one flat array, so that the options
     /// `(a - k, b)` of a position are read at a fixed stride, which the processor prefetches.
     pair_outcomes: Vec<Vec<u8>>,
+    /// The bytes of `int_grundy`, `int_grundy_bits` and `pair_outcomes`, kept as they grow
+    /// (summing them per growth was quadratic in the number of games).
+    value_bytes: usize,
 }
 
 /// One game's known pair outcomes (see [`Memos::pair_outcomes`]).
@@ -163,15 +166,7 @@ impl Memos {
     /// The bytes of the tables indexed by position value (the dense Grundy and outcome
     /// tables), which the graph's memory estimate counts at their size.
     pub fn value_table_bytes(&self) -> usize {
-        fn nested<T>(v: &[Vec<T>]) -> usize {
-            std::mem::size_of_val(v)
-                + v.iter()
-                    .map(|inner| std::mem::size_of_val(&inner[..]))
-                    .sum::<usize>()
-        }
-        nested(&self.int_grundy)
-            + std::mem::size_of_val(&self.int_grundy_bits[..])
-            + nested(&self.pair_outcomes)
+        self.value_bytes
     }
 
     /// The known Grundy values of `inst`'s integer positions, by value (`u64::MAX` where
@@ -194,11 +189,14 @@ impl Memos {
         }
         let i = inst.0 as usize;
         let grows = self.int_grundy.get(i).is_none_or(|t| t.len() <= n as usize);
+        let before = table_bytes(&self.int_grundy, i) + size_of_val(&self.int_grundy_bits[..]);
         if self.int_grundy_bits.len() <= i {
             self.int_grundy_bits.resize(i + 1, 0);
         }
         self.int_grundy_bits[i] |= v;
         *cell(&mut self.int_grundy, i, n as usize, u64::MAX, usize::MAX) = v;
+        let after = table_bytes(&self.int_grundy, i) + size_of_val(&self.int_grundy_bits[..]);
+        self.value_bytes = self.value_bytes + after - before;
         grows
     }
 
@@ -232,7 +230,15 @@ impl Memos {
         let i = inst.0 as usize;
         let grows = self.pair_outcomes.get(i).is_none_or(|t| t.len() <= at);
         let end = pair_at(a + 1, 0);
+        let before = table_bytes(&self.pair_outcomes, i);
         *cell(&mut self.pair_outcomes, i, at, 0, end) = code;
+        self.value_bytes = self.value_bytes + table_bytes(&self.pair_outcomes, i) - before;
         grows
     }
+}
+
+/// The bytes of a table of tables' outer list and of its table `i` (tables only grow, so a
+/// growth changes these two and no other).
+fn table_bytes<T>(tables: &[Vec<T>], i: usize) -> usize {
+    size_of_val(tables) + tables.get(i).map_or(0, |t| size_of_val(&t[..]))
 }

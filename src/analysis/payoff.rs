@@ -32,7 +32,7 @@ fn atom_scored(an: &Analyzer, w: &World<'_>, t: TermId) -> Option<bool> {
 
 /// Whether any game of the program has payoffs (else no check below is needed).
 pub(super) fn any_scored(w: &World<'_>) -> bool {
-    w.program.games.iter().any(|g| !g.payoffs.is_empty())
+    w.program.kinds().payoffs
 }
 
 /// Whether `t` is a position of a payoff game. A compound with such a part is an error: its
@@ -288,24 +288,9 @@ fn solve_loopy(an: &mut Analyzer, w: &mut World<'_>, root: TermId) -> DiagResult
     let mut queue: Vec<usize> = Vec::new();
     let (mut qi, mut si) = (0, 0);
     let mut steps: u32 = 0;
-    loop {
-        let q = match (seeds.get(si), queue.get(qi)) {
-            (Some(&s), Some(&d))
-                if magnitude_cmp(magnitude(&value, s), magnitude(&value, d)) != Ordering::Less =>
-            {
-                si += 1;
-                s
-            }
-            (_, Some(&d)) => {
-                qi += 1;
-                d
-            }
-            (Some(&s), None) => {
-                si += 1;
-                s
-            }
-            (None, None) => break,
-        };
+    while let Some(q) = retro::next_in_order(&seeds, &mut si, &queue, &mut qi, |s, d| {
+        magnitude_cmp(magnitude(&value, s), magnitude(&value, d)) != Ordering::Less
+    }) {
         steps = steps.wrapping_add(1);
         if steps.is_multiple_of(4096) {
             an.graph.check_stop(w.stop)?;

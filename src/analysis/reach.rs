@@ -78,9 +78,7 @@ pub fn reachable(
 /// win/loss games (a `loopy` game's cycles are retrograde analysis's, a payoff game's
 /// positions are scored, a partizan position's race has a side).
 fn solves_on_the_way(an: &Analyzer, w: &World<'_>, t: TermId) -> bool {
-    !an.graph.info(t).partizan
-        && !payoff::any_scored(w)
-        && w.program.games.iter().all(|game| !game.loopy)
+    !an.graph.info(t).partizan && !payoff::any_scored(w) && !w.program.kinds().loopy
 }
 
 /// Writes the remoteness of the position `t`, whose moves are `succ`, when each of them has

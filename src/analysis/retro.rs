@@ -94,22 +94,9 @@ pub(super) fn solve(
     let mut queue: Vec<u32> = Vec::with_capacity(n);
     let (mut qi, mut si) = (0, 0);
     let mut steps: u32 = 0;
-    loop {
-        let q = match (seeds.get(si), queue.get(qi)) {
-            (Some(&s), Some(&d)) if rem[s as usize] <= rem[d as usize] => {
-                si += 1;
-                s
-            }
-            (_, Some(&d)) => {
-                qi += 1;
-                d
-            }
-            (Some(&s), None) => {
-                si += 1;
-                s
-            }
-            (None, None) => break,
-        };
+    while let Some(q) = next_in_order(&seeds, &mut si, &queue, &mut qi, |s, d| {
+        rem[s as usize] <= rem[d as usize]
+    }) {
         steps = steps.wrapping_add(1);
         if steps.is_multiple_of(4096) {
             an.graph.check_stop(w.stop)?;
@@ -318,6 +305,34 @@ fn check_cycles(
         return Err(cycle_diag(an, w, &path)?);
     }
     Ok(())
+}
+
+/// The next position to settle when two lists, each in order of settling, are merged: the
+/// next of `seeds` (positions decided before the queue started) when `first(seed, queued)`
+/// says it comes first or the queue is empty, else the next of `queue`; `None` when both
+/// are used up.
+pub(super) fn next_in_order<T: Copy>(
+    seeds: &[T],
+    si: &mut usize,
+    queue: &[T],
+    qi: &mut usize,
+    first: impl Fn(T, T) -> bool,
+) -> Option<T> {
+    match (seeds.get(*si), queue.get(*qi)) {
+        (Some(&s), Some(&d)) if first(s, d) => {
+            *si += 1;
+            Some(s)
+        }
+        (_, Some(&d)) => {
+            *qi += 1;
+            Some(d)
+        }
+        (Some(&s), None) => {
+            *si += 1;
+            Some(s)
+        }
+        (None, None) => None,
+    }
 }
 
 fn len_u32(n: usize) -> DiagResult<u32> {

@@ -29,12 +29,10 @@ use crate::syntax::ast::Convention;
 
 /// Whether the streaming solver may answer queries under `conv`.
 pub(crate) fn applies(an: &Analyzer, w: &World<'_>, conv: Convention) -> bool {
-    conv == Convention::Normal
-        && !an.graph.config.explicit
-        && w.program
-            .games
-            .iter()
-            .all(|game| game.draw.is_empty() && !game.loopy && game.payoffs.is_empty())
+    conv == Convention::Normal && !an.graph.config.explicit && {
+        let kinds = w.program.kinds();
+        !kinds.draws && !kinds.loopy && !kinds.payoffs
+    }
 }
 
 /// The smallest natural number not in a set, over a reused bitset.

@@ -22,12 +22,43 @@ pub type Slot = u32;
 /// statements.
 #[derive(Debug, Default)]
 pub struct Program {
-    /// Game definitions.
+    /// Game definitions (added through [`Program::add_games`], which keeps `kinds` true).
     pub games: Vec<Game>,
     /// Functions.
     pub fns: Vec<Function>,
     /// Constants.
     pub consts: Vec<Const>,
+    /// What kinds of game the program holds, kept as games are added, so that an analysis
+    /// asks it once per query and not once per game (a file of 20,000 games was quadratic).
+    kinds: GameKinds,
+}
+
+/// Whether any game of a program has `draw if` conditions, is `loopy`, or scores payoffs.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct GameKinds {
+    /// Some game declares draws.
+    pub draws: bool,
+    /// Some game is `loopy`.
+    pub loopy: bool,
+    /// Some game has payoffs.
+    pub payoffs: bool,
+}
+
+impl Program {
+    /// Appends games, keeping [`Program::kinds`].
+    pub fn add_games(&mut self, games: impl IntoIterator<Item = Game>) {
+        for game in games {
+            self.kinds.draws |= !game.draw.is_empty();
+            self.kinds.loopy |= game.loopy;
+            self.kinds.payoffs |= !game.payoffs.is_empty();
+            self.games.push(game);
+        }
+    }
+
+    /// What kinds of game the program holds.
+    pub fn kinds(&self) -> GameKinds {
+        self.kinds
+    }
 }
 
 /// A top-level statement that does something when the file runs.

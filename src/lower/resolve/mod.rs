@@ -218,7 +218,7 @@ pub fn lower_file(
     if !errors.is_empty() {
         return Err(errors);
     }
-    program.games.extend(games);
+    program.add_games(games);
     program.fns.extend(fns);
     program.consts.extend(consts);
     Ok(lowered)

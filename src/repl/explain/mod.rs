@@ -317,20 +317,8 @@ pub fn explain(
         }
         return Ok(out);
     }
-    let width = rows
-        .iter()
-        .take(MAX_ROWS)
-        .map(|(s, _)| s.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max("option".len());
-    let number_width = rows.len().min(MAX_ROWS).to_string().len().max(1);
-    let _ = writeln!(
-        out,
-        "{} option{}:",
-        rows.len(),
-        if rows.len() == 1 { "" } else { "s" }
-    );
+    let (number_width, width) = option_columns(rows.iter().map(|(s, _)| s.as_str()));
+    let _ = writeln!(out, "{}:", count_options(rows.len()));
     let _ = writeln!(
         out,
         "  {:>number_width$}  {:<width$}  outcome  grundy  remoteness",
@@ -559,19 +547,11 @@ fn explain_scored(
             optimal.contains(option),
         ));
     }
-    let width = rows
-        .iter()
-        .take(MAX_ROWS)
-        .map(|(s, ..)| s.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max("option".len());
-    let number_width = rows.len().min(MAX_ROWS).to_string().len().max(1);
+    let (number_width, width) = option_columns(rows.iter().map(|(s, ..)| s.as_str()));
     let _ = writeln!(
         out,
-        "{} option{} (an option's score is its mover's, the opponent's):",
-        rows.len(),
-        if rows.len() == 1 { "" } else { "s" }
+        "{} (an option's score is its mover's, the opponent's):",
+        count_options(rows.len())
     );
     let _ = writeln!(out, "  {:>number_width$}  {:<width$}  score", "#", "option");
     for (i, (text, s, best)) in rows.iter().enumerate().take(MAX_ROWS) {
@@ -603,4 +583,22 @@ fn explain_scored(
             .map_or("?", |(_, s, _)| s.as_str())
     );
     Ok(out)
+}
+
+/// The widths of an options table's two first columns: the row numbers and the options as
+/// shown, over the rows that are printed (at most `MAX_ROWS`).
+fn option_columns<'a>(shown: impl ExactSizeIterator<Item = &'a str>) -> (usize, usize) {
+    let number_width = shown.len().min(MAX_ROWS).to_string().len();
+    let width = shown
+        .take(MAX_ROWS)
+        .map(|s| s.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max("option".len());
+    (number_width, width)
+}
+
+/// "1 option", "3 options".
+fn count_options(n: usize) -> String {
+    format!("{n} option{}", if n == 1 { "" } else { "s" })
 }
