@@ -194,7 +194,8 @@ fn values_nested_through_positions_drop_and_walk_on_a_small_stack() {
 }
 
 /// The digests remembered for shared nodes are let go once nothing else holds the nodes:
-/// hashing many deep values one after another keeps the table bounded by what is alive.
+/// hashing many deep values one after another keeps the table bounded by what is alive, and
+/// `forget_digests` (a graph's drop) lets go of all that is dead.
 #[test]
 fn remembered_digests_are_let_go_with_their_values() {
     let worker = std::thread::spawn(|| {
@@ -217,6 +218,9 @@ fn remembered_digests_are_let_go_with_their_values() {
         let left = cgl::value::remembered_digests() - start;
         // At most the values of one round, and the table's slack (it sweeps when it doubles).
         assert!(left <= 3 * 10_000, "{left} digests remembered");
+        // What a graph does when it is dropped: nothing is left of values no longer held.
+        cgl::value::forget_digests();
+        assert_eq!(cgl::value::remembered_digests(), start);
     });
     worker.join().expect("no panic");
 }

@@ -163,6 +163,19 @@ pub struct GameGraph {
     /// Some partizan position is interned (then impartial positions' moves are checked not
     /// to reach one).
     has_partizan: bool,
+    /// Declared last, so dropped after the terms: then lets go of the digests remembered
+    /// for their data that nothing else needs ([`crate::eval::value::forget_digests`]).
+    _forget: ForgetDigests,
+}
+
+/// Lets go, when dropped, of the remembered digests of nodes that nothing else holds.
+#[derive(Debug, Default)]
+struct ForgetDigests;
+
+impl Drop for ForgetDigests {
+    fn drop(&mut self) {
+        crate::eval::value::forget_digests();
+    }
 }
 
 /// Buffers of [`GameGraph::generate`], taken while in use (a nested use, the parts of a

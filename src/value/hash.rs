@@ -128,30 +128,60 @@ impl Digests {
     }
 }
 
+/// Lets go of the remembered digests of nodes that nothing else holds now (a graph does it
+/// when it is dropped, so the positions of a file checked before cost nothing after it).
+pub fn forget_digests() {
+    // Not while the thread is ending (its table may be gone), nor while it is in use.
+    let _ = DIGESTS.try_with(|d| {
+        if let Ok(mut d) = d.try_borrow_mut() {
+            if !d.known.is_empty() {
+                d.sweep();
+            }
+        }
+    });
+}
+
 /// The digests remembered now (for tests and the memory they take).
 pub fn remembered_digests() -> usize {
-    DIGESTS.with(|d| d.try_borrow().map_or(0, |d| d.known.len()))
+    DIGESTS
+        .try_with(|d| d.try_borrow().map_or(0, |d| d.known.len()))
+        .unwrap_or(0)
 }
 
 /// The remembered digest of the node at `key`, if any.
 pub(super) fn known_digest(key: usize) -> Option<u64> {
-    DIGESTS.with(|d| {
-        d.try_borrow()
-            .ok()
-            .and_then(|d| d.known.get(&key).map(|(_, h)| *h))
-    })
+    DIGESTS
+        .try_with(|d| {
+            d.try_borrow()
+                .ok()
+                .and_then(|d| d.known.get(&key).map(|(_, h)| *h))
+        })
+        .ok()
+        .flatten()
 }
 
 /// Computes digests, remembering those of shared nodes in the thread's table (or, when the
-/// table is in use, which it never is, in one of its own).
-fn with_digests<R>(f: impl FnOnce(&mut Digests) -> R) -> R {
-    DIGESTS.with(|d| match d.try_borrow_mut() {
-        Ok(mut d) => f(&mut d),
-        Err(_) => f(&mut Digests {
-            known: FxHashMap::default(),
-            sweep_at: usize::MAX,
-        }),
+/// table is in use or gone, as the thread ends, in one of its own).
+fn with_digests(f: impl FnOnce(&mut Digests) -> u64) -> u64 {
+    let mut f = Some(f);
+    let slot = &mut f;
+    let ran = DIGESTS
+        .try_with(|d| {
+            let mut d = d.try_borrow_mut().ok()?;
+            slot.take().map(|f| f(&mut d))
+        })
+        .ok()
+        .flatten();
+    // `f` is still here whenever the thread's table did not run it.
+    ran.or_else(|| {
+        f.map(|f| {
+            f(&mut Digests {
+                known: FxHashMap::default(),
+                sweep_at: usize::MAX,
+            })
+        })
     })
+    .unwrap_or_default()
 }
 
 impl Digests {

@@ -29,7 +29,7 @@ mod display;
 mod hash;
 mod order;
 
-pub use hash::remembered_digests;
+pub use hash::{forget_digests, remembered_digests};
 
 pub use display::{
     display, display_bounded, display_short, InstanceNames, MAX_SHOWN, SHOWN_IN_DIAGNOSTICS,
