@@ -14,7 +14,7 @@
 //! `ok SECONDS PEAK_KIB DIGEST` (a digest of the answer, printed as cgl prints the query's
 //! value) or `error SECONDS PEAK_KIB MESSAGE`; a child running past the timeout is killed.
 //! W6 runs the `cgl` binary itself (`cgl check DIR --jobs 2`); its peak memory is sampled
-//! from /proc while it runs. The table is printed as markdown; `--write-spec FILE` also puts
+//! from /proc while it runs, its own and its child processes' (one per file). The table is printed as markdown; `--write-spec FILE` also puts
 //! it between the `<!-- bench:begin -->` and `<!-- bench:end -->` markers of FILE. The run
 //! exits 1 when two implementations give different answers or a baseline fails.
 //!
@@ -190,6 +190,25 @@ fn peak_kib(status: &Path) -> Option<u64> {
     let text = std::fs::read_to_string(status).ok()?;
     let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
     line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// The peak resident memory of a process and of the children it has now (`cgl check` of
+/// several files checks each in a child process): its own VmHWM plus each child's, in KiB.
+/// Sampled, it may miss the last milliseconds of a child; added up, it counts the children's
+/// peaks as if they coincided.
+fn tree_peak_kib(pid: u32) -> Option<u64> {
+    let own = peak_kib(Path::new(&format!("/proc/{pid}/status")))?;
+    let mut children = 0;
+    for task in std::fs::read_dir(format!("/proc/{pid}/task"))
+        .ok()?
+        .flatten()
+    {
+        let list = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+        for child in list.split_whitespace() {
+            children += peak_kib(Path::new(&format!("/proc/{child}/status"))).unwrap_or(0);
+        }
+    }
+    Some(own + children)
 }
 
 /// A short fingerprint of an answer: its length and FNV-1a hash.
@@ -457,11 +476,11 @@ fn run_child(mut cmd: Command, timeout: Duration, sample_memory: bool) -> Run {
     };
     let stdout = drain(child.stdout.take());
     let stderr = drain(child.stderr.take());
-    let status_file = PathBuf::from(format!("/proc/{}/status", child.id()));
+    let pid = child.id();
     let mut peak = 0;
     let status = loop {
         if sample_memory {
-            if let Some(kib) = peak_kib(&status_file) {
+            if let Some(kib) = tree_peak_kib(pid) {
                 peak = peak.max(kib);
             }
         }

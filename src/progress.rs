@@ -126,6 +126,82 @@ impl Drop for Entered {
     }
 }
 
+/// The first word of the lines a child process of `cgl check` writes on stderr to tell its
+/// parent how far it has got (`cgl-beat POSITIONS BYTES`, one a tick while it works): the
+/// parent's [`Tally`] holds a meter per child, which these lines move.
+pub const BEAT: &str = "cgl-beat";
+
+/// The beat line of a reading, if it saw work (a reading without work sends nothing, so the
+/// parent's meter is not beaten either).
+pub fn beat_line(r: Reading) -> Option<String> {
+    r.busy
+        .then(|| format!("{BEAT} {} {}\n", r.positions, r.bytes))
+}
+
+/// The positions and bytes of a beat line (without its line end), or `None` if it is not one.
+pub fn parse_beat(line: &str) -> Option<(u64, u64)> {
+    let mut words = line.strip_prefix(BEAT)?.strip_prefix(' ')?.split(' ');
+    let positions = words.next()?.parse().ok()?;
+    let bytes = words.next()?.parse().ok()?;
+    words.next().is_none().then_some((positions, bytes))
+}
+
+/// Notes a beat on a meter (the parent's meter of one child).
+pub fn note_beat(meter: &Meter, (positions, bytes): (u64, u64)) {
+    let size = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+    meter.note(size(positions), size(bytes));
+}
+
+/// The thread of a child process that writes the beats of its gauge on a sink (its stderr)
+/// every [`TICK`], until dropped; the last reading is written then if it moved.
+pub struct Relay {
+    quit: Option<Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+}
+
+impl Relay {
+    /// Starts relaying. Where no thread can be started nothing is relayed; the work goes on.
+    pub fn start(gauge: Arc<dyn Gauge>, mut sink: Box<dyn Write + Send>) -> Relay {
+        let (quit, stop) = channel::<()>();
+        let thread = std::thread::Builder::new()
+            .name("cgl-beats".to_string())
+            .spawn(move || {
+                let mut sent = (0, 0);
+                let mut send = |r: Reading| {
+                    if let Some(line) = beat_line(r) {
+                        sent = (r.positions, r.bytes);
+                        let _ = sink.write_all(line.as_bytes());
+                        let _ = sink.flush();
+                    }
+                    sent
+                };
+                while let Err(RecvTimeoutError::Timeout) = stop.recv_timeout(TICK) {
+                    send(gauge.read());
+                }
+                let last = gauge.read();
+                let moved = (last.positions, last.bytes) != send(Reading::default());
+                send(Reading {
+                    busy: moved,
+                    ..last
+                });
+            })
+            .ok();
+        Relay {
+            quit: Some(quit),
+            thread,
+        }
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        drop(self.quit.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
 /// Whether to draw the line: `CGL_PROGRESS` (`always`, `never`, or unset/`auto`: when stderr
 /// is a terminal), unless `off` (`--no-progress`).
 pub fn wanted(off: bool, stderr_is_terminal: bool) -> bool {
@@ -489,6 +565,50 @@ mod tests {
         clone.note(43, 8192);
         let r = meter.read();
         assert_eq!((r.positions, r.bytes, r.busy), (43, 8192, true));
+    }
+
+    #[test]
+    fn beats_cross_a_pipe_as_lines() {
+        assert_eq!(beat_line(reading(7, false)), None);
+        let line = beat_line(reading(1_234, true)).unwrap_or_default();
+        assert_eq!(line, "cgl-beat 1234 3145728\n");
+        assert_eq!(parse_beat(line.trim_end()), Some((1_234, 3 << 20)));
+        for bad in [
+            "",
+            "cgl-beat",
+            "cgl-beat 1",
+            "cgl-beat 1 2 3",
+            "cgl-beat x 2",
+            "cgl-beats 1 2",
+        ] {
+            assert_eq!(parse_beat(bad), None, "{bad:?}");
+        }
+        let meter = Meter::default();
+        note_beat(&meter, (5, 6));
+        let r = meter.read();
+        assert_eq!((r.positions, r.bytes, r.busy), (5, 6, true));
+    }
+
+    #[test]
+    fn the_relay_writes_what_the_gauge_reads() {
+        let meter = Arc::new(Meter::default());
+        let sink = Shared::default();
+        let relay = Relay::start(meter.clone(), Box::new(sink.clone()));
+        let started = Instant::now();
+        while started.elapsed() < 3 * TICK {
+            meter.note(9, 10);
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        meter.note(11, 12);
+        drop(relay);
+        let text =
+            String::from_utf8_lossy(&sink.0.lock().unwrap_or_else(|e| e.into_inner())).to_string();
+        let beats: Vec<_> = text
+            .lines()
+            .map(|l| parse_beat(l).unwrap_or_default())
+            .collect();
+        assert!(beats.len() >= 2, "{text:?}");
+        assert_eq!(beats.last(), Some(&(11, 12)), "{text:?}");
     }
 
     /// A sink the test can read after the drawer wrote to it.

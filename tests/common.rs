@@ -91,6 +91,7 @@ pub fn assert_no_crash(what: &str, stderr: &str) {
         "internal error",
         "RUST_BACKTRACE",
         "stack overflow",
+        "cgl::check::crashed",
     ] {
         assert!(
             !stderr.contains(sign),

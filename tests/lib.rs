@@ -20,6 +20,7 @@ mod examples;
 mod fragment;
 mod fuzz;
 mod graph;
+mod isolation;
 mod layers;
 mod loopy;
 mod newcomer;

@@ -89,6 +89,36 @@ fn check_and_the_repl_draw_it_too() {
     assert_eq!(out, plain, "the output differs with the line");
 }
 
+#[test]
+fn check_of_several_files_draws_what_its_child_processes_report() {
+    // Each file is checked in a child process, which sends its progress on its stderr: the
+    // line counts the positions the children explore.
+    let dir = crate::common::temp_dir("progress-children");
+    let chomp = std::fs::read_to_string(root().join("examples/chomp.game")).expect("chomp");
+    for name in ["a.game", "b.game"] {
+        let text = format!("{chomp}\nexpect {LONG} == 184755\n");
+        std::fs::write(dir.join(name), text).expect("written");
+    }
+    let path = dir.to_string_lossy().to_string();
+    let (code, out, err) = run(Some("always"), &["check", "--jobs", "2", &path], "");
+    assert_no_crash("check", &err);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_drawn_and_erased(&err);
+    let explored: Vec<u64> = err
+        .split('\r')
+        .filter_map(|l| l.strip_prefix("cgl: "))
+        .filter_map(|l| l.split_once(" files, ")?.1.split_once(" positions"))
+        .filter_map(|(n, _)| n.replace(',', "").parse().ok())
+        .collect();
+    assert!(
+        explored.iter().any(|&n| n > 0),
+        "no positions counted: {err:?}"
+    );
+    assert!(err.contains(" of 2 files, "), "{err:?}");
+    let (_, plain, _) = run(None, &["check", "--jobs", "2", &path], "");
+    assert_eq!(out, plain, "the output differs with the line");
+}
+
 /// On a real terminal (a pty made by `script`, as in tests/pictures.rs), with no variable:
 /// the line appears, and is erased before the answer is printed.
 #[cfg(target_os = "linux")]

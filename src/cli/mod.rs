@@ -10,6 +10,7 @@ pub mod explain;
 mod memory;
 pub mod plot;
 pub mod report;
+mod tracked;
 
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -27,6 +28,7 @@ use crate::session::{LoadPolicy, Session, SessionConfig, DEFAULT_MAX_FILE_MIB};
 use crate::stats::{total, Stats, Work};
 use check::{check_all, inputs, CheckSettings};
 use report::{reporter, Format, Totals};
+use tracked::{io_error_text, Tracked};
 
 /// cgl: describe combinatorial games in .game files and analyse them.
 #[derive(Debug, Parser)]
@@ -66,6 +68,20 @@ enum Command {
         options: EngineOptions,
         #[command(flatten)]
         unattended: Unattended,
+    },
+    /// Check one file for a `cgl check` of several files, which started this process, and
+    /// write its report on stdout as the parent reads it (not for people; spec §10,
+    /// *Isolation*).
+    #[command(name = "check-child", hide = true)]
+    CheckChild {
+        /// The file.
+        file: PathBuf,
+        /// The settings, resolved by the parent, as JSON.
+        #[arg(long)]
+        settings: String,
+        /// The confined folder (`check --confine`), if any.
+        #[arg(long)]
+        confine: Option<PathBuf>,
     },
     /// Run a file: print its `print` statements and check its `expect`s, in order.
     Run {
@@ -179,7 +195,7 @@ impl Command {
             | Command::Plot { unattended, .. }
             | Command::Dot { unattended, .. } => unattended.no_progress,
             Command::Repl { no_progress, .. } => *no_progress,
-            Command::Explain { .. } => false,
+            Command::Explain { .. } | Command::CheckChild { .. } => false,
         }
     }
 }
@@ -363,50 +379,6 @@ pub fn main() -> ExitCode {
     }
 }
 
-/// A stream that remembers the first error written to it (a full disk, a closed pipe), so
-/// that the command can fail with a message instead of exiting 0 with output lost. The
-/// writers of the reports ignore errors where they write; this sees them all.
-struct Tracked<W: Write> {
-    inner: W,
-    error: Option<std::io::Error>,
-}
-
-impl<W: Write> Tracked<W> {
-    fn new(inner: W) -> Tracked<W> {
-        Tracked { inner, error: None }
-    }
-
-    fn keep<T>(&mut self, result: std::io::Result<T>) -> std::io::Result<T> {
-        if let Err(e) = &result {
-            if self.error.is_none() {
-                self.error = Some(std::io::Error::new(e.kind(), e.to_string()));
-            }
-        }
-        result
-    }
-}
-
-impl<W: Write> Write for Tracked<W> {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let result = self.inner.write(buf);
-        self.keep(result)
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        let result = self.inner.flush();
-        self.keep(result)
-    }
-}
-
-/// An IO error in words, without the "(os error N)" tail.
-fn io_error_text(e: &std::io::Error) -> String {
-    let text = e.to_string();
-    match text.find(" (os error") {
-        Some(i) => text[..i].to_string(),
-        None => text,
-    }
-}
-
 /// Runs a parsed command line, writing to the given streams; returns the exit code (see the
 /// module documentation).
 pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
@@ -452,6 +424,11 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
             };
             check(&paths, format, settings, progress, out, err)
         }
+        Some(Command::CheckChild {
+            file,
+            settings,
+            confine,
+        }) => check::run_child(&file, &settings, confine, out, err),
         Some(Command::Run {
             file,
             options,

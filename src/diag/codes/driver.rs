@@ -27,6 +27,19 @@ macro_rules! driver_codes {
 
         Write a comparison, or use `print` to show a value.
         ";
+    CheckCrashed = "cgl::check::crashed",
+        "the process checking one of several files ended without its report",
+        r"
+        With two or more files, `cgl check` checks each in a process of its own, so that a
+        file whose process dies takes only its own report with it. This one's process died
+        (killed by a signal, an abort, an exit without its report) or wrote a report that
+        cannot be read; the diagnostic says how it ended and quotes the last lines it wrote
+        on stderr. The file counts as not checked; the other files are checked as usual.
+
+        A process killed by SIGKILL was most likely stopped by the system for using too much
+        memory: lower `--max-memory` or check fewer files at once (`--jobs`). Anything else
+        is a bug in cgl: please report it, with the file.
+        ";
     CheckEmptyFile = "cgl::check::empty_file",
         "a warning: a checked file defines nothing and expects nothing",
         r"

@@ -1,13 +1,10 @@
-//! `cgl check` on many files: which files, checking each one in a session of its own on a
-//! pool of worker threads, and handing the reports back in input order.
-//!
-//! Isolation: a `Session` is built, used and dropped inside one worker (it is not `Send`),
-//! a panic while checking a file becomes an `internal error` report for that file, and with
-//! `--timeout` a watchdog gives up on a file that keeps running well past its deadline (the
-//! engine checks the deadline in its loops, so that is a bug), raises that file's stop flag
-//! so that it stops at the next check it reaches (and frees its memory; its worker then
-//! ends), and lets a fresh worker go on with the rest. Only plain data ([`FileReport`])
-//! leaves a worker.
+//! The in-process pool of `cgl check`: worker threads take files from a queue, each file in a
+//! `Session` built and dropped inside its worker (a `Session` is not `Send`), behind a
+//! `catch_unwind`; with `--timeout`, a watchdog gives up on a file running long past its
+//! deadline, raises that file's stop flag (it stops at its next check and frees its memory;
+//! its worker then ends) and lets a fresh worker go on with the rest. Used for a single file
+//! (and where the binary cannot be found to start child processes); `child.rs` checks its
+//! one file through [`check_isolated`] too.
 
 use std::any::Any;
 use std::cell::RefCell;
@@ -19,12 +16,10 @@ use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
 use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
-use super::report::{ExpectReport, ExpectStatus, FileReport, Locator, Place, Problem};
-use crate::diag::{Code, Diag, RenderStyle, Severity};
-use crate::eval::{Stop, INTERRUPTED, TIMEOUT};
-use crate::progress::Tally;
-use crate::session::{shown, LoadPolicy, Outcome, RunOptions, Session, SessionConfig};
-use crate::stats::{Stats, Work};
+use super::{give_up_after, given_up, CheckSettings, Input};
+use crate::cli::report::{FileReport, Problem};
+use crate::diag::{Diag, RenderStyle};
+use crate::session::shown;
 
 /// Stack of each worker thread, as large as the main thread's (src/main.rs), so that a file
 /// that `cgl run` can run, `cgl check` can check. Evaluation recurses over expressions and
@@ -33,144 +28,12 @@ use crate::stats::{Stats, Work};
 /// touches it.
 const WORKER_STACK: usize = 512 << 20;
 
-/// How `cgl check` checks each file.
-#[derive(Clone, Debug)]
-pub struct CheckSettings {
-    /// Session settings (position limit, explicit products).
-    pub config: SessionConfig,
-    /// How files are read (size limit, confinement to a folder).
-    pub policy: LoadPolicy,
-    /// Time allowed per file (load and every expectation), if limited.
-    pub timeout: Option<Duration>,
-    /// How diagnostics are drawn into the reports.
-    pub style: RenderStyle,
-    /// Whether to work out what failed expectations evaluated to (only JSON prints it, and it
-    /// costs another evaluation of each failed expectation).
-    pub failed_values: bool,
-    /// Worker threads.
-    pub jobs: usize,
-    /// Whether to measure what each file costs (`--stats`) into its report.
-    pub stats: bool,
-    /// Where each file's session notes its progress (for the progress line), if drawn.
-    pub progress: Option<Arc<Tally>>,
-}
-
-/// One thing to check: a file, or a path that cannot be (not found, an unreadable folder).
-// One per path named: the size of the report a bad path carries does not matter.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug)]
-pub enum Input {
-    /// A file to check.
-    File(PathBuf),
-    /// A path named on the command line that is not there or cannot be listed.
-    Bad(FileReport),
-}
-
-/// Every file named, and every `.game` file below a named folder (each folder's files
-/// sorted), in the order the paths were given. A file named twice, or named and found below
-/// a named folder, is checked once; symbolic links that lead back into a folder being listed
-/// are followed once.
-///
-/// With `confine` (the canonical folder of `--confine`), a folder that leads outside it is
-/// not listed but reported.
-pub fn inputs(paths: &[PathBuf], confine: Option<&Path>) -> Vec<Input> {
-    let mut inputs = Vec::new();
-    for path in paths {
-        if path.is_dir() {
-            let mut found = Vec::new();
-            let mut stack = vec![path.clone()];
-            let mut seen_dirs = BTreeSet::new();
-            while let Some(dir) = stack.pop() {
-                if !seen_dirs.insert(std::fs::canonicalize(&dir).unwrap_or_else(|_| dir.clone())) {
-                    continue;
-                }
-                if let Some(root) = confine {
-                    // A link to a folder outside is not followed: its files are not the
-                    // student's, and even their names stay out of the log.
-                    let inside = std::fs::canonicalize(&dir).is_ok_and(|d| d.starts_with(root));
-                    if !inside {
-                        found.push((dir.clone(), Input::Bad(outside_folder(&dir))));
-                        continue;
-                    }
-                }
-                let entries = match std::fs::read_dir(&dir) {
-                    Ok(entries) => entries,
-                    Err(e) => {
-                        let message = format!("cannot list the folder {}: {e}", shown(&dir));
-                        found.push((dir.clone(), Input::Bad(bad_path(&dir, message))));
-                        continue;
-                    }
-                };
-                for entry in entries.flatten() {
-                    let p = entry.path();
-                    if p.is_dir() {
-                        stack.push(p);
-                    } else if p.extension().is_some_and(|e| e == "game") {
-                        found.push((p.clone(), Input::File(p)));
-                    }
-                }
-            }
-            // Sorted by path, so the order does not depend on the order of the file system's
-            // listing (nor does that of folders that cannot be listed).
-            found.sort_by(|a, b| a.0.cmp(&b.0));
-            if found.is_empty() {
-                // A class's CI pointed at the wrong folder must not pass by checking nothing.
-                inputs.push(Input::Bad(bad_path(
-                    path,
-                    format!("no .game files in the folder {}", shown(path)),
-                )));
-            }
-            inputs.extend(found.into_iter().map(|(_, input)| input));
-        } else if path.exists() {
-            inputs.push(Input::File(path.clone()));
-        } else {
-            inputs.push(Input::Bad(bad_path(
-                path,
-                format!("no such file or folder: {}", shown(path)),
-            )));
-        }
-    }
-    let mut seen = BTreeSet::new();
-    inputs.retain(|input| match input {
-        Input::File(f) => seen.insert(std::fs::canonicalize(f).unwrap_or_else(|_| f.clone())),
-        Input::Bad(_) => true,
-    });
-    inputs
-}
-
-fn bad_path(path: &Path, message: String) -> FileReport {
-    let rendered = format!("error: {message}");
-    FileReport::not_checked(
-        shown(path),
-        vec![Problem::plain(
-            Code::LoadUnreadable,
-            message,
-            Some(
-                "check the path (relative to the current directory); in a folder, cgl checks \
-                 the files whose names end in .game, in it and below it"
-                    .to_string(),
-            ),
-            rendered,
-        )],
-    )
-}
-
-/// Checks every input and calls `on_report` with each report, in input order, as soon as it
-/// and every report before it are ready.
-pub fn check_all(
-    inputs: Vec<Input>,
-    settings: CheckSettings,
-    on_report: &mut dyn FnMut(FileReport),
-) {
-    check_all_with(inputs, settings, check_file, on_report);
-}
-
 /// A function that checks one file, stopping when the flag is raised.
-type CheckFn = fn(&Path, &CheckSettings, &Arc<AtomicBool>) -> FileReport;
+pub(super) type CheckFn = fn(&Path, &CheckSettings, &Arc<AtomicBool>) -> FileReport;
 
-/// [`check_all`] with the function that checks one file as a parameter, so that tests can
+/// [`super::check_all`] with the function that checks one file as a parameter, so that tests can
 /// make a file crash or hang.
-fn check_all_with(
+pub(super) fn check_all_with(
     inputs: Vec<Input>,
     settings: CheckSettings,
     check: CheckFn,
@@ -225,9 +88,7 @@ fn check_all_with(
     }
 
     // With a timeout, a file still running this long after its deadline is given up on.
-    let give_up_after = settings
-        .timeout
-        .map(|t| t + (t / 2).max(Duration::from_secs(2)));
+    let give_up_after = give_up_after(settings.timeout);
     let mut running: BTreeMap<usize, (Instant, Arc<AtomicBool>)> = BTreeMap::new();
     let mut abandoned: BTreeSet<usize> = BTreeSet::new();
     while next < total {
@@ -271,7 +132,7 @@ fn check_all_with(
                 let path = pool.path(i);
                 ready.insert(
                     i,
-                    given_up(&path, settings.timeout.unwrap_or_default(), limit),
+                    given_up(&path, settings.timeout.unwrap_or_default(), limit, false),
                 );
                 // That worker is stuck; another one takes over the rest of the queue.
                 if let Some(sender) = &sender {
@@ -342,7 +203,7 @@ fn spawn_worker(pool: &Arc<Pool>, sender: &Sender<Message>) -> bool {
 }
 
 /// Checks one file; a panic becomes an internal-error report instead of ending `cgl`.
-fn check_isolated(
+pub(super) fn check_isolated(
     path: &Path,
     settings: &CheckSettings,
     check: CheckFn,
@@ -405,21 +266,6 @@ fn payload_text(payload: &(dyn Any + Send)) -> String {
     }
 }
 
-/// A folder below a confined one that leads outside it (a symbolic link).
-fn outside_folder(dir: &Path) -> FileReport {
-    let diag = Diag::error(
-        Code::LoadConfined,
-        format!(
-            "the folder {} leads outside the folder that cgl check is confined to",
-            shown(dir)
-        ),
-    )
-    .help("with --confine, cgl reads only files inside the confined folder; its files are not checked");
-    let rendered = crate::diag::render(&diag, &Default::default(), RenderStyle::Plain);
-    let problem = Problem::plain(diag.code, diag.message, diag.help, rendered);
-    FileReport::not_checked(shown(dir), vec![problem])
-}
-
 fn crashed(path: &Path, what: String) -> FileReport {
     let diag = Diag::internal(format!("checking this file crashed ({what})"));
     let rendered = crate::diag::render(&diag, &Default::default(), RenderStyle::Plain);
@@ -427,137 +273,14 @@ fn crashed(path: &Path, what: String) -> FileReport {
     FileReport::not_checked(shown(path), vec![problem])
 }
 
-fn given_up(path: &Path, budget: Duration, limit: Duration) -> FileReport {
-    let diag = Diag::error(
-        TIMEOUT,
-        format!("took longer than {budget:?}, and did not stop at its deadline"),
-    )
-    .note(format!(
-        "cgl gave up on this file after {limit:?}; a part of cgl that does not watch the \
-         deadline (reading or parsing a very large file?) was still running"
-    ))
-    .help("make the file smaller or simpler; if it is small, this is a bug in cgl");
-    let rendered = crate::diag::render(&diag, &Default::default(), RenderStyle::Plain);
-    let mut problem = Problem::plain(diag.code, diag.message.clone(), diag.help, rendered);
-    problem.notes = diag.notes;
-    FileReport::not_checked(shown(path), vec![problem])
-}
-
-/// Checks one file in a session of its own: loads it, then evaluates its expectations in
-/// order. After a timeout the remaining expectations are not evaluated (they would time out
-/// at once) but reported as skipped. The session stops when `stop` is raised.
-fn check_file(path: &Path, settings: &CheckSettings, stop: &Arc<AtomicBool>) -> FileReport {
-    let mut session = Session::new(settings.config);
-    session.set_load_policy(settings.policy.clone());
-    let deadline = settings.timeout.map_or_else(Stop::new, Stop::after);
-    let mut stop = deadline.with_flag(stop.clone());
-    // Counted in the progress line's tally until the file is done.
-    let entered = settings.progress.as_ref().map(Tally::enter);
-    if let Some(entered) = &entered {
-        stop = stop.with_meter(entered.meter());
-    }
-    session.set_stop(stop);
-    let shown = shown(path);
-    let style = settings.style;
-    let mut locator = Locator::default();
-    let started = Instant::now();
-    let loaded = session.load_path(path);
-    let load_time = started.elapsed();
-    let index = match loaded {
-        Ok(index) => index,
-        Err(diags) => {
-            let errors = diags
-                .iter()
-                .map(|d| Problem::of(d, &session.sources, style, &mut locator))
-                .collect();
-            let mut report = FileReport::not_checked(shown, errors);
-            report.stats = settings.stats.then(|| {
-                Stats::new(
-                    load_time,
-                    Duration::ZERO,
-                    Work::Expectations(0),
-                    session.compiled(),
-                    session.analyzer(),
-                )
-            });
-            return report;
-        }
-    };
-    let started = Instant::now();
-    let mut report = FileReport {
-        path: shown,
-        errors: Vec::new(),
-        warnings: Vec::new(),
-        expects: Vec::new(),
-        stats: None,
-    };
-    if session.defines_nothing(index) {
-        let warning = Diag {
-            severity: Severity::Warning,
-            ..Diag::error(
-                Code::CheckEmptyFile,
-                format!("{} has nothing to check", report.path),
-            )
-            .help("the file defines nothing and expects nothing; is it the file you meant to hand in?")
-        };
-        report
-            .warnings
-            .push(Problem::of(&warning, &session.sources, style, &mut locator));
-    }
-    let options = RunOptions {
-        prints: false,
-        failed_values: settings.failed_values,
-        skip_after_timeout: true,
-    };
-    session.run_statements(index, options, &mut |session, ran| {
-        let place = locator.place(ran.span, &session.sources).unwrap_or(Place {
-            file: report.path.clone(),
-            line: 0,
-            column: 0,
-            end_line: 0,
-            end_column: 0,
-        });
-        let text = session.sources.snippet(ran.span).to_string();
-        let status = match ran.outcome {
-            Outcome::Passed => ExpectStatus::Passed,
-            // Not asked for: `prints` is off.
-            Outcome::Printed(_) => return,
-            Outcome::Skipped => ExpectStatus::Skipped,
-            Outcome::Failed(mut diag) => {
-                if diag.code == TIMEOUT || diag.code == INTERRUPTED {
-                    // Where the work stood when the deadline passed ("while generating the
-                    // moves of ...") differs from run to run; the rest does not. (Stopped by
-                    // the watchdog, whose report replaces this one, likewise.)
-                    diag.notes.clear();
-                }
-                ExpectStatus::Failed(
-                    Box::new(Problem::of(&diag, &session.sources, style, &mut locator)),
-                    ran.values,
-                )
-            }
-        };
-        report.expects.push(ExpectReport {
-            place,
-            text,
-            status,
-        });
-    });
-    if settings.stats {
-        let evaluated = report.expects.len() - report.skipped();
-        report.stats = Some(Stats::new(
-            load_time,
-            started.elapsed(),
-            Work::Expectations(evaluated),
-            session.compiled(),
-            session.analyzer(),
-        ));
-    }
-    report
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::bad_path;
     use super::*;
+    use crate::cli::report::{ExpectReport, ExpectStatus, Place};
+    use crate::diag::Code;
+    use crate::eval::TIMEOUT;
+    use crate::session::{LoadPolicy, SessionConfig};
 
     fn settings(jobs: usize, timeout: Option<Duration>) -> CheckSettings {
         CheckSettings {
@@ -641,7 +364,11 @@ mod tests {
                         "{}",
                         problem.message
                     );
-                    assert!(problem.message.contains("check.rs"), "{}", problem.message);
+                    assert!(
+                        problem.message.contains("src/cli/check/threads.rs"),
+                        "{}",
+                        problem.message
+                    );
                 } else {
                     assert_eq!((report.passed(), report.checked()), (1, true));
                 }
