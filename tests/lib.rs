@@ -13,6 +13,7 @@ mod cli;
 mod common;
 mod compiled;
 mod compiled_lists;
+mod deep;
 mod dense;
 mod diagnostics;
 mod engines;
