@@ -13,6 +13,8 @@ mod cli;
 mod common;
 mod compiled;
 mod compiled_lists;
+mod deep;
+mod dense;
 mod diagnostics;
 mod engines;
 mod examples;

@@ -210,6 +210,28 @@ impl GameGraph {
         known: &mut Vec<Option<TermId>>,
     ) {
         known.clear();
+        if self.dense.is_dense(inst) {
+            // Ranks: no keys to hash, one table read each, all computed first and then read
+            // in one tight loop, as the nibble keys below.
+            let mut ranks = [(0usize, 0u32); 64];
+            let mut n = 0;
+            for (i, (option, _)) in options.iter().enumerate() {
+                known.push(None);
+                let OptionTarget::IntList(range) = option else {
+                    continue;
+                };
+                if let Some(rank) = self.dense.rank(inst, &ints[range.clone()]) {
+                    ranks[n] = (i, rank);
+                    n += 1;
+                    if n == ranks.len() {
+                        self.find_ranks(inst, &ranks[..n], known);
+                        n = 0;
+                    }
+                }
+            }
+            self.find_ranks(inst, &ranks[..n], known);
+            return;
+        }
         let mut keys = [(0usize, NibbleKey::default()); 64];
         let mut n = 0;
         for (i, (option, _)) in options.iter().enumerate() {
@@ -232,6 +254,13 @@ impl GameGraph {
             }
         }
         self.find_nibbles(&keys[..n], known);
+    }
+
+    /// The ids of the positions of these ranks of `inst`, into `known` at each one's index.
+    fn find_ranks(&self, inst: InstanceId, ranks: &[(usize, u32)], known: &mut [Option<TermId>]) {
+        for (i, rank) in ranks {
+            known[*i] = self.dense.get(inst, *rank);
+        }
     }
 
     /// The ids of the nibble keys `keys`, into `known` at each key's index. A bucket holds

@@ -17,6 +17,7 @@ use crate::diag::{Code, Diag, DiagResult};
 use crate::eval::value::{CompoundKind, InstanceId, InstanceNames, PosTerm, Value};
 use crate::eval::{Interp, OptionTarget, PositionData, Stop, World};
 
+mod dense;
 mod explore;
 mod index;
 mod moves;
@@ -167,6 +168,23 @@ pub struct GameGraph {
     /// Some partizan position is interned (then impartial positions' moves are checked not
     /// to reach one).
     has_partizan: bool,
+    /// List positions of instances whose cells the rules keep in a small domain, by rank.
+    dense: dense::DenseIndex,
+    /// Dense indexes turned off (`CGL_DENSE=off`).
+    dense_off: bool,
+    /// Declared last, so dropped after the terms: then lets go of the digests remembered
+    /// for their data that nothing else needs ([`crate::eval::value::forget_digests`]).
+    _forget: ForgetDigests,
+}
+
+/// Lets go, when dropped, of the remembered digests of nodes that nothing else holds.
+#[derive(Debug, Default)]
+struct ForgetDigests;
+
+impl Drop for ForgetDigests {
+    fn drop(&mut self) {
+        crate::eval::value::forget_digests();
+    }
 }
 
 /// Buffers of [`GameGraph::generate`], taken while in use (a nested use, the parts of a
@@ -191,6 +209,7 @@ impl GameGraph {
     pub fn new(config: GraphConfig) -> GameGraph {
         GameGraph {
             config,
+            dense_off: !dense::enabled(),
             ..GameGraph::default()
         }
     }
@@ -220,6 +239,7 @@ impl GameGraph {
             + self.int_atoms.bytes()
             + self.value_table_bytes
             + self.sides.bytes()
+            + self.dense.bytes()
     }
 
     /// Records the bytes the analyses hold in tables indexed by position value (see
@@ -255,6 +275,7 @@ impl GameGraph {
             + vec(&self.moves.targets)
             + self.int_atoms.bytes()
             + self.sides.bytes()
+            + self.dense.bytes()
     }
 
     /// Checks `stop`, first noting the graph's size (positions, the bytes its memory budget
@@ -306,11 +327,58 @@ impl GameGraph {
         let [dense, packed, boxed] = self.terms.kinds();
         // Boxed short tuples are found by their packed key.
         let keyed = self.tuple_atoms.len();
+        // Positions in a dense table of lists are kept packed.
+        let ranked = self.dense.count();
         IndexUse {
-            dense,
-            packed: packed + keyed,
+            dense: dense + ranked,
+            packed: packed + keyed - ranked.min(packed + keyed),
             hashed: boxed - keyed.min(boxed),
         }
+    }
+
+    /// Decides, before the first position of `inst` is interned, whether its list positions
+    /// get a dense table: when `first` (that position's cells, if it is a list of integers)
+    /// and the rules' inferred domain give `m^k` ids within the budget.
+    fn decide_dense(&mut self, w: &World<'_>, inst: InstanceId, first: Option<&[i64]>) {
+        if self.dense.is_decided(inst) {
+            return;
+        }
+        // All the tables together take at most a share of the memory budget.
+        let budget =
+            (self.config.max_memory / dense::BUDGET_SHARE).saturating_sub(self.dense.bytes());
+        let table = first
+            .filter(|cells| !self.dense_off && cells.len() <= MAX_CELLS)
+            .and_then(|cells| {
+                let info = w.games.info(inst);
+                let game = w.program.games.get(info.game.0 as usize)?;
+                let compiled = w.compiled.games.get(info.game.0 as usize)?;
+                let domain =
+                    crate::eval::compiled::cell_domain(compiled, game, &info.params, cells)?;
+                dense::DenseTable::new(cells.len(), &domain, budget)
+            });
+        self.dense.decide(inst, table);
+    }
+
+    /// Where `term` lives: [`home`], or a dense table's rank for a list position of an
+    /// instance that has one, when its cells are in the table's domain.
+    fn home_of<'b>(&self, term: &Term, buf: &'b mut [u8; MAX_CELLS]) -> Home<'b> {
+        if let Term::Atom(inst, Value::List(items)) = term {
+            let int = |v: &Value| match v {
+                Value::Int(n) => Some(*n),
+                _ => None,
+            };
+            if let Some(rank) = self
+                .dense
+                .rank_of(*inst, items.len(), items.iter().map(int))
+            {
+                // Ranked: at most `MAX_CELLS` cells, each from 0 to 255.
+                for (cell, item) in buf.iter_mut().zip(items.iter()) {
+                    *cell = int(item).unwrap_or(0) as u8;
+                }
+                return Home::Dense(*inst, rank, &buf[..items.len()]);
+            }
+        }
+        home(term, buf)
     }
 
     /// Number of moves stored.
@@ -359,7 +427,11 @@ impl GameGraph {
         match self.term(t) {
             Term::Atom(inst, data) => PosTerm::Atom(inst, data),
             Term::Compound(kind, parts) => {
-                PosTerm::compound(kind, parts.iter().map(|p| self.pos_term(*p)))
+                // Compounds nest as deeply as the terms interned: stack enough at each level.
+                let parts = parts
+                    .iter()
+                    .map(|p| crate::stack::grow(|| self.pos_term(*p)));
+                PosTerm::compound(kind, parts.collect::<Vec<_>>())
             }
         }
     }
@@ -367,16 +439,15 @@ impl GameGraph {
     /// How a term prints in a diagnostic (cut after
     /// [`crate::eval::value::SHOWN_IN_DIAGNOSTICS`] bytes).
     pub fn show(&self, names: &dyn InstanceNames, t: TermId) -> String {
-        let position = crate::eval::value::Position {
-            term: self.pos_term(t),
-            convention: first_convention(&self.pos_term(t), names),
-        };
+        let term = self.pos_term(t);
+        let convention = first_convention(&term, names);
+        let position = crate::eval::value::Position { term, convention };
         crate::eval::value::display_short(&Value::Pos(std::rc::Rc::new(position)), names)
     }
 
     fn insert(&mut self, term: Term, info: TermInfo) -> DiagResult<TermId> {
         let mut buf = [0; MAX_CELLS];
-        let home = home(&term, &mut buf);
+        let home = self.home_of(&term, &mut buf);
         self.insert_at(home, move || term, info)
     }
 
@@ -418,7 +489,7 @@ impl GameGraph {
         let data = boxed_data
             + match &home {
                 Home::Nibbles(key) => key.len(),
-                Home::Cells(_, _, cells) => cells.len(),
+                Home::Cells(_, _, cells) | Home::Dense(_, _, cells) => cells.len(),
                 _ => 0,
             };
         self.boxed_data_bytes += boxed_data;
@@ -441,6 +512,7 @@ impl GameGraph {
             Home::Key(key) => {
                 self.tuple_atoms.insert(*key, id);
             }
+            Home::Dense(inst, rank, _) => self.dense.insert(*inst, *rank, id),
             Home::Nibbles(key) => {
                 let terms = &self.terms;
                 self.nibble_index.insert_unique(key.hash(), id, |i| {
@@ -474,7 +546,7 @@ impl GameGraph {
 
     fn lookup(&self, term: &Term) -> Option<TermId> {
         let mut buf = [0; MAX_CELLS];
-        match home(term, &mut buf) {
+        match self.home_of(term, &mut buf) {
             Home::Hashed => self
                 .index
                 .find(FxBuildHasher.hash_one(term), |i| {
@@ -492,6 +564,7 @@ impl GameGraph {
             Home::Int(inst, n) => self.int_atoms.get(inst, n),
             Home::Pair(inst, a, b) => self.int_atoms.get_pair(inst, a, b),
             Home::Key(key) => self.tuple_atoms.get(&key).map(|id| TermId(*id)),
+            Home::Dense(inst, rank, _) => self.dense.get(inst, rank),
             Home::Nibbles(key) => self
                 .nibble_index
                 .find(key.hash(), |i| self.terms.nibbles(TermId(*i)) == Some(key))
@@ -548,6 +621,21 @@ impl GameGraph {
     ) -> DiagResult<TermId> {
         let mut buf = [0u8; MAX_CELLS];
         let data = PositionData::Ints(items);
+        self.decide_dense(w, inst, Some(items));
+        if let Some(rank) = self.dense.rank(inst, items) {
+            if let Some(id) = self.dense.get(inst, rank) {
+                return Ok(id);
+            }
+            // Ranked: at most `MAX_CELLS` cells, each from 0 to 255.
+            for (cell, item) in buf.iter_mut().zip(items) {
+                *cell = *item as u8;
+            }
+            let home = Home::Dense(inst, rank, &buf[..items.len()]);
+            let info = self.atom_info(w, inst, data)?;
+            return self
+                .insert_at(home, || Term::Atom(inst, data.to_value()), info)
+                .map_err(|d| self.while_adding(w, inst, data, d));
+        }
         if let Some(cells) = pack(items.iter().map(|n| Some(*n)), items.len(), &mut buf) {
             let home = cells_home(inst, CellsOf::List, cells);
             if let Some(id) = self.find_packed(&home) {
@@ -570,7 +658,8 @@ impl GameGraph {
             PosTerm::Compound(kind, parts) => {
                 let mut ids = Vec::with_capacity(parts.len());
                 for part in parts.iter() {
-                    ids.push(self.intern(w, part)?);
+                    // A compound of compounds ... nested deeply: stack enough at each level.
+                    ids.push(crate::stack::grow(|| self.intern(w, part))?);
                 }
                 self.compound(*kind, ids)
             }
@@ -593,6 +682,19 @@ impl GameGraph {
         inst: InstanceId,
         data: Value,
     ) -> DiagResult<TermId> {
+        if !self.dense.is_decided(inst) {
+            let cells: Option<Vec<i64>> = match &data {
+                Value::List(items) => items
+                    .iter()
+                    .map(|v| match v {
+                        Value::Int(n) => Some(*n),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => None,
+            };
+            self.decide_dense(w, inst, cells.as_deref());
+        }
         let key = Term::Atom(inst, data);
         if let Some(id) = self.lookup(&key) {
             return Ok(id);
@@ -734,11 +836,8 @@ fn shown_position(w: &World<'_>, inst: InstanceId, data: PositionData<'_>) -> St
 
 /// The convention a term is naturally played under: that of its first game.
 fn first_convention(term: &PosTerm, names: &dyn InstanceNames) -> crate::syntax::ast::Convention {
-    let mut instances = Vec::new();
-    term.instances(&mut instances);
-    instances
-        .first()
+    term.first_instance()
         .map_or(crate::syntax::ast::Convention::Normal, |i| {
-            names.instance_convention(*i)
+            names.instance_convention(i)
         })
 }

@@ -7,9 +7,11 @@
 //!
 //! The store decides nothing about finding terms: [`Home`] says which index of the graph
 //! finds a term (a dense table, a packed key, the nibble index, the cell index or the general
-//! hash index), and the graph keeps those indexes; [`home`] is the one place that decides. A
-//! term is packed exactly when its home is a dense table, the nibble index or the cell index,
-//! so a packed term is never looked for in the general index.
+//! hash index), and the graph keeps those indexes; [`home`] is the one place that decides,
+//! but for the dense tables of list positions by rank (`Home::Dense`), which the graph puts
+//! first for the instances that have one (`GameGraph::home_of`). A term is packed exactly
+//! when its home is a dense table, the nibble index or the cell index, so a packed term is
+//! never looked for in the general index.
 
 use std::hash::BuildHasher;
 use std::rc::Rc;
@@ -70,6 +72,9 @@ pub(super) enum Home<'b> {
     Nibbles(NibbleKey),
     /// The cell index: any other list or tuple of small cells.
     Cells(InstanceId, CellsOf, &'b [u8]),
+    /// A dense table (`graph::dense`): the list position of `inst` with these cells, at
+    /// this rank. Kept as nibbles or cells, as `cells_home` would keep it.
+    Dense(InstanceId, u32, &'b [u8]),
     /// The general hash index.
     Hashed,
 }
@@ -217,16 +222,11 @@ impl TermStore {
                 b: b as u32,
             },
             Home::Nibbles(key) => Stored::Nibbles(key),
-            Home::Cells(inst, of, cells) => {
-                let at = self.arena.len() as u64;
-                self.arena.extend_from_slice(cells);
-                Stored::Cells {
-                    inst: inst.0,
-                    of,
-                    len: cells.len() as u16,
-                    at,
-                }
-            }
+            Home::Dense(inst, _, cells) => match NibbleKey::of(inst, CellsOf::List, cells) {
+                Some(key) => Stored::Nibbles(key),
+                None => self.in_arena(inst, CellsOf::List, cells),
+            },
+            Home::Cells(inst, of, cells) => self.in_arena(inst, of, cells),
             Home::Key(_) | Home::Hashed => {
                 // `GameGraph::insert_at` builds the term for exactly these homes.
                 // Fewer boxed terms than terms, whose number is below `u32::MAX`.
@@ -236,6 +236,18 @@ impl TermStore {
             }
         };
         self.stored.push(stored);
+    }
+
+    /// A record of cells kept in the arena.
+    fn in_arena(&mut self, inst: InstanceId, of: CellsOf, cells: &[u8]) -> Stored {
+        let at = self.arena.len() as u64;
+        self.arena.extend_from_slice(cells);
+        Stored::Cells {
+            inst: inst.0,
+            of,
+            len: cells.len() as u16,
+            at,
+        }
     }
 
     /// The cells of `t` into `out` (cleared first) and its instance, when `t` is a position

@@ -21,6 +21,7 @@
 
 mod compile;
 mod compile_lists;
+mod domain;
 mod lanes;
 mod lists;
 mod rows;
@@ -30,6 +31,7 @@ mod table;
 use std::rc::Rc;
 
 use self::{compile::*, lanes::*, lists::*, rows::*, run::*};
+pub use domain::cell_domain;
 pub use run::{compile_condition, CompiledCond, InputFrame};
 pub use table::{CompiledGame, CompiledGames};
 

@@ -1,0 +1,296 @@
+//! Dense indexes of list positions (issue 19): when a game instance's rules can only ever
+//! write `m` values into a list of `k` cells (`eval::compiled::cell_domain` infers them),
+//! and `m^k` ids fit the budget, its positions are found by their rank `Σ code(c_i)·m^i` in
+//! one table of `m^k` ids: an array read, no hashing, no key to compare.
+//!
+//! Which instances get one is decided once per instance, when its first position is
+//! interned (nothing of the instance is indexed before, so no position has two homes). A
+//! position of a dense instance whose length or cells fall outside the domain (a position
+//! the user asks, such as `G([7, 0, 0])`) has no rank and is indexed the ordinary way; the
+//! home is a function of the position alone, so every position has exactly one.
+//!
+//! `CGL_DENSE=off` in the environment turns dense indexes off (for tests and measurements:
+//! the answers must be the same either way).
+
+use super::TermId;
+use crate::eval::value::InstanceId;
+
+/// Share of `--max-memory` the tables may take together: an instance gets a table of
+/// `m^k · 4` bytes only if the tables then take at most `max_memory / BUDGET_SHARE`.
+pub(super) const BUDGET_SHARE: usize = 8;
+
+/// The dense table of one instance.
+#[derive(Debug)]
+pub(super) struct DenseTable {
+    /// The cells of a position.
+    len: usize,
+    /// `code + 1` of each value of the domain, by value (0: not in the domain).
+    code: [u8; 256],
+    /// How many values the domain has.
+    m: u64,
+    /// `id + 1` of the position of each rank (0: not interned).
+    ids: IdTable,
+}
+
+/// A table of `u32`s, zero at first, in memory of its own mapped for it, which the kernel is
+/// asked to back with huge pages: a table of millions of ids read at random (a board's
+/// options are ranks `m^i` apart) otherwise misses the TLB on nearly every read. Pages no
+/// position reaches are never touched. A plain vector where the mapping fails.
+#[derive(Debug)]
+enum IdTable {
+    Mapped(memmap2::MmapMut),
+    Plain(Vec<u32>),
+}
+
+impl IdTable {
+    fn zeroed(len: usize) -> IdTable {
+        match memmap2::MmapMut::map_anon(len * 4) {
+            Ok(map) => {
+                // Only advice: without huge pages the table works the same, slower.
+                #[cfg(target_os = "linux")]
+                let _ = map.advise(memmap2::Advice::HugePage);
+                IdTable::Mapped(map)
+            }
+            Err(_) => IdTable::Plain(vec![0; len]),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            IdTable::Mapped(map) => map.len() / 4,
+            IdTable::Plain(ids) => ids.len(),
+        }
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> Option<u32> {
+        match self {
+            IdTable::Mapped(map) => {
+                let bytes = map.get(4 * i..4 * i + 4)?;
+                Some(u32::from_ne_bytes(bytes.try_into().ok()?))
+            }
+            IdTable::Plain(ids) => ids.get(i).copied(),
+        }
+    }
+
+    fn set(&mut self, i: usize, id: u32) -> bool {
+        match self {
+            IdTable::Mapped(map) => match map.get_mut(4 * i..4 * i + 4) {
+                Some(bytes) => {
+                    bytes.copy_from_slice(&id.to_ne_bytes());
+                    true
+                }
+                None => false,
+            },
+            IdTable::Plain(ids) => match ids.get_mut(i) {
+                Some(slot) => {
+                    *slot = id;
+                    true
+                }
+                None => false,
+            },
+        }
+    }
+}
+
+/// What is decided of an instance.
+#[derive(Debug, Default)]
+enum State {
+    /// Nothing of the instance is interned yet.
+    #[default]
+    Undecided,
+    /// Indexed the ordinary way.
+    Refused,
+    Dense(Box<DenseTable>),
+}
+
+/// The dense tables of a graph, by instance.
+#[derive(Debug, Default)]
+pub(super) struct DenseIndex {
+    states: Vec<State>,
+    /// The tables' bytes.
+    bytes: usize,
+    /// Positions found through a table.
+    count: usize,
+}
+
+impl DenseTable {
+    /// The table for positions of `len` cells in `domain` (sorted values from 0 to 255),
+    /// if `m^len` ids take at most `budget` bytes.
+    pub(super) fn new(len: usize, domain: &[i64], budget: usize) -> Option<DenseTable> {
+        let m = domain.len() as u64;
+        if m == 0 || m > 255 {
+            return None;
+        }
+        let mut code = [0u8; 256];
+        for (i, v) in domain.iter().enumerate() {
+            code[usize::try_from(*v).ok().filter(|v| *v < 256)?] = i as u8 + 1;
+        }
+        let mut ranks: u64 = 1;
+        for _ in 0..len {
+            ranks = ranks.checked_mul(m)?;
+            if ranks > u64::from(u32::MAX) {
+                return None;
+            }
+        }
+        let bytes = usize::try_from(ranks).ok()?.checked_mul(4)?;
+        if bytes > budget {
+            return None;
+        }
+        Some(DenseTable {
+            len,
+            code,
+            m,
+            ids: IdTable::zeroed(ranks as usize),
+        })
+    }
+
+    /// The rank of a position of these `len` cells, if it is in the table's domain.
+    #[inline]
+    fn rank(&self, len: usize, cells: impl Iterator<Item = Option<i64>>) -> Option<u32> {
+        if len != self.len {
+            return None;
+        }
+        let (mut rank, mut unit) = (0u64, 1u64);
+        for c in cells {
+            let code = *self.code.get(usize::try_from(c?).ok()?)?;
+            if code == 0 {
+                return None;
+            }
+            // Below `m^len`, which fits a `u32`: no overflow.
+            rank += u64::from(code - 1) * unit;
+            unit = unit.wrapping_mul(self.m);
+        }
+        Some(rank as u32)
+    }
+}
+
+impl DenseIndex {
+    /// Whether the instance's indexing is decided.
+    pub(super) fn is_decided(&self, inst: InstanceId) -> bool {
+        !matches!(self.state(inst), State::Undecided)
+    }
+
+    fn state(&self, inst: InstanceId) -> &State {
+        self.states
+            .get(inst.0 as usize)
+            .unwrap_or(&State::Undecided)
+    }
+
+    /// Decides the instance's indexing: `table`, or the ordinary indexes for `None`.
+    pub(super) fn decide(&mut self, inst: InstanceId, table: Option<DenseTable>) {
+        let i = inst.0 as usize;
+        if self.states.len() <= i {
+            self.states.resize_with(i + 1, State::default);
+        }
+        self.states[i] = match table {
+            Some(table) => {
+                self.bytes += table.ids.len() * 4;
+                State::Dense(Box::new(table))
+            }
+            None => State::Refused,
+        };
+    }
+
+    /// Whether the instance has a dense table.
+    #[inline]
+    pub(super) fn is_dense(&self, inst: InstanceId) -> bool {
+        matches!(self.state(inst), State::Dense(_))
+    }
+
+    /// The rank of the list position of `inst` with these cells, when `inst` has a dense
+    /// table whose domain holds them.
+    #[inline]
+    pub(super) fn rank(&self, inst: InstanceId, cells: &[i64]) -> Option<u32> {
+        self.rank_of(inst, cells.len(), cells.iter().map(|c| Some(*c)))
+    }
+
+    /// [`DenseIndex::rank`] of `len` cells that may not be integers (`None`).
+    #[inline]
+    pub(super) fn rank_of(
+        &self,
+        inst: InstanceId,
+        len: usize,
+        cells: impl Iterator<Item = Option<i64>>,
+    ) -> Option<u32> {
+        match self.state(inst) {
+            State::Dense(table) => table.rank(len, cells),
+            _ => None,
+        }
+    }
+
+    /// The position of this rank, if interned.
+    #[inline]
+    pub(super) fn get(&self, inst: InstanceId, rank: u32) -> Option<TermId> {
+        let State::Dense(table) = self.state(inst) else {
+            return None;
+        };
+        let id = table.ids.get(rank as usize)?;
+        (id > 0).then(|| TermId(id - 1))
+    }
+
+    /// Indexes the position `id` at its rank.
+    pub(super) fn insert(&mut self, inst: InstanceId, rank: u32, id: u32) {
+        if let Some(State::Dense(table)) = self.states.get_mut(inst.0 as usize) {
+            if table.ids.set(rank as usize, id + 1) {
+                self.count += 1;
+            }
+        }
+    }
+
+    /// The tables' bytes (each at its full size).
+    pub(super) fn bytes(&self) -> usize {
+        self.bytes
+    }
+
+    /// How many positions the tables find.
+    pub(super) fn count(&self) -> usize {
+        self.count
+    }
+}
+
+/// Whether dense indexes are on (`CGL_DENSE=off` turns them off).
+pub(super) fn enabled() -> bool {
+    std::env::var_os("CGL_DENSE").is_none_or(|v| v != "off")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rank(table: &DenseTable, cells: &[i64]) -> Option<u32> {
+        table.rank(cells.len(), cells.iter().map(|c| Some(*c)))
+    }
+
+    #[test]
+    fn ranks_are_distinct_and_below_the_table() {
+        let table = DenseTable::new(3, &[0, 1, 2], 1 << 20).unwrap();
+        let mut seen = std::collections::HashSet::new();
+        for a in 0..3 {
+            for b in 0..3 {
+                for c in 0..3 {
+                    let rank = rank(&table, &[a, b, c]).unwrap();
+                    assert!((rank as usize) < table.ids.len());
+                    assert_eq!(table.ids.get(rank as usize), Some(0));
+                    assert!(seen.insert(rank));
+                }
+            }
+        }
+        assert_eq!(seen.len(), 27);
+        assert_eq!(rank(&table, &[0, 3, 0]), None);
+        assert_eq!(rank(&table, &[0, -1, 0]), None);
+        assert_eq!(rank(&table, &[0, 0]), None);
+        assert_eq!(rank(&table, &[0, 0, 0, 0]), None);
+        assert_eq!(table.rank(3, [Some(0), None, Some(0)].into_iter()), None);
+    }
+
+    #[test]
+    fn a_table_over_budget_or_domain_is_refused() {
+        assert!(DenseTable::new(16, &[0, 1, 2], 1 << 20).is_none());
+        assert!(DenseTable::new(16, &[0, 1, 2], 200 << 20).is_some());
+        assert!(DenseTable::new(3, &[0, 256], 1 << 20).is_none());
+        assert!(DenseTable::new(3, &[-1, 0], 1 << 20).is_none());
+        assert!(DenseTable::new(40, &[0, 1, 2], usize::MAX).is_none());
+        assert!(DenseTable::new(3, &[], 1 << 20).is_none());
+    }
+}

@@ -1,0 +1,274 @@
+//! Dense indexes of list positions (issue 19): the domain of a board's cells is inferred from
+//! the compiled rules, and positions in it are found by rank. Every case runs with dense
+//! indexes on and off (`CGL_DENSE=off`) and compares the printed answers; `--stats` says how
+//! many positions a dense table found, which shows whether the inference accepted the game.
+
+use std::process::{Command, Stdio};
+
+use crate::common::{root, temp_dir, wait_with_timeout};
+
+/// Runs `cgl eval --stats` on `expr` after loading `file`, with dense indexes `on` or off;
+/// returns the printed answer and how many positions `--stats` counts as found densely.
+fn eval(file: &std::path::Path, expr: &str, on: bool) -> (String, usize) {
+    let child = Command::new(env!("CARGO_BIN_EXE_cgl"))
+        .args(["eval", "--stats", "--max-memory", "4096", "-f"])
+        .arg(file)
+        .arg(expr)
+        .env("CGL_DENSE", if on { "on" } else { "off" })
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the cgl binary runs");
+    let (code, out, err) =
+        wait_with_timeout(child, std::time::Duration::from_secs(120), "cgl eval");
+    assert_eq!(code, 0, "{expr}: {out}{err}");
+    let row = err
+        .lines()
+        .find(|l| l.trim_start().starts_with("indexed"))
+        .unwrap_or_else(|| panic!("no indexed row in {err}"));
+    // `indexed   5,478   5,478 dense, 0 packed, 0 hashed`: the number before `dense`.
+    let words: Vec<&str> = row.split_whitespace().collect();
+    let at = words.iter().position(|w| w.starts_with("dense")).unwrap();
+    let dense = words[at - 1].replace(',', "").parse::<usize>().unwrap();
+    (out.trim().to_string(), dense)
+}
+
+/// The answer of `expr` on `file`, the same with dense indexes on and off; and how many
+/// positions were found densely.
+fn agree(file: &std::path::Path, expr: &str) -> (String, usize) {
+    let (on, dense) = eval(file, expr, true);
+    let (off, none) = eval(file, expr, false);
+    assert_eq!(on, off, "{expr}: dense indexes changed the answer");
+    assert_eq!(none, 0, "{expr}: CGL_DENSE=off still indexed densely");
+    (on, dense)
+}
+
+/// A file holding `source`.
+fn game_file(name: &str, source: &str) -> std::path::PathBuf {
+    let dir = temp_dir(&format!("dense-{name}"));
+    let path = dir.join(format!("{name}.game"));
+    std::fs::write(&path, source).unwrap();
+    path
+}
+
+const TICTACTOE: &str = "benches/games/tictactoe.game";
+
+#[test]
+fn tictactoe_is_dense_and_its_known_answers_hold() {
+    let file = root().join(TICTACTOE);
+    let expr = "(reachable(TicTacToe.start), outcome(TicTacToe.start), \
+                [outcome(m) for m in moves(TicTacToe.start)], \
+                [if q is D then -1 else remoteness(q) for q in moves(moves(TicTacToe.start)[4])])";
+    let (answer, dense) = agree(&file, expr);
+    // 5,478 boards (a known count), a draw with perfect play.
+    assert!(answer.starts_with("(5478, D, "), "{answer}");
+    assert_eq!(dense, 5478, "every board is found by its rank");
+}
+
+/// The benchmark game written differently: other names, its rule split in two with the
+/// order reversed, an extra guard that changes nothing, the mark an `if` of its own.
+const RENAMED: &str = "
+const ROWS = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]]
+fn line_of(g, who) = exists r in ROWS: forall c in r: g[c] == who
+fn xs_turn(g) = count(x == 1 for x in g) == count(x == 2 for x in g)
+fn finished(g) = line_of(g, 1) or line_of(g, 2) or not (0 in g)
+fn o(g) = if xs_turn(g) then 0 else 2
+game Noughts {
+    position grid
+    start [0, 0, 0, 0, 0, 0, 0, 0, 0]
+    draw if not line_of(grid, 2) and not line_of(grid, 1)
+    terminal if finished(grid)
+    move set(grid, k, o(grid)) for k in 0..9 if grid[k] == 0 if not xs_turn(grid) if len(grid) == 9
+    move set(grid, k, 1) for k in 0..9 if grid[k] == 0 if xs_turn(grid)
+}
+";
+
+#[test]
+fn a_game_written_differently_gets_the_same_dense_index() {
+    let file = game_file("renamed", RENAMED);
+    let (answer, dense) = agree(&file, "(reachable(Noughts.start), outcome(Noughts.start))");
+    assert_eq!(answer, "(5478, D)");
+    assert_eq!(dense, 5478);
+}
+
+#[test]
+fn both_forms_of_the_four_by_four_benchmark_are_dense() {
+    // Late in the game, so that the test is quick: the first position interned decides the
+    // domain, here {0, 1, 2} on 16 cells, as from the empty board.
+    let board = "[1, 2, 1, 2, 1, 2, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0]";
+    let expr = format!("(reachable(TicTacToe({board})), outcome(TicTacToe({board})))");
+    let plain = agree(&root().join("benches/games/tictactoe4.game"), &expr);
+    let param = agree(&root().join("benches/games/tictactoe4_param.game"), &expr);
+    assert_eq!(plain, param);
+    let count: usize = plain.0[1..].split(',').next().unwrap().parse().unwrap();
+    assert!(count > 100, "{plain:?}");
+    assert_eq!(plain.1, count, "every position is found by its rank");
+}
+
+#[test]
+fn positions_asked_outside_the_domain_are_found_the_ordinary_way() {
+    let file = root().join(TICTACTOE);
+    let odd = "TicTacToe([7, 0, 0, 0, 0, 0, 0, 0, 0])";
+    let long = "TicTacToe([0, 0, 0, 0, 0, 0, 0, 0, 0, 0])";
+    let expr = format!(
+        "(reachable(TicTacToe.start), reachable({odd}), outcome({odd}), if {odd} is D then -1 else remoteness({odd}), \
+         reachable({long}), outcome({long}), TicTacToe([0, 0, 0, 0, 0, 0, 0, 0, 0]) == TicTacToe.start)"
+    );
+    let (answer, dense) = agree(&file, &expr);
+    assert!(answer.starts_with("(5478, "), "{answer}");
+    assert!(answer.ends_with(", true)"), "{answer}");
+    // The boards with a 7, or ten cells, are not in the domain: only the 5,478 are ranked.
+    assert_eq!(dense, 5478);
+}
+
+#[test]
+fn an_asked_position_first_widens_the_domain() {
+    // The first position interned seeds the domain: 7 is one of its values from then on.
+    let file = root().join(TICTACTOE);
+    let odd = "TicTacToe([7, 0, 0, 0, 0, 0, 0, 0, 0])";
+    let expr = format!("(reachable({odd}), outcome({odd}), reachable(TicTacToe.start))");
+    let (answer, dense) = agree(&file, &expr);
+    let counts: Vec<usize> = answer[1..answer.len() - 1]
+        .split(", ")
+        .filter_map(|s| s.parse().ok())
+        .collect();
+    assert_eq!(counts.len(), 2, "{answer}");
+    assert_eq!(counts[1], 5478);
+    // The boards with the 7 and the ones without: none shared (the 7 stays).
+    assert_eq!(dense, counts[0] + counts[1]);
+}
+
+/// Games the inference must refuse (no dense index), each with its number of positions
+/// known by counting: cells that grow without a bound the rules state (a guard does not
+/// bound a value for the inference), a target of another length, a value the inference
+/// cannot bound (a count, a recursive function the compiler leaves to the interpreter,
+/// a parameter added), a parameter's value above 255.
+#[test]
+fn games_whose_values_escape_a_domain_are_refused() {
+    let cases = [
+        (
+            "increment",
+            "game G { position b  start [0, 0, 0]  move set(b, i, b[i] + 1) for i in 0..3 if b[i] < 2 }",
+            "reachable(G.start)",
+            "27",
+        ),
+        (
+            "length",
+            "game G { position b  start [0]  move [1; len(b) + 1] if len(b) < 4  move set(b, 0, 1) if b[0] == 0 }",
+            "reachable(G.start)",
+            "5",
+        ),
+        (
+            "count",
+            "game G { position b  start [0, 0, 0] \
+             move set(b, i, count(c == 0 for c in b)) for i in 0..3 if b[i] == 0 }",
+            "reachable(G.start)",
+            "16",
+        ),
+        (
+            "recursive",
+            "fn f(n) = if n <= 0 then 1 else f(n - 1)\n\
+             game G { position b  start [0, 0, 0]  move set(b, i, f(3)) for i in 0..3 if b[i] == 0 }",
+            "reachable(G.start)",
+            "8",
+        ),
+        (
+            "parameter-added",
+            "game G(step = 1) { position b  start [0, 0, 0] \
+             move set(b, i, b[i] + step) for i in 0..3 if b[i] < 2 }",
+            "reachable(G.start)",
+            "27",
+        ),
+        (
+            "large-value",
+            "game G(mark = 300) { position b  start [0, 0, 0] \
+             move set(b, i, mark) for i in 0..3 if b[i] == 0 }",
+            "reachable(G.start)",
+            "8",
+        ),
+    ];
+    for (name, source, expr, expected) in cases {
+        let file = game_file(name, source);
+        let (answer, dense) = agree(&file, expr);
+        assert_eq!(answer, expected, "{name}");
+        assert_eq!(dense, 0, "{name}: the inference should refuse this game");
+    }
+}
+
+/// Games the inference bounds: a value chosen by an `if`, a parameter's value, a cell copied
+/// from another, a literal board.
+#[test]
+fn bounded_values_get_a_dense_index() {
+    let cases = [
+        (
+            "if",
+            "game G { position b  start [0, 0, 0] \
+             move set(b, i, if i == 1 then 3 else 1) for i in 0..3 if b[i] == 0 }",
+            "reachable(G.start)",
+            "8",
+        ),
+        (
+            "parameter",
+            "game G(mark = 2) { position b  start [0, 0, 0] \
+             move set(b, i, mark) for i in 0..3 if b[i] == 0 }",
+            "(reachable(G.start), reachable(G[mark = 5]([0, 0, 0])))",
+            "(8, 8)",
+        ),
+        (
+            "copy",
+            "game G { position b  start [0, 1, 2] \
+             move set(b, i, b[j]) for i in 0..3 for j in 0..3 if b[i] < b[j] }",
+            "reachable(G.start)",
+            "6",
+        ),
+        (
+            "literal",
+            "game G { position b  start [0, 1]  move [1, 2] if b[0] == 0  move reversed(b) if b[0] < b[1] }",
+            "reachable(G.start)",
+            "4",
+        ),
+    ];
+    for (name, source, expr, expected) in cases {
+        let file = game_file(name, source);
+        let (answer, dense) = agree(&file, expr);
+        assert_eq!(answer, expected, "{name}");
+        let positions: usize = expected
+            .trim_matches(|c| c == '(' || c == ')')
+            .split(", ")
+            .map(|n| n.parse::<usize>().unwrap())
+            .sum();
+        assert_eq!(
+            dense, positions,
+            "{name}: every position is found by its rank"
+        );
+    }
+}
+
+/// `cgl check` with these arguments and dense indexes on or off: (exit code, stdout, stderr).
+fn check(args: &[&str], on: bool) -> (i32, String, String) {
+    let child = Command::new(env!("CARGO_BIN_EXE_cgl"))
+        .arg("check")
+        .args(args)
+        .env("CGL_DENSE", if on { "on" } else { "off" })
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the cgl binary runs");
+    wait_with_timeout(child, std::time::Duration::from_secs(300), "cgl check")
+}
+
+#[test]
+fn examples_print_the_same_with_dense_indexes_off() {
+    // The examples hold boards of every kind (tic-tac-toe, Hex, Toads and Frogs, ...).
+    let on = check(&["examples"], true);
+    assert_eq!(on.0, 0, "{}{}", on.1, on.2);
+    assert_eq!(
+        on,
+        check(&["examples"], false),
+        "examples: dense on (left) and off differ"
+    );
+}
