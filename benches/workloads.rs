@@ -7,6 +7,7 @@
 //! cargo bench --bench workloads -- --only W1,W3      # some workloads
 //! cargo bench --bench workloads -- --timeout 120 --repeat 3 --write-spec spec/performance.md
 //! cargo bench --bench workloads -- --answer W3 4x4 hand   # print one answer in full
+//! cargo bench --bench workloads -- --only W3,W4 --threads 2  # cgl's queries on two threads
 //! ```
 //!
 //! Every (workload, size, implementation) runs in a child process — this binary again, as
@@ -161,13 +162,22 @@ fn compute(workload: &str, size: &str, imp: &str) -> Result<String, String> {
     }
 }
 
-/// cgl's answer, through the library from the workload's `.game` source.
+/// The variable that passes `--threads` to a child.
+const THREADS_VAR: &str = "CGL_BENCH_THREADS";
+
+/// cgl's answer, through the library from the workload's `.game` source, with the threads
+/// `CGL_BENCH_THREADS` allows (1 if unset).
 fn cgl_answer(workload: &str, size: &str) -> Result<String, String> {
     let query = suite::cgl_query(workload, size)?;
+    let threads = std::env::var(THREADS_VAR)
+        .ok()
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(1);
     let mut session = Session::new(SessionConfig {
         graph: GraphConfig {
             max_positions: 50_000_000,
             max_memory: 16 << 30,
+            threads,
             ..GraphConfig::default()
         },
         ..SessionConfig::default()
@@ -235,6 +245,9 @@ struct Options {
     /// Rounds of each row (`--repeat`); the table shows medians.
     repeat: usize,
     write_spec: Option<PathBuf>,
+    /// Threads cgl's queries may use (`--threads`, passed to the children as
+    /// `CGL_BENCH_THREADS`); 1 by default, the one-thread figures of the table.
+    threads: usize,
 }
 
 fn parse_options(args: &[String]) -> Result<Options, String> {
@@ -244,6 +257,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         timeout: Duration::from_secs(300),
         repeat: 1,
         write_spec: None,
+        threads: 1,
     };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -278,10 +292,17 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
                     .ok_or_else(|| "--repeat takes a number of rounds, 1 or more".to_string())?;
             }
             "--write-spec" => options.write_spec = Some(PathBuf::from(value("--write-spec")?)),
+            "--threads" => {
+                options.threads = value("--threads")?
+                    .parse()
+                    .ok()
+                    .filter(|n| *n >= 1)
+                    .ok_or_else(|| "--threads takes a number of threads, 1 or more".to_string())?;
+            }
             other => {
                 return Err(format!(
                     "unknown argument {other:?}; options: --quick, --only W1,W3, \
-                     --timeout SECONDS, --repeat N, --write-spec FILE"
+                     --timeout SECONDS, --repeat N, --threads N, --write-spec FILE"
                 ))
             }
         }
@@ -390,6 +411,7 @@ fn run_suite(options: &Options) -> Result<bool, String> {
                 let run = |imp: &str| {
                     let mut cmd = Command::new(&exe);
                     cmd.args(["--child", workload, size, imp]);
+                    cmd.env(THREADS_VAR, options.threads.to_string());
                     let run = run_child(cmd, options.timeout, false);
                     eprintln!("{workload} {size:>6} {imp:<4} {}", run.describe());
                     run

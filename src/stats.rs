@@ -75,6 +75,9 @@ pub struct GraphSize {
     pub estimate: usize,
     /// How the terms are found: a dense table, a packed key or a hash of their value.
     pub index: IndexUse,
+    /// Positions the last parallel run solved (`--threads`), kept beside the graph rather
+    /// than in it ([`Analyzer::solved_in_parallel`]).
+    pub parallel: usize,
 }
 
 impl GraphSize {
@@ -94,17 +97,19 @@ impl GraphSize {
             bytes: analyzer.measured_bytes(),
             estimate: graph.estimated_bytes(),
             index: graph.index_use(),
+            parallel: analyzer.solved_in_parallel(),
         }
     }
 
-    /// Bytes per term, or `None` for an empty graph.
+    /// Bytes per position (the graph's terms and the positions solved in parallel), or
+    /// `None` for an empty graph.
     pub fn bytes_per_position(&self) -> Option<usize> {
-        self.bytes.checked_div(self.positions)
+        self.bytes.checked_div(self.positions + self.parallel)
     }
 
     /// The rows about the graph: positions, how they are indexed, moves stored, memory.
     fn rows(&self) -> Vec<Row> {
-        vec![
+        let mut rows = vec![
             Row::new(
                 "positions",
                 (thousands(self.positions), ""),
@@ -139,7 +144,15 @@ impl GraphSize {
                     None => "– a position".to_string(),
                 },
             ),
-        ]
+        ];
+        if self.parallel > 0 {
+            rows.push(Row::new(
+                "in parallel",
+                (thousands(self.parallel), ""),
+                "positions solved on several threads, kept beside the graph".to_string(),
+            ));
+        }
+        rows
     }
 }
 
@@ -391,6 +404,7 @@ mod tests {
                     packed: 0,
                     hashed: 11,
                 },
+                parallel: 0,
             },
         };
         assert_eq!(

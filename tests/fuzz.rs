@@ -15,7 +15,10 @@
 //! `in`, indexes, slices, `set`, `sum`, `mex`) against an independent 128-bit oracle, at the
 //! top level and as rule guards in both engines.
 //! Value bombs: values grown by doubling or by sharing their parts, then compared, hashed,
-//! printed and played (the limits on values and memory are small there).
+//! printed and played (the limits on values and memory are small there). Deep positions:
+//! games whose positions nest one level deeper each move, through lists, sets, positions and
+//! compounds in turn, played deep and then compared, ordered, hashed and printed on a
+//! small stack.
 //!
 //! `CGL_FUZZ_CASES` sets the cases per generator (default 32, so `cargo test --release` stays
 //! quick) and `CGL_FUZZ_SECONDS` bounds each generator's time (default: none); `.ci/run` runs
@@ -675,6 +678,84 @@ fn fuzz_value_bombs() {
     fuzz("bombs", (bomb(), any::<bool>()), |(text, explicit)| {
         (text.clone(), *explicit)
     });
+}
+
+/// Deep positions of odd shapes: a game whose every move wraps its data one level deeper, in
+/// a random mix of ways (a list, a tuple, a set, the data twice so that it is shared, a
+/// position of another game holding it, a compound of alternating kinds around a position
+/// it holds), played to a random depth, then statements that intern, compare, order, hash,
+/// print and measure the deep positions it reached.
+fn deep_position() -> impl Strategy<Value = String> {
+    let wrap = proptest::sample::select(
+        &[
+            "[x]",
+            "(x, 0)",
+            "(0, x)",
+            "{x}",
+            "[x, x]",
+            "(x, [x])",
+            "Wrap(x)",
+            "[Wrap(x), Wrap(0)]",
+            "(Wrap(x) & Wrap(1)) + Wrap(2)",
+            "split(x, x)",
+            "[x] + [0]",
+            "str(x)",
+        ][..],
+    );
+    let use_ = proptest::sample::select(
+        &[
+            "Deep(N, S) is P",
+            "remoteness(Deep(N, S))",
+            "last(line(Deep(N, S)))",
+            "len(str(last(line(Deep(N, S)))))",
+            "last(line(Deep(N, S))) == last(line(Deep(N, S)))",
+            "last(line(Deep(N, S))) < last(line(Deep(M, S)))",
+            "sorted([last(line(Deep(N, S))), last(line(Deep(M, S)))])",
+            "len({last(line(Deep(N, S))), last(line(Deep(M, S)))})",
+            "last(line(Deep(N, S))) in moves(Deep(1, S))",
+            "len(reachable(Deep(N, S)))",
+            "grundy(Deep(N, S) + Deep(M, S))",
+        ][..],
+    );
+    let seed = proptest::sample::select(&["none", "0", "[]", "Wrap(0)", "\"a\""][..]);
+    (
+        proptest::collection::vec(wrap, 1..4),
+        seed,
+        proptest::collection::vec((use_, 0u32..3_000, 0u32..3_000), 1..4),
+    )
+        .prop_map(|(wraps, seed, uses)| {
+            // The wrappers taken in turn, by the move's number.
+            let mut body = "x".to_string();
+            for (i, w) in wraps.iter().enumerate().rev() {
+                body = format!("if n % {k} == {i} then {w} else {body}", k = wraps.len());
+            }
+            let mut text = format!(
+                "game Wrap {{ position x  move 0 if x != 0 }}\n\
+                 game Deep {{ position (n, x)  move (n - 1, {body}) if n > 0 }}\n\
+                 fn last(xs) = xs[len(xs) - 1]\n"
+            );
+            for (i, (u, n, m)) in uses.iter().enumerate() {
+                let statement = if i % 2 == 0 { "expect" } else { "print" };
+                let u = u
+                    .replace('N', &n.to_string())
+                    .replace('M', &m.to_string())
+                    .replace('S', seed);
+                text.push_str(&format!("{statement} {u}\n"));
+            }
+            text
+        })
+}
+
+/// On a 1 MiB stack, so that a walk of a deep position that recursed natively once per
+/// level would overflow it.
+#[test]
+fn fuzz_deep_positions() {
+    fuzz_on(
+        "deep-positions",
+        deep_position(),
+        |text| (text.clone(), false),
+        1 << 20,
+    );
 }
 
 /// A change to a file: indices are taken modulo the number of tokens or lines.

@@ -111,6 +111,9 @@ pub struct Memos {
     /// The bytes of `int_grundy`, `int_grundy_bits` and `pair_outcomes`, kept as they grow
     /// (summing them per growth was quadratic in the number of games).
     value_bytes: usize,
+    /// What parallel runs solved (`--threads`): the remoteness of every position reachable
+    /// from their roots, by packed position rather than by term id.
+    pub(super) parallel: Option<Box<super::parallel::Solved>>,
 }
 
 /// One game's known pair outcomes (see [`Memos::pair_outcomes`]).
@@ -161,6 +164,7 @@ impl Memos {
             + vec(&self.score)
             + vec(&self.score_order)
             + self.value_table_bytes()
+            + self.parallel.as_ref().map_or(0, |s| s.bytes())
     }
 
     /// The bytes of the tables indexed by position value (the dense Grundy and outcome

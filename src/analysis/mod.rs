@@ -8,6 +8,7 @@
 //! product moves are used. Property tests check that both ways agree.
 
 mod memo;
+mod parallel;
 mod partizan;
 mod payoff;
 mod reach;
@@ -64,6 +65,12 @@ impl Analyzer {
     /// reports).
     pub fn measured_bytes(&self) -> usize {
         self.graph.measured_bytes() + self.memos.bytes()
+    }
+
+    /// How many positions the last parallel run (`--threads`) solved and keeps beside the
+    /// graph; 0 if none did.
+    pub fn solved_in_parallel(&self) -> usize {
+        self.memos.parallel.as_ref().map_or(0, |s| s.count())
     }
 
     /// After a query went over a limit, starts afresh (graph and memos together, since the
@@ -635,6 +642,15 @@ pub fn outcome(
     if payoff::is_scored(an, w, t)? {
         return scored_outcome(an, w, t);
     }
+    if an.graph.config.threads > 1 {
+        // Where the streaming search applies, it stops at the first winning move: the
+        // parallel solver is asked only for what a parallel run solved already.
+        if stream::applies(an, w, conv) {
+            parallel::recall(an, t, conv);
+        } else {
+            parallel::prepare(an, w, t, conv);
+        }
+    }
     match outcome_acyclic(an, w, t, conv) {
         Err(e) if e.code == retro::LOOPY_CYCLE => Ok(match loopy_remoteness(an, w, t, conv)? {
             None => Outcome::D,
@@ -807,6 +823,9 @@ pub fn remoteness(
     t: TermId,
     conv: Convention,
 ) -> DiagResult<Rem> {
+    if an.graph.config.threads > 1 {
+        parallel::prepare(an, w, t, conv);
+    }
     match solve(an, w, Remoteness(conv, false), t) {
         Err(e) if e.code == retro::LOOPY_CYCLE => loopy_remoteness(an, w, t, conv),
         other => Ok(other?.get()),

@@ -5,7 +5,7 @@
 
 use super::memo::RemCode;
 use super::solve::{MemoTable, Slot};
-use super::{conv_index, lego_rule, payoff, Analyzer};
+use super::{conv_index, lego_rule, parallel, payoff, Analyzer};
 use crate::diag::DiagResult;
 use crate::eval::World;
 use crate::graph::TermId;
@@ -27,6 +27,9 @@ pub fn reachable(
     t: TermId,
     conv: Convention,
 ) -> DiagResult<usize> {
+    if let Some(count) = parallel::reachable(an, w, t, conv) {
+        return Ok(count);
+    }
     let solving = solves_on_the_way(an, w, t);
     // Term ids are dense: a bitset over them, grown as the graph grows.
     let mut seen: Vec<u64> = Vec::new();

@@ -228,6 +228,11 @@ struct EngineOptions {
     /// Most items a list, set, tuple or range may have, and bytes a string may have.
     #[arg(long, value_name = "ITEMS", default_value_t = Limits::default().max_collection)]
     max_items: u64,
+    /// Threads one query may use: `reachable`, `outcome` and `remoteness` of a large position
+    /// whose rules run compiled are solved on all of them (the answers are the same); 1 runs
+    /// every query on one thread [default: the cores available].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=1024))]
+    threads: Option<u64>,
 }
 
 /// The defaults that `check --confine` gives the limits not set on the command line: a
@@ -235,6 +240,11 @@ struct EngineOptions {
 const CONFINED_TIMEOUT: Duration = Duration::from_secs(10);
 const CONFINED_MEMORY_MIB: usize = 1024;
 const CONFINED_FILE_MIB: u64 = 1;
+
+/// The default of `--threads`: the cores this process may use.
+fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
 
 impl EngineOptions {
     fn config(self) -> SessionConfig {
@@ -260,6 +270,7 @@ impl EngineOptions {
                     .unwrap_or(default_memory)
                     .saturating_mul(1 << 20),
                 max_stored_moves: self.max_stored_moves,
+                threads: self.threads.map_or_else(default_threads, |n| n as usize),
             },
             limits: Limits {
                 compiled_rules: !self.interpret,

@@ -396,7 +396,7 @@ pub fn dot_graph(
             Err(d) => return Err(vec![*d]),
         };
         nodes.push(dot::Node {
-            label: short(session.show(p)),
+            label: short(session.show_short(p)),
             picture,
             outcome,
             value,

@@ -85,6 +85,9 @@ pub struct GraphConfig {
     pub max_memory: usize,
     /// Most moves kept in the graph; moves beyond are generated again when needed.
     pub max_stored_moves: usize,
+    /// Threads one query may use (`--threads`): above 1, the analyses' parallel solver takes
+    /// the positions it can (`analysis::parallel`); 1 is the one-thread search alone.
+    pub threads: usize,
 }
 
 impl Default for GraphConfig {
@@ -96,6 +99,7 @@ impl Default for GraphConfig {
             explicit: false,
             max_memory: 4 << 30,
             max_stored_moves: 100_000_000,
+            threads: 1,
         }
     }
 }
@@ -168,6 +172,19 @@ pub struct GameGraph {
     dense: dense::DenseIndex,
     /// Dense indexes turned off (`CGL_DENSE=off`).
     dense_off: bool,
+    /// Declared last, so dropped after the terms: then lets go of the digests remembered
+    /// for their data that nothing else needs ([`crate::eval::value::forget_digests`]).
+    _forget: ForgetDigests,
+}
+
+/// Lets go, when dropped, of the remembered digests of nodes that nothing else holds.
+#[derive(Debug, Default)]
+struct ForgetDigests;
+
+impl Drop for ForgetDigests {
+    fn drop(&mut self) {
+        crate::eval::value::forget_digests();
+    }
 }
 
 /// Buffers of [`GameGraph::generate`], taken while in use (a nested use, the parts of a
@@ -410,7 +427,11 @@ impl GameGraph {
         match self.term(t) {
             Term::Atom(inst, data) => PosTerm::Atom(inst, data),
             Term::Compound(kind, parts) => {
-                PosTerm::compound(kind, parts.iter().map(|p| self.pos_term(*p)))
+                // Compounds nest as deeply as the terms interned: stack enough at each level.
+                let parts = parts
+                    .iter()
+                    .map(|p| crate::stack::grow(|| self.pos_term(*p)));
+                PosTerm::compound(kind, parts.collect::<Vec<_>>())
             }
         }
     }
@@ -418,10 +439,9 @@ impl GameGraph {
     /// How a term prints in a diagnostic (cut after
     /// [`crate::eval::value::SHOWN_IN_DIAGNOSTICS`] bytes).
     pub fn show(&self, names: &dyn InstanceNames, t: TermId) -> String {
-        let position = crate::eval::value::Position {
-            term: self.pos_term(t),
-            convention: first_convention(&self.pos_term(t), names),
-        };
+        let term = self.pos_term(t);
+        let convention = first_convention(&term, names);
+        let position = crate::eval::value::Position { term, convention };
         crate::eval::value::display_short(&Value::Pos(std::rc::Rc::new(position)), names)
     }
 
@@ -638,7 +658,8 @@ impl GameGraph {
             PosTerm::Compound(kind, parts) => {
                 let mut ids = Vec::with_capacity(parts.len());
                 for part in parts.iter() {
-                    ids.push(self.intern(w, part)?);
+                    // A compound of compounds ... nested deeply: stack enough at each level.
+                    ids.push(crate::stack::grow(|| self.intern(w, part))?);
                 }
                 self.compound(*kind, ids)
             }
@@ -815,11 +836,8 @@ fn shown_position(w: &World<'_>, inst: InstanceId, data: PositionData<'_>) -> St
 
 /// The convention a term is naturally played under: that of its first game.
 fn first_convention(term: &PosTerm, names: &dyn InstanceNames) -> crate::syntax::ast::Convention {
-    let mut instances = Vec::new();
-    term.instances(&mut instances);
-    instances
-        .first()
+    term.first_instance()
         .map_or(crate::syntax::ast::Convention::Normal, |i| {
-            names.instance_convention(*i)
+            names.instance_convention(i)
         })
 }

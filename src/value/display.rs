@@ -109,6 +109,9 @@ fn write_seq<'a>(
 /// Writes a value; values nest without a bound of their own, so each level has stack
 /// enough ([`crate::stack::grow`]).
 fn write_value(out: &mut Out, value: &Value, names: &dyn InstanceNames) {
+    if out.full() {
+        return;
+    }
     crate::stack::grow(|| write_value_here(out, value, names));
 }
 
@@ -189,7 +192,12 @@ fn write_position(out: &mut Out, position: &Position, names: &dyn InstanceNames)
     out.close(")");
 }
 
+/// Writes a term: nothing once the limit is reached (a position held in a position ... a
+/// million deep prints as its first bytes, in time bounded by them).
 fn write_term(out: &mut Out, term: &PosTerm, names: &dyn InstanceNames, nested: bool) {
+    if out.full() {
+        return;
+    }
     match term {
         PosTerm::Atom(id, data) => {
             out.text.push_str(names.instance_label(*id));
@@ -223,12 +231,12 @@ fn write_term(out: &mut Out, term: &PosTerm, names: &dyn InstanceNames, nested: 
             }
             for (i, part) in parts.iter().enumerate() {
                 if i > 0 {
-                    let _ = write!(out.text, " {} ", kind.symbol());
+                    out.close(&format!(" {} ", kind.symbol()));
                 }
                 if out.full() {
                     break;
                 }
-                write_term(out, part, names, true);
+                crate::stack::grow(|| write_term(out, part, names, true));
             }
             if nested {
                 out.close(")");

@@ -7,9 +7,13 @@
 //! A value may share its parts (`[x, x]`), so its printed size can be exponential in its
 //! memory (`fn g(n) = if n == 0 then [0] else dup(g(n - 1))`). Every walk of a value is
 //! bounded by its memory, not its printed size: equality and order remember the pairs of
-//! shared nodes they found equal, hashing remembers the hash of each shared node (past the
-//! first [`PLAIN_NODES`] nodes of a walk, so that small values build no memo), the heap
-//! estimate counts a shared node once, and printing stops after [`MAX_SHOWN`] bytes.
+//! shared nodes they found equal, hashing feeds each node past the first [`PLAIN_NODES`] of
+//! a walk as its digest, remembered for the thread per shared node (so small values touch no
+//! memo, and a position one list deeper than one hashed before costs [`PLAIN_NODES`] steps),
+//! the heap estimate counts a shared node once, and printing stops after [`MAX_SHOWN`]
+//! bytes. Positions held in values are nodes of these walks like lists are. Every walk
+//! either keeps a stack of its own or grows the native one ([`crate::stack::grow`]), and
+//! dropping never recurses, so no depth of nesting overflows the stack.
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -24,6 +28,8 @@ use crate::syntax::ast::Convention;
 mod display;
 mod hash;
 mod order;
+
+pub use hash::{forget_digests, remembered_digests};
 
 pub use display::{
     display, display_bounded, display_short, InstanceNames, MAX_SHOWN, SHOWN_IN_DIAGNOSTICS,
@@ -79,8 +85,10 @@ impl CompoundKind {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct InstanceId(pub u32);
 
-/// A position of one game, or a compound of positions.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A position of one game, or a compound of positions. Equality, order and hashing are
+/// structural, as a value's are (`order.rs`, `hash.rs`); a term nested deeply is dropped
+/// without recursion.
+#[derive(Clone, Debug)]
 pub enum PosTerm {
     /// A position of a game instance: the instance and the position's data.
     Atom(InstanceId, Value),
@@ -100,19 +108,16 @@ impl PosTerm {
     pub fn compound(kind: CompoundKind, parts: impl IntoIterator<Item = PosTerm>) -> PosTerm {
         let mut flat = Vec::new();
         for part in parts {
-            match part {
-                PosTerm::Compound(k, inner) if k == kind || inner.is_empty() => {
-                    if k == kind {
-                        flat.extend(inner.iter().cloned());
-                    } else {
-                        // The empty game is neutral in every kind of compound but the
-                        // conjunctive one, where it ends the game at once.
-                        if kind == CompoundKind::Conjunctive {
-                            flat.push(PosTerm::Compound(k, inner));
-                        }
+            match &part {
+                PosTerm::Compound(k, inner) if *k == kind => flat.extend(inner.iter().cloned()),
+                // The empty game is neutral in every kind of compound but the conjunctive
+                // one, where it ends the game at once.
+                PosTerm::Compound(_, inner) if inner.is_empty() => {
+                    if kind == CompoundKind::Conjunctive {
+                        flat.push(part);
                     }
                 }
-                other => flat.push(other),
+                _ => flat.push(part),
             }
         }
         flat.sort();
@@ -127,17 +132,34 @@ impl PosTerm {
         PosTerm::Compound(kind, Rc::from(flat))
     }
 
-    /// Every instance that appears in the term.
+    /// Every instance that appears in the term, in order (a walk with a stack of its own, so
+    /// compounds nested a million deep cost no native stack).
     pub fn instances(&self, out: &mut Vec<InstanceId>) {
-        match self {
-            PosTerm::Atom(i, _) => out.push(*i),
-            PosTerm::Compound(_, parts) => parts.iter().for_each(|p| p.instances(out)),
+        let mut stack = vec![self];
+        while let Some(t) = stack.pop() {
+            match t {
+                PosTerm::Atom(i, _) => out.push(*i),
+                PosTerm::Compound(_, parts) => stack.extend(parts.iter().rev()),
+            }
         }
+    }
+
+    /// The first instance that appears in the term, if any (without listing the others).
+    pub fn first_instance(&self) -> Option<InstanceId> {
+        let mut stack = vec![self];
+        while let Some(t) = stack.pop() {
+            match t {
+                PosTerm::Atom(i, _) => return Some(*i),
+                PosTerm::Compound(_, parts) => stack.extend(parts.iter().rev()),
+            }
+        }
+        None
     }
 }
 
-/// A position as a value: what is played, and under which convention.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// A position as a value: what is played, and under which convention. Ordered by term, then
+/// convention.
+#[derive(Clone, Debug)]
 pub struct Position {
     /// The position or compound.
     pub term: PosTerm,
@@ -303,14 +325,6 @@ impl Value {
         }
     }
 
-    /// The items of a sequence value (tuple, list, split).
-    fn seq(&self) -> Option<&Rc<[Value]>> {
-        match self {
-            Value::Tuple(items) | Value::List(items) | Value::Split(items) => Some(items),
-            _ => None,
-        }
-    }
-
     /// The heap memory the value holds (its boxed lists, tuples, sets and strings),
     /// estimated; a node shared within the value is counted once.
     pub fn heap_bytes(&self) -> usize {
@@ -322,44 +336,74 @@ impl Value {
     /// grown by `[xs]` each move) cost their memory, not the sum of their sizes. A node held
     /// once (`Rc::strong_count` 1) cannot be met again and is not remembered (one held once
     /// then, shared later, is counted twice at most). The addresses stay valid while the
-    /// values counted are alive (the graph holds its positions). Walked with a stack of its
-    /// own, so a value nested a million deep costs no native stack.
+    /// values counted are alive (the graph holds its positions). Positions held in the value
+    /// are counted with their data. Walked with a stack of its own, so a value nested a
+    /// million deep costs no native stack.
     pub fn heap_bytes_seen(&self, seen: &mut FxHashSet<usize>) -> usize {
         const VALUE: usize = std::mem::size_of::<Value>();
-        let nested = |v: &&Value| {
-            matches!(
-                v,
-                Value::Tuple(_) | Value::List(_) | Value::Split(_) | Value::Set(_) | Value::Str(_)
-            )
-        };
+        const TERM: usize = std::mem::size_of::<PosTerm>();
+        /// What is left to count: a value, or a position's term.
+        enum Part<'v> {
+            Value(&'v Value),
+            Term(&'v PosTerm),
+        }
+        // Whether a node not held elsewhere is new (a shared one is counted once).
+        let mut new = |key: usize, count: usize| count == 1 || seen.insert(key);
         let mut total = 0;
-        let mut stack = vec![self];
-        while let Some(v) = stack.pop() {
-            match v {
-                Value::Tuple(items) | Value::List(items) | Value::Split(items) => {
-                    let key = Rc::as_ptr(items) as *const Value as usize;
-                    if Rc::strong_count(items) > 1 && !seen.insert(key) {
+        let mut stack = vec![Part::Value(self)];
+        while let Some(part) = stack.pop() {
+            match part {
+                Part::Value(v) => match v {
+                    Value::Tuple(items) | Value::List(items) | Value::Split(items) => {
+                        if !new(hash::seq_address(items), Rc::strong_count(items)) {
+                            continue;
+                        }
+                        total += 16 + items.len() * VALUE;
+                        stack.extend(items.iter().filter(|i| holds_heap(i)).map(Part::Value));
+                    }
+                    Value::Set(items) => {
+                        if !new(Rc::as_ptr(items) as usize, Rc::strong_count(items)) {
+                            continue;
+                        }
+                        total += 48 + items.len() * (VALUE + 8);
+                        stack.extend(items.iter().filter(|i| holds_heap(i)).map(Part::Value));
+                    }
+                    Value::Str(text) => total += 16 + text.len(),
+                    Value::Pos(p) => {
+                        if !new(Rc::as_ptr(p) as usize, Rc::strong_count(p)) {
+                            continue;
+                        }
+                        total += 16 + std::mem::size_of::<Position>();
+                        stack.push(Part::Term(&p.term));
+                    }
+                    _ => {}
+                },
+                Part::Term(PosTerm::Atom(_, data)) => stack.push(Part::Value(data)),
+                Part::Term(PosTerm::Compound(_, parts)) => {
+                    let key = Rc::as_ptr(parts) as *const PosTerm as usize;
+                    if !new(key, Rc::strong_count(parts)) {
                         continue;
                     }
-                    total += 16 + items.len() * VALUE;
-                    stack.extend(items.iter().filter(nested));
-                    total += items.iter().filter(|i| matches!(i, Value::Pos(_))).count() * 64;
+                    total += 16 + parts.len() * TERM;
+                    stack.extend(parts.iter().map(Part::Term));
                 }
-                Value::Set(items) => {
-                    if Rc::strong_count(items) > 1 && !seen.insert(Rc::as_ptr(items) as usize) {
-                        continue;
-                    }
-                    total += 48 + items.len() * (VALUE + 8);
-                    stack.extend(items.iter().filter(nested));
-                    total += items.iter().filter(|i| matches!(i, Value::Pos(_))).count() * 64;
-                }
-                Value::Str(text) => total += 16 + text.len(),
-                Value::Pos(_) => total += 64,
-                _ => {}
             }
         }
         total
     }
+}
+
+/// Whether a value holds heap memory of its own (a node or a string).
+fn holds_heap(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Tuple(_)
+            | Value::List(_)
+            | Value::Split(_)
+            | Value::Set(_)
+            | Value::Str(_)
+            | Value::Pos(_)
+    )
 }
 
 impl fmt::Display for Outcome {
@@ -381,58 +425,116 @@ pub(super) fn deep<R>(v: &Value, f: impl FnOnce() -> R) -> R {
     }
 }
 
-/// Dropping a value nested deeply (a list a million lists deep) does not recurse once per
-/// level: the nested items of a node held only here go to a stack of the drop's own first.
+/// Dropping a value nested deeply (a list a million lists deep, or positions held in lists
+/// held in positions ...) does not recurse once per level: the nested parts of a node held
+/// only here go to a stack of the drop's own first.
 impl Drop for Value {
     #[inline]
     fn drop(&mut self) {
-        if matches!(
-            self,
-            Value::Tuple(_) | Value::List(_) | Value::Split(_) | Value::Set(_)
-        ) {
-            drop_nested(self);
+        if nests(self) {
+            let mut stack = Vec::new();
+            take_nested(self, &mut stack);
+            drop_all(stack);
         }
     }
 }
 
-/// [`Value`]'s drop of a node: its nested items first, from a stack of the drop's own.
+/// A compound's parts are dropped as a value's are (compounds of alternating kinds nest one
+/// level deeper with each move of a game whose position holds one).
+impl Drop for PosTerm {
+    #[inline]
+    fn drop(&mut self) {
+        if matches!(self, PosTerm::Compound(_, parts) if !parts.is_empty()) {
+            let mut stack = Vec::new();
+            take_term(self, &mut stack);
+            drop_all(stack);
+        }
+    }
+}
+
+/// A term that holds nothing, left where a part was taken out to be dropped.
+const PLACEHOLDER: PosTerm = PosTerm::Atom(InstanceId(0), Value::None);
+
+/// Something whose nested parts a drop takes out before it goes.
+enum Owned {
+    Value(Value),
+    Term(PosTerm),
+}
+
+/// Drops what a drop took out: the nested parts of each first, from the same stack; each
+/// part taken out leaves a scalar behind, so the thing itself then drops without recursing.
 #[inline(never)]
-fn drop_nested(v: &mut Value) {
-    {
-        let mut stack = Vec::new();
-        take_nested(v, &mut stack);
-        while let Some(mut v) = stack.pop() {
-            take_nested(&mut v, &mut stack);
+fn drop_all(mut stack: Vec<Owned>) {
+    while let Some(mut owned) = stack.pop() {
+        match &mut owned {
+            Owned::Value(v) => take_nested(v, &mut stack),
+            Owned::Term(t) => take_term(t, &mut stack),
         }
     }
 }
 
-/// Moves the nested items (lists, tuples, sets) of `v`'s node to `stack` if `v` holds the node
-/// alone (otherwise it is not dropped now).
-fn take_nested(v: &mut Value, stack: &mut Vec<Value>) {
-    let nested = |v: &Value| {
-        matches!(
-            v,
-            Value::Tuple(_) | Value::List(_) | Value::Split(_) | Value::Set(_)
-        )
-    };
+/// Whether a term holds anything that may nest.
+fn term_nests(t: &PosTerm) -> bool {
+    match t {
+        PosTerm::Atom(_, data) => nests(data),
+        PosTerm::Compound(_, parts) => !parts.is_empty(),
+    }
+}
+
+/// Whether a value holds a node that may nest.
+fn nests(v: &Value) -> bool {
+    matches!(
+        v,
+        Value::Tuple(_) | Value::List(_) | Value::Split(_) | Value::Set(_) | Value::Pos(_)
+    )
+}
+
+/// Moves the nested items (lists, tuples, sets, positions) of `v`'s node to `stack` if `v`
+/// holds the node alone (otherwise it is not dropped now).
+fn take_nested(v: &mut Value, stack: &mut Vec<Owned>) {
     match v {
         Value::Tuple(items) | Value::List(items) | Value::Split(items) => {
             // Only a node held here alone is dropped now.
             if let Some(items) = Rc::get_mut(items) {
-                for item in items.iter_mut().filter(|i| nested(i)) {
-                    stack.push(std::mem::replace(item, Value::None));
+                for item in items.iter_mut().filter(|i| nests(i)) {
+                    stack.push(Owned::Value(std::mem::replace(item, Value::None)));
                 }
             }
         }
         Value::Set(items) => {
             if let Some(set) = Rc::get_mut(items) {
-                if set.iter().any(nested) {
-                    stack.extend(std::mem::take(set));
+                if set.iter().any(nests) {
+                    stack.extend(std::mem::take(set).into_iter().map(Owned::Value));
+                }
+            }
+        }
+        Value::Pos(p) => {
+            if let Some(p) = Rc::get_mut(p) {
+                if term_nests(&p.term) {
+                    stack.push(Owned::Term(std::mem::replace(&mut p.term, PLACEHOLDER)));
                 }
             }
         }
         _ => {}
+    }
+}
+
+/// Moves the nested parts of a term (an atom's data, a compound's parts held here alone) to
+/// `stack`.
+fn take_term(t: &mut PosTerm, stack: &mut Vec<Owned>) {
+    match t {
+        PosTerm::Atom(_, data) => {
+            if nests(data) {
+                stack.push(Owned::Value(std::mem::replace(data, Value::None)));
+            }
+        }
+        PosTerm::Compound(_, parts) => {
+            if let Some(parts) = Rc::get_mut(parts) {
+                for part in parts.iter_mut().filter(|p| term_nests(p)) {
+                    stack.push(Owned::Term(std::mem::replace(part, PLACEHOLDER)));
+                }
+            }
+        }
     }
 }
 

@@ -1,5 +1,6 @@
-//! Equality and order of values: structural, remembering the pairs of shared nodes found
-//! equal, so a walk is bounded by memory, not printed size.
+//! Equality and order of values and positions: structural, remembering the pairs of shared
+//! nodes found equal, so a walk is bounded by memory, not printed size; past the plain nodes,
+//! two nodes whose remembered digests differ ([`super::hash`]) are unequal at once.
 
 use std::cmp::Ordering;
 use std::rc::Rc;
@@ -8,7 +9,8 @@ use rustc_hash::FxHashSet;
 
 use crate::num::Rational;
 
-use super::{Value, PLAIN_NODES};
+use super::hash::known_digest;
+use super::{PosTerm, Position, Value, PLAIN_NODES};
 
 /// One equality or order comparison: the plain budget left, and the pairs of shared nodes
 /// found equal so far (by address; both values are borrowed for the whole walk).
@@ -43,6 +45,9 @@ impl CmpWalk {
         let Some(remember) = self.enter(key) else {
             return true;
         };
+        if remember && digests_differ(key) {
+            return false;
+        }
         let same = items.all(|(a, b)| super::deep(a, || self.eq(a, b)));
         if same && remember {
             self.equal.insert(key);
@@ -73,7 +78,7 @@ impl CmpWalk {
             (Value::Outcome(x), Value::Outcome(y)) => x == y,
             (Value::Mode(x), Value::Mode(y)) => x == y,
             (Value::Game(x), Value::Game(y)) => x == y,
-            (Value::Pos(x), Value::Pos(y)) => x == y,
+            (Value::Pos(x), Value::Pos(y)) => self.eq_pos(x, y),
             (Value::Rational(x), Value::Rational(y)) => x == y,
             (Value::Form(x), Value::Form(y)) => x == y,
             (Value::Set(x), Value::Set(y)) => {
@@ -103,7 +108,7 @@ impl CmpWalk {
             (Value::Outcome(x), Value::Outcome(y)) => x.cmp(y),
             (Value::Mode(x), Value::Mode(y)) => x.cmp(y),
             (Value::Game(x), Value::Game(y)) => x.cmp(y),
-            (Value::Pos(x), Value::Pos(y)) => x.cmp(y),
+            (Value::Pos(x), Value::Pos(y)) => self.cmp_pos(x, y),
             (Value::Rational(x), Value::Rational(y)) => x.cmp(y),
             (Value::Rational(x), Value::Int(y)) => x.cmp(&Rational::int(*y)),
             (Value::Int(x), Value::Rational(y)) => Rational::int(*x).cmp(y),
@@ -138,6 +143,117 @@ impl CmpWalk {
         }
     }
 
+    /// Equality of two positions: their terms, then their conventions.
+    fn eq_pos(&mut self, x: &Rc<Position>, y: &Rc<Position>) -> bool {
+        let key = (Rc::as_ptr(x) as usize, Rc::as_ptr(y) as usize);
+        if key.0 == key.1 {
+            return true;
+        }
+        if x.convention != y.convention {
+            return false;
+        }
+        let Some(remember) = self.enter(key) else {
+            return true;
+        };
+        if remember && digests_differ(key) {
+            return false;
+        }
+        let same = self.eq_term(&x.term, &y.term);
+        if same && remember {
+            self.equal.insert(key);
+        }
+        same
+    }
+
+    fn eq_term(&mut self, a: &PosTerm, b: &PosTerm) -> bool {
+        match (a, b) {
+            (PosTerm::Atom(i, x), PosTerm::Atom(j, y)) => {
+                i == j && super::deep(x, || self.eq(x, y))
+            }
+            (PosTerm::Compound(k, x), PosTerm::Compound(l, y)) => {
+                if k != l || x.len() != y.len() {
+                    return false;
+                }
+                let key = (
+                    Rc::as_ptr(x) as *const PosTerm as usize,
+                    Rc::as_ptr(y) as *const PosTerm as usize,
+                );
+                if key.0 == key.1 {
+                    return true;
+                }
+                let Some(remember) = self.enter(key) else {
+                    return true;
+                };
+                if remember && digests_differ(key) {
+                    return false;
+                }
+                let same = x
+                    .iter()
+                    .zip(y.iter())
+                    .all(|(p, q)| crate::stack::grow(|| self.eq_term(p, q)));
+                if same && remember {
+                    self.equal.insert(key);
+                }
+                same
+            }
+            _ => false,
+        }
+    }
+
+    /// The order of two positions: by term, then by convention (the order of the fields).
+    fn cmp_pos(&mut self, x: &Rc<Position>, y: &Rc<Position>) -> Ordering {
+        if Rc::ptr_eq(x, y) {
+            return Ordering::Equal;
+        }
+        let key = (Rc::as_ptr(x) as usize, Rc::as_ptr(y) as usize);
+        let Some(remember) = self.enter(key) else {
+            return Ordering::Equal;
+        };
+        let o = self
+            .cmp_term(&x.term, &y.term)
+            .then(x.convention.cmp(&y.convention));
+        if o == Ordering::Equal && remember {
+            self.equal.insert(key);
+        }
+        o
+    }
+
+    /// The order of two terms: atoms before compounds; atoms by instance, then data;
+    /// compounds by kind, then their parts lexicographically, then the number of parts.
+    fn cmp_term(&mut self, a: &PosTerm, b: &PosTerm) -> Ordering {
+        match (a, b) {
+            (PosTerm::Atom(i, x), PosTerm::Atom(j, y)) => {
+                i.cmp(j).then_with(|| super::deep(x, || self.cmp(x, y)))
+            }
+            (PosTerm::Atom(..), PosTerm::Compound(..)) => Ordering::Less,
+            (PosTerm::Compound(..), PosTerm::Atom(..)) => Ordering::Greater,
+            (PosTerm::Compound(k, x), PosTerm::Compound(l, y)) => {
+                let o = k.cmp(l);
+                if o != Ordering::Equal || Rc::ptr_eq(x, y) {
+                    return o;
+                }
+                let key = (
+                    Rc::as_ptr(x) as *const PosTerm as usize,
+                    Rc::as_ptr(y) as *const PosTerm as usize,
+                );
+                let Some(remember) = self.enter(key) else {
+                    return Ordering::Equal;
+                };
+                for (p, q) in x.iter().zip(y.iter()) {
+                    let o = crate::stack::grow(|| self.cmp_term(p, q));
+                    if o != Ordering::Equal {
+                        return o;
+                    }
+                }
+                let o = x.len().cmp(&y.len());
+                if o == Ordering::Equal && remember {
+                    self.equal.insert(key);
+                }
+                o
+            }
+        }
+    }
+
     /// Lexicographic order of two nodes' items, then their lengths.
     fn items<'v>(
         &mut self,
@@ -159,6 +275,15 @@ impl CmpWalk {
             self.equal.insert(key);
         }
         o
+    }
+}
+
+/// Whether the digests remembered for the two nodes at `key` differ (then their values
+/// differ); false when either is not remembered.
+fn digests_differ(key: (usize, usize)) -> bool {
+    match (known_digest(key.0), known_digest(key.1)) {
+        (Some(a), Some(b)) => a != b,
+        _ => false,
     }
 }
 
@@ -185,5 +310,47 @@ impl Ord for Value {
             (Value::Int(x), Value::Int(y)) => x.cmp(y),
             _ => CmpWalk::new().cmp(self, other),
         }
+    }
+}
+
+impl PartialEq for Position {
+    fn eq(&self, other: &Position) -> bool {
+        self.convention == other.convention && CmpWalk::new().eq_term(&self.term, &other.term)
+    }
+}
+
+impl Eq for Position {}
+
+impl PartialOrd for Position {
+    fn partial_cmp(&self, other: &Position) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Position {
+    fn cmp(&self, other: &Position) -> Ordering {
+        CmpWalk::new()
+            .cmp_term(&self.term, &other.term)
+            .then(self.convention.cmp(&other.convention))
+    }
+}
+
+impl PartialEq for PosTerm {
+    fn eq(&self, other: &PosTerm) -> bool {
+        CmpWalk::new().eq_term(self, other)
+    }
+}
+
+impl Eq for PosTerm {}
+
+impl PartialOrd for PosTerm {
+    fn partial_cmp(&self, other: &PosTerm) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for PosTerm {
+    fn cmp(&self, other: &PosTerm) -> Ordering {
+        CmpWalk::new().cmp_term(self, other)
     }
 }

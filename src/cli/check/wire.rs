@@ -30,6 +30,7 @@ pub struct WireSettings {
     explicit: bool,
     max_memory: usize,
     max_stored_moves: usize,
+    threads: usize,
     max_call_depth: u32,
     max_collection: u64,
     compiled_rules: bool,
@@ -60,6 +61,7 @@ impl WireSettings {
             explicit,
             max_memory,
             max_stored_moves,
+            threads,
         } = *graph;
         let Limits {
             max_call_depth,
@@ -75,6 +77,7 @@ impl WireSettings {
             explicit,
             max_memory,
             max_stored_moves,
+            threads,
             max_call_depth,
             max_collection,
             compiled_rules,
@@ -98,6 +101,7 @@ impl WireSettings {
                     explicit: self.explicit,
                     max_memory: self.max_memory,
                     max_stored_moves: self.max_stored_moves,
+                    threads: self.threads,
                 },
                 limits: Limits {
                     max_call_depth: self.max_call_depth,
@@ -402,8 +406,8 @@ struct WireStats {
     work: WireWork,
     /// Rules compiled, rules, conditions compiled, conditions.
     compiled: [usize; 4],
-    /// Positions, atoms, compounds, moves, bytes, estimate.
-    graph: [usize; 6],
+    /// Positions, atoms, compounds, moves, bytes, estimate, solved in parallel.
+    graph: [usize; 7],
     /// Dense, packed, hashed.
     index: [usize; 3],
 }
@@ -435,6 +439,7 @@ impl WireStats {
                             packed,
                             hashed,
                         },
+                    parallel,
                 },
         } = *stats;
         WireStats {
@@ -446,14 +451,16 @@ impl WireStats {
                 Work::Expressions(n) => WireWork::Expressions(n),
             },
             compiled: [rules, of_rules, conditions, of_conditions],
-            graph: [positions, atoms, compounds, moves, bytes, estimate],
+            graph: [
+                positions, atoms, compounds, moves, bytes, estimate, parallel,
+            ],
             index: [dense, packed, hashed],
         }
     }
 
     fn stats(self) -> Stats {
         let [rules, of_rules, conditions, of_conditions] = self.compiled;
-        let [positions, atoms, compounds, moves, bytes, estimate] = self.graph;
+        let [positions, atoms, compounds, moves, bytes, estimate, parallel] = self.graph;
         let [dense, packed, hashed] = self.index;
         Stats {
             load: self.load,
@@ -481,6 +488,7 @@ impl WireStats {
                     packed,
                     hashed,
                 },
+                parallel,
             },
         }
     }

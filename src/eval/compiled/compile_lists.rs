@@ -1,7 +1,7 @@
 //! Compiling the list part of the fragment: lists, generators, folds, list-valued
 //! expressions, and calls of user functions inlined.
 
-use std::rc::Rc;
+use std::sync::Arc;
 
 use super::*;
 use crate::eval::builtins::Builtin;
@@ -59,7 +59,7 @@ impl Compiler<'_> {
     }
 
     /// A literal list of integer lists (a constant's rows).
-    pub(super) fn const_rows(&self, e: &Expr) -> Option<Rc<RowSet>> {
+    pub(super) fn const_rows(&self, e: &Expr) -> Option<Arc<RowSet>> {
         match self.literal_const(e)? {
             Value::List(ref rows) => rows
                 .iter()

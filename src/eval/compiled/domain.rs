@@ -262,7 +262,7 @@ impl Pass<'_> {
                 Some(Reg::List(list)) => list.clone(),
                 _ => List::Unknown,
             },
-            ListExpr::Lit(xs) => List::Known(xs.clone()),
+            ListExpr::Lit(xs) => List::Known(Rc::from(&xs[..])),
             ListExpr::Elems(items) => {
                 if items.len() != self.len {
                     return List::Unknown;

@@ -9,7 +9,7 @@
 //! interpreter runs the rule again and raises it.
 
 use std::ops::ControlFlow;
-use std::rc::Rc;
+use std::sync::Arc;
 
 use super::*;
 use crate::eval::arith;
@@ -36,7 +36,7 @@ pub(super) enum ListExpr {
     /// A list register.
     Reg(u32),
     /// A literal list.
-    Lit(Rc<[i64]>),
+    Lit(Arc<[i64]>),
     /// `[a, b, c]`.
     Elems(Vec<IntExpr>),
     /// `[body for ...]`.
@@ -64,7 +64,7 @@ pub(super) enum Binding {
     List(u32, ListExpr),
     Bool(u32, BoolExpr),
     /// A constant list of lists, for a parameter read as rows.
-    Rows(u32, Rc<RowSet>),
+    Rows(u32, Arc<RowSet>),
     /// A variable of the caller that the callee reads in place (see `Compiler::inline`):
     /// nothing to bind; the memo key reads it.
     Alias(Kind, u32),

@@ -2,6 +2,7 @@
 //! quantifiers over them recognised as single loops.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use super::*;
 use crate::eval::value::Value;
@@ -12,7 +13,7 @@ use crate::syntax::ast::BinaryOp;
 /// all at once.
 #[derive(Debug)]
 pub(super) struct RowSet {
-    pub(super) rows: Vec<Rc<[i64]>>,
+    pub(super) rows: Vec<Arc<[i64]>>,
     /// Per row, the set of its items (`1 << i` for each item `i`), if all are in `0..64`.
     pub(super) masks: Option<Vec<u64>>,
     /// One more than the greatest item (0 without items): a board at least this long has
@@ -21,7 +22,7 @@ pub(super) struct RowSet {
 }
 
 impl RowSet {
-    pub(super) fn new(rows: Vec<Rc<[i64]>>) -> Rc<RowSet> {
+    pub(super) fn new(rows: Vec<Arc<[i64]>>) -> Arc<RowSet> {
         let items = || rows.iter().flat_map(|r| r.iter().copied());
         let masks = items().all(|i| (0..64).contains(&i)).then(|| {
             rows.iter()
@@ -31,20 +32,20 @@ impl RowSet {
         let reach = items()
             .max()
             .map_or(0, |i| i.saturating_add(1).max(0) as usize);
-        Rc::new(RowSet { rows, masks, reach })
+        Arc::new(RowSet { rows, masks, reach })
     }
 }
 
 /// The rows of a `for row in rows` clause: a constant's, or a rows register's.
 #[derive(Debug, Clone)]
 pub(super) enum RowsSource {
-    Const(Rc<RowSet>),
+    Const(Arc<RowSet>),
     Reg(u32),
 }
 
 impl RowsSource {
     /// The rows (shared, not copied).
-    pub(super) fn get(&self, run: &Run<'_>) -> Eval<Rc<RowSet>> {
+    pub(super) fn get(&self, run: &Run<'_>) -> Eval<Arc<RowSet>> {
         match self {
             RowsSource::Const(rows) => Ok(rows.clone()),
             RowsSource::Reg(r) => run.b.rows[*r as usize]
@@ -64,7 +65,7 @@ pub(super) struct RowsSlot {
     pub(super) from: Option<Value>,
     /// Whether a row was read from a set: a rule that takes lists only must not reuse it.
     pub(super) from_sets: bool,
-    pub(super) rows: Rc<RowSet>,
+    pub(super) rows: Arc<RowSet>,
 }
 
 /// Loads a rows input from `value` into `slot`; false if it is not a list of integer lists
@@ -331,7 +332,7 @@ pub(super) fn index(list: &ListExpr, i: &IntExpr, run: &mut Run<'_>) -> Eval<i64
 }
 
 /// The items of a literal list of integers.
-pub(super) fn int_items(v: &Value) -> Option<Rc<[i64]>> {
+pub(super) fn int_items(v: &Value) -> Option<Arc<[i64]>> {
     match v {
         Value::List(items) => ints(items.iter()),
         _ => None,
@@ -339,7 +340,7 @@ pub(super) fn int_items(v: &Value) -> Option<Rc<[i64]>> {
 }
 
 /// The integers of `items`, if all are integers.
-pub(super) fn ints<'v>(items: impl Iterator<Item = &'v Value>) -> Option<Rc<[i64]>> {
+pub(super) fn ints<'v>(items: impl Iterator<Item = &'v Value>) -> Option<Arc<[i64]>> {
     items
         .map(|i| match i {
             Value::Int(n) => Some(*n),

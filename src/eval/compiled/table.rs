@@ -51,3 +51,10 @@ impl CompiledGames {
         &self.games[id.0 as usize]
     }
 }
+
+/// The compiled forms are plain data (no `Rc`, no cells), so the parallel solver's worker
+/// threads can share them: this fails to compile if a change makes them thread-bound.
+const _: () = {
+    const fn shared<T: Sync + Send>() {}
+    shared::<CompiledGames>();
+};

@@ -1,0 +1,340 @@
+//! One thread of the parallel solver: a depth-first search from the root over the shared
+//! table, running the game's compiled rules on packed positions.
+//!
+//! Every thread searches the whole game from the root; they spread because each claims the
+//! positions it enters (an entry marked [`ACTIVE`]) and, at a position, first follows the
+//! options nobody has claimed, in an order of its own (rotated per thread and position),
+//! leaving the ones another thread is solving for a second pass. By the second pass most of
+//! those are solved; one that is still active is entered again (its work is done twice,
+//! which is harmless: the game is acyclic and every thread computes the same value), so no
+//! thread ever waits for another. A position is finished when all its options are: its
+//! remoteness is written once its last option has one, by whichever thread gets there.
+
+use std::ops::ControlFlow;
+use std::sync::atomic::Ordering;
+
+use rustc_hash::FxHashSet;
+
+use super::key::Key;
+use super::table::{Seen, ACTIVE, DRAW, MAX_REMOTENESS};
+use super::{Abort, Shared};
+use crate::diag::Diag;
+use crate::eval::compiled::{Emitted, InputFrame};
+use crate::eval::value::Value;
+use crate::graph::BYTES_PER_POSITION;
+
+/// An option of a position on the search's path, with its code once known ([`ACTIVE`]:
+/// not yet).
+#[derive(Clone, Copy)]
+struct Opt {
+    key: Key,
+    hash: u64,
+    code: u32,
+}
+
+/// A position on the path: its options are `opts[start..end]`, `next` the first not looked
+/// at in this pass.
+struct Frame {
+    key: Key,
+    hash: u64,
+    start: usize,
+    end: usize,
+    next: usize,
+    /// Where its code goes in its parent's options (`usize::MAX` for the root).
+    parent: usize,
+    /// Some option was active in another thread during the first pass.
+    deferred: bool,
+    /// This is the second pass.
+    retry: bool,
+}
+
+/// New positions counted locally before they are added to the shared count.
+const FLUSH_EVERY: usize = 256;
+/// Positions found before the other threads start: below, a thread costs more to start
+/// than it saves.
+const SPAWN_AFTER: usize = 2048;
+
+/// A thread's search.
+pub(super) struct Worker<'s> {
+    id: usize,
+    sh: &'s Shared<'s>,
+    /// The game's frame (parameters), built in this thread from plain data.
+    frame: Vec<Value>,
+    cells: Vec<i64>,
+    opts: Vec<Opt>,
+    stack: Vec<Frame>,
+    on_stack: FxHashSet<Key>,
+    new_positions: usize,
+    new_bytes: usize,
+    steps: u32,
+    /// Called once, after the first positions, to start the other threads (the first
+    /// worker only): a small game is solved before any thread is started.
+    spawn: Option<&'s dyn Fn()>,
+}
+
+impl<'s> Worker<'s> {
+    pub(super) fn new(id: usize, sh: &'s Shared<'s>, spawn: Option<&'s dyn Fn()>) -> Self {
+        Worker {
+            id,
+            sh,
+            frame: sh.plan.frame.iter().map(|p| p.to_value()).collect(),
+            cells: Vec::new(),
+            opts: Vec::new(),
+            stack: Vec::new(),
+            on_stack: FxHashSet::default(),
+            new_positions: 0,
+            new_bytes: 0,
+            steps: 0,
+            spawn,
+        }
+    }
+
+    /// Solves `root` and everything below it (or stops when another thread has).
+    pub(super) fn run(&mut self, root: Key) -> Result<(), Abort> {
+        let result = self.search(root);
+        self.flush()?;
+        result
+    }
+
+    fn search(&mut self, root: Key) -> Result<(), Abort> {
+        let hash = root.hash();
+        match self.sh.table.claim(root, hash) {
+            Seen::Done(_) => return Ok(()),
+            Seen::New => self.count(root)?,
+            Seen::Active => {}
+        }
+        self.enter(root, hash, usize::MAX)?;
+        while !self.tick()? {
+            let Some(top) = self.stack.last_mut() else {
+                break;
+            };
+            if top.next < top.end {
+                let i = top.next;
+                top.next += 1;
+                let opt = self.opts[i];
+                if opt.code != ACTIVE {
+                    continue;
+                }
+                let retry = top.retry;
+                let seen = if retry {
+                    self.sh.table.get(opt.key, opt.hash)
+                } else {
+                    None
+                };
+                let seen = seen.unwrap_or_else(|| self.sh.table.claim(opt.key, opt.hash));
+                match seen {
+                    Seen::Done(code) => self.opts[i].code = code,
+                    Seen::Active if !retry => top.deferred = true,
+                    Seen::Active => {
+                        if self.on_stack.contains(&opt.key) {
+                            return Err(Abort::Cycle);
+                        }
+                        self.enter(opt.key, opt.hash, i)?;
+                    }
+                    Seen::New => {
+                        self.count(opt.key)?;
+                        self.enter(opt.key, opt.hash, i)?;
+                    }
+                }
+                continue;
+            }
+            if top.deferred && !top.retry {
+                top.retry = true;
+                top.next = top.start;
+                continue;
+            }
+            let Some(done) = self.stack.pop() else { break };
+            let code = lego(&self.opts[done.start..done.end])?;
+            self.opts.truncate(done.start);
+            self.on_stack.remove(&done.key);
+            self.finish(done.key, done.hash, done.parent, code);
+        }
+        Ok(())
+    }
+
+    /// Records a solved position, in the table and in its parent's options.
+    fn finish(&mut self, key: Key, hash: u64, parent: usize, code: u32) {
+        self.sh.table.finish(key, hash, code);
+        if parent == usize::MAX {
+            self.sh.solved.store(true, Ordering::Relaxed);
+        } else {
+            self.opts[parent].code = code;
+        }
+    }
+
+    /// Expands `key`: an end of play is finished at once, any other position goes on the
+    /// path with its options.
+    fn enter(&mut self, key: Key, hash: u64, parent: usize) -> Result<(), Abort> {
+        let start = self.opts.len();
+        match self.expand(key, hash)? {
+            Some(code) => self.finish(key, hash, parent, code),
+            None => {
+                self.on_stack.insert(key);
+                self.stack.push(Frame {
+                    key,
+                    hash,
+                    start,
+                    end: self.opts.len(),
+                    next: start,
+                    parent,
+                    deferred: false,
+                    retry: false,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the position's `terminal if` conditions and rules, as the interpreter would:
+    /// the code of an end of play, or `None` with its options appended to `opts`.
+    fn expand(&mut self, key: Key, hash: u64) -> Result<Option<u32>, Abort> {
+        let plan = self.sh.plan;
+        let stop = self.sh.stop;
+        key.cells(&mut self.cells);
+        let Worker {
+            frame, cells, opts, ..
+        } = self;
+        let inputs = InputFrame {
+            values: frame,
+            packed: plan.slot.map(|s| (s, &cells[..])),
+        };
+        let holds = |conds: &[&crate::eval::compiled::CompiledCond]| -> Result<bool, Abort> {
+            for c in conds {
+                match c.eval(inputs, plan.max_collection, stop) {
+                    Ok(true) => return Ok(true),
+                    Ok(false) => {}
+                    Err(_) => return Err(Abort::Rules),
+                }
+            }
+            Ok(false)
+        };
+        let end = |draw: bool| {
+            if draw {
+                DRAW
+            } else if plan.misere {
+                1
+            } else {
+                0
+            }
+        };
+        if holds(&plan.terminal)? {
+            return Ok(Some(end(holds(&plan.draw)?)));
+        }
+        let start = opts.len();
+        for rule in &plan.rules {
+            let mut emit = |target: Emitted<'_>| {
+                let key = match target {
+                    Emitted::IntList(items) => Key::of(items),
+                    _ => None,
+                };
+                let Some(key) = key else {
+                    // Not a packed list of this game: the one-thread search takes it.
+                    return Err(Box::new(Diag::internal("not a packed target")));
+                };
+                opts.push(Opt {
+                    key,
+                    hash: key.hash(),
+                    code: ACTIVE,
+                });
+                Ok(ControlFlow::Continue(()))
+            };
+            if rule
+                .run(inputs, plan.max_collection, stop, false, &mut emit)
+                .is_err()
+            {
+                return Err(Abort::Rules);
+            }
+        }
+        let n = opts.len() - start;
+        if n == 0 {
+            return Ok(Some(end(holds(&plan.draw)?)));
+        }
+        if self.id > 0 {
+            // Each thread its own order, so that threads starting together spread out.
+            let turn = (hash.rotate_left(self.id as u32 * 17) % n as u64) as usize;
+            opts[start..].rotate_left(turn);
+        }
+        Ok(None)
+    }
+
+    /// Counts a new position against the limits.
+    fn count(&mut self, key: Key) -> Result<(), Abort> {
+        self.new_positions += 1;
+        self.new_bytes += BYTES_PER_POSITION + key.len();
+        if self.new_positions.is_multiple_of(FLUSH_EVERY) {
+            let positions = self.flush()?;
+            if positions >= SPAWN_AFTER {
+                if let Some(spawn) = self.spawn.take() {
+                    spawn();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Adds the positions counted here to the shared count, and checks the limits; the
+    /// positions counted so far.
+    fn flush(&mut self) -> Result<usize, Abort> {
+        let (n, b) = (self.new_positions, self.new_bytes);
+        self.new_positions = 0;
+        self.new_bytes = 0;
+        let positions = self.sh.positions.fetch_add(n, Ordering::Relaxed) + n;
+        let bytes = self.sh.bytes.fetch_add(b, Ordering::Relaxed) + b;
+        if self.id == 0 {
+            self.sh
+                .stop
+                .note(self.sh.plan.base_positions + positions, bytes);
+        }
+        if positions > self.sh.plan.max_new || bytes > self.sh.plan.max_bytes {
+            return Err(Abort::Limit);
+        }
+        Ok(positions)
+    }
+
+    /// Counts a step: now and then, looks whether another thread failed, and at the stop.
+    /// True once the root is solved (by any thread): so is everything below it, and there
+    /// is nothing left to do.
+    fn tick(&mut self) -> Result<bool, Abort> {
+        self.steps = self.steps.wrapping_add(1);
+        if self.steps.is_multiple_of(64) {
+            if self.sh.failed.load(Ordering::Relaxed) {
+                return Err(Abort::Elsewhere);
+            }
+            if self.sh.solved.load(Ordering::Relaxed) {
+                return Ok(true);
+            }
+        }
+        if self.steps.is_multiple_of(4096) && self.sh.stop.check().is_err() {
+            return Err(Abort::Stopped);
+        }
+        Ok(false)
+    }
+}
+
+/// A position's code from its options' (none unknown): the remoteness rule of
+/// `analysis::lego_rule` (the least even remoteness plus one; else a draw if an option is
+/// one; else the greatest plus one).
+fn lego(opts: &[Opt]) -> Result<u32, Abort> {
+    let mut least_even = u32::MAX;
+    let mut greatest = 0;
+    let mut draw = false;
+    for o in opts {
+        match o.code {
+            ACTIVE => return Err(Abort::Internal),
+            DRAW => draw = true,
+            c if c % 2 == 0 => least_even = least_even.min(c),
+            c => greatest = greatest.max(c),
+        }
+    }
+    let r = if least_even != u32::MAX {
+        least_even
+    } else if draw {
+        return Ok(DRAW);
+    } else {
+        greatest
+    };
+    if r + 1 >= MAX_REMOTENESS {
+        return Err(Abort::Internal);
+    }
+    Ok(r + 1)
+}

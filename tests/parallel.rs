@@ -1,0 +1,313 @@
+//! `--threads N`: the parallel solver (`analysis::parallel`) gives the answers, the printed
+//! output and the diagnostics of one thread — on the examples, on the benchmark games at
+//! small sizes, where its run must stop (errors in rules, cycles, limits, the deadline), and
+//! on random games against the one-thread search.
+
+use cgl::graph::GraphConfig;
+use cgl::session::{Session, SessionConfig};
+use proptest::prelude::*;
+
+use crate::common::{cgl, root};
+use crate::random_graphs::config;
+
+/// A session on `threads` threads with `source` loaded.
+fn session(threads: usize, source: &str, max_positions: Option<usize>) -> (Session, usize) {
+    let mut s = Session::new(SessionConfig {
+        graph: GraphConfig {
+            threads,
+            max_positions: max_positions.unwrap_or(GraphConfig::default().max_positions),
+            ..GraphConfig::default()
+        },
+        ..SessionConfig::default()
+    });
+    let file = match s.load_source("parallel.game", source) {
+        Ok(f) => f,
+        Err(d) => panic!("does not load: {:?}\n{source}", d[0].message),
+    };
+    (s, file)
+}
+
+/// The printed values of `exprs` in turn (or the error codes), and how many positions the
+/// session's last parallel run solved.
+fn answers(threads: usize, source: &str, exprs: &[&str], max: Option<usize>) -> (String, usize) {
+    let (mut s, file) = session(threads, source, max);
+    let mut out = String::new();
+    for e in exprs {
+        match s.eval_text(e, &[file]) {
+            Ok(v) => out += &s.show(&v),
+            Err(d) => {
+                for d in d {
+                    out += &format!("error {}: {}", d.code.name(), d.message);
+                }
+            }
+        }
+        out.push('\n');
+    }
+    (out, s.analyzer().solved_in_parallel())
+}
+
+/// The same answers on 1 and 2 threads; the positions the parallel run solved.
+fn same_on_two_threads(source: &str, exprs: &[&str], max: Option<usize>) -> usize {
+    let (one, none) = answers(1, source, exprs, max);
+    let (two, solved) = answers(2, source, exprs, max);
+    assert_eq!(none, 0, "one thread never runs the parallel solver");
+    assert_eq!(one, two, "{source}");
+    solved
+}
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(root().join(path)).unwrap()
+}
+
+/// The W3 query of spec/performance.md.
+fn w3(s: &str) -> String {
+    format!(
+        "(reachable({s}), outcome({s}), if {s} is D then -1 else remoteness({s}), \
+         [outcome(m) for m in moves({s})], \
+         [[if q is D then -1 else remoteness(q) for q in moves(m)] for m in moves({s})])"
+    )
+}
+
+/// The W4 query.
+fn w4(s: &str) -> String {
+    format!("(reachable({s}), outcome({s}), remoteness({s}), [outcome(m) for m in moves({s})])")
+}
+
+#[test]
+fn the_examples_check_the_same_on_one_and_two_threads() {
+    let one = cgl(&["check", "examples", "--threads", "1"]);
+    let two = cgl(&["check", "examples", "--threads", "2"]);
+    assert_eq!(one.0, 0, "{}", one.1);
+    assert_eq!(one, two);
+}
+
+#[test]
+fn tic_tac_toe_is_solved_in_parallel_with_the_answers_of_one_thread() {
+    let source = read("benches/games/tictactoe.game");
+    let solved = same_on_two_threads(&source, &[&w3("TicTacToe.start")], None);
+    assert_eq!(solved, 5_478, "every board of 3x3 tic-tac-toe");
+}
+
+#[test]
+fn queries_in_another_order_add_to_what_parallel_runs_solved() {
+    // The options first (each a parallel run that reuses what the ones before solved), then
+    // the root, then its count.
+    let source = read("benches/games/tictactoe.game");
+    let s = "TicTacToe.start";
+    let exprs = [
+        format!("[outcome(m) for m in moves({s})]"),
+        format!("[[remoteness(q) for q in moves(m) if q is not D] for m in moves({s})]"),
+        format!("outcome({s})"),
+        format!("reachable({s})"),
+        format!("reachable({s})"),
+    ];
+    let exprs: Vec<&str> = exprs.iter().map(String::as_str).collect();
+    assert_eq!(same_on_two_threads(&source, &exprs, None), 5_478);
+}
+
+#[test]
+fn a_board_whose_lines_are_a_parameter_is_solved_in_parallel() {
+    // 3 rows of 4 cells, three in a row, the lines passed as a parameter (a list of rows
+    // that each thread rebuilds from plain data).
+    let source = "
+        const LINES = [[0, 1, 2], [1, 2, 3], [4, 5, 6], [5, 6, 7], [8, 9, 10], [9, 10, 11],
+                       [0, 4, 8], [1, 5, 9], [2, 6, 10], [3, 7, 11],
+                       [0, 5, 10], [1, 6, 11], [2, 5, 8], [3, 6, 9]]
+        fn won(b, p, lines) = exists l in lines: forall i in l: b[i] == p
+        fn turn(b) = if count(c == 1 for c in b) == count(c == 2 for c in b) then 1 else 2
+        game T(lines = LINES) {
+            position b
+            start [0; 12]
+            terminal if won(b, 1, lines) or won(b, 2, lines) or not (0 in b)
+            draw if not won(b, 1, lines) and not won(b, 2, lines)
+            move set(b, i, turn(b)) for i in 0..12 if b[i] == 0
+        }";
+    let solved = same_on_two_threads(source, &[&w3("T.start")], None);
+    assert!(solved > 100_000, "{solved}");
+}
+
+#[test]
+fn chomp_is_solved_in_parallel_with_the_answers_of_one_thread() {
+    let source = read("benches/games/chomp.game");
+    let solved = same_on_two_threads(&source, &[&w4("Chomp([8; 8])")], None);
+    // Every staircase inside 8 x 8 but the empty one: C(16, 8) - 1.
+    assert_eq!(solved, 12_869);
+}
+
+#[test]
+fn misere_play_is_solved_in_parallel_too() {
+    let source = format!(
+        "{}\ngame M {{ position rows  play misere  move trim([if r >= i then min(l, j) else l \
+         for (r, l) in enumerate(rows)]) for (i, w) in enumerate(rows), j in 0..w }}",
+        read("benches/games/chomp.game")
+    );
+    let solved = same_on_two_threads(&source, &[&w4("M([7; 7])")], None);
+    assert!(solved > 3_000, "{solved}");
+}
+
+/// A game of three counters, each taken down by one; the third cell's rule fails (`% 0`)
+/// at one position deep down.
+const FAILING: &str = "
+    game F {
+        position b
+        move [b[0] - 1, b[1], b[2]] if b[0] > 0
+        move [b[0], b[1] - 1, b[2]] if b[1] > 0
+        move [b[0], b[1], b[2] - 1] if b[2] > 0
+        move [b[0], b[1], b[2] % (b[0] - 3)] if b[0] == 3 and b[1] == 2 and b[2] == 5
+    }";
+
+#[test]
+fn an_error_in_a_rule_is_the_diagnostic_of_one_thread() {
+    let exprs = [
+        "reachable(F([15, 15, 15]))",
+        "outcome(F([15, 15, 15]))",
+        "remoteness(F([15, 15, 15]))",
+    ];
+    let (one, _) = answers(1, FAILING, &exprs, None);
+    assert!(one.contains("error cgl::eval"), "{one}");
+    // The runs stop at the error; the positions they solved before it stay known (their
+    // rules ran without one, and their values are the one-thread search's).
+    same_on_two_threads(FAILING, &exprs, None);
+    // Through the command line too: the whole rendered diagnostic and the exit code.
+    let dir = std::env::temp_dir().join(format!("cgl-parallel-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("failing.game");
+    std::fs::write(&file, FAILING).unwrap();
+    let file = file.to_str().unwrap();
+    let run = |t: &str| {
+        cgl(&[
+            "eval",
+            "-f",
+            file,
+            "--threads",
+            t,
+            "outcome(F([15, 15, 15]))",
+        ])
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_ne!(one.0, 0);
+    assert_eq!(one, two);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_cycle_in_a_game_not_declared_loopy_is_the_diagnostic_of_one_thread() {
+    let source = "
+        game C {
+            position b
+            move [b[0] - 1, b[1]] if b[0] > 0
+            move [b[0], b[1] - 1] if b[1] > 0
+            move [15, 15] if b[0] == 1 and b[1] == 1
+        }";
+    let exprs = [
+        "reachable(C([15, 15]))",
+        "outcome(C([15, 15]))",
+        "remoteness(C([14, 15]))",
+    ];
+    let (one, _) = answers(1, source, &exprs, None);
+    assert!(one.contains("error cgl::graph::cycle"), "{one}");
+    same_on_two_threads(source, &exprs, None);
+}
+
+#[test]
+fn the_position_limit_ends_a_parallel_run_as_it_ends_one_thread() {
+    let source = read("benches/games/chomp.game");
+    let exprs = [w4("Chomp([8; 8])"), "reachable(Chomp([3; 3]))".to_string()];
+    let exprs: Vec<&str> = exprs.iter().map(String::as_str).collect();
+    let (one, _) = answers(1, &source, &exprs, Some(5_000));
+    assert!(
+        one.starts_with("error cgl::graph::too_many_positions"),
+        "{one}"
+    );
+    same_on_two_threads(&source, &exprs, Some(5_000));
+    // Just enough for the whole game: the parallel run takes it.
+    assert_eq!(
+        same_on_two_threads(&source, &exprs[..1], Some(12_900)),
+        12_869
+    );
+}
+
+#[test]
+fn the_deadline_stops_a_parallel_run_with_the_diagnostic_of_one_thread() {
+    let run = |t: &str| {
+        cgl(&[
+            "eval",
+            "-f",
+            "benches/games/tictactoe4.game",
+            "--timeout",
+            "0.3",
+            "--threads",
+            t,
+            "reachable(TicTacToe.start)",
+        ])
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert!(one.2.contains("cgl::limit::timeout"), "{}", one.2);
+    assert_eq!(one, two);
+}
+
+/// A random game of four counters below 16: each rule takes one counter down by an amount
+/// of a set, under a guard on the next counter; some ends are declared drawn. Most have
+/// thousands of positions, enough for the other threads to start.
+fn heap_game() -> impl Strategy<Value = String> {
+    let rule = || {
+        (
+            0..4usize,
+            prop::collection::btree_set(1..5i64, 1..3),
+            0..3i64,
+        )
+    };
+    (
+        // A rule for each counter first (so that the game is large), then a few more.
+        (
+            prop::collection::vec(rule(), 4),
+            prop::collection::vec(rule(), 0..3),
+        )
+            .prop_map(|(mut each, more)| {
+                for (i, r) in each.iter_mut().enumerate() {
+                    r.0 = i;
+                }
+                each.extend(more);
+                each
+            }),
+        0..8i64,
+        0..3i64,
+        any::<bool>(),
+    )
+        .prop_map(|(rules, end, draw, misere)| {
+            let mut g = String::from("game H {\n    position b\n");
+            if misere {
+                g += "    play misere\n";
+            }
+            g += &format!("    terminal if b[0] + b[1] + b[2] + b[3] == {end}\n");
+            g += &format!("    draw if b[0] % 3 == {draw}\n");
+            for (cell, takes, guard) in rules {
+                let takes: Vec<String> = takes.iter().map(i64::to_string).collect();
+                let mut target: Vec<String> = (0..4).map(|i| format!("b[{i}]")).collect();
+                target[cell] = format!("b[{cell}] - k");
+                g += &format!(
+                    "    move [{}] for k in [{}] if b[{cell}] >= k and b[{}] >= {guard}\n",
+                    target.join(", "),
+                    takes.join(", "),
+                    (cell + 1) % 4
+                );
+            }
+            g + "}\n"
+        })
+}
+
+proptest! {
+    #![proptest_config(config(24))]
+
+    #[test]
+    fn random_games_have_the_same_answers_on_one_and_two_threads(
+        game in heap_game(),
+        start in prop::collection::vec(8..16i64, 4),
+    ) {
+        let s = format!("H({start:?})");
+        let query = w3(&s);
+        let (one, _) = answers(1, &game, &[&query], None);
+        let (two, _) = answers(2, &game, &[&query], None);
+        prop_assert_eq!(one, two, "{}", game);
+    }
+}
