@@ -8,10 +8,20 @@ use std::process::{Command, Stdio};
 use crate::common::{root, temp_dir, wait_with_timeout};
 
 /// Runs `cgl eval --stats` on `expr` after loading `file`, with dense indexes `on` or off;
-/// returns the printed answer and how many positions `--stats` counts as found densely.
+/// returns the printed answer and how many positions `--stats` counts as found densely. One
+/// thread: the parallel solver (`--threads` 2 and more) keeps its positions in a table of its
+/// own, not in the graph's indexes.
 fn eval(file: &std::path::Path, expr: &str, on: bool) -> (String, usize) {
     let child = Command::new(env!("CARGO_BIN_EXE_cgl"))
-        .args(["eval", "--stats", "--max-memory", "4096", "-f"])
+        .args([
+            "eval",
+            "--stats",
+            "--threads",
+            "1",
+            "--max-memory",
+            "4096",
+            "-f",
+        ])
         .arg(file)
         .arg(expr)
         .env("CGL_DENSE", if on { "on" } else { "off" })
