@@ -224,14 +224,7 @@ impl Digests {
             seq_address(items),
             Rc::strong_count(items) > 1,
             || Kept::Seq(items.clone()),
-            |ds| {
-                let mut h = FxHasher::default();
-                h.write_usize(items.len());
-                for item in items.iter() {
-                    h.write_u64(ds.value(item));
-                }
-                h.finish()
-            },
+            |ds| ds.items(items.len(), items.iter()),
         )
     }
 
@@ -240,15 +233,18 @@ impl Digests {
             Rc::as_ptr(items) as usize,
             Rc::strong_count(items) > 1,
             || Kept::Set(items.clone()),
-            |ds| {
-                let mut h = FxHasher::default();
-                h.write_usize(items.len());
-                for item in items.iter() {
-                    h.write_u64(ds.value(item));
-                }
-                h.finish()
-            },
+            |ds| ds.items(items.len(), items.iter()),
         )
+    }
+
+    /// The digest of a list's, tuple's or set's `len` items.
+    fn items<'v>(&mut self, len: usize, items: impl Iterator<Item = &'v Value>) -> u64 {
+        let mut h = FxHasher::default();
+        h.write_usize(len);
+        for item in items {
+            h.write_u64(self.value(item));
+        }
+        h.finish()
     }
 
     fn pos(&mut self, p: &Rc<Position>) -> u64 {
