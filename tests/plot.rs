@@ -621,6 +621,30 @@ fn dot_of_chomp_parses_back_with_the_figure_p_positions() {
 }
 
 /// Past `--max-nodes`, a diagnostic and no output; a value that is not a position too.
+/// `cgl dot` honours `--timeout` while it explores, values and labels the graph: Chomp 12 × 12
+/// has 2,704,155 positions, minutes of work with the node cap raised past them; it stops with
+/// `cgl::limit::timeout`, writes nothing, and exits 1 within seconds of the deadline.
+#[test]
+fn dot_stops_at_the_deadline() {
+    let started = std::time::Instant::now();
+    let (code, out, err) = cgl(&[
+        "dot",
+        "-f",
+        "examples/chomp.game",
+        "Chomp([12; 12])",
+        "--max-nodes",
+        "3000000",
+        "--timeout",
+        "1",
+    ]);
+    let took = started.elapsed();
+    assert_no_crash("dot --timeout", &err);
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains("cgl::limit::timeout"), "{err}");
+    assert_eq!(out, "");
+    assert!(took.as_secs() < 6, "{took:?} with --timeout 1");
+}
+
 #[test]
 fn dot_refusals_are_diagnostics() {
     let (code, out, err) = cgl(&[
