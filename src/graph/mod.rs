@@ -363,17 +363,13 @@ impl GameGraph {
     /// instance that has one, when its cells are in the table's domain.
     fn home_of<'b>(&self, term: &Term, buf: &'b mut [u8; MAX_CELLS]) -> Home<'b> {
         if let Term::Atom(inst, Value::List(items)) = term {
-            let int = |v: &Value| match v {
-                Value::Int(n) => Some(*n),
-                _ => None,
-            };
-            if let Some(rank) = self
-                .dense
-                .rank_of(*inst, items.len(), items.iter().map(int))
+            if let Some(rank) =
+                self.dense
+                    .rank_of(*inst, items.len(), items.iter().map(Value::as_int))
             {
                 // Ranked: at most `MAX_CELLS` cells, each from 0 to 255.
                 for (cell, item) in buf.iter_mut().zip(items.iter()) {
-                    *cell = int(item).unwrap_or(0) as u8;
+                    *cell = item.as_int().unwrap_or(0) as u8;
                 }
                 return Home::Dense(*inst, rank, &buf[..items.len()]);
             }
@@ -684,13 +680,7 @@ impl GameGraph {
     ) -> DiagResult<TermId> {
         if !self.dense.is_decided(inst) {
             let cells: Option<Vec<i64>> = match &data {
-                Value::List(items) => items
-                    .iter()
-                    .map(|v| match v {
-                        Value::Int(n) => Some(*n),
-                        _ => None,
-                    })
-                    .collect(),
+                Value::List(items) => items.iter().map(Value::as_int).collect(),
                 _ => None,
             };
             self.decide_dense(w, inst, cells.as_deref());

@@ -100,10 +100,7 @@ pub(super) fn home<'b>(term: &Term, buf: &'b mut [u8; MAX_CELLS]) -> Home<'b> {
         Value::List(items) => (CellsOf::List, items),
         _ => return Home::Hashed,
     };
-    let ints = items.iter().map(|item| match item {
-        Value::Int(n) => Some(*n),
-        _ => None,
-    });
+    let ints = items.iter().map(Value::as_int);
     match pack(ints, items.len(), buf) {
         Some(cells) => cells_home(*inst, of, cells),
         None => Home::Hashed,

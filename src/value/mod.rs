@@ -226,6 +226,14 @@ pub fn with_forms<R>(f: impl FnOnce(&mut ValueTable) -> R) -> R {
 }
 
 impl Value {
+    /// The integer, if the value is one.
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Value::Int(n) => Some(*n),
+            _ => None,
+        }
+    }
+
     /// A list value.
     pub fn list(items: Vec<Value>) -> Value {
         Value::List(Rc::from(items))

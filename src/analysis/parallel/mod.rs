@@ -227,13 +227,7 @@ fn key_of(an: &Analyzer, t: TermId) -> Option<Key> {
     let PosTerm::Atom(_, Value::List(items)) = &term else {
         return None;
     };
-    let cells: Option<Vec<i64>> = items
-        .iter()
-        .map(|v| match v {
-            Value::Int(n) => Some(*n),
-            _ => None,
-        })
-        .collect();
+    let cells: Option<Vec<i64>> = items.iter().map(Value::as_int).collect();
     Key::of(&cells?)
 }
 

@@ -159,13 +159,7 @@ fn param_reg(value: &Value) -> Option<Reg> {
         Value::Int(n) => Some(Reg::Int(BTreeSet::from([*n]))),
         Value::Bool(b) => Some(Reg::Int(BTreeSet::from([i64::from(*b)]))),
         Value::List(items) => {
-            let ints: Option<Rc<[i64]>> = items
-                .iter()
-                .map(|v| match v {
-                    Value::Int(n) => Some(*n),
-                    _ => None,
-                })
-                .collect();
+            let ints: Option<Rc<[i64]>> = items.iter().map(Value::as_int).collect();
             ints.map(|ints| Reg::List(List::Known(ints)))
         }
         _ => None,

@@ -341,10 +341,5 @@ pub(super) fn int_items(v: &Value) -> Option<Arc<[i64]>> {
 
 /// The integers of `items`, if all are integers.
 pub(super) fn ints<'v>(items: impl Iterator<Item = &'v Value>) -> Option<Arc<[i64]>> {
-    items
-        .map(|i| match i {
-            Value::Int(n) => Some(*n),
-            _ => None,
-        })
-        .collect()
+    items.map(Value::as_int).collect()
 }
