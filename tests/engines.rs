@@ -80,3 +80,19 @@ fn relative_to_root(path: &Path) -> String {
         .expect("a UTF-8 path")
         .to_string()
 }
+
+/// The compiled fragment's lane programs (comprehensions and folds over a list, a block of
+/// items at a time) and its innermost loops: short and empty lists, lists longer than a
+/// block, negative items, indexes, guards that drop the lanes where the body would fail,
+/// tuple guards, and a body that overflows (the interpreter's diagnostic, to the letter).
+/// The file's expectations also hold the compiled rules' options against values the
+/// interpreter computes.
+#[test]
+fn lane_programs_print_the_same_in_both_engines() {
+    let (code, stdout, stderr) = cgl(&["check", "tests/lanes.game"]);
+    assert!(
+        code == 1 && stdout.contains("18 passed, 1 failed") && stderr.contains("integer overflow"),
+        "{stdout}{stderr}"
+    );
+    assert_engines_agree("tests/lanes.game", &[]);
+}

@@ -98,19 +98,21 @@ impl Compiler<'_> {
                     .collect(),
             ),
         };
-        // The innermost loop runs in blocks when it is a range followed by guards that blocks
-        // can compute, and the target is integers that blocks can compute.
+        // The innermost loop, a range followed only by guards, runs as one loop; in blocks
+        // when blocks can compute the guards and the target is integers that blocks can
+        // compute.
         let int_parts = int_parts.filter(|parts| parts.iter().all(IntExpr::blockable));
         let last_for = steps
             .iter()
             .rposition(|s| !matches!(s, GenClause::If(_)))
-            .filter(|k| {
-                matches!(steps[*k], GenClause::Range { .. })
-                    && steps[k + 1..].iter().all(|s| match s {
-                        GenClause::If(cond) => cond.blockable(),
-                        _ => false,
-                    })
-            });
+            .filter(|k| matches!(steps[*k], GenClause::Range { .. }));
+        let in_blocks = last_for.is_some_and(|k| {
+            steps[k + 1..].iter().all(|s| match s {
+                GenClause::If(cond) => cond.blockable(),
+                _ => false,
+            })
+        });
+        let int_parts = int_parts.filter(|_| in_blocks);
         Some(CompiledRule {
             last_for,
             int_parts,

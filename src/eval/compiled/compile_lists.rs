@@ -97,7 +97,7 @@ impl Compiler<'_> {
             ),
             ExprKind::ListComp(body, clauses) => self.with_gen(clauses, |c, gen| {
                 let body = c.int(body)?;
-                let gen = gen.with_body(body.blockable());
+                let gen = gen.with_body(LaneBody::Int(&body));
                 Some(ListExpr::Comp(Box::new(gen), Box::new(body)))
             })?,
             ExprKind::CallBuiltin(Builtin::Regions, args) if args.len() == 2 => {
@@ -191,7 +191,7 @@ impl Compiler<'_> {
                 }
                 let gen = Gen {
                     clauses,
-                    in_blocks: false,
+                    progs: None,
                 };
                 then(c, gen)
             })
@@ -214,7 +214,7 @@ impl Compiler<'_> {
         }
         Some(Gen {
             clauses: out,
-            in_blocks: false,
+            progs: None,
         })
     }
 
@@ -309,17 +309,20 @@ impl Compiler<'_> {
                         Some(match b {
                             Builtin::Sum => {
                                 let body = c.int(body)?;
-                                Fold::Sum(Box::new(gen.with_body(body.blockable())), Box::new(body))
+                                Fold::Sum(
+                                    Box::new(gen.with_body(LaneBody::Int(&body))),
+                                    Box::new(body),
+                                )
                             }
                             Builtin::Count => match c.attempt(|c| c.boolean(body)) {
                                 Some(cond) => Fold::CountTrue(
-                                    Box::new(gen.with_body(cond.blockable())),
+                                    Box::new(gen.with_body(LaneBody::Bool(&cond))),
                                     Box::new(cond),
                                 ),
                                 None => {
                                     let body = c.int(body)?;
                                     Fold::CountItems(
-                                        Box::new(gen.with_body(body.blockable())),
+                                        Box::new(gen.with_body(LaneBody::Int(&body))),
                                         Box::new(body),
                                     )
                                 }
@@ -327,7 +330,7 @@ impl Compiler<'_> {
                             _ => {
                                 let body = c.int(body)?;
                                 Fold::CountItems(
-                                    Box::new(gen.with_body(body.blockable())),
+                                    Box::new(gen.with_body(LaneBody::Int(&body))),
                                     Box::new(body),
                                 )
                             }
@@ -365,7 +368,7 @@ impl Compiler<'_> {
             ExprKind::Binary(op @ (BinaryOp::Eq | BinaryOp::Ne), l, r) => {
                 let left = self.int_tuple(l)?;
                 let right = self.int_tuple(r)?;
-                BoolExpr::TupleCmp(*op, left, right)
+                tuple_cmp(*op, left, right)
             }
             ExprKind::Quantified(q, clauses, body) => {
                 let exists = *q == Quantifier::Exists;
@@ -508,4 +511,28 @@ impl Compiler<'_> {
         }
         Some((bindings, compiled))
     }
+}
+
+/// `(a, b) == (c, d)` (or `!=`). Between tuples of the same length whose items are variables
+/// or literals (`(i, j) != (0, 0)`), whose evaluation cannot fail, it is the `and` of the
+/// items' `==` (the `or` of their `!=`): a chain of comparisons that blocks can compute
+/// and affine guards can narrow.
+fn tuple_cmp(op: BinaryOp, left: Vec<IntExpr>, right: Vec<IntExpr>) -> BoolExpr {
+    let leaf = |e: &IntExpr| matches!(e, IntExpr::Lit(_) | IntExpr::Reg(_));
+    if left.len() != right.len() || left.is_empty() || !left.iter().chain(&right).all(leaf) {
+        return BoolExpr::TupleCmp(op, left, right);
+    }
+    let mut pairs = left
+        .into_iter()
+        .zip(right)
+        .rev()
+        .map(|(l, r)| BoolExpr::Cmp(op, l, r));
+    let last = pairs.next().unwrap_or(BoolExpr::Lit(op == BinaryOp::Eq));
+    pairs.fold(last, |rest, first| {
+        if op == BinaryOp::Eq {
+            BoolExpr::And(Box::new(first), Box::new(rest))
+        } else {
+            BoolExpr::Or(Box::new(first), Box::new(rest))
+        }
+    })
 }

@@ -74,9 +74,24 @@ pub(super) enum Binding {
 #[derive(Debug, Clone)]
 pub(super) struct Gen {
     pub(super) clauses: Vec<GenClause>,
-    /// Whether a comprehension or fold over this generator runs a block of items at a time
-    /// (see [`Gen::blocks`]); set when the body is known.
-    pub(super) in_blocks: bool,
+    /// When a comprehension or fold over this generator runs a block of items at a time
+    /// (see [`Gen::blocks`]), its guard's and body's lane programs; set when the body is known.
+    pub(super) progs: Option<Box<GenProgs>>,
+}
+
+/// The lane programs of a generator that runs in blocks.
+#[derive(Debug, Clone)]
+pub(super) struct GenProgs {
+    pub(super) guard: Option<Prog>,
+    pub(super) body: Prog,
+    /// Whether either reads the items' index.
+    pub(super) reads_index: bool,
+}
+
+/// The body of a comprehension or fold, for [`Gen::with_body`].
+pub(super) enum LaneBody<'e> {
+    Int(&'e IntExpr),
+    Bool(&'e BoolExpr),
 }
 
 /// One clause of a generator.
@@ -124,55 +139,82 @@ impl Gen {
         Ok(ControlFlow::Continue(()))
     }
 
-    /// Notes whether a comprehension or fold over this generator, with a body that
-    /// `body_blocks` says blocks can compute, runs in blocks: a simple generator (see
-    /// [`Gen::simple`]) whose guard blocks can compute too.
-    pub(super) fn with_body(mut self, body_blocks: bool) -> Gen {
-        self.in_blocks = body_blocks
-            && self
-                .simple()
-                .is_some_and(|g| g.guard.is_none_or(BoolExpr::blockable));
+    /// Notes whether a comprehension or fold over this generator with `body` runs in blocks:
+    /// a simple generator (see [`Gen::simple`]) whose guard and body translate into lane
+    /// programs (see [`Prog`]).
+    pub(super) fn with_body(mut self, body: LaneBody<'_>) -> Gen {
+        self.progs = self.simple().and_then(|g| {
+            let guard = match g.guard {
+                Some(cond) => Some(Prog::boolean(cond, g.item, g.index)?),
+                None => None,
+            };
+            let body = match body {
+                LaneBody::Int(e) => Prog::int(e, g.item, g.index)?,
+                LaneBody::Bool(e) => Prog::boolean(e, g.item, g.index)?,
+            };
+            let reads_index = body.reads_index || guard.as_ref().is_some_and(|p| p.reads_index);
+            Some(Box::new(GenProgs {
+                guard,
+                body,
+                reads_index,
+            }))
+        });
         self
     }
 
-    /// Runs a generator marked `in_blocks` a block of items at a time: `block` gets the
-    /// lanes (the items, and their indexes) and which lanes the guard keeps. As with a rule's
-    /// blocks, a lane error (where a guard would have stopped the interpreter first, too)
-    /// sends the whole expression to the interpreter.
+    /// Runs a generator with lane programs a block of items at a time: `block` gets the
+    /// body's value in the block's lanes and which lanes the guard keeps (1) or drops (0). As
+    /// with a rule's blocks, a lane error (where a guard would have stopped the interpreter
+    /// first, too) sends the whole expression to the interpreter.
     pub(super) fn blocks(
         &self,
         run: &mut Run<'_>,
-        mut block: impl FnMut(&Lanes<'_>, &[bool], &mut super::Pool) -> Eval<()>,
+        mut block: impl FnMut(Out<'_>, Out<'_>, usize) -> Eval<()>,
     ) -> Eval<()> {
-        let Some(simple) = self.simple() else {
+        let (Some(simple), Some(progs)) = (self.simple(), self.progs.as_deref()) else {
             return Err(Interrupt::Fallback);
         };
         let len = run.b.lists[simple.list as usize].len();
         tick_n(&mut run.ticks, run.stop, len)?;
-        let b = &mut run.b;
-        let mut keep = b.pool.bools();
-        let mut index = b.pool.ints();
-        let items = &b.lists[simple.list as usize];
-        for start in (0..len).step_by(LANES) {
+        let Buffers {
+            regs,
+            lists,
+            index,
+            guard_cols,
+            body_cols,
+            ..
+        } = &mut run.b;
+        let items = &lists[simple.list as usize];
+        if progs.reads_index && index.len() < LANES {
+            index.resize(LANES, 0);
+        }
+        let mut start = 0;
+        while start < len {
             let n = (len - start).min(LANES);
-            for (k, v) in index[..n].iter_mut().enumerate() {
-                *v = (start + k) as i64;
+            let next = start + n;
+            if progs.reads_index {
+                for (k, v) in index[..n].iter_mut().enumerate() {
+                    *v = (start + k) as i64;
+                }
             }
             let at = Lanes {
-                regs: &b.regs,
+                regs,
                 reg: simple.item.unwrap_or(NO_REG),
-                values: &items[start..start + n],
+                values: &items[start..next],
                 index_reg: simple.index.unwrap_or(NO_REG),
-                index_values: &index[..n],
+                index_values: if progs.reads_index { &index[..n] } else { &[] },
             };
-            match simple.guard {
-                Some(cond) => cond.eval_block(&at, &mut keep[..n], &mut b.pool)?,
-                None => keep[..n].fill(true),
+            let keep = match &progs.guard {
+                Some(guard) => guard.run(&at, guard_cols)?,
+                None => Out::Same(1),
+            };
+            start = next;
+            if let Out::Same(0) = keep {
+                continue;
             }
-            block(&at, &keep[..n], &mut b.pool)?;
+            let values = progs.body.run(&at, body_cols)?;
+            block(values, keep, n)?;
         }
-        b.pool.bools.push(keep);
-        b.pool.ints.push(index);
         Ok(())
     }
 
@@ -470,22 +512,68 @@ pub(super) fn memoized(
     Ok(value)
 }
 
-/// Appends the lanes of `values` that `keep` keeps, in order: all of them in one copy when
-/// every lane is kept (the common case, a comprehension without a guard or one that keeps
-/// all), else one by one without a branch per lane.
-pub(super) fn extend_kept(out: &mut Vec<i64>, values: &[i64], keep: &[bool]) {
-    if keep.iter().all(|k| *k) {
-        out.extend_from_slice(&values[..keep.len()]);
-        return;
+/// Appends the lanes of `values` that `keep` keeps (lanes of 1), in order: all of them in one
+/// copy when every lane is kept, else one by one without a branch per lane.
+pub(super) fn extend_kept(out: &mut Vec<i64>, values: Out<'_>, keep: Out<'_>, n: usize) {
+    match (values, keep) {
+        (_, Out::Same(0)) => {}
+        (Out::Lanes(values), Out::Same(_)) => out.extend_from_slice(&values[..n]),
+        (Out::Same(v), Out::Same(_)) => out.resize(out.len() + n, v),
+        (values, Out::Lanes(keep)) => {
+            let start = out.len();
+            out.resize(start + n, 0);
+            let slots = &mut out[start..];
+            let mut m = 0;
+            match values {
+                Out::Lanes(values) => {
+                    for (v, k) in values.iter().zip(keep) {
+                        slots[m] = *v;
+                        m += (*k & 1) as usize;
+                    }
+                }
+                Out::Same(v) => {
+                    slots.fill(v);
+                    m = keep.iter().filter(|k| **k != 0).count();
+                }
+            }
+            out.truncate(start + m);
+        }
     }
-    let start = out.len();
-    out.resize(start + keep.len(), 0);
-    let mut n = start;
-    for (v, k) in values.iter().zip(keep) {
-        out[n] = *v;
-        n += usize::from(*k);
+}
+
+/// How many lanes `keep` keeps.
+fn count_kept(keep: Out<'_>, n: usize) -> u64 {
+    match keep {
+        Out::Same(k) => u64::from(k != 0) * n as u64,
+        Out::Lanes(keep) => keep.iter().map(|k| (*k & 1) as u64).sum(),
     }
-    out.truncate(n);
+}
+
+/// How many kept lanes hold a true condition (1).
+fn count_true(values: Out<'_>, keep: Out<'_>, n: usize) -> u64 {
+    match (values, keep) {
+        (_, Out::Same(0)) => 0,
+        (Out::Same(v), keep) => u64::from(v != 0) * count_kept(keep, n),
+        (Out::Lanes(values), Out::Same(_)) => values.iter().map(|v| (*v & 1) as u64).sum(),
+        (Out::Lanes(values), Out::Lanes(keep)) => values
+            .iter()
+            .zip(keep)
+            .map(|(v, k)| (*v & *k & 1) as u64)
+            .sum(),
+    }
+}
+
+/// Adds the kept lanes of `values` to `total`.
+fn sum_kept(values: Out<'_>, keep: Out<'_>, n: usize, total: &mut arith::Sum) {
+    match (values, keep) {
+        (_, Out::Same(0)) => {}
+        (Out::Same(v), keep) => (0..count_kept(keep, n)).for_each(|_| total.add(v)),
+        (Out::Lanes(values), Out::Same(_)) => values.iter().for_each(|v| total.add(*v)),
+        (Out::Lanes(values), Out::Lanes(keep)) => values
+            .iter()
+            .zip(keep)
+            .for_each(|(v, k)| total.add(*v & -(*k & 1))),
+    }
 }
 
 /// Binds an inlined call's arguments, in order.
@@ -505,25 +593,10 @@ impl ListExpr {
                     out.push(v);
                 }
             }
-            ListExpr::Comp(gen, body) if gen.in_blocks => {
+            ListExpr::Comp(gen, _) if gen.progs.is_some() => {
                 let limit = run.max_collection as usize;
-                gen.blocks(run, |at, keep, pool| {
-                    out.reserve(keep.len());
-                    if let Some(items) = body.lanes_in_place(at) {
-                        // `[x for x in xs if ...]`: the kept items, read in place.
-                        extend_kept(out, items, keep);
-                        return if out.len() > limit {
-                            Err(Interrupt::Fallback)
-                        } else {
-                            Ok(())
-                        };
-                    }
-                    let mut values = pool.ints();
-                    let lanes = &mut values[..keep.len()];
-                    let result = body.eval_block(at, lanes, pool);
-                    extend_kept(out, lanes, keep);
-                    pool.ints.push(values);
-                    result?;
+                gen.blocks(run, |values, keep, n| {
+                    extend_kept(out, values, keep, n);
                     if out.len() > limit {
                         return Err(Interrupt::Fallback);
                     }
@@ -668,7 +741,7 @@ impl Fold {
         let gen = match self {
             Fold::CountTrue(gen, _) | Fold::CountItems(gen, _) | Fold::Sum(gen, _) => gen,
         };
-        if gen.in_blocks {
+        if gen.progs.is_some() {
             return self.eval_blocks(gen, run);
         }
         let limit = run.max_collection;
@@ -699,42 +772,25 @@ impl Fold {
         total.total().map_err(|_| Interrupt::Fallback)
     }
 
-    /// [`Fold::eval`] a block of items at a time (the generator is `in_blocks`).
+    /// [`Fold::eval`] a block of items at a time (the generator has lane programs).
     pub(super) fn eval_blocks(&self, gen: &Gen, run: &mut Run<'_>) -> Eval<i64> {
         let limit = run.max_collection;
         let mut items: u64 = 0;
         let mut total = arith::Sum::default();
-        gen.blocks(run, |at, keep, pool| {
-            items += keep.iter().filter(|k| **k).count() as u64;
+        gen.blocks(run, |values, keep, n| {
+            items += count_kept(keep, n);
+            match self {
+                Fold::CountTrue(..) => {
+                    let t = count_true(values, keep, n);
+                    total.add(i64::try_from(t).map_err(|_| Interrupt::Fallback)?);
+                }
+                Fold::CountItems(..) => {
+                    total.add(i64::try_from(count_kept(keep, n)).map_err(|_| Interrupt::Fallback)?);
+                }
+                Fold::Sum(..) => sum_kept(values, keep, n, &mut total),
+            }
             if items > limit {
                 return Err(Interrupt::Fallback);
-            }
-            match self {
-                Fold::CountTrue(_, cond) => {
-                    let mut truth = pool.bools();
-                    let lanes = &mut truth[..keep.len()];
-                    let result = cond.eval_block(at, lanes, pool);
-                    let n = lanes.iter().zip(keep).filter(|(t, k)| **t && **k).count();
-                    pool.bools.push(truth);
-                    result?;
-                    total.add(arith::count(n).map_err(|_| Interrupt::Fallback)?);
-                }
-                Fold::CountItems(_, body) | Fold::Sum(_, body) => {
-                    let mut values = pool.ints();
-                    let lanes = &mut values[..keep.len()];
-                    let result = body.eval_block(at, lanes, pool);
-                    for (v, k) in lanes.iter().zip(keep) {
-                        let add = match self {
-                            Fold::Sum(..) => *v,
-                            _ => 1,
-                        };
-                        if *k {
-                            total.add(add);
-                        }
-                    }
-                    pool.ints.push(values);
-                    result?;
-                }
             }
             Ok(())
         })?;

@@ -24,13 +24,14 @@ mod compile_lists;
 mod domain;
 mod lanes;
 mod lists;
+mod prog;
 mod rows;
 mod run;
 mod table;
 
 use std::rc::Rc;
 
-use self::{compile::*, lanes::*, lists::*, rows::*, run::*};
+use self::{compile::*, lanes::*, lists::*, prog::*, rows::*, run::*};
 pub use domain::cell_domain;
 pub use run::{compile_condition, CompiledCond, InputFrame};
 pub use table::{CompiledGame, CompiledGames};
@@ -137,11 +138,11 @@ pub struct CompiledRule {
     call_depth: usize,
     /// Registers needed (the frame's size).
     registers: usize,
-    /// The index of the last `for` step, a range followed only by guards that can run in
-    /// blocks: the loop that runs in blocks.
+    /// The index of the last `for` step when it is a range followed only by guards: the
+    /// loop that runs as one loop (in blocks when `int_parts` is set).
     last_for: Option<usize>,
-    /// The target's integers, when it is built of integers only: its value, its tuple's items
-    /// or its split's parts.
+    /// The target's integers, when it is built of integers only and the innermost loop runs
+    /// in blocks: its value, its tuple's items or its split's parts.
     int_parts: Option<Vec<IntExpr>>,
     /// What the integers make.
     int_shape: LaneShape,

@@ -132,7 +132,26 @@ impl IntExpr {
 }
 
 impl BoolExpr {
+    /// The condition's value. The commonest guards, comparisons of variables and literals
+    /// and `and`/`or` of them (`(i, j) != (0, 0)`), are answered here, in a small function;
+    /// the others in [`BoolExpr::eval_general`], whose frame is large.
+    #[inline]
     pub(super) fn eval(&self, run: &mut Run<'_>) -> Eval<bool> {
+        match self {
+            BoolExpr::Cmp(op, l, r) => {
+                if let (Some(a), Some(b)) = (l.leaf(run), r.leaf(run)) {
+                    return Ok(compare(*op, a, b));
+                }
+            }
+            BoolExpr::And(l, r) => return Ok(l.eval(run)? && r.eval(run)?),
+            BoolExpr::Or(l, r) => return Ok(l.eval(run)? || r.eval(run)?),
+            _ => {}
+        }
+        self.eval_general(run)
+    }
+
+    #[inline(never)]
+    pub(super) fn eval_general(&self, run: &mut Run<'_>) -> Eval<bool> {
         match self {
             BoolExpr::Lit(b) => Ok(*b),
             BoolExpr::Reg(r) => Ok(run.b.regs[*r as usize] != 0),
@@ -251,6 +270,11 @@ pub(super) struct Buffers {
     pub(super) keep: Vec<bool>,
     pub(super) guard: Vec<bool>,
     pub(super) columns: Vec<Vec<i64>>,
+    /// A generator's block: its items' indexes, and the columns of its guard's and its
+    /// body's lane programs.
+    pub(super) index: Vec<i64>,
+    pub(super) guard_cols: Vec<i64>,
+    pub(super) body_cols: Vec<i64>,
 }
 
 thread_local! {
@@ -508,13 +532,46 @@ impl CompiledRule {
                 inclusive,
             } if self.last_for == Some(k) => {
                 let (a, b) = lists::range(run, lo, hi, *inclusive)?;
+                let guards = &self.steps[k + 1..];
                 match &self.int_parts {
-                    Some(parts) => self.blocks(*reg, a, b, &self.steps[k + 1..], parts, run, emit),
-                    None => self.one_step(k, run, emit),
+                    Some(parts) => self.blocks(*reg, a, b, guards, parts, run, emit),
+                    None => self.inner_loop(*reg, a, b, guards, run, emit),
                 }
             }
             _ => self.one_step(k, run, emit),
         }
+    }
+
+    /// The innermost loop, `for reg in a..b` followed only by guards, a value at a time: the
+    /// guards evaluated in order and the target emitted, with no recursion per value. As for
+    /// blocks, leading affine guards cut the range first.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn inner_loop(
+        &self,
+        reg: u32,
+        a: i64,
+        b: i64,
+        guards: &[GenClause],
+        run: &mut Run<'_>,
+        emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
+    ) -> Result<ControlFlow<()>, Interrupt> {
+        let (a, b, narrowed) = narrow(reg, a, b, guards, &run.b.regs);
+        let guards = &guards[narrowed..];
+        'values: for v in a..b {
+            run.tick()?;
+            run.b.regs[reg as usize] = v;
+            for guard in guards {
+                if let GenClause::If(cond) = guard {
+                    if !cond.eval(run)? {
+                        continue 'values;
+                    }
+                }
+            }
+            if self.emit_target(run, emit)?.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        Ok(ControlFlow::Continue(()))
     }
 
     /// Runs clause `k` alone, the rest of the rule for each binding it makes.

@@ -1,0 +1,398 @@
+//! Flat lane programs: the body and guard of a comprehension or fold that runs in blocks
+//! (see [`super::Gen::blocks`]), translated once, at compile time, into a list of column
+//! operations. Each operation writes one column of the block (a slice of a reused arena) from
+//! the generator's lanes, registers the same in every lane, literals or earlier columns; its
+//! operands' kinds are resolved once per block, so a lane costs a few instructions in a loop
+//! the compiler can vectorise, and a block has no recursion and no scratch buffers to fetch.
+//!
+//! The meaning is that of `IntExpr::eval_block` and `BoolExpr::eval_block`: every operation
+//! runs in every lane (both arms of an `if`), booleans are 0 or 1, and an error in any lane
+//! (an overflow, a division by zero) sends the whole expression to the interpreter.
+
+use super::lanes::{Lanes, LANES};
+use super::run::Eval;
+use super::{BoolExpr, IntExpr, Interrupt};
+use crate::eval::arith::IntOp;
+use crate::syntax::ast::BinaryOp;
+
+/// Where an operation reads an operand.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Src {
+    /// The generator's item, lane by lane.
+    Item,
+    /// The item's index (`enumerate`), lane by lane.
+    Index,
+    /// A literal.
+    Lit(i64),
+    /// An integer register, the same in every lane.
+    Reg(u32),
+    /// A boolean register, read as 0 or 1.
+    BoolReg(u32),
+    /// The column that operation `k` wrote.
+    Col(u32),
+}
+
+/// One column operation.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Op {
+    Int(IntOp, Src, Src),
+    Neg(Src),
+    Abs(Src),
+    Min(Src, Src),
+    Max(Src, Src),
+    /// A comparison, 1 where it holds.
+    Cmp(BinaryOp, Src, Src),
+    /// `if c then t else f`.
+    Select(Src, Src, Src),
+    And(Src, Src),
+    Or(Src, Src),
+    Not(Src),
+    /// `a == b` of booleans (`!=` when set).
+    Same(bool, Src, Src),
+}
+
+/// A block expression as column operations: operation `k` writes column `k`.
+#[derive(Debug, Clone)]
+pub(super) struct Prog {
+    ops: Vec<Op>,
+    out: Src,
+    /// Whether an operand is the items' index.
+    pub(super) reads_index: bool,
+}
+
+/// A program's value in a block: its lanes, or one value for all of them.
+#[derive(Clone, Copy)]
+pub(super) enum Out<'a> {
+    Lanes(&'a [i64]),
+    Same(i64),
+}
+
+/// More operations than this and the expression is evaluated item by item instead (each
+/// operation's column takes `LANES` integers of the arena).
+const MAX_OPS: usize = 48;
+
+/// The translation of one expression.
+struct Build {
+    ops: Vec<Op>,
+    item: Option<u32>,
+    index: Option<u32>,
+    reads_index: bool,
+}
+
+impl Build {
+    fn push(&mut self, op: Op) -> Option<Src> {
+        if self.ops.len() >= MAX_OPS {
+            return None;
+        }
+        self.ops.push(op);
+        Some(Src::Col(self.ops.len() as u32 - 1))
+    }
+
+    fn reg(&mut self, r: u32) -> Src {
+        if Some(r) == self.item {
+            Src::Item
+        } else if Some(r) == self.index {
+            self.reads_index = true;
+            Src::Index
+        } else {
+            Src::Reg(r)
+        }
+    }
+
+    fn int(&mut self, e: &IntExpr) -> Option<Src> {
+        match e {
+            IntExpr::Lit(n) => Some(Src::Lit(*n)),
+            IntExpr::Reg(r) => Some(self.reg(*r)),
+            IntExpr::Neg(x) => {
+                let a = self.int(x)?;
+                self.push(Op::Neg(a))
+            }
+            IntExpr::Abs(x) => {
+                let a = self.int(x)?;
+                self.push(Op::Abs(a))
+            }
+            IntExpr::Bin(op, l, r) => {
+                let a = self.int(l)?;
+                let b = self.int(r)?;
+                self.push(Op::Int(*op, a, b))
+            }
+            IntExpr::If(c, t, f) => {
+                let c = self.boolean(c)?;
+                let t = self.int(t)?;
+                let f = self.int(f)?;
+                self.push(Op::Select(c, t, f))
+            }
+            IntExpr::Min(xs) | IntExpr::Max(xs) => {
+                let min = matches!(e, IntExpr::Min(_));
+                let (first, rest) = xs.split_first()?;
+                let mut acc = self.int(first)?;
+                for x in rest {
+                    let b = self.int(x)?;
+                    acc = self.push(if min {
+                        Op::Min(acc, b)
+                    } else {
+                        Op::Max(acc, b)
+                    })?;
+                }
+                Some(acc)
+            }
+            _ => None,
+        }
+    }
+
+    fn boolean(&mut self, e: &BoolExpr) -> Option<Src> {
+        match e {
+            BoolExpr::Lit(b) => Some(Src::Lit(i64::from(*b))),
+            // A boolean register is never a generator's (those hold integers).
+            BoolExpr::Reg(r) => Some(Src::BoolReg(*r)),
+            BoolExpr::Not(x) => {
+                let a = self.boolean(x)?;
+                self.push(Op::Not(a))
+            }
+            BoolExpr::And(l, r) | BoolExpr::Or(l, r) | BoolExpr::Same(_, l, r) => {
+                let a = self.boolean(l)?;
+                let b = self.boolean(r)?;
+                self.push(match e {
+                    BoolExpr::And(..) => Op::And(a, b),
+                    BoolExpr::Or(..) => Op::Or(a, b),
+                    BoolExpr::Same(ne, ..) => Op::Same(*ne, a, b),
+                    _ => return None,
+                })
+            }
+            BoolExpr::Cmp(op, l, r) => {
+                let a = self.int(l)?;
+                let b = self.int(r)?;
+                self.push(Op::Cmp(*op, a, b))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// An operand resolved for one block.
+#[derive(Clone, Copy)]
+enum V<'a> {
+    S(&'a [i64]),
+    C(i64),
+}
+
+impl Prog {
+    /// The program of an integer expression over a generator binding `item` and `index`,
+    /// when blocks can compute it and it is not too long.
+    pub(super) fn int(e: &IntExpr, item: Option<u32>, index: Option<u32>) -> Option<Prog> {
+        let mut b = Build {
+            ops: Vec::new(),
+            item,
+            index,
+            reads_index: false,
+        };
+        let out = b.int(e)?;
+        Some(Prog {
+            ops: b.ops,
+            out,
+            reads_index: b.reads_index,
+        })
+    }
+
+    /// The same for a condition (its lanes are 0 or 1).
+    pub(super) fn boolean(e: &BoolExpr, item: Option<u32>, index: Option<u32>) -> Option<Prog> {
+        let mut b = Build {
+            ops: Vec::new(),
+            item,
+            index,
+            reads_index: false,
+        };
+        let out = b.boolean(e)?;
+        Some(Prog {
+            ops: b.ops,
+            out,
+            reads_index: b.reads_index,
+        })
+    }
+
+    /// Runs the program on a block of `at.values.len()` lanes, its columns in `arena`.
+    pub(super) fn run<'a>(&self, at: &Lanes<'a>, arena: &'a mut Vec<i64>) -> Eval<Out<'a>> {
+        let n = at.values.len();
+        let need = self.ops.len() * LANES;
+        if arena.len() < need {
+            arena.resize(need, 0);
+        }
+        let mut bad = false;
+        for (k, op) in self.ops.iter().enumerate() {
+            let (done, rest) = arena.split_at_mut(k * LANES);
+            bad |= exec(op, &mut rest[..n], at, done);
+        }
+        if bad {
+            return Err(Interrupt::Fallback);
+        }
+        let arena: &'a [i64] = arena;
+        Ok(match resolve(self.out, at, arena, n) {
+            V::S(lanes) => Out::Lanes(lanes),
+            V::C(v) => Out::Same(v),
+        })
+    }
+}
+
+/// Runs one operation into `dst`, its operands read from `at` and the columns `done`; true
+/// when some lane fails. Kept out of line: one small function per operation kind keeps the
+/// loop over operations free of register spills.
+#[inline(never)]
+fn exec(op: &Op, dst: &mut [i64], at: &Lanes<'_>, done: &[i64]) -> bool {
+    let n = dst.len();
+    let get = |s: Src| resolve(s, at, done, n);
+    match *op {
+        Op::Int(op, a, b) => int_op(op, dst, get(a), get(b)),
+        Op::Neg(a) => neg(dst, get(a)),
+        Op::Abs(a) => abs(dst, get(a)),
+        Op::Min(a, b) => extreme(true, dst, get(a), get(b)),
+        Op::Max(a, b) => extreme(false, dst, get(a), get(b)),
+        Op::Cmp(op, a, b) => cmp_op(op, dst, get(a), get(b)),
+        Op::Select(c, t, f) => select(dst, get(c), get(t), get(f)),
+        Op::And(a, b) => logic(0, dst, get(a), get(b)),
+        Op::Or(a, b) => logic(1, dst, get(a), get(b)),
+        Op::Same(ne, a, b) => logic(if ne { 3 } else { 2 }, dst, get(a), get(b)),
+        Op::Not(a) => logic(4, dst, get(a), V::C(0)),
+    }
+}
+
+#[inline(never)]
+fn neg(dst: &mut [i64], a: V<'_>) -> bool {
+    map1(dst, a, |x| x.overflowing_neg())
+}
+
+#[inline(never)]
+fn abs(dst: &mut [i64], a: V<'_>) -> bool {
+    map1(dst, a, |x| (x.wrapping_abs(), x == i64::MIN))
+}
+
+#[inline(never)]
+fn extreme(min: bool, dst: &mut [i64], a: V<'_>, b: V<'_>) -> bool {
+    if min {
+        map2(dst, a, b, |x, y| (x.min(y), false))
+    } else {
+        map2(dst, a, b, |x, y| (x.max(y), false))
+    }
+}
+
+/// `and` (0), `or` (1), `==` (2), `!=` (3) of booleans, or `not` of `a` (4).
+#[inline(never)]
+fn logic(which: u8, dst: &mut [i64], a: V<'_>, b: V<'_>) -> bool {
+    match which {
+        0 => map2(dst, a, b, |x, y| (x & y, false)),
+        1 => map2(dst, a, b, |x, y| (x | y, false)),
+        2 => map2(dst, a, b, |x, y| (1 ^ x ^ y, false)),
+        3 => map2(dst, a, b, |x, y| (x ^ y, false)),
+        _ => map1(dst, a, |x| (x ^ 1, false)),
+    }
+}
+
+#[inline]
+fn resolve<'a>(s: Src, at: &Lanes<'a>, done: &'a [i64], n: usize) -> V<'a> {
+    match s {
+        Src::Item => V::S(at.values),
+        Src::Index => V::S(at.index_values),
+        Src::Lit(v) => V::C(v),
+        Src::Reg(r) => V::C(at.regs[r as usize]),
+        Src::BoolReg(r) => V::C(i64::from(at.regs[r as usize] != 0)),
+        Src::Col(k) => V::S(&done[k as usize * LANES..][..n]),
+    }
+}
+
+/// `dst = f(a)` lane by lane; true when some lane fails.
+#[inline]
+fn map1(dst: &mut [i64], a: V<'_>, f: impl Fn(i64) -> (i64, bool)) -> bool {
+    let mut bad = false;
+    match a {
+        V::S(xs) => dst.iter_mut().zip(xs).for_each(|(d, x)| {
+            let (v, o) = f(*x);
+            *d = v;
+            bad |= o;
+        }),
+        V::C(x) => {
+            let (v, o) = f(x);
+            dst.fill(v);
+            bad = o;
+        }
+    }
+    bad
+}
+
+/// `dst = f(a, b)` lane by lane; true when some lane fails.
+#[inline]
+fn map2(dst: &mut [i64], a: V<'_>, b: V<'_>, f: impl Fn(i64, i64) -> (i64, bool)) -> bool {
+    let mut bad = false;
+    match (a, b) {
+        (V::S(xs), V::S(ys)) => dst.iter_mut().zip(xs).zip(ys).for_each(|((d, x), y)| {
+            let (v, o) = f(*x, *y);
+            *d = v;
+            bad |= o;
+        }),
+        (V::S(xs), V::C(y)) => dst.iter_mut().zip(xs).for_each(|(d, x)| {
+            let (v, o) = f(*x, y);
+            *d = v;
+            bad |= o;
+        }),
+        (V::C(x), V::S(ys)) => dst.iter_mut().zip(ys).for_each(|(d, y)| {
+            let (v, o) = f(x, *y);
+            *d = v;
+            bad |= o;
+        }),
+        (V::C(x), V::C(y)) => {
+            let (v, o) = f(x, y);
+            dst.fill(v);
+            bad = o;
+        }
+    }
+    bad
+}
+
+/// Checked arithmetic, as the interpreter's.
+#[inline(never)]
+fn int_op(op: IntOp, dst: &mut [i64], a: V<'_>, b: V<'_>) -> bool {
+    match op {
+        IntOp::Add => map2(dst, a, b, i64::overflowing_add),
+        IntOp::Sub => map2(dst, a, b, i64::overflowing_sub),
+        IntOp::Mul => map2(dst, a, b, i64::overflowing_mul),
+        IntOp::Xor => map2(dst, a, b, |x, y| (x ^ y, false)),
+        IntOp::And => map2(dst, a, b, |x, y| (x & y, false)),
+        IntOp::Or => map2(dst, a, b, |x, y| (x | y, false)),
+        IntOp::Div | IntOp::Rem | IntOp::Pow => map2(dst, a, b, |x, y| match op.apply(x, y) {
+            Ok(v) => (v, false),
+            Err(_) => (0, true),
+        }),
+    }
+}
+
+#[inline(never)]
+fn cmp_op(op: BinaryOp, dst: &mut [i64], a: V<'_>, b: V<'_>) -> bool {
+    match op {
+        BinaryOp::Eq => map2(dst, a, b, |x, y| (i64::from(x == y), false)),
+        BinaryOp::Ne => map2(dst, a, b, |x, y| (i64::from(x != y), false)),
+        BinaryOp::Lt => map2(dst, a, b, |x, y| (i64::from(x < y), false)),
+        BinaryOp::Le => map2(dst, a, b, |x, y| (i64::from(x <= y), false)),
+        BinaryOp::Gt => map2(dst, a, b, |x, y| (i64::from(x > y), false)),
+        _ => map2(dst, a, b, |x, y| (i64::from(x >= y), false)),
+    }
+}
+
+/// `dst = if c then t else f`, lane by lane (never fails).
+#[inline(never)]
+fn select(dst: &mut [i64], c: V<'_>, t: V<'_>, f: V<'_>) -> bool {
+    match c {
+        V::C(c) => {
+            map1(dst, if c != 0 { t } else { f }, |x| (x, false));
+        }
+        V::S(cs) => {
+            map1(dst, f, |x| (x, false));
+            match t {
+                V::S(ts) => dst.iter_mut().zip(cs).zip(ts).for_each(|((d, c), t)| {
+                    *d = if *c != 0 { *t } else { *d };
+                }),
+                V::C(t) => dst.iter_mut().zip(cs).for_each(|(d, c)| {
+                    *d = if *c != 0 { t } else { *d };
+                }),
+            }
+        }
+    }
+    false
+}
