@@ -129,6 +129,7 @@ pub(super) fn narrow(
 
 /// The range cut by the operands of an `and` chain, left to right (the order the interpreter
 /// evaluates them); `Err` with the range cut so far at the first operand that does not count.
+/// An `or` counts when its left operand holds everywhere or nowhere in the range.
 pub(super) fn narrow_and(
     cond: &BoolExpr,
     x: u32,
@@ -142,6 +143,13 @@ pub(super) fn narrow_and(
         }
         // Nothing is left: the operand is evaluated on nothing.
         _ if range.0 >= range.1 => Ok(range),
+        // `l or r` with `l` the same over the range (it does not depend on `x`, as in
+        // `(i, j) != (0, 0)` looping over `j`): every value where `l` holds, or `r` cut.
+        BoolExpr::Or(l, r) => match narrow_by(l, x, range.0, range.1, regs) {
+            Some(cut) if cut == range => Ok(range),
+            Some((lo, hi)) if lo >= hi => narrow_and(r, x, range, regs),
+            _ => Err(range),
+        },
         other => narrow_by(other, x, range.0, range.1, regs).ok_or(range),
     }
 }

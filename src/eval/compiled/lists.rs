@@ -86,6 +86,10 @@ pub(super) struct GenProgs {
     pub(super) body: Prog,
     /// Whether either reads the items' index.
     pub(super) reads_index: bool,
+    /// The shape that runs as one loop with no columns: the guard (or, without a guard, the
+    /// body) is an [`ItemTest`], and with a guard the body is the item (`[l for l in rows if
+    /// l > 0]`, `count(c == p for c in b)`).
+    pub(super) test: Option<ItemTest>,
 }
 
 /// The body of a comprehension or fold, for [`Gen::with_body`].
@@ -153,10 +157,16 @@ impl Gen {
                 LaneBody::Bool(e) => Prog::boolean(e, g.item, g.index)?,
             };
             let reads_index = body.reads_index || guard.as_ref().is_some_and(|p| p.reads_index);
+            let test = match &guard {
+                Some(guard) if body.is_item() => guard.item_test(),
+                Some(_) => None,
+                None => body.item_test(),
+            };
             Some(Box::new(GenProgs {
                 guard,
                 body,
                 reads_index,
+                test,
             }))
         });
         self
@@ -216,6 +226,14 @@ impl Gen {
             block(values, keep, n)?;
         }
         Ok(())
+    }
+
+    /// A generator whose lane programs make an [`ItemTest`] (see [`GenProgs::test`]): the
+    /// list register, the test, and whether it is the guard (else the body).
+    pub(super) fn item_test(&self) -> Option<(u32, ItemTest, bool)> {
+        let progs = self.progs.as_deref()?;
+        let test = progs.test?;
+        Some((self.simple()?.list, test, progs.guard.is_some()))
     }
 
     /// The commonest generator, `for x in xs` or `for (i, x) in enumerate(xs)` over a list
@@ -513,30 +531,23 @@ pub(super) fn memoized(
 }
 
 /// Appends the lanes of `values` that `keep` keeps (lanes of 1), in order: all of them in one
-/// copy when every lane is kept, else one by one without a branch per lane.
+/// copy when every lane is kept, else one by one.
 pub(super) fn extend_kept(out: &mut Vec<i64>, values: Out<'_>, keep: Out<'_>, n: usize) {
     match (values, keep) {
         (_, Out::Same(0)) => {}
         (Out::Lanes(values), Out::Same(_)) => out.extend_from_slice(&values[..n]),
         (Out::Same(v), Out::Same(_)) => out.resize(out.len() + n, v),
-        (values, Out::Lanes(keep)) => {
-            let start = out.len();
-            out.resize(start + n, 0);
-            let slots = &mut out[start..];
-            let mut m = 0;
-            match values {
-                Out::Lanes(values) => {
-                    for (v, k) in values.iter().zip(keep) {
-                        slots[m] = *v;
-                        m += (*k & 1) as usize;
-                    }
-                }
-                Out::Same(v) => {
-                    slots.fill(v);
-                    m = keep.iter().filter(|k| **k != 0).count();
+        (Out::Lanes(values), Out::Lanes(keep)) => {
+            out.reserve(n);
+            for (v, k) in values.iter().zip(keep) {
+                if *k != 0 {
+                    out.push(*v);
                 }
             }
-            out.truncate(start + m);
+        }
+        (Out::Same(v), Out::Lanes(keep)) => {
+            let m = keep.iter().filter(|k| **k != 0).count();
+            out.resize(out.len() + m, v);
         }
     }
 }
@@ -595,6 +606,17 @@ impl ListExpr {
             }
             ListExpr::Comp(gen, _) if gen.progs.is_some() => {
                 let limit = run.max_collection as usize;
+                if let Some((list, test, true)) = gen.item_test() {
+                    // `[x for x in xs if x > 0]`: the items that pass, in one loop.
+                    let items = &run.b.lists[list as usize];
+                    tick_n(&mut run.ticks, run.stop, items.len())?;
+                    out.reserve(items.len());
+                    test.each(items, &run.b.regs, |v| out.push(v));
+                    if out.len() > limit {
+                        return Err(Interrupt::Fallback);
+                    }
+                    return Ok(());
+                }
                 gen.blocks(run, |values, keep, n| {
                     extend_kept(out, values, keep, n);
                     if out.len() > limit {
@@ -774,6 +796,38 @@ impl Fold {
 
     /// [`Fold::eval`] a block of items at a time (the generator has lane programs).
     pub(super) fn eval_blocks(&self, gen: &Gen, run: &mut Run<'_>) -> Eval<i64> {
+        let limit = run.max_collection;
+        if let Some((list, test, guarded)) = gen.item_test() {
+            // `count(c == p for c in b)`, `sum(x for x in xs if x > 0)`: one loop.
+            let items = &run.b.lists[list as usize];
+            tick_n(&mut run.ticks, run.stop, items.len())?;
+            let (mut passed, mut total) = (0u64, arith::Sum::default());
+            test.each(items, &run.b.regs, |v| {
+                passed += 1;
+                total.add(v);
+            });
+            let made = if guarded { passed } else { items.len() as u64 };
+            if made > limit {
+                return Err(Interrupt::Fallback);
+            }
+            return match (self, guarded) {
+                (Fold::CountTrue(..), false) | (Fold::CountItems(..), true) => {
+                    i64::try_from(passed).map_err(|_| Interrupt::Fallback)
+                }
+                (Fold::Sum(..), true) => total.total().map_err(|_| Interrupt::Fallback),
+                // `count(x for x in xs)` with a test for a body counts every item; a sum
+                // of truths or a count of truths under a guard takes the general way.
+                (Fold::CountItems(..), false) => {
+                    i64::try_from(items.len()).map_err(|_| Interrupt::Fallback)
+                }
+                _ => self.eval_lanes(gen, run),
+            };
+        }
+        self.eval_lanes(gen, run)
+    }
+
+    /// [`Fold::eval_blocks`] through the lane programs.
+    fn eval_lanes(&self, gen: &Gen, run: &mut Run<'_>) -> Eval<i64> {
         let limit = run.max_collection;
         let mut items: u64 = 0;
         let mut total = arith::Sum::default();

@@ -234,9 +234,9 @@ impl Prog {
 }
 
 /// Runs one operation into `dst`, its operands read from `at` and the columns `done`; true
-/// when some lane fails. Kept out of line: one small function per operation kind keeps the
-/// loop over operations free of register spills.
-#[inline(never)]
+/// when some lane fails. Each operation kind's loops are a function of their own, which
+/// keeps the loop over operations small.
+#[inline]
 fn exec(op: &Op, dst: &mut [i64], at: &Lanes<'_>, done: &[i64]) -> bool {
     let n = dst.len();
     let get = |s: Src| resolve(s, at, done, n);
@@ -395,4 +395,81 @@ fn select(dst: &mut [i64], c: V<'_>, t: V<'_>, f: V<'_>) -> bool {
         }
     }
     false
+}
+
+/// A comparison of the generator's item with a value the same in every lane (`l > 0`,
+/// `c == p`): the commonest filter and counted condition. A comprehension or fold made of one
+/// (see [`GenProgs`](super::lists::GenProgs)) runs as one loop over the items, with no
+/// columns.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct ItemTest {
+    /// The comparison, with the item on its left.
+    op: BinaryOp,
+    other: Src,
+}
+
+impl Prog {
+    /// The program as an [`ItemTest`], when it is one comparison of the item.
+    pub(super) fn item_test(&self) -> Option<ItemTest> {
+        let uniform = |s: Src| matches!(s, Src::Lit(_) | Src::Reg(_) | Src::BoolReg(_));
+        match (self.ops.as_slice(), self.out) {
+            ([Op::Cmp(op, a, b)], Src::Col(0)) => match (*a, *b) {
+                (Src::Item, other) if uniform(other) => Some(ItemTest { op: *op, other }),
+                (other, Src::Item) if uniform(other) => Some(ItemTest {
+                    op: flipped(*op),
+                    other,
+                }),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Whether the program's value is the item itself.
+    pub(super) fn is_item(&self) -> bool {
+        self.ops.is_empty() && matches!(self.out, Src::Item)
+    }
+}
+
+/// `op` with its operands swapped: `y op x` is `x flipped(op) y`.
+fn flipped(op: BinaryOp) -> BinaryOp {
+    match op {
+        BinaryOp::Lt => BinaryOp::Gt,
+        BinaryOp::Le => BinaryOp::Ge,
+        BinaryOp::Gt => BinaryOp::Lt,
+        BinaryOp::Ge => BinaryOp::Le,
+        other => other,
+    }
+}
+
+impl ItemTest {
+    /// Calls `pass` with each of `items` the test lets through, in order.
+    #[inline]
+    pub(super) fn each(&self, items: &[i64], regs: &[i64], mut pass: impl FnMut(i64)) {
+        let y = match self.other {
+            Src::Reg(r) => regs[r as usize],
+            Src::BoolReg(r) => i64::from(regs[r as usize] != 0),
+            Src::Lit(v) => v,
+            // Not made (see `item_test`).
+            Src::Item | Src::Index | Src::Col(_) => return,
+        };
+        let pass = &mut pass;
+        match self.op {
+            BinaryOp::Eq => each_where(items, |v| v == y, pass),
+            BinaryOp::Ne => each_where(items, |v| v != y, pass),
+            BinaryOp::Lt => each_where(items, |v| v < y, pass),
+            BinaryOp::Le => each_where(items, |v| v <= y, pass),
+            BinaryOp::Gt => each_where(items, |v| v > y, pass),
+            _ => each_where(items, |v| v >= y, pass),
+        }
+    }
+}
+
+#[inline(always)]
+fn each_where(items: &[i64], test: impl Fn(i64) -> bool, pass: &mut impl FnMut(i64)) {
+    for &v in items {
+        if test(v) {
+            pass(v);
+        }
+    }
 }
