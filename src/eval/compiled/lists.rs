@@ -193,7 +193,7 @@ impl Gen {
             guard_cols,
             body_cols,
             ..
-        } = &mut run.b;
+        } = &mut *run.b;
         let items = &lists[simple.list as usize];
         if progs.reads_index && index.len() < LANES {
             index.resize(LANES, 0);

@@ -280,7 +280,7 @@ pub(super) struct Buffers {
 thread_local! {
     /// Buffers free for the next run (runs nest: an option's first move is generated while
     /// the option is interned).
-    static FREE_BUFFERS: std::cell::RefCell<Vec<Buffers>> = const { std::cell::RefCell::new(Vec::new()) };
+    static FREE_BUFFERS: std::cell::RefCell<Vec<Box<Buffers>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// The state of one run of a compiled rule.
@@ -290,7 +290,9 @@ pub(super) struct Run<'r> {
     pub(super) max_collection: u64,
     pub(super) stop: &'r Stop,
     pub(super) ticks: u32,
-    pub(super) b: Buffers,
+    /// Boxed: a run takes its buffers from the free list and gives them back, a pointer
+    /// each way rather than the whole struct.
+    pub(super) b: Box<Buffers>,
 }
 
 /// Evaluates `items` in order into a buffer of the run's (no allocation per option), hands
@@ -652,7 +654,7 @@ impl CompiledRule {
             guard,
             columns,
             ..
-        } = &mut run.b;
+        } = &mut *run.b;
         // Guards that are affine in the loop's variable cut the range down first.
         let (a, b, narrowed) = narrow(reg, a, b, guards, regs);
         let guards = &guards[narrowed..];
