@@ -75,9 +75,21 @@ pub struct GraphSize {
     pub estimate: usize,
     /// How the terms are found: a dense table, a packed key or a hash of their value.
     pub index: IndexUse,
-    /// Positions the last parallel run solved (`--threads`), kept beside the graph rather
-    /// than in it ([`Analyzer::solved_in_parallel`]).
-    pub parallel: usize,
+    /// Positions the solver of `analysis::parallel` keeps beside the graph rather than in it
+    /// ([`Analyzer::solved_in_parallel`]).
+    pub parallel: Aside,
+}
+
+/// The positions solved beside the graph: how many, the bytes they take, and whether they
+/// are kept by rank (a byte each) or by packed key.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Aside {
+    /// The positions kept.
+    pub positions: usize,
+    /// The memory they take.
+    pub bytes: usize,
+    /// Kept by rank rather than by key.
+    pub by_rank: bool,
 }
 
 impl GraphSize {
@@ -97,14 +109,19 @@ impl GraphSize {
             bytes: analyzer.measured_bytes(),
             estimate: graph.estimated_bytes(),
             index: graph.index_use(),
-            parallel: analyzer.solved_in_parallel(),
+            parallel: Aside {
+                positions: analyzer.solved_in_parallel(),
+                bytes: analyzer.solved_aside_bytes(),
+                by_rank: analyzer.solved_by_rank(),
+            },
         }
     }
 
     /// Bytes per position (the graph's terms and the positions solved in parallel), or
     /// `None` for an empty graph.
     pub fn bytes_per_position(&self) -> Option<usize> {
-        self.bytes.checked_div(self.positions + self.parallel)
+        self.bytes
+            .checked_div(self.positions + self.parallel.positions)
     }
 
     /// The rows about the graph: positions, how they are indexed, moves stored, memory.
@@ -145,12 +162,23 @@ impl GraphSize {
                 },
             ),
         ];
-        if self.parallel > 0 {
-            rows.push(Row::new(
-                "in parallel",
-                (thousands(self.parallel), ""),
-                "positions solved on several threads, kept beside the graph".to_string(),
-            ));
+        let aside = self.parallel;
+        if aside.positions > 0 {
+            let (n, unit) = bytes(aside.bytes);
+            let each = thousands(aside.bytes / aside.positions);
+            rows.push(if aside.by_rank {
+                Row::new(
+                    "rank table",
+                    (thousands(aside.positions), ""),
+                    format!("positions solved by rank beside the graph, {n} {unit}, {each} B a position"),
+                )
+            } else {
+                Row::new(
+                    "in parallel",
+                    (thousands(aside.positions), ""),
+                    format!("positions solved on several threads beside the graph, {n} {unit}, {each} B a position"),
+                )
+            });
         }
         rows
     }
@@ -404,7 +432,7 @@ mod tests {
                     packed: 0,
                     hashed: 11,
                 },
-                parallel: 0,
+                parallel: Aside::default(),
             },
         };
         assert_eq!(

@@ -67,10 +67,21 @@ impl Analyzer {
         self.graph.measured_bytes() + self.memos.bytes()
     }
 
-    /// How many positions the last parallel run (`--threads`) solved and keeps beside the
-    /// graph; 0 if none did.
+    /// How many positions the solver of `parallel` (`--threads`, and a game with a dense
+    /// domain on one thread) solved and keeps beside the graph; 0 if none did.
     pub fn solved_in_parallel(&self) -> usize {
         self.memos.parallel.as_ref().map_or(0, |s| s.count())
+    }
+
+    /// The bytes those positions take.
+    pub fn solved_aside_bytes(&self) -> usize {
+        self.memos.parallel.as_ref().map_or(0, |s| s.bytes())
+    }
+
+    /// Whether those positions are kept by rank (a byte each, see `parallel`'s rank table)
+    /// rather than by packed key.
+    pub fn solved_by_rank(&self) -> bool {
+        self.memos.parallel.as_ref().is_some_and(|s| s.by_rank())
     }
 
     /// After a query went over a limit, starts afresh (graph and memos together, since the
@@ -642,14 +653,12 @@ pub fn outcome(
     if payoff::is_scored(an, w, t)? {
         return scored_outcome(an, w, t);
     }
-    if an.graph.config.threads > 1 {
-        // Where the streaming search applies, it stops at the first winning move: the
-        // parallel solver is asked only for what a parallel run solved already.
-        if stream::applies(an, w, conv) {
-            parallel::recall(an, t, conv);
-        } else {
-            parallel::prepare(an, w, t, conv);
-        }
+    // Where the streaming search applies, it stops at the first winning move: the solver of
+    // `parallel` is asked only for what one of its runs solved already.
+    if stream::applies(an, w, conv) {
+        parallel::recall(an, t, conv);
+    } else {
+        parallel::prepare(an, w, t, conv);
     }
     match outcome_acyclic(an, w, t, conv) {
         Err(e) if e.code == retro::LOOPY_CYCLE => Ok(match loopy_remoteness(an, w, t, conv)? {
@@ -823,9 +832,7 @@ pub fn remoteness(
     t: TermId,
     conv: Convention,
 ) -> DiagResult<Rem> {
-    if an.graph.config.threads > 1 {
-        parallel::prepare(an, w, t, conv);
-    }
+    parallel::prepare(an, w, t, conv);
     match solve(an, w, Remoteness(conv, false), t) {
         Err(e) if e.code == retro::LOOPY_CYCLE => loopy_remoteness(an, w, t, conv),
         other => Ok(other?.get()),

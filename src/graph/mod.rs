@@ -359,6 +359,12 @@ impl GameGraph {
         self.dense.decide(inst, table);
     }
 
+    /// The length and sorted cell values of `inst`'s dense table, if it has one: the domain
+    /// the analyses' rank table (`analysis::parallel`) uses for the same instance.
+    pub fn dense_domain(&self, inst: InstanceId) -> Option<(usize, Vec<i64>)> {
+        self.dense.domain(inst)
+    }
+
     /// Where `term` lives: [`home`], or a dense table's rank for a list position of an
     /// instance that has one, when its cells are in the table's domain.
     fn home_of<'b>(&self, term: &Term, buf: &'b mut [u8; MAX_CELLS]) -> Home<'b> {
