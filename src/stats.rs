@@ -163,9 +163,9 @@ impl GraphSize {
             ),
         ];
         let aside = self.parallel;
-        if aside.positions > 0 {
+        if let Some(each) = aside.bytes.checked_div(aside.positions) {
             let (n, unit) = bytes(aside.bytes);
-            let each = thousands(aside.bytes / aside.positions);
+            let each = thousands(each);
             rows.push(if aside.by_rank {
                 Row::new(
                     "rank table",

@@ -63,7 +63,7 @@ pub struct Solved {
 #[derive(Debug)]
 enum Held {
     Keys(Table),
-    Ranks(RankTable),
+    Ranks(Box<RankTable>),
 }
 
 impl Solved {
@@ -382,7 +382,7 @@ fn solve<'a>(
         Kind::Ranks(len, domain) => {
             let table = match before {
                 Some(Held::Ranks(table)) if table.is_for(len, &domain) => Some(table),
-                _ => RankTable::new(len, &domain),
+                _ => RankTable::new(len, &domain).map(Box::new),
             };
             // The graph's dense index holds at most as many ranks: always made.
             let root = table.as_ref().and_then(|table| table.id(&cells));
@@ -391,12 +391,12 @@ fn solve<'a>(
             };
             // The table counts in full against the memory limit, from the start.
             let bytes = table.bytes();
-            let (mut table, code, positions) = run(&plan, w.stop, table, bytes, threads, root);
+            let (mut table, code, positions) = run(&plan, w.stop, *table, bytes, threads, root);
             table.add_held(positions);
             if code.is_none() {
                 table.forget_active();
             }
-            (Held::Ranks(table), code)
+            (Held::Ranks(Box::new(table)), code)
         }
     };
     let mut solved = Solved {

@@ -33,7 +33,8 @@ const CHUNK_TABLE: u64 = 1024;
 /// Positions of `len` cells by rank, with their state.
 #[derive(Debug)]
 pub(super) struct RankTable {
-    len: usize,
+    /// The cells of a position.
+    width: usize,
     m: u64,
     /// `code + 1` of each value of the domain, by value (0: not in the domain).
     code: [u8; 256],
@@ -80,7 +81,7 @@ impl RankTable {
             }
         }
         Some(RankTable {
-            len,
+            width: len,
             m,
             code,
             values: domain.to_vec(),
@@ -95,7 +96,7 @@ impl RankTable {
 
     /// Whether this table is the one of positions of `len` cells in `domain`.
     pub(super) fn is_for(&self, len: usize, domain: &[i64]) -> bool {
-        self.len == len && self.values == domain
+        self.width == len && self.values == domain
     }
 
     fn spill(&self) -> MutexGuard<'_, FxHashMap<u32, u32>> {
@@ -154,7 +155,7 @@ impl Store for RankTable {
 
     #[inline]
     fn id(&self, cells: &[i64]) -> Option<u32> {
-        if cells.len() != self.len {
+        if cells.len() != self.width {
             return None;
         }
         let mut rank = 0u64;
@@ -173,7 +174,7 @@ impl Store for RankTable {
     fn cells(&self, rank: u32, out: &mut Vec<i64>) {
         out.clear();
         let mut rank = rank;
-        let mut left = self.len;
+        let mut left = self.width;
         while left > 0 {
             let take = left.min(self.chunk);
             let at = (rank % self.unit) as usize * self.chunk;
@@ -242,7 +243,7 @@ impl Store for RankTable {
 
     #[inline]
     fn position_bytes(&self, _: u32) -> usize {
-        BYTES_PER_POSITION + self.len
+        BYTES_PER_POSITION + self.width
     }
 }
 
