@@ -1,21 +1,32 @@
 //! All cores for one query (`--threads N`): `reachable`, `outcome` and `remoteness` of a
-//! position whose game runs compiled, solved by several threads at once.
+//! position whose game runs compiled, solved by several threads at once; and on one thread
+//! too, where the game has a dense domain.
 //!
 //! It takes a position of an impartial game that is neither loopy nor scored, whose rules
-//! and conditions all run compiled and whose positions are lists of small cells (they pack
-//! into a [`key::Key`]): values are `Rc`s and a session cannot leave its thread, but compiled
-//! rules read a packed list's integers and a game's parameters rebuilt from plain data in
-//! each thread. The threads share a table sharded by hash (`table.rs`), each shard behind
-//! its own lock, and search the game depth first from the root, spreading by claiming what
-//! they enter (`worker.rs`). The remoteness of every reachable position comes out (hence its
-//! outcome), and the table stays beside the memos ([`Solved`]), where `outcome` and
-//! `remoteness` of those positions find them.
+//! and conditions all run compiled and whose positions are lists of small cells: values are
+//! `Rc`s and a session cannot leave its thread, but compiled rules read a list's integers
+//! and a game's parameters rebuilt from plain data in each thread. The threads search the
+//! game depth first from the root, spreading by claiming what they enter (`worker.rs`), over
+//! a store of positions (`store.rs`) of one of two kinds:
+//!
+//! - where the graph gave the position's instance a dense index (`graph::dense`: its cells
+//!   in a domain of `m` values inferred from the rules, `m^k` ranks within the budget), a
+//!   rank table (`rank.rs`): one byte a rank, claimed by compare-exchange, no lock and no
+//!   key stored. It interns nothing in the graph, so it is used on one thread as well (one
+//!   worker); `CGL_RANK=off` turns it off, and `CGL_DENSE=off` with the dense indexes;
+//! - else, on two threads or more, a table of positions packed into a [`key::Key`],
+//!   sharded by hash, each shard behind its own lock (`table.rs`).
+//!
+//! The remoteness of every reachable position comes out (hence its outcome), and the store
+//! stays beside the memos ([`Solved`]), where `outcome` and `remoteness` of those positions
+//! find them.
 //!
 //! Anything else it cannot do the way the one-thread search does — a rule that hands over
 //! to the interpreter (an error to report, an input that is not an integer), a target that
-//! does not pack, a cycle, the stop, a limit — ends the parallel run with nothing kept, and
-//! the caller runs the one-thread search, which gives the answer or the diagnostic as it
-//! always does. So answers and diagnostics do not depend on the number of threads.
+//! the store cannot hold, a cycle, the stop, a limit — ends the run with nothing kept, and
+//! the caller runs the one-thread search through the graph, which gives the answer or the
+//! diagnostic as it always does. So answers and diagnostics do not depend on the number of
+//! threads, nor on the rank table.
 
 mod key;
 mod rank;

@@ -2,14 +2,16 @@
 //! index of the instance uses, `graph::dense`): every list of `k` cells of `m` values has a
 //! rank `Σ code(c_i)·m^i`, and the table is one byte a rank, no key stored (a rank decodes
 //! back to its cells), claimed by compare-exchange, no locks. 3^16 boards of tic-tac-toe 4x4
-//! take 43 MB.
+//! take 43 MB. The bytes are made in chunks of [`CHUNK`] ranks as they are first claimed, so
+//! that a query that reaches a few positions of a large domain touches little memory (the
+//! memory limit counts the table in full all the same).
 //!
 //! A byte holds a remoteness up to [`MAX_IN_CELL`]; a greater one (rare: a game that long
 //! within a dense domain) is kept in a small map beside the cells, behind a lock, and the
 //! cell says so ([`SPILLED`]).
 
 use std::sync::atomic::{AtomicU8, Ordering};
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, OnceLock};
 
 use rustc_hash::FxHashMap;
 
@@ -27,8 +29,15 @@ const SPILLED: u8 = u8::MAX;
 /// The greatest remoteness a cell holds itself.
 const MAX_IN_CELL: u32 = (SPILLED - 1 - FIRST) as u32;
 
-/// Most entries of the table that turns a chunk of a rank into its cells' codes.
-const CHUNK_TABLE: u64 = 1024;
+/// Most entries of the table that turns a group of a rank's digits into its cells' codes.
+const GROUP_TABLE: u64 = 1024;
+
+/// Ranks a chunk of the table holds (the low bits of a rank say where in it).
+const CHUNK_BITS: u32 = 16;
+const CHUNK: usize = 1 << CHUNK_BITS;
+
+/// A chunk of cells, made when one of them is first claimed.
+type Chunk = OnceLock<Box<[AtomicU8]>>;
 
 /// Positions of `len` cells by rank, with their state.
 #[derive(Debug)]
@@ -40,12 +49,14 @@ pub(super) struct RankTable {
     code: [u8; 256],
     /// The domain's values, by code.
     values: Vec<i64>,
-    /// Ranks are decoded `chunk` cells at a time: `digits[r * chunk..][..chunk]` are the
-    /// codes of the cells of `r < m^chunk`.
-    chunk: usize,
+    /// Ranks are decoded `group` cells at a time: `digits[r * group..][..group]` are the
+    /// codes of the cells of `r < m^group` (`unit`).
+    group: usize,
     unit: u32,
     digits: Vec<u8>,
-    cells: Box<[AtomicU8]>,
+    /// The ranks: `m^len`.
+    ranks: usize,
+    chunks: Box<[Chunk]>,
     spill: Mutex<FxHashMap<u32, u32>>,
     /// The positions held (claimed and not forgotten), kept by the solver after each run.
     held: usize,
@@ -67,15 +78,15 @@ impl RankTable {
         for _ in 0..len {
             ranks = ranks.checked_mul(m).filter(|r| *r <= u64::from(u32::MAX))?;
         }
-        let (mut chunk, mut unit) = (1usize, m);
-        while chunk < len && unit * m <= CHUNK_TABLE {
-            chunk += 1;
+        let (mut group, mut unit) = (1usize, m);
+        while group < len && unit * m <= GROUP_TABLE {
+            group += 1;
             unit *= m;
         }
-        let mut digits = Vec::with_capacity(unit as usize * chunk);
+        let mut digits = Vec::with_capacity(unit as usize * group);
         for r in 0..unit {
             let mut r = r;
-            for _ in 0..chunk {
+            for _ in 0..group {
                 digits.push((r % m) as u8);
                 r /= m;
             }
@@ -85,10 +96,13 @@ impl RankTable {
             m,
             code,
             values: domain.to_vec(),
-            chunk,
+            group,
             unit: unit as u32,
             digits,
-            cells: (0..ranks).map(|_| AtomicU8::new(UNSEEN)).collect(),
+            ranks: ranks as usize,
+            chunks: (0..(ranks as usize).div_ceil(CHUNK))
+                .map(|_| OnceLock::new())
+                .collect(),
             spill: Mutex::new(FxHashMap::default()),
             held: 0,
         })
@@ -104,6 +118,24 @@ impl RankTable {
         self.spill
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The cell of `rank`, if its chunk is made.
+    #[inline]
+    fn cell(&self, rank: u32) -> Option<&AtomicU8> {
+        let chunk = self.chunks[(rank >> CHUNK_BITS) as usize].get()?;
+        Some(&chunk[rank as usize & (CHUNK - 1)])
+    }
+
+    /// The cell of `rank`, its chunk made if it is not yet (all cells unseen).
+    #[inline]
+    fn cell_made(&self, rank: u32) -> &AtomicU8 {
+        let at = (rank >> CHUNK_BITS) as usize;
+        let chunk = self.chunks[at].get_or_init(|| {
+            let len = CHUNK.min(self.ranks - at * CHUNK);
+            (0..len).map(|_| AtomicU8::new(UNSEEN)).collect()
+        });
+        &chunk[rank as usize & (CHUNK - 1)]
     }
 
     /// What a cell's state `c` of `rank` says.
@@ -122,10 +154,12 @@ impl RankTable {
     /// solved ones.
     pub(super) fn forget_active(&mut self) {
         let mut forgotten = 0;
-        for c in self.cells.iter_mut() {
-            if *c.get_mut() == ACTIVE {
-                *c.get_mut() = UNSEEN;
-                forgotten += 1;
+        for chunk in self.chunks.iter_mut().filter_map(OnceLock::get_mut) {
+            for c in chunk.iter_mut() {
+                if *c.get_mut() == ACTIVE {
+                    *c.get_mut() = UNSEEN;
+                    forgotten += 1;
+                }
             }
         }
         self.held -= forgotten.min(self.held);
@@ -141,10 +175,11 @@ impl RankTable {
         self.held
     }
 
-    /// The memory it takes: a byte a rank, and the spilled remotenesses.
+    /// The memory it takes, counted in full: a byte a rank, and the spilled remotenesses.
     pub(super) fn bytes(&self) -> usize {
         let spilled = self.spill().capacity();
-        self.cells.len()
+        self.ranks
+            + self.chunks.len() * std::mem::size_of::<Chunk>()
             + self.digits.len()
             + spilled * 8 / 7 * (std::mem::size_of::<(u32, u32)>() + 1)
     }
@@ -176,8 +211,8 @@ impl Store for RankTable {
         let mut rank = rank;
         let mut left = self.width;
         while left > 0 {
-            let take = left.min(self.chunk);
-            let at = (rank % self.unit) as usize * self.chunk;
+            let take = left.min(self.group);
+            let at = (rank % self.unit) as usize * self.group;
             rank /= self.unit;
             let values = &self.values;
             out.extend(
@@ -197,7 +232,7 @@ impl Store for RankTable {
 
     #[inline]
     fn claim(&self, rank: u32) -> Seen {
-        let cell = &self.cells[rank as usize];
+        let cell = self.cell_made(rank);
         // Most positions are met again solved: a load is cheaper than a compare-exchange.
         match cell.load(Ordering::Acquire) {
             UNSEEN => {}
@@ -211,7 +246,7 @@ impl Store for RankTable {
 
     #[inline]
     fn get(&self, rank: u32) -> Option<Seen> {
-        match self.cells[rank as usize].load(Ordering::Acquire) {
+        match self.cell(rank)?.load(Ordering::Acquire) {
             UNSEEN => None,
             c => Some(self.seen(rank, c)),
         }
@@ -219,7 +254,7 @@ impl Store for RankTable {
 
     #[inline]
     fn peek(&self, rank: u32) -> Option<u32> {
-        match self.cells[rank as usize].load(Ordering::Acquire) {
+        match self.cell(rank)?.load(Ordering::Acquire) {
             UNSEEN | ACTIVE => None,
             c => match self.seen(rank, c) {
                 Seen::Done(code) => Some(code),
@@ -238,7 +273,7 @@ impl Store for RankTable {
                 SPILLED
             }
         };
-        self.cells[rank as usize].store(c, Ordering::Release);
+        self.cell_made(rank).store(c, Ordering::Release);
     }
 
     #[inline]
@@ -260,7 +295,7 @@ mod tests {
             (12, vec![0, 1]),
         ] {
             let table = RankTable::new(len, &domain).unwrap();
-            let ranks = table.cells.len() as u32;
+            let ranks = table.ranks as u32;
             let mut out = Vec::new();
             for rank in 0..ranks {
                 table.cells(rank, &mut out);
@@ -302,5 +337,22 @@ mod tests {
         assert_eq!(table.len(), codes.len());
         assert_eq!(table.get(40), None);
         assert_eq!(table.get(5), Some(Seen::Done(70_000)));
+    }
+
+    #[test]
+    fn chunks_are_made_as_ranks_are_claimed() {
+        // 3^12 = 531,441 ranks: nine chunks, the last one short.
+        let table = RankTable::new(12, &[0, 1, 2]).unwrap();
+        assert_eq!(table.chunks.len(), 9);
+        let last = table.ranks as u32 - 1;
+        assert_eq!(table.get(last), None);
+        assert!(table.chunks.iter().all(|c| c.get().is_none()));
+        assert_eq!(table.claim(last), Seen::New);
+        table.finish(last, 3);
+        assert_eq!(table.get(last), Some(Seen::Done(3)));
+        assert_eq!(table.chunks.iter().filter(|c| c.get().is_some()).count(), 1);
+        assert_eq!(table.chunks[8].get().unwrap().len(), 531_441 - 8 * CHUNK);
+        assert_eq!(table.get(0), None);
+        assert!(table.bytes() >= table.ranks);
     }
 }
