@@ -67,23 +67,6 @@ impl Analyzer {
         self.graph.measured_bytes() + self.memos.bytes()
     }
 
-    /// How many positions the solver of `parallel` (`--threads`, and a game with a dense
-    /// domain on one thread) solved and keeps beside the graph; 0 if none did.
-    pub fn solved_in_parallel(&self) -> usize {
-        self.memos.parallel.as_ref().map_or(0, |s| s.count())
-    }
-
-    /// The bytes those positions take.
-    pub fn solved_aside_bytes(&self) -> usize {
-        self.memos.parallel.as_ref().map_or(0, |s| s.bytes())
-    }
-
-    /// Whether those positions are kept by rank (a byte each, see `parallel`'s rank table)
-    /// rather than by packed key.
-    pub fn solved_by_rank(&self) -> bool {
-        self.memos.parallel.as_ref().is_some_and(|s| s.by_rank())
-    }
-
     /// After a query went over a limit, starts afresh (graph and memos together, since the
     /// memos are indexed by the graph's term ids) so that later, smaller queries can still
     /// run.

@@ -108,6 +108,25 @@ impl Solved {
     }
 }
 
+impl super::Analyzer {
+    /// How many positions the solver of `parallel` (`--threads`, and a game with a dense
+    /// domain on one thread) solved and keeps beside the graph; 0 if none did.
+    pub fn solved_in_parallel(&self) -> usize {
+        self.memos.parallel.as_ref().map_or(0, |s| s.count())
+    }
+
+    /// The bytes those positions take.
+    pub fn solved_aside_bytes(&self) -> usize {
+        self.memos.parallel.as_ref().map_or(0, |s| s.bytes())
+    }
+
+    /// Whether those positions are kept by rank (a byte each, in the rank table) rather
+    /// than by packed key.
+    pub fn solved_by_rank(&self) -> bool {
+        self.memos.parallel.as_ref().is_some_and(|s| s.by_rank())
+    }
+}
+
 /// Why a parallel run stopped without an answer (the one-thread search then runs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Abort {

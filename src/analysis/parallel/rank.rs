@@ -144,8 +144,12 @@ impl RankTable {
         match c {
             ACTIVE => Seen::Active,
             DRAWN => Seen::Done(DRAW),
-            // Written before the cell (see `finish`): there.
-            SPILLED => Seen::Done(self.spill().get(&rank).copied().unwrap_or(DRAW)),
+            // Written before the cell (see `finish`), so always there; were it not, the
+            // position would be solved again rather than given a wrong code.
+            SPILLED => self
+                .spill()
+                .get(&rank)
+                .map_or(Seen::Active, |code| Seen::Done(*code)),
             c => Seen::Done(u32::from(c - FIRST)),
         }
     }
