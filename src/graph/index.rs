@@ -16,7 +16,83 @@ use crate::eval::value::InstanceId;
 use crate::eval::value::Value;
 use crate::eval::World;
 
+/// How one game instance's positions are found, and what they take in the graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InstanceIndex {
+    /// The instance.
+    pub inst: InstanceId,
+    /// How many of its positions each kind of index finds.
+    pub index: super::IndexUse,
+    /// The bytes its positions take (moves aside): their records, their data, and the
+    /// tables that find them (its dense tables whole; a hash index's buckets).
+    pub bytes: usize,
+}
+
+/// Bytes of one position's record in the store, as `store.rs`'s test asserts.
+const RECORD: usize = 16;
+/// Bytes of a hash index's bucket (an id and a control byte), at the tables' load.
+const BUCKET: usize = 6;
+
 impl super::GameGraph {
+    /// How each game instance's positions are found ([`InstanceIndex`]), by instance, for
+    /// the instances with a position. Looks at every term once.
+    pub fn index_by_instance(&self) -> Vec<InstanceIndex> {
+        let mut out: Vec<InstanceIndex> = Vec::new();
+        let mut cells = Vec::new();
+        for i in 0..self.terms.len() {
+            let t = TermId(i as u32);
+            let Some(inst) = self.terms.atom_instance(t) else {
+                continue;
+            };
+            let k = inst.0 as usize;
+            while out.len() <= k {
+                out.push(InstanceIndex {
+                    inst: InstanceId(out.len() as u32),
+                    index: super::IndexUse::default(),
+                    bytes: 0,
+                });
+            }
+            let row = &mut out[k];
+            row.bytes += RECORD + std::mem::size_of::<super::TermInfo>();
+            if self.terms.int_atom(t).is_some() || self.terms.pair_atom(t).is_some() {
+                row.index.dense += 1;
+            } else if let Some(inst) = self.terms.list_cells(t, &mut cells) {
+                row.bytes += cells.len();
+                if self.dense.rank(inst, &cells).is_some() {
+                    row.index.dense += 1;
+                } else {
+                    row.bytes += BUCKET;
+                    row.index.packed += 1;
+                }
+            } else if self.terms.nibbles(t).is_some() {
+                // A tuple's nibbles (a list's are taken above).
+                row.bytes += BUCKET;
+                row.index.packed += 1;
+            } else if let Some((_, _, c)) = self.terms.cells(t) {
+                row.bytes += c.len() + BUCKET;
+                row.index.packed += 1;
+            } else if let Some(Term::Atom(_, data)) = self.terms.boxed(t) {
+                row.bytes += std::mem::size_of::<Term>() + data.heap_bytes();
+                let keyed = match data {
+                    Value::Tuple(items) => TupleKey::of_values(inst, items).is_some(),
+                    _ => false,
+                };
+                if keyed {
+                    row.bytes += std::mem::size_of::<(TupleKey, u32)>() + 1;
+                    row.index.packed += 1;
+                } else {
+                    row.bytes += BUCKET;
+                    row.index.hashed += 1;
+                }
+            }
+        }
+        out.retain(|row| row.index != super::IndexUse::default());
+        for row in &mut out {
+            row.bytes += self.dense.bytes_of(row.inst) + self.int_atoms.bytes_of(row.inst);
+        }
+        out
+    }
+
     /// [`IntAtoms::decide`] for the first position `first` of `inst`, within the share of
     /// the memory budget the dense tables of lists leave (`CGL_DENSE=off`: no box table).
     pub(super) fn decide_box(&mut self, w: &World<'_>, inst: InstanceId, first: &Value) {
@@ -255,6 +331,22 @@ impl IntAtoms {
             self.bytes = self.measure();
         }
         true
+    }
+
+    /// The bytes of the tables of `inst` (their cells in use; a box's table whole).
+    pub(super) fn bytes_of(&self, inst: InstanceId) -> usize {
+        let i = inst.0 as usize;
+        let ints = self
+            .tables
+            .get(i)
+            .map_or(0, |t| std::mem::size_of_val(&t[..]));
+        let pairs = self.pairs.get(i).map_or(0, |rows| {
+            rows.iter().map(|r| std::mem::size_of_val(&r[..])).sum()
+        });
+        let boxed = self
+            .boxed(inst)
+            .map_or(0, |b| std::mem::size_of_val(&b.ids[..]));
+        ints + pairs + boxed
     }
 
     /// The tables' bytes (their cells in use), as last measured.

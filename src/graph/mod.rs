@@ -25,6 +25,7 @@ mod sides;
 mod store;
 
 pub(crate) use index::cell;
+pub use index::InstanceIndex;
 use index::{IntAtoms, TupleKey};
 use moves::MoveStore;
 use store::{cells_hash, cells_home, home, pack, CellsOf, Home, NibbleKey, TermStore, MAX_CELLS};

@@ -18,7 +18,7 @@ use crate::diag::{Code, RenderStyle, Severity};
 use crate::eval::Limits;
 use crate::graph::{GraphConfig, IndexUse};
 use crate::session::{FailedValues, LoadPolicy, SessionConfig};
-use crate::stats::{Compiled, GraphSize, Stats, Work};
+use crate::stats::{Compiled, GameIndex, GraphSize, Stats, Work};
 use crate::syntax::ast::BinaryOp;
 
 /// [`CheckSettings`] as the child gets them (`--settings`), the limits already resolved by
@@ -410,6 +410,8 @@ struct WireStats {
     graph: [usize; 7],
     /// Dense, packed, hashed.
     index: [usize; 3],
+    /// Each game instance's name and dense, packed, hashed, bytes.
+    games: Vec<(String, [usize; 4])>,
 }
 
 impl WireStats {
@@ -440,6 +442,7 @@ impl WireStats {
                             hashed,
                         },
                     parallel,
+                    ref games,
                 },
         } = *stats;
         WireStats {
@@ -455,6 +458,13 @@ impl WireStats {
                 positions, atoms, compounds, moves, bytes, estimate, parallel,
             ],
             index: [dense, packed, hashed],
+            games: games
+                .iter()
+                .map(|g| {
+                    let i = g.index;
+                    (g.name.clone(), [i.dense, i.packed, i.hashed, g.bytes])
+                })
+                .collect(),
         }
     }
 
@@ -488,6 +498,19 @@ impl WireStats {
                     packed,
                     hashed,
                 },
+                games: self
+                    .games
+                    .into_iter()
+                    .map(|(name, [dense, packed, hashed, bytes])| GameIndex {
+                        name,
+                        index: IndexUse {
+                            dense,
+                            packed,
+                            hashed,
+                        },
+                        bytes,
+                    })
+                    .collect(),
                 parallel,
             },
         }

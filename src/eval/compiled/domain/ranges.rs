@@ -629,10 +629,9 @@ impl Pass<'_> {
                     let side = if least { lo } else { hi };
                     other = Some(match other {
                         None => side,
-                        Some(prev) => {
-                            prev.zip(side)
-                                .map(|(x, y)| if least { x.min(y) } else { x.max(y) })
-                        }
+                        Some(prev) => prev
+                            .zip(side)
+                            .map(|(x, y)| if least { x.min(y) } else { x.max(y) }),
                     });
                 }
                 let other: Vec<Affine> =
