@@ -9,6 +9,12 @@ use cgl::session::{Session, SessionConfig};
 
 use crate::common::{root, temp_dir, wait_with_timeout};
 
+/// An inferred box (an interval per component) and the positions found.
+type Explored = (Option<Vec<(i64, i64)>>, Vec<Vec<i64>>);
+
+/// A game, its first position, and the box expected (`None`: none inferred).
+type Case<'a> = (&'a str, &'a [i64], Option<&'a [(i64, i64)]>);
+
 /// A tiny deterministic generator (xorshift).
 struct Rng(u64);
 
@@ -84,11 +90,7 @@ fn positions_in(shown: &str) -> Vec<Vec<i64>> {
 
 /// The box inferred for `source`'s game `G` from `first`, and the positions reachable from
 /// it (at most `cap`).
-fn infer_and_explore(
-    source: &str,
-    first: &[i64],
-    cap: usize,
-) -> (Option<Vec<(i64, i64)>>, Vec<Vec<i64>>) {
+fn infer_and_explore(source: &str, first: &[i64], cap: usize) -> Explored {
     let mut session = Session::new(SessionConfig::default());
     let file = session
         .load_source("g.game", source)
@@ -143,7 +145,7 @@ fn every_reachable_position_is_in_the_inferred_box() {
 
 #[test]
 fn known_games_get_their_exact_box_and_unbounded_ones_none() {
-    let cases: &[(&str, &[i64], Option<&[(i64, i64)]>)] = &[
+    let cases: &[Case] = &[
         ("game G { position n\n move n - k for k in 1..=n }", &[20], Some(&[(0, 20)])),
         ("game G { position n\n move split(i, n - 1 - i) for i in 0..n }", &[9], Some(&[(0, 9)])),
         ("game G { position n\n move split(i, n - i) for i in 1..n if 2 * i < n }", &[9], Some(&[(1, 9)])),
