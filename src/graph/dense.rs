@@ -253,6 +253,14 @@ impl DenseIndex {
         }
     }
 
+    /// The bytes of the table of `inst` (0 without one).
+    pub(super) fn bytes_of(&self, inst: InstanceId) -> usize {
+        match self.state(inst) {
+            State::Dense(table) => table.ids.len() * 4,
+            _ => 0,
+        }
+    }
+
     /// The tables' bytes (each at its full size).
     pub(super) fn bytes(&self) -> usize {
         self.bytes

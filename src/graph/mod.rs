@@ -25,6 +25,7 @@ mod sides;
 mod store;
 
 pub(crate) use index::cell;
+pub use index::InstanceIndex;
 use index::{IntAtoms, TupleKey};
 use moves::MoveStore;
 use store::{cells_hash, cells_home, home, pack, CellsOf, Home, NibbleKey, TermStore, MAX_CELLS};
@@ -368,6 +369,9 @@ impl GameGraph {
     /// Where `term` lives: [`home`], or a dense table's rank for a list position of an
     /// instance that has one, when its cells are in the table's domain.
     fn home_of<'b>(&self, term: &Term, buf: &'b mut [u8; MAX_CELLS]) -> Home<'b> {
+        if let Some(home) = self.int_atoms.home(term) {
+            return home;
+        }
         if let Term::Atom(inst, Value::List(items)) = term {
             if let Some(rank) =
                 self.dense
@@ -585,7 +589,7 @@ impl GameGraph {
     /// if interned.
     pub(crate) fn lookup_int_tuple(&self, inst: InstanceId, items: &[i64]) -> Option<TermId> {
         if let [a, b] = items {
-            if IntAtoms::pair_is_dense(*a, *b) {
+            if self.int_atoms.pair_is_dense_in(inst, *a, *b) {
                 return self.int_atoms.get_pair(inst, *a, *b);
             }
         }
@@ -690,6 +694,7 @@ impl GameGraph {
                 _ => None,
             };
             self.decide_dense(w, inst, cells.as_deref());
+            self.decide_box(w, inst, &data);
         }
         let key = Term::Atom(inst, data);
         if let Some(id) = self.lookup(&key) {

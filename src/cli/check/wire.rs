@@ -18,7 +18,7 @@ use crate::diag::{Code, RenderStyle, Severity};
 use crate::eval::Limits;
 use crate::graph::{GraphConfig, IndexUse};
 use crate::session::{FailedValues, LoadPolicy, SessionConfig};
-use crate::stats::{Aside, Compiled, GraphSize, Stats, Work};
+use crate::stats::{Aside, Compiled, GameIndex, GraphSize, Stats, Work};
 use crate::syntax::ast::BinaryOp;
 
 /// [`CheckSettings`] as the child gets them (`--settings`), the limits already resolved by
@@ -411,6 +411,8 @@ struct WireStats {
     graph: [usize; 9],
     /// Dense, packed, hashed.
     index: [usize; 3],
+    /// Each game instance's name and dense, packed, hashed, bytes.
+    games: Vec<(String, [usize; 4])>,
 }
 
 impl WireStats {
@@ -446,6 +448,7 @@ impl WireStats {
                             bytes: aside_bytes,
                             by_rank,
                         },
+                    ref games,
                 },
         } = *stats;
         WireStats {
@@ -469,6 +472,13 @@ impl WireStats {
                 usize::from(by_rank),
             ],
             index: [dense, packed, hashed],
+            games: games
+                .iter()
+                .map(|g| {
+                    let i = g.index;
+                    (g.name.clone(), [i.dense, i.packed, i.hashed, g.bytes])
+                })
+                .collect(),
         }
     }
 
@@ -503,6 +513,19 @@ impl WireStats {
                     packed,
                     hashed,
                 },
+                games: self
+                    .games
+                    .into_iter()
+                    .map(|(name, [dense, packed, hashed, bytes])| GameIndex {
+                        name,
+                        index: IndexUse {
+                            dense,
+                            packed,
+                            hashed,
+                        },
+                        bytes,
+                    })
+                    .collect(),
                 parallel: Aside {
                     positions: aside,
                     bytes: aside_bytes,

@@ -31,7 +31,7 @@ mod table;
 use std::rc::Rc;
 
 use self::{compile::*, lanes::*, lists::*, rows::*, run::*};
-pub use domain::cell_domain;
+pub use domain::{cell_domain, position_ranges};
 pub use run::{compile_condition, CompiledCond, InputFrame};
 pub use table::{CompiledGame, CompiledGames};
 
