@@ -203,9 +203,9 @@ impl GameGraph {
 
     /// The list position of `inst` whose cells `items` make the nibble key `key` (of hash
     /// `hash`), interned if new: what [`GameGraph::intern_int_list`] does for it, with the key
-    /// and its hash already made (the instance's indexing is decided, and it has no dense
-    /// table).
-    fn intern_nibbles(
+    /// and its hash already made (the instance's indexing is decided, and no dense table
+    /// ranks these cells).
+    pub(super) fn intern_nibbles(
         &mut self,
         w: &mut World<'_>,
         inst: InstanceId,
@@ -284,6 +284,8 @@ impl GameGraph {
                     option: i,
                     key,
                     hash,
+                    group: 0,
+                    used: 0,
                     candidate: None,
                     settled: false,
                     record: None,
@@ -302,13 +304,20 @@ impl GameGraph {
         }
     }
 
-    /// Looks up the nibble keys of `probes`, into `known` at each key's option. In three
-    /// passes, each of whose reads are independent of one another: every key's group of
-    /// the index (one cache line), then the record of each group's candidate, then the
+    /// Looks up the nibble keys of `probes`, into `known` at each key's option. In passes,
+    /// each of whose reads are independent of one another: every key's group of the index
+    /// (one cache line), each group's candidate, the record of each candidate, then the
     /// comparisons (a look-up the candidate does not settle is done in full).
     pub(super) fn find_nibbles(&self, probes: &mut [Probe], known: &mut [Known]) {
         for p in probes.iter_mut() {
-            (p.candidate, p.settled) = self.nibble_index.candidate(p.hash);
+            (p.group, p.used) = self.nibble_index.touch(p.hash);
+        }
+        for p in probes.iter_mut() {
+            (p.candidate, p.settled) = if p.used == 0 {
+                (None, true)
+            } else {
+                self.nibble_index.candidate(p.group, p.hash)
+            };
         }
         for p in probes.iter_mut() {
             p.record = p.candidate.and_then(|id| self.terms.nibbles(TermId(id)));

@@ -207,6 +207,9 @@ struct Probe {
     option: usize,
     key: NibbleKey,
     hash: u64,
+    /// The key's first group in the index, and its slots in use.
+    group: usize,
+    used: u32,
     /// The id in the key's group whose tag matches, and whether a mismatch settles it.
     candidate: Option<u32>,
     settled: bool,
@@ -659,6 +662,9 @@ impl GameGraph {
             return self
                 .insert_at(home, || Term::Atom(inst, data.to_value()), info)
                 .map_err(|d| self.while_adding(w, inst, data, d));
+        }
+        if let Some(key) = NibbleKey::of_ints(inst, items) {
+            return self.intern_nibbles(w, inst, key, key.hash(), items);
         }
         if let Some(cells) = pack(items.iter().map(|n| Some(*n)), items.len(), &mut buf) {
             let home = cells_home(inst, CellsOf::List, cells);

@@ -83,12 +83,22 @@ impl NibbleTable {
         ((u128::from(hash) * self.groups.len() as u128) >> 64) as usize
     }
 
-    /// The id of the first slot of the key's first group whose tag matches the hash's, and
-    /// whether that settles the look-up when the id's key differs (no other candidate in
-    /// the group, and the group has room, so the key is nowhere else). One cache line read.
+    /// The first group of `hash`'s probe sequence, with its number of slots in use: a read
+    /// of the group's line that nothing waits on, for a caller that looks up many keys and
+    /// reads every key's line before it uses any ([`NibbleTable::candidate`]).
     #[inline]
-    pub(super) fn candidate(&self, hash: u64) -> (Option<u32>, bool) {
-        let Some(group) = self.groups.get(self.first_group(hash)) else {
+    pub(super) fn touch(&self, hash: u64) -> (usize, u32) {
+        let g = self.first_group(hash);
+        (g, self.groups.get(g).map_or(0, |group| group.len))
+    }
+
+    /// The id of the first slot of group `g` (the first of `hash`, from
+    /// [`NibbleTable::touch`]) whose tag matches the hash's, and whether that settles the
+    /// look-up when the id's key differs (no other candidate in the group, and the group
+    /// has room, so the key is nowhere else).
+    #[inline]
+    pub(super) fn candidate(&self, g: usize, hash: u64) -> (Option<u32>, bool) {
+        let Some(group) = self.groups.get(g) else {
             return (None, true);
         };
         let m = group.matches(tag_of(hash));
@@ -225,7 +235,8 @@ mod tests {
         }
         for id in 0..2000u32 {
             assert_eq!(table.find(hash_of(id), |i| i == id), Some(id));
-            let (candidate, settled) = table.candidate(hash_of(id));
+            let (g, _) = table.touch(hash_of(id));
+            let (candidate, settled) = table.candidate(g, hash_of(id));
             if settled && candidate != Some(id) {
                 panic!("the candidate of {id} settles a look-up wrongly");
             }
@@ -238,6 +249,7 @@ mod tests {
     fn an_empty_table_finds_nothing() {
         let table = NibbleTable::default();
         assert_eq!(table.find(7, |_| true), None);
-        assert_eq!(table.candidate(7), (None, true));
+        assert_eq!(table.touch(7), (0, 0));
+        assert_eq!(table.candidate(0, 7), (None, true));
     }
 }
