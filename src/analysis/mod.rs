@@ -675,23 +675,24 @@ fn outcome_acyclic(
     t: TermId,
     conv: Convention,
 ) -> DiagResult<Outcome> {
+    // A remoteness already known (a `reachable` search solves it on its way) has the
+    // outcome as its parity (even iff P; none for a draw): asked first, so that an
+    // `outcome` after a `reachable` runs no second search over the rules.
+    if an.graph.compound_of(t).is_none() {
+        if let Slot::Done(code) = an.memos.remoteness[conv_index(conv)].slot(t.0 as usize) {
+            return Ok(parity(code.get()));
+        }
+    }
     if stream::applies(an, w, conv) {
         if let Some(o) = stream::outcome(an, w, t)? {
             return Ok(o);
         }
     }
     // Below a position whose moves reach positions only (no compound), the outcome is the
-    // parity of the remoteness (even iff P; none for a draw), which the same search computes:
-    // one search then answers both `outcome` and a later `remoteness`. The search gives up
-    // at the first compound, where outcomes are found by the theorems instead (and kept:
-    // a position whose outcome is known is not searched again).
-    // A remoteness already known (a `reachable` search solves it on its way) has the
-    // outcome as its parity.
-    if an.graph.compound_of(t).is_none() {
-        if let Slot::Done(code) = an.memos.remoteness[conv_index(conv)].slot(t.0 as usize) {
-            return Ok(parity(code.get()));
-        }
-    }
+    // parity of the remoteness, which the same search computes: one search then answers
+    // both `outcome` and a later `remoteness`. The search gives up at the first compound,
+    // where outcomes are found by the theorems instead (and kept: a position whose outcome
+    // is known is not searched again).
     let known = an.memos.outcome[conv_index(conv)].get(t.0 as usize);
     if let Some(Slot::Done(o)) = known {
         return Ok(*o);
