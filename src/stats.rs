@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use crate::analysis::Analyzer;
 use crate::eval::compiled::CompiledGames;
+use crate::eval::value::InstanceNames;
 use crate::graph::{IndexUse, TermId};
 
 /// How much of a program has a compiled form (spec §8), so that a slow game shows what runs
@@ -57,9 +58,56 @@ impl Compiled {
     }
 }
 
+/// How one game instance's positions are found (`indexed` rows), and the bytes a position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameIndex {
+    /// The instance, as positions print it (`Kayles`, `Subtraction[S = {1, 2}]`).
+    pub name: String,
+    /// Its positions, by the index that finds them.
+    pub index: IndexUse,
+    /// What its positions take in the graph, moves aside ([`crate::graph::InstanceIndex`]).
+    pub bytes: usize,
+}
+
+impl GameIndex {
+    fn row(&self) -> Row {
+        let positions = self.index.dense + self.index.packed + self.index.hashed;
+        // Positions are counted only for instances that have some.
+        let per = self.bytes / positions.max(1);
+        Row::new(
+            format!("  {}", shorten(&self.name, 13)),
+            (thousands(positions), ""),
+            format!(
+                "{}; {} B a position",
+                index_use(&self.index),
+                thousands(per)
+            ),
+        )
+    }
+}
+
+/// `name`, cut to `most` characters with an ellipsis.
+fn shorten(name: &str, most: usize) -> String {
+    if name.chars().count() <= most {
+        return name.to_string();
+    }
+    let cut: String = name.chars().take(most - 1).collect();
+    format!("{cut}…")
+}
+
+/// `1 dense, 2 packed, 3 hashed`.
+fn index_use(index: &IndexUse) -> String {
+    format!(
+        "{} dense, {} packed, {} hashed",
+        thousands(index.dense),
+        thousands(index.packed),
+        thousands(index.hashed)
+    )
+}
+
 /// The size of a game graph: its terms, split into positions of one game and compounds, its
 /// stored moves, the memory it holds, and the estimate that `--max-memory` is checked against.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GraphSize {
     /// Every term interned: positions of one game and compounds ([`crate::graph::GameGraph::len`]).
     pub positions: usize,
@@ -75,15 +123,29 @@ pub struct GraphSize {
     pub estimate: usize,
     /// How the terms are found: a dense table, a packed key or a hash of their value.
     pub index: IndexUse,
-    /// Positions the last parallel run solved (`--threads`), kept beside the graph rather
-    /// than in it ([`Analyzer::solved_in_parallel`]).
-    pub parallel: usize,
+    /// The same for each game instance's positions, in the order the instances were made.
+    pub games: Vec<GameIndex>,
+    /// Positions the solver of `analysis::parallel` keeps beside the graph rather than in it
+    /// ([`Analyzer::solved_in_parallel`]).
+    pub parallel: Aside,
+}
+
+/// The positions solved beside the graph: how many, the bytes they take, and whether they
+/// are kept by rank (a byte each) or by packed key.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Aside {
+    /// The positions kept.
+    pub positions: usize,
+    /// The memory they take.
+    pub bytes: usize,
+    /// Kept by rank rather than by key.
+    pub by_rank: bool,
 }
 
 impl GraphSize {
     /// Measures a graph. Counting compounds looks at every term once, so this costs time in
     /// proportion to the graph: call it once, at the end.
-    pub fn of(analyzer: &Analyzer) -> GraphSize {
+    pub fn of(analyzer: &Analyzer, names: &dyn InstanceNames) -> GraphSize {
         let graph = &analyzer.graph;
         let positions = graph.len();
         let compounds = (0..positions)
@@ -97,14 +159,28 @@ impl GraphSize {
             bytes: analyzer.measured_bytes(),
             estimate: graph.estimated_bytes(),
             index: graph.index_use(),
-            parallel: analyzer.solved_in_parallel(),
+            games: graph
+                .index_by_instance()
+                .into_iter()
+                .map(|row| GameIndex {
+                    name: names.instance_label(row.inst).to_string(),
+                    index: row.index,
+                    bytes: row.bytes,
+                })
+                .collect(),
+            parallel: Aside {
+                positions: analyzer.solved_in_parallel(),
+                bytes: analyzer.solved_aside_bytes(),
+                by_rank: analyzer.solved_by_rank(),
+            },
         }
     }
 
     /// Bytes per position (the graph's terms and the positions solved in parallel), or
     /// `None` for an empty graph.
     pub fn bytes_per_position(&self) -> Option<usize> {
-        self.bytes.checked_div(self.positions + self.parallel)
+        self.bytes
+            .checked_div(self.positions + self.parallel.positions)
     }
 
     /// The rows about the graph: positions, how they are indexed, moves stored, memory.
@@ -122,13 +198,11 @@ impl GraphSize {
             Row::new(
                 "indexed",
                 (thousands(self.positions), ""),
-                format!(
-                    "{} dense, {} packed, {} hashed",
-                    thousands(self.index.dense),
-                    thousands(self.index.packed),
-                    thousands(self.index.hashed)
-                ),
+                index_use(&self.index),
             ),
+        ];
+        rows.extend(self.games.iter().map(GameIndex::row));
+        rows.extend([
             Row::new("moves stored", (thousands(self.moves), ""), String::new()),
             Row::new(
                 "memory",
@@ -144,13 +218,24 @@ impl GraphSize {
                     None => "– a position".to_string(),
                 },
             ),
-        ];
-        if self.parallel > 0 {
-            rows.push(Row::new(
-                "in parallel",
-                (thousands(self.parallel), ""),
-                "positions solved on several threads, kept beside the graph".to_string(),
-            ));
+        ]);
+        let aside = self.parallel;
+        if let Some(each) = aside.bytes.checked_div(aside.positions) {
+            let (n, unit) = bytes(aside.bytes);
+            let each = thousands(each);
+            rows.push(if aside.by_rank {
+                Row::new(
+                    "rank table",
+                    (thousands(aside.positions), ""),
+                    format!("positions solved by rank beside the graph, {n} {unit}, {each} B a position"),
+                )
+            } else {
+                Row::new(
+                    "in parallel",
+                    (thousands(aside.positions), ""),
+                    format!("positions solved on several threads beside the graph, {n} {unit}, {each} B a position"),
+                )
+            });
         }
         rows
     }
@@ -187,7 +272,7 @@ impl Work {
 }
 
 /// What one file (or one `cgl eval`) cost.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Stats {
     /// Reading, parsing and lowering the file and its imports (for `eval`, the `-f` files).
     pub load: Duration,
@@ -209,13 +294,14 @@ impl Stats {
         work: Work,
         compiled: &CompiledGames,
         analyzer: &Analyzer,
+        names: &dyn InstanceNames,
     ) -> Stats {
         Stats {
             load,
             eval,
             work,
             compiled: Compiled::of(compiled),
-            graph: GraphSize::of(analyzer),
+            graph: GraphSize::of(analyzer, names),
         }
     }
 
@@ -278,15 +364,15 @@ pub fn total(files: &[Stats], wall: Duration, jobs: usize) -> String {
 
 /// One row of a block: a label, a number with its unit, and a remark.
 struct Row {
-    label: &'static str,
+    label: String,
     value: (String, &'static str),
     detail: String,
 }
 
 impl Row {
-    fn new(label: &'static str, value: (String, &'static str), detail: String) -> Row {
+    fn new(label: impl Into<String>, value: (String, &'static str), detail: String) -> Row {
         Row {
-            label,
+            label: label.into(),
             value,
             detail,
         }
@@ -404,7 +490,16 @@ mod tests {
                     packed: 0,
                     hashed: 11,
                 },
-                parallel: 0,
+                games: vec![GameIndex {
+                    name: "Kayles".into(),
+                    index: IndexUse {
+                        dense: 1_990,
+                        packed: 0,
+                        hashed: 0,
+                    },
+                    bytes: 1_990 * 23,
+                }],
+                parallel: Aside::default(),
             },
         };
         assert_eq!(
@@ -416,6 +511,7 @@ stats  kayles.game
   compiled               3      of 4 move rules, 1 of 1 condition
   positions          2,001      1,990 game positions, 11 compounds
   indexed            2,001      1,990 dense, 0 packed, 11 hashed
+    Kayles           1,990      1,990 dense, 0 packed, 0 hashed; 23 B a position
   moves stored       3,120
   memory             129.4 KiB  66 B a position; --max-memory counts 412.7 KiB
 "
@@ -424,7 +520,7 @@ stats  kayles.game
 
     #[test]
     fn an_empty_graph_has_no_bytes_per_position() {
-        let size = GraphSize::of(&Analyzer::default());
+        let size = GraphSize::of(&Analyzer::default(), &crate::eval::GameTable::default());
         assert_eq!(size, GraphSize::default());
         assert_eq!(size.bytes_per_position(), None);
         let shown = session(

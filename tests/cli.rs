@@ -475,6 +475,8 @@ fn eval_stats_print_a_block_on_stderr() {
             "compiled",
             "positions",
             "indexed",
+            // One row per game instance: how its positions are found.
+            "  Kayles",
             "moves stored",
             "memory"
         ],
@@ -514,8 +516,15 @@ fn eval_stats_print_a_block_on_stderr() {
         ["31", "dense,", "0", "packed,", "0", "hashed"],
         "{stderr}"
     );
-    let _moves = count(&rows[5].1[0]);
-    let memory = &rows[6].1;
+    // Its one game's row: the same, and the bytes a position.
+    assert_eq!(
+        rows[5].1[1..7],
+        ["31", "dense,", "0", "packed,", "0", "hashed;"],
+        "{stderr}"
+    );
+    assert_eq!(rows[5].1[8..], ["B", "a", "position"], "{stderr}");
+    let _moves = count(&rows[6].1[0]);
+    let memory = &rows[7].1;
     assert!(
         ["B", "KiB", "MiB"].contains(&memory[1].as_str()),
         "{stderr}"
@@ -567,7 +576,10 @@ fn check_stats_come_in_file_order_whatever_the_jobs() {
         "{stderr}"
     );
     for (title, rows) in &blocks[..3] {
-        assert_eq!(rows.len(), 7, "{title}: {stderr}");
+        // Seven rows, and one per game instance after `indexed`.
+        let games = rows.iter().filter(|(l, _)| l.starts_with("  ")).count();
+        assert!(games >= 1, "{title}: {stderr}");
+        assert_eq!(rows.len(), 7 + games, "{title}: {stderr}");
         assert!(count(&rows[3].1[0]) > 0, "{title}: {stderr}");
     }
     // The failing file ran all three of its expectations.

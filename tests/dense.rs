@@ -1,17 +1,30 @@
 //! Dense indexes of list positions (issue 19): the domain of a board's cells is inferred from
 //! the compiled rules, and positions in it are found by rank. Every case runs with dense
 //! indexes on and off (`CGL_DENSE=off`) and compares the printed answers; `--stats` says how
-//! many positions a dense table found, which shows whether the inference accepted the game.
+//! many positions a dense table found, which shows whether the inference accepted the game,
+//! and how many positions the solver's rank table (the same domain) holds; the answers with
+//! the rank table off (`CGL_RANK=off`) are compared too.
 
 use std::process::{Command, Stdio};
 
 use crate::common::{root, temp_dir, wait_with_timeout};
 
-/// Runs `cgl eval --stats` on `expr` after loading `file`, with dense indexes `on` or off;
-/// returns the printed answer and how many positions `--stats` counts as found densely. One
-/// thread: the parallel solver (`--threads` 2 and more) keeps its positions in a table of its
-/// own, not in the graph's indexes.
-fn eval(file: &std::path::Path, expr: &str, on: bool) -> (String, usize) {
+/// How dense indexes are set for a run.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// On, and the solver's rank table too (the default).
+    On,
+    /// On, the rank table off (`CGL_RANK=off`): the one-thread search through the graph.
+    Graph,
+    /// Off (`CGL_DENSE=off`): the rank table goes with them.
+    Off,
+}
+
+/// Runs `cgl eval --stats` on `expr` after loading `file` in `mode`; returns the printed
+/// answer, how many positions `--stats` counts as found densely in the graph, and how many
+/// its rank table holds (the solver of `analysis::parallel` answers `reachable`, `outcome`
+/// and `remoteness` of a position in the domain there, not in the graph). One thread.
+fn eval(file: &std::path::Path, expr: &str, mode: Mode) -> (String, usize, usize) {
     let child = Command::new(env!("CARGO_BIN_EXE_cgl"))
         .args([
             "eval",
@@ -24,7 +37,8 @@ fn eval(file: &std::path::Path, expr: &str, on: bool) -> (String, usize) {
         ])
         .arg(file)
         .arg(expr)
-        .env("CGL_DENSE", if on { "on" } else { "off" })
+        .env("CGL_DENSE", if mode == Mode::Off { "off" } else { "on" })
+        .env("CGL_RANK", if mode == Mode::On { "on" } else { "off" })
         .current_dir(root())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -34,25 +48,34 @@ fn eval(file: &std::path::Path, expr: &str, on: bool) -> (String, usize) {
     let (code, out, err) =
         wait_with_timeout(child, std::time::Duration::from_secs(120), "cgl eval");
     assert_eq!(code, 0, "{expr}: {out}{err}");
-    let row = err
-        .lines()
-        .find(|l| l.trim_start().starts_with("indexed"))
-        .unwrap_or_else(|| panic!("no indexed row in {err}"));
+    let row = |name: &str| {
+        err.lines()
+            .find(|l| l.trim_start().starts_with(name))
+            .map(|l| l.split_whitespace().collect::<Vec<&str>>())
+    };
+    let number = |w: &str| w.replace(',', "").parse::<usize>().unwrap();
     // `indexed   5,478   5,478 dense, 0 packed, 0 hashed`: the number before `dense`.
-    let words: Vec<&str> = row.split_whitespace().collect();
+    let words = row("indexed").unwrap_or_else(|| panic!("no indexed row in {err}"));
     let at = words.iter().position(|w| w.starts_with("dense")).unwrap();
-    let dense = words[at - 1].replace(',', "").parse::<usize>().unwrap();
-    (out.trim().to_string(), dense)
+    let dense = number(words[at - 1]);
+    // `rank table   5,478   positions solved by rank ...`.
+    let ranked = row("rank table").map_or(0, |words| number(words[2]));
+    (out.trim().to_string(), dense, ranked)
 }
 
-/// The answer of `expr` on `file`, the same with dense indexes on and off; and how many
-/// positions were found densely.
-fn agree(file: &std::path::Path, expr: &str) -> (String, usize) {
-    let (on, dense) = eval(file, expr, true);
-    let (off, none) = eval(file, expr, false);
+/// The answer of `expr` on `file`, the same with dense indexes on (with and without the rank
+/// table) and off; how many positions the graph found densely (without the rank table), and
+/// how many the rank table holds.
+fn agree(file: &std::path::Path, expr: &str) -> (String, usize, usize) {
+    let (on, _, ranked) = eval(file, expr, Mode::On);
+    let (graph, dense, none) = eval(file, expr, Mode::Graph);
+    let (off, no_dense, no_rank) = eval(file, expr, Mode::Off);
     assert_eq!(on, off, "{expr}: dense indexes changed the answer");
-    assert_eq!(none, 0, "{expr}: CGL_DENSE=off still indexed densely");
-    (on, dense)
+    assert_eq!(on, graph, "{expr}: the rank table changed the answer");
+    assert_eq!(none, 0, "{expr}: CGL_RANK=off still kept a rank table");
+    assert_eq!(no_dense, 0, "{expr}: CGL_DENSE=off still indexed densely");
+    assert_eq!(no_rank, 0, "{expr}: CGL_DENSE=off still kept a rank table");
+    (on, dense, ranked)
 }
 
 /// A file holding `source`.
@@ -71,10 +94,11 @@ fn tictactoe_is_dense_and_its_known_answers_hold() {
     let expr = "(reachable(TicTacToe.start), outcome(TicTacToe.start), \
                 [outcome(m) for m in moves(TicTacToe.start)], \
                 [if q is D then -1 else remoteness(q) for q in moves(moves(TicTacToe.start)[4])])";
-    let (answer, dense) = agree(&file, expr);
+    let (answer, dense, ranked) = agree(&file, expr);
     // 5,478 boards (a known count), a draw with perfect play.
     assert!(answer.starts_with("(5478, D, "), "{answer}");
     assert_eq!(dense, 5478, "every board is found by its rank");
+    assert_eq!(ranked, 5478, "every board is solved in the rank table");
 }
 
 /// The benchmark game written differently: other names, its rule split in two with the
@@ -98,9 +122,11 @@ game Noughts {
 #[test]
 fn a_game_written_differently_gets_the_same_dense_index() {
     let file = game_file("renamed", RENAMED);
-    let (answer, dense) = agree(&file, "(reachable(Noughts.start), outcome(Noughts.start))");
+    let (answer, dense, ranked) =
+        agree(&file, "(reachable(Noughts.start), outcome(Noughts.start))");
     assert_eq!(answer, "(5478, D)");
     assert_eq!(dense, 5478);
+    assert_eq!(ranked, 5478);
 }
 
 #[test]
@@ -115,6 +141,7 @@ fn both_forms_of_the_four_by_four_benchmark_are_dense() {
     let count: usize = plain.0[1..].split(',').next().unwrap().parse().unwrap();
     assert!(count > 100, "{plain:?}");
     assert_eq!(plain.1, count, "every position is found by its rank");
+    assert_eq!(plain.2, count, "every position is solved in the rank table");
 }
 
 #[test]
@@ -126,11 +153,12 @@ fn positions_asked_outside_the_domain_are_found_the_ordinary_way() {
         "(reachable(TicTacToe.start), reachable({odd}), outcome({odd}), if {odd} is D then -1 else remoteness({odd}), \
          reachable({long}), outcome({long}), TicTacToe([0, 0, 0, 0, 0, 0, 0, 0, 0]) == TicTacToe.start)"
     );
-    let (answer, dense) = agree(&file, &expr);
+    let (answer, dense, ranked) = agree(&file, &expr);
     assert!(answer.starts_with("(5478, "), "{answer}");
     assert!(answer.ends_with(", true)"), "{answer}");
     // The boards with a 7, or ten cells, are not in the domain: only the 5,478 are ranked.
     assert_eq!(dense, 5478);
+    assert_eq!(ranked, 5478);
 }
 
 #[test]
@@ -139,7 +167,7 @@ fn an_asked_position_first_widens_the_domain() {
     let file = root().join(TICTACTOE);
     let odd = "TicTacToe([7, 0, 0, 0, 0, 0, 0, 0, 0])";
     let expr = format!("(reachable({odd}), outcome({odd}), reachable(TicTacToe.start))");
-    let (answer, dense) = agree(&file, &expr);
+    let (answer, dense, ranked) = agree(&file, &expr);
     let counts: Vec<usize> = answer[1..answer.len() - 1]
         .split(", ")
         .filter_map(|s| s.parse().ok())
@@ -148,6 +176,8 @@ fn an_asked_position_first_widens_the_domain() {
     assert_eq!(counts[1], 5478);
     // The boards with the 7 and the ones without: none shared (the 7 stays).
     assert_eq!(dense, counts[0] + counts[1]);
+    // `reachable` counts the positions of a fresh table: the last run's.
+    assert_eq!(ranked, counts[1]);
 }
 
 /// Games the inference must refuse (no dense index), each with its number of positions
@@ -201,9 +231,10 @@ fn games_whose_values_escape_a_domain_are_refused() {
     ];
     for (name, source, expr, expected) in cases {
         let file = game_file(name, source);
-        let (answer, dense) = agree(&file, expr);
+        let (answer, dense, ranked) = agree(&file, expr);
         assert_eq!(answer, expected, "{name}");
         assert_eq!(dense, 0, "{name}: the inference should refuse this game");
+        assert_eq!(ranked, 0, "{name}: no domain, no rank table");
     }
 }
 
@@ -242,8 +273,18 @@ fn bounded_values_get_a_dense_index() {
     ];
     for (name, source, expr, expected) in cases {
         let file = game_file(name, source);
-        let (answer, dense) = agree(&file, expr);
+        let (answer, dense, ranked) = agree(&file, expr);
         assert_eq!(answer, expected, "{name}");
+        let last: usize = expected
+            .trim_matches(|c| c == '(' || c == ')')
+            .rsplit(", ")
+            .next()
+            .map(|n| n.parse().unwrap())
+            .unwrap();
+        assert_eq!(
+            ranked, last,
+            "{name}: the last count's positions are in the rank table"
+        );
         let positions: usize = expected
             .trim_matches(|c| c == '(' || c == ')')
             .split(", ")

@@ -16,6 +16,7 @@ mod compiled_lists;
 mod deep;
 mod dense;
 mod diagnostics;
+mod domain;
 mod engines;
 mod examples;
 mod fragment;

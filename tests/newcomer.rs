@@ -184,7 +184,7 @@ game Token { position v  loopy  move (v + 1) % 500  move (v + 7) % 500 if v % 3 
             session
                 .eval_text(&text, &[index])
                 .unwrap_or_else(|d| panic!("{text}: {:?}", d[0].message));
-            let size = GraphSize::of(session.analyzer());
+            let size = GraphSize::of(session.analyzer(), session.instances());
             assert!(size.positions > 10, "{text}: explored nothing");
             assert!(
                 size.bytes <= size.estimate,

@@ -1,13 +1,17 @@
 //! `--threads N`: the parallel solver (`analysis::parallel`) gives the answers, the printed
 //! output and the diagnostics of one thread — on the examples, on the benchmark games at
 //! small sizes, where its run must stop (errors in rules, cycles, limits, the deadline), and
-//! on random games against the one-thread search.
+//! on random games against the one-thread search. Games with a dense domain are solved in
+//! its rank table on one thread too: there the reference is the one-thread search through
+//! the graph (`CGL_RANK=off`), and `cgl run` must print the same, byte for byte.
 
 use cgl::graph::GraphConfig;
 use cgl::session::{Session, SessionConfig};
 use proptest::prelude::*;
 
-use crate::common::{cgl, root};
+use std::process::{Command, Stdio};
+
+use crate::common::{cgl, root, temp_dir, wait_with_timeout};
 use crate::random_graphs::config;
 
 /// A session on `threads` threads with `source` loaded.
@@ -48,11 +52,49 @@ fn answers(threads: usize, source: &str, exprs: &[&str], max: Option<usize>) -> 
 
 /// The same answers on 1 and 2 threads; the positions the parallel run solved.
 fn same_on_two_threads(source: &str, exprs: &[&str], max: Option<usize>) -> usize {
-    let (one, none) = answers(1, source, exprs, max);
+    let (one, _) = answers(1, source, exprs, max);
     let (two, solved) = answers(2, source, exprs, max);
-    assert_eq!(none, 0, "one thread never runs the parallel solver");
     assert_eq!(one, two, "{source}");
     solved
+}
+
+/// Runs `cgl` with `args` and `CGL_RANK` set to `rank`: (exit code, stdout, stderr).
+fn cgl_rank(args: &[&str], rank: &str) -> (i32, String, String) {
+    let child = Command::new(env!("CARGO_BIN_EXE_cgl"))
+        .args(args)
+        .env("CGL_RANK", rank)
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the cgl binary runs");
+    wait_with_timeout(child, std::time::Duration::from_secs(300), "cgl")
+}
+
+/// `cgl run` of `source` with a `print` of each of `exprs`, on one thread through the graph
+/// (`CGL_RANK=off`), on one thread and on two with the rank table: the same exit code,
+/// printed values and rendered diagnostics. Returns that output.
+fn same_as_the_graph(name: &str, source: &str, exprs: &[&str], args: &[&str]) -> String {
+    let dir = temp_dir(&format!("parallel-{name}"));
+    let file = dir.join(format!("{name}.game"));
+    let mut text = source.to_string();
+    for e in exprs {
+        text += &format!("\nprint {e}");
+    }
+    std::fs::write(&file, text + "\n").unwrap();
+    let file = file.to_str().unwrap();
+    let run = |threads: &str, rank: &str| {
+        let mut all = vec!["run", "--threads", threads];
+        all.extend_from_slice(args);
+        all.push(file);
+        cgl_rank(&all, rank)
+    };
+    let graph = run("1", "off");
+    assert_eq!(run("1", "on"), graph, "{name}: one thread, rank table on");
+    assert_eq!(run("2", "on"), graph, "{name}: two threads, rank table on");
+    std::fs::remove_dir_all(&dir).unwrap();
+    format!("{}{}", graph.1, graph.2)
 }
 
 fn read(path: &str) -> String {
@@ -79,6 +121,8 @@ fn the_examples_check_the_same_on_one_and_two_threads() {
     let two = cgl(&["check", "examples", "--threads", "2"]);
     assert_eq!(one.0, 0, "{}", one.1);
     assert_eq!(one, two);
+    let graph = cgl_rank(&["check", "examples", "--threads", "1"], "off");
+    assert_eq!(one, graph, "the rank table changed what the examples print");
 }
 
 #[test]
@@ -86,6 +130,10 @@ fn tic_tac_toe_is_solved_in_parallel_with_the_answers_of_one_thread() {
     let source = read("benches/games/tictactoe.game");
     let solved = same_on_two_threads(&source, &[&w3("TicTacToe.start")], None);
     assert_eq!(solved, 5_478, "every board of 3x3 tic-tac-toe");
+    // The board has a dense domain: one thread solves it in the rank table too.
+    let (_, one) = answers(1, &source, &[&w3("TicTacToe.start")], None);
+    assert_eq!(one, 5_478);
+    same_as_the_graph("ttt", &source, &[&w3("TicTacToe.start")], &[]);
 }
 
 #[test]
@@ -244,6 +292,145 @@ fn the_deadline_stops_a_parallel_run_with_the_diagnostic_of_one_thread() {
     let (one, two) = (run("1"), run("2"));
     assert!(one.2.contains("cgl::limit::timeout"), "{}", one.2);
     assert_eq!(one, two);
+    // The rank table takes the board on one thread and two: the graph search stops the same.
+    let graph = cgl_rank(
+        &[
+            "eval",
+            "-f",
+            "benches/games/tictactoe4.game",
+            "--timeout",
+            "0.3",
+            "--threads",
+            "1",
+            "reachable(TicTacToe.start)",
+        ],
+        "off",
+    );
+    assert_eq!(one, graph);
+}
+
+#[test]
+fn queries_in_another_order_print_what_the_graph_prints() {
+    let source = read("benches/games/tictactoe.game");
+    let s = "TicTacToe.start";
+    let exprs = [
+        format!("[outcome(m) for m in moves({s})]"),
+        format!("[[remoteness(q) for q in moves(m) if q is not D] for m in moves({s})]"),
+        format!("outcome({s})"),
+        format!("reachable({s})"),
+        format!("remoteness(moves({s})[4])"),
+        format!("reachable({s})"),
+    ];
+    let exprs: Vec<&str> = exprs.iter().map(String::as_str).collect();
+    same_as_the_graph("order", &source, &exprs, &[]);
+}
+
+/// The 3x3 board written differently: other names, its rule split in two with the order
+/// reversed, an extra guard that changes nothing, the mark an `if` of its own.
+const RENAMED: &str = "
+const ROWS = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]]
+fn line_of(g, who) = exists r in ROWS: forall c in r: g[c] == who
+fn xs_turn(g) = count(x == 1 for x in g) == count(x == 2 for x in g)
+fn finished(g) = line_of(g, 1) or line_of(g, 2) or not (0 in g)
+fn o(g) = if xs_turn(g) then 0 else 2
+game Noughts {
+    position grid
+    start [0, 0, 0, 0, 0, 0, 0, 0, 0]
+    draw if not line_of(grid, 2) and not line_of(grid, 1)
+    terminal if finished(grid)
+    move set(grid, k, o(grid)) for k in 0..9 if grid[k] == 0 if not xs_turn(grid) if len(grid) == 9
+    move set(grid, k, 1) for k in 0..9 if grid[k] == 0 if xs_turn(grid)
+}
+";
+
+#[test]
+fn both_forms_of_the_benchmark_and_a_renamed_board_take_the_rank_table() {
+    // Late in the 4x4 game, so that the test is quick.
+    let board = "TicTacToe([1, 2, 1, 2, 1, 2, 1, 2, 0, 0, 0, 0, 0, 0, 0, 0])";
+    let mut printed = Vec::new();
+    for file in [
+        "benches/games/tictactoe4.game",
+        "benches/games/tictactoe4_param.game",
+    ] {
+        let source = read(file);
+        let (_, one) = answers(1, &source, &[&w3(board)], None);
+        assert!(one > 100, "{file}: {one} positions in the rank table");
+        printed.push((one, same_as_the_graph("four", &source, &[&w3(board)], &[])));
+    }
+    assert_eq!(printed[0], printed[1]);
+    let (_, one) = answers(1, RENAMED, &[&w3("Noughts.start")], None);
+    assert_eq!(one, 5_478);
+    let renamed = same_as_the_graph("renamed", RENAMED, &[&w3("Noughts.start")], &[]);
+    let plain = same_as_the_graph(
+        "plain",
+        &read("benches/games/tictactoe.game"),
+        &[&w3("TicTacToe.start")],
+        &[],
+    );
+    assert_eq!(renamed, plain, "the same game, the same answers");
+}
+
+#[test]
+fn positions_outside_the_domain_print_what_the_graph_prints() {
+    let source = read("benches/games/tictactoe.game");
+    let odd = "TicTacToe([7, 0, 0, 0, 0, 0, 0, 0, 0])";
+    let long = "TicTacToe([0, 0, 0, 0, 0, 0, 0, 0, 0, 0])";
+    let exprs = [
+        w3("TicTacToe.start"),
+        w3(odd),
+        w3(long),
+        format!("reachable({odd})"),
+        "reachable(TicTacToe.start)".to_string(),
+    ];
+    let exprs: Vec<&str> = exprs.iter().map(String::as_str).collect();
+    same_as_the_graph("outside", &source, &exprs, &[]);
+    // The odd board first: it seeds the domain (7 among its values).
+    let first: Vec<&str> = vec![exprs[1], exprs[0], exprs[2]];
+    same_as_the_graph("outside-first", &source, &first, &[]);
+}
+
+#[test]
+fn the_limits_end_a_rank_table_run_as_they_end_the_graph_search() {
+    let source = read("benches/games/tictactoe.game");
+    let exprs = [
+        w3("TicTacToe.start"),
+        "reachable(TicTacToe.start)".to_string(),
+    ];
+    let exprs: Vec<&str> = exprs.iter().map(String::as_str).collect();
+    let few = same_as_the_graph("positions", &source, &exprs, &["--max-positions", "3000"]);
+    assert!(few.contains("cgl::graph::too_many_positions"), "{few}");
+    let enough = same_as_the_graph("enough", &source, &exprs, &["--max-positions", "6000"]);
+    assert!(enough.starts_with("(5478, D"), "{enough}");
+    // A mebibyte: the dense index fits, the positions do not (the rank table counts in
+    // full, and each position as the graph would count it).
+    let small = same_as_the_graph("memory", &source, &exprs, &["--max-memory", "1"]);
+    assert!(small.contains("cgl::graph::too_much_memory"), "{small}");
+    let enough = same_as_the_graph("memory-enough", &source, &exprs, &["--max-memory", "4"]);
+    assert!(enough.starts_with("(5478, D"), "{enough}");
+}
+
+#[test]
+fn errors_and_cycles_in_a_dense_game_print_what_the_graph_prints() {
+    // Cells that flip back and forth: a cycle, in a game not declared loopy.
+    let cycle = "game C { position b  start [0, 0, 0]  move set(b, i, 1 - b[i]) for i in 0..3 }";
+    let out = same_as_the_graph(
+        "cycle",
+        cycle,
+        &["reachable(C.start)", "outcome(C.start)"],
+        &[],
+    );
+    assert!(out.contains("cgl::graph::cycle"), "{out}");
+    // A guard that divides by zero at one position deep down.
+    let failing = "game E { position b  start [0, 0, 0, 0] \
+        move set(b, i, 1) for i in 0..4 if b[i] == 0 \
+        move set(b, 0, 2) if b[0] == 1 and b[1] == 1 and b[2] == 1 and 1 div (b[3] - 1) == 0 }";
+    let exprs = [
+        "reachable(E.start)",
+        "outcome(E.start)",
+        "remoteness(E.start)",
+    ];
+    let out = same_as_the_graph("failing", failing, &exprs, &[]);
+    assert!(out.contains("cgl::eval::division_by_zero"), "{out}");
 }
 
 /// A random game of four counters below 16: each rule takes one counter down by an amount
@@ -294,6 +481,47 @@ fn heap_game() -> impl Strategy<Value = String> {
             }
             g + "}\n"
         })
+}
+
+/// A random game on a board of 3 to 6 cells, each rule marking a cell with a greater value
+/// (so that the game is acyclic) under a guard on another cell: a dense domain; some ends
+/// are declared, some drawn, some games misère.
+fn marking_game() -> impl Strategy<Value = (String, usize)> {
+    let rule = || (0..3i64, 1..4i64, 1..3usize, 0..4i64);
+    (
+        3..7usize,
+        prop::collection::vec(rule(), 1..4),
+        prop::option::of(0..4i64),
+        0..4i64,
+        any::<bool>(),
+    )
+        .prop_map(|(k, rules, end, draw, misere)| {
+            let mut g = String::from("game M {\n    position b\n");
+            if misere {
+                g += "    play misere\n";
+            }
+            if let Some(end) = end {
+                g += &format!("    terminal if b[0] == {end} and b[1] > 0\n");
+            }
+            g += &format!("    draw if b[{}] == {draw}\n", k - 1);
+            for (from, up, step, guard) in rules {
+                g += &format!(
+                    "    move set(b, i, {}) for i in 0..{k} if b[i] == {from} and b[(i + {step}) % {k}] != {guard}\n",
+                    from + up
+                );
+            }
+            (g + "}\n", k)
+        })
+}
+
+proptest! {
+    #![proptest_config(config(16))]
+
+    #[test]
+    fn random_dense_games_print_what_the_graph_prints((game, k) in marking_game()) {
+        let start = format!("M({:?})", vec![0; k]);
+        same_as_the_graph("marking", &game, &[&w3(&start), &format!("reachable({start})")], &[]);
+    }
 }
 
 proptest! {

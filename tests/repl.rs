@@ -153,7 +153,12 @@ fn time_and_stats_report_positions() {
         .lines()
         .skip_while(|l| *l != "stats  this session")
         .collect();
-    assert_eq!(stats.len(), 7, "{stdout}");
+    // Seven rows and the title, with one row for Kayles after `indexed`.
+    assert_eq!(stats.len(), 8, "{stdout}");
+    assert!(
+        stats.iter().any(|l| l.starts_with("    Kayles")),
+        "{stdout}"
+    );
     let row = |label: &str| {
         stats
             .iter()

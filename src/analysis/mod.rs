@@ -67,12 +67,6 @@ impl Analyzer {
         self.graph.measured_bytes() + self.memos.bytes()
     }
 
-    /// How many positions the last parallel run (`--threads`) solved and keeps beside the
-    /// graph; 0 if none did.
-    pub fn solved_in_parallel(&self) -> usize {
-        self.memos.parallel.as_ref().map_or(0, |s| s.count())
-    }
-
     /// After a query went over a limit, starts afresh (graph and memos together, since the
     /// memos are indexed by the graph's term ids) so that later, smaller queries can still
     /// run.
@@ -642,14 +636,12 @@ pub fn outcome(
     if payoff::is_scored(an, w, t)? {
         return scored_outcome(an, w, t);
     }
-    if an.graph.config.threads > 1 {
-        // Where the streaming search applies, it stops at the first winning move: the
-        // parallel solver is asked only for what a parallel run solved already.
-        if stream::applies(an, w, conv) {
-            parallel::recall(an, t, conv);
-        } else {
-            parallel::prepare(an, w, t, conv);
-        }
+    // Where the streaming search applies, it stops at the first winning move: the solver of
+    // `parallel` is asked only for what one of its runs solved already.
+    if stream::applies(an, w, conv) {
+        parallel::recall(an, t, conv);
+    } else {
+        parallel::prepare(an, w, t, conv);
     }
     match outcome_acyclic(an, w, t, conv) {
         Err(e) if e.code == retro::LOOPY_CYCLE => Ok(match loopy_remoteness(an, w, t, conv)? {
@@ -683,23 +675,24 @@ fn outcome_acyclic(
     t: TermId,
     conv: Convention,
 ) -> DiagResult<Outcome> {
+    // A remoteness already known (a `reachable` search solves it on its way) has the
+    // outcome as its parity (even iff P; none for a draw): asked first, so that an
+    // `outcome` after a `reachable` runs no second search over the rules.
+    if an.graph.compound_of(t).is_none() {
+        if let Slot::Done(code) = an.memos.remoteness[conv_index(conv)].slot(t.0 as usize) {
+            return Ok(parity(code.get()));
+        }
+    }
     if stream::applies(an, w, conv) {
         if let Some(o) = stream::outcome(an, w, t)? {
             return Ok(o);
         }
     }
     // Below a position whose moves reach positions only (no compound), the outcome is the
-    // parity of the remoteness (even iff P; none for a draw), which the same search computes:
-    // one search then answers both `outcome` and a later `remoteness`. The search gives up
-    // at the first compound, where outcomes are found by the theorems instead (and kept:
-    // a position whose outcome is known is not searched again).
-    // A remoteness already known (a `reachable` search solves it on its way) has the
-    // outcome as its parity.
-    if an.graph.compound_of(t).is_none() {
-        if let Slot::Done(code) = an.memos.remoteness[conv_index(conv)].slot(t.0 as usize) {
-            return Ok(parity(code.get()));
-        }
-    }
+    // parity of the remoteness, which the same search computes: one search then answers
+    // both `outcome` and a later `remoteness`. The search gives up at the first compound,
+    // where outcomes are found by the theorems instead (and kept: a position whose outcome
+    // is known is not searched again).
     let known = an.memos.outcome[conv_index(conv)].get(t.0 as usize);
     if let Some(Slot::Done(o)) = known {
         return Ok(*o);
@@ -823,9 +816,7 @@ pub fn remoteness(
     t: TermId,
     conv: Convention,
 ) -> DiagResult<Rem> {
-    if an.graph.config.threads > 1 {
-        parallel::prepare(an, w, t, conv);
-    }
+    parallel::prepare(an, w, t, conv);
     match solve(an, w, Remoteness(conv, false), t) {
         Err(e) if e.code == retro::LOOPY_CYCLE => loopy_remoteness(an, w, t, conv),
         other => Ok(other?.get()),

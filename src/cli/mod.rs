@@ -613,7 +613,7 @@ fn check_inputs(
         let _ = out.flush();
         if let (true, Some(stats)) = (stats_text, &report.stats) {
             let _ = write!(err, "{}", stats.render(&report.path));
-            figures.push(*stats);
+            figures.push(stats.clone());
         }
     });
     writer.finish(&totals, out, err);
@@ -643,6 +643,7 @@ fn write_stats(
             work,
             session.compiled(),
             session.analyzer(),
+            session.instances(),
         );
         let _ = write!(err, "{}", stats.render(title));
     }

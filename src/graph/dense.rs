@@ -219,6 +219,21 @@ impl DenseIndex {
         }
     }
 
+    /// The length and the sorted values of the instance's dense table's positions, if it
+    /// has one (the analyses' rank table of `analysis::parallel` uses the same domain).
+    pub(super) fn domain(&self, inst: InstanceId) -> Option<(usize, Vec<i64>)> {
+        let State::Dense(table) = self.state(inst) else {
+            return None;
+        };
+        let mut values = vec![0; table.m as usize];
+        for (v, code) in table.code.iter().enumerate() {
+            if *code > 0 {
+                values[*code as usize - 1] = v as i64;
+            }
+        }
+        Some((table.len, values))
+    }
+
     /// The position of this rank, if interned.
     #[inline]
     pub(super) fn get(&self, inst: InstanceId, rank: u32) -> Option<TermId> {
@@ -235,6 +250,14 @@ impl DenseIndex {
             if table.ids.set(rank as usize, id + 1) {
                 self.count += 1;
             }
+        }
+    }
+
+    /// The bytes of the table of `inst` (0 without one).
+    pub(super) fn bytes_of(&self, inst: InstanceId) -> usize {
+        match self.state(inst) {
+            State::Dense(table) => table.ids.len() * 4,
+            _ => 0,
         }
     }
 
@@ -282,6 +305,16 @@ mod tests {
         assert_eq!(rank(&table, &[0, 0]), None);
         assert_eq!(rank(&table, &[0, 0, 0, 0]), None);
         assert_eq!(table.rank(3, [Some(0), None, Some(0)].into_iter()), None);
+    }
+
+    #[test]
+    fn an_instance_gives_its_domain_back() {
+        let mut index = DenseIndex::default();
+        assert_eq!(index.domain(InstanceId(0)), None);
+        index.decide(InstanceId(0), DenseTable::new(3, &[0, 2, 7], 1 << 20));
+        index.decide(InstanceId(1), None);
+        assert_eq!(index.domain(InstanceId(0)), Some((3, vec![0, 2, 7])));
+        assert_eq!(index.domain(InstanceId(1)), None);
     }
 
     #[test]

@@ -176,13 +176,18 @@ impl GameGraph {
             .options_packed(inst, data, !self.info(t).terminal, options, ints)
             .map_err(|d| self.while_generating(w, inst, data, d))?;
         let mut known = std::mem::take(&mut self.scratch.known);
-        self.find_nibble_batch(inst, options, ints, &mut known);
+        let mut probes = std::mem::take(&mut self.scratch.probes);
+        self.find_batch(inst, options, ints, &mut known, &mut probes);
+        self.scratch.probes = probes;
         let mut result = Ok(());
         for ((option, rule), known) in options.drain(..).zip(&known) {
-            let id = match (option, known) {
-                (_, Some(id)) => Ok(*id),
-                (OptionTarget::Term(term), None) => self.intern(w, &term),
-                (OptionTarget::IntList(range), None) => self.intern_int_list(w, inst, &ints[range]),
+            let id = match (option, *known) {
+                (_, Known::Found(id)) => Ok(id),
+                (OptionTarget::IntList(range), Known::Nibbles(key, hash)) => {
+                    self.intern_nibbles(w, inst, key, hash, &ints[range])
+                }
+                (OptionTarget::Term(term), _) => self.intern(w, &term),
+                (OptionTarget::IntList(range), _) => self.intern_int_list(w, inst, &ints[range]),
             };
             match id {
                 Ok(id) => found.push((id, rule)),
@@ -196,27 +201,63 @@ impl GameGraph {
         result
     }
 
-    /// The options of `inst` that are integer lists kept as nibble keys and already
-    /// interned, into `known` (one entry per option, `None` for the rest).
+    /// The list position of `inst` whose cells `items` make the nibble key `key` (of hash
+    /// `hash`), interned if new: what [`GameGraph::intern_int_list`] does for it, with the key
+    /// and its hash already made (the instance's indexing is decided, and no dense table
+    /// ranks these cells).
+    pub(super) fn intern_nibbles(
+        &mut self,
+        w: &mut World<'_>,
+        inst: InstanceId,
+        key: NibbleKey,
+        hash: u64,
+        items: &[i64],
+    ) -> DiagResult<TermId> {
+        // An earlier option of the same position may have interned it.
+        let terms = &self.terms;
+        if let Some(id) = self
+            .nibble_index
+            .find(hash, |i| terms.nibbles(TermId(i)) == Some(key))
+        {
+            return Ok(TermId(id));
+        }
+        let data = PositionData::Ints(items);
+        let info = self.atom_info(w, inst, data)?;
+        self.insert_at(
+            Home::Nibbles(key),
+            || Term::Atom(inst, data.to_value()),
+            info,
+        )
+        .map_err(|d| self.while_adding(w, inst, data, d))
+    }
+
+    /// What is known of each option of `inst` before any is interned, into `known` (one
+    /// entry per option): the id of each one already interned that a dense table or the
+    /// nibble index finds, the key and hash of each one the nibble index would keep.
     ///
-    /// The keys are all built first and then looked up in one tight loop: a look-up in a
-    /// large index is a cache miss or two, and with nothing between them the processor
-    /// overlaps the misses of a position's options instead of waiting for each in turn.
-    pub(super) fn find_nibble_batch(
+    /// The keys are all made first and then looked up in tight loops: a look-up in a large
+    /// index is a cache miss or two, and with nothing between them the processor overlaps
+    /// the misses of a position's options instead of waiting for each in turn.
+    pub(super) fn find_batch(
         &self,
         inst: InstanceId,
         options: &[(OptionTarget, u32)],
         ints: &[i64],
-        known: &mut Vec<Option<TermId>>,
+        known: &mut Vec<Known>,
+        probes: &mut Vec<Probe>,
     ) {
         known.clear();
+        known.resize(options.len(), Known::Unknown);
+        if !self.dense.is_decided(inst) {
+            // Its first position: `intern_int_list` decides its indexing.
+            return;
+        }
         if self.dense.is_dense(inst) {
             // Ranks: no keys to hash, one table read each, all computed first and then read
             // in one tight loop, as the nibble keys below.
             let mut ranks = [(0usize, 0u32); 64];
             let mut n = 0;
             for (i, (option, _)) in options.iter().enumerate() {
-                known.push(None);
                 let OptionTarget::IntList(range) = option else {
                     continue;
                 };
@@ -232,47 +273,67 @@ impl GameGraph {
             self.find_ranks(inst, &ranks[..n], known);
             return;
         }
-        let mut keys = [(0usize, NibbleKey::default()); 64];
-        let mut n = 0;
+        probes.clear();
         for (i, (option, _)) in options.iter().enumerate() {
-            known.push(None);
             let OptionTarget::IntList(range) = option else {
                 continue;
             };
-            let mut buf = [0u8; MAX_CELLS];
-            let items = &ints[range.clone()];
-            let Some(cells) = pack(items.iter().map(|n| Some(*n)), items.len(), &mut buf) else {
-                continue;
-            };
-            if let Home::Nibbles(key) = cells_home(inst, CellsOf::List, cells) {
-                keys[n] = (i, key);
-                n += 1;
-                if n == keys.len() {
-                    self.find_nibbles(&keys[..n], known);
-                    n = 0;
-                }
+            if let Some(key) = NibbleKey::of_ints(inst, &ints[range.clone()]) {
+                let hash = key.hash();
+                probes.push(Probe {
+                    option: i,
+                    key,
+                    hash,
+                    group: 0,
+                    used: 0,
+                    candidate: None,
+                    settled: false,
+                    record: None,
+                });
             }
         }
-        self.find_nibbles(&keys[..n], known);
+        self.find_nibbles(probes, known);
     }
 
     /// The ids of the positions of these ranks of `inst`, into `known` at each one's index.
-    fn find_ranks(&self, inst: InstanceId, ranks: &[(usize, u32)], known: &mut [Option<TermId>]) {
+    fn find_ranks(&self, inst: InstanceId, ranks: &[(usize, u32)], known: &mut [Known]) {
         for (i, rank) in ranks {
-            known[*i] = self.dense.get(inst, *rank);
+            if let Some(id) = self.dense.get(inst, *rank) {
+                known[*i] = Known::Found(id);
+            }
         }
     }
 
-    /// The ids of the nibble keys `keys`, into `known` at each key's index. A bucket holds
-    /// an id only: the key is compared with the term's record.
-    pub(super) fn find_nibbles(&self, keys: &[(usize, NibbleKey)], known: &mut [Option<TermId>]) {
-        for (i, key) in keys {
-            known[*i] = self
-                .nibble_index
-                .find(key.hash(), |id| {
-                    self.terms.nibbles(TermId(*id)) == Some(*key)
-                })
-                .map(|id| TermId(*id));
+    /// Looks up the nibble keys of `probes`, into `known` at each key's option. In passes,
+    /// each of whose reads are independent of one another: every key's group of the index
+    /// (one cache line), each group's candidate, the record of each candidate, then the
+    /// comparisons (a look-up the candidate does not settle is done in full).
+    pub(super) fn find_nibbles(&self, probes: &mut [Probe], known: &mut [Known]) {
+        for p in probes.iter_mut() {
+            (p.group, p.used) = self.nibble_index.touch(p.hash);
+        }
+        for p in probes.iter_mut() {
+            (p.candidate, p.settled) = if p.used == 0 {
+                (None, true)
+            } else {
+                self.nibble_index.candidate(p.group, p.hash)
+            };
+        }
+        for p in probes.iter_mut() {
+            p.record = p.candidate.and_then(|id| self.terms.nibbles(TermId(id)));
+        }
+        for p in probes.iter() {
+            known[p.option] = match p.candidate {
+                Some(id) if p.record == Some(p.key) => Known::Found(TermId(id)),
+                _ if p.settled => Known::Nibbles(p.key, p.hash),
+                _ => match self
+                    .nibble_index
+                    .find(p.hash, |i| self.terms.nibbles(TermId(i)) == Some(p.key))
+                {
+                    Some(id) => Known::Found(TermId(id)),
+                    None => Known::Nibbles(p.key, p.hash),
+                },
+            };
         }
     }
 

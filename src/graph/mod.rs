@@ -21,10 +21,12 @@ mod dense;
 mod explore;
 mod index;
 mod moves;
+mod nibble_table;
 mod sides;
 mod store;
 
 pub(crate) use index::cell;
+pub use index::InstanceIndex;
 use index::{IntAtoms, TupleKey};
 use moves::MoveStore;
 use store::{cells_hash, cells_home, home, pack, CellsOf, Home, NibbleKey, TermStore, MAX_CELLS};
@@ -137,9 +139,10 @@ pub struct GameGraph {
     index: HashTable<u32>,
     /// The ids of list (and long tuple) positions of small cells, by the hash of the cells.
     cells_index: HashTable<u32>,
-    /// The same for the positions kept as a [`NibbleKey`], by the key's hash. The key is
-    /// compared with the term's record, not kept twice: 5 bytes a bucket, not 17.
-    nibble_index: HashTable<u32>,
+    /// The same for the positions kept as a [`NibbleKey`], by the key's hash, in groups of
+    /// a cache line (`nibble_table`). The key is compared with the term's record, not kept
+    /// twice: 5⅓ bytes a slot, not 17.
+    nibble_index: nibble_table::NibbleTable,
     info: Vec<TermInfo>,
     /// The moves of the explored terms.
     moves: MoveStore,
@@ -187,6 +190,34 @@ impl Drop for ForgetDigests {
     }
 }
 
+/// What a batch of look-ups learnt of an option's target (`GameGraph::find_batch`).
+#[derive(Clone, Copy, Debug)]
+enum Known {
+    /// Interned, with this id.
+    Found(TermId),
+    /// Kept by the nibble index under this key, of this hash; not interned when looked up.
+    Nibbles(NibbleKey, u64),
+    /// Anything else: interned the general way.
+    Unknown,
+}
+
+/// One look-up of a batch in the nibble index (`GameGraph::find_nibbles`).
+#[derive(Clone, Copy, Debug)]
+struct Probe {
+    /// The option's index.
+    option: usize,
+    key: NibbleKey,
+    hash: u64,
+    /// The key's first group in the index, and its slots in use.
+    group: usize,
+    used: u32,
+    /// The id in the key's group whose tag matches, and whether a mismatch settles it.
+    candidate: Option<u32>,
+    settled: bool,
+    /// The candidate's key.
+    record: Option<NibbleKey>,
+}
+
 /// Buffers of [`GameGraph::generate`], taken while in use (a nested use, the parts of a
 /// compound explored for its moves, finds them empty and makes its own).
 #[derive(Debug, Default)]
@@ -196,8 +227,10 @@ struct Scratch {
     found: Vec<(TermId, u32)>,
     /// The cells of the position being explored, when it is a packed list.
     cells: Vec<i64>,
-    /// The options' targets already interned, found in one batch (see `find_nibble_batch`).
-    known: Vec<Option<TermId>>,
+    /// What is known of the options' targets, found in one batch (see `find_batch`).
+    known: Vec<Known>,
+    /// The look-ups of that batch in the nibble index.
+    probes: Vec<Probe>,
     /// The ids of a position's many moves, sorted to find repeats (see `dedup_moves`).
     sorted: Vec<u32>,
     /// The ids met so far while repeats are dropped.
@@ -268,7 +301,7 @@ impl GameGraph {
             + self.boxed_data_bytes
             + table::<u32>(self.index.capacity())
             + table::<u32>(self.cells_index.capacity())
-            + table::<u32>(self.nibble_index.capacity())
+            + self.nibble_index.bytes()
             + table::<(TupleKey, u32)>(self.tuple_atoms.capacity())
             + vec(&self.info)
             + vec(&self.moves.spans)
@@ -359,9 +392,18 @@ impl GameGraph {
         self.dense.decide(inst, table);
     }
 
+    /// The length and sorted cell values of `inst`'s dense table, if it has one: the domain
+    /// the analyses' rank table (`analysis::parallel`) uses for the same instance.
+    pub fn dense_domain(&self, inst: InstanceId) -> Option<(usize, Vec<i64>)> {
+        self.dense.domain(inst)
+    }
+
     /// Where `term` lives: [`home`], or a dense table's rank for a list position of an
     /// instance that has one, when its cells are in the table's domain.
     fn home_of<'b>(&self, term: &Term, buf: &'b mut [u8; MAX_CELLS]) -> Home<'b> {
+        if let Some(home) = self.int_atoms.home(term) {
+            return home;
+        }
         if let Term::Atom(inst, Value::List(items)) = term {
             if let Some(rank) =
                 self.dense
@@ -511,9 +553,8 @@ impl GameGraph {
             Home::Dense(inst, rank, _) => self.dense.insert(*inst, *rank, id),
             Home::Nibbles(key) => {
                 let terms = &self.terms;
-                self.nibble_index.insert_unique(key.hash(), id, |i| {
-                    terms.nibbles(TermId(*i)).map_or(0, NibbleKey::hash)
-                });
+                self.nibble_index
+                    .insert(key.hash(), id, || terms.nibble_hashes());
             }
             Home::Cells(inst, of, cells) => {
                 let terms = &self.terms;
@@ -563,8 +604,8 @@ impl GameGraph {
             Home::Dense(inst, rank, _) => self.dense.get(inst, rank),
             Home::Nibbles(key) => self
                 .nibble_index
-                .find(key.hash(), |i| self.terms.nibbles(TermId(*i)) == Some(key))
-                .map(|i| TermId(*i)),
+                .find(key.hash(), |i| self.terms.nibbles(TermId(i)) == Some(key))
+                .map(TermId),
             Home::Cells(inst, of, cells) => self
                 .cells_index
                 .find(cells_hash(inst, of, cells), |i| {
@@ -579,7 +620,7 @@ impl GameGraph {
     /// if interned.
     pub(crate) fn lookup_int_tuple(&self, inst: InstanceId, items: &[i64]) -> Option<TermId> {
         if let [a, b] = items {
-            if IntAtoms::pair_is_dense(*a, *b) {
+            if self.int_atoms.pair_is_dense_in(inst, *a, *b) {
                 return self.int_atoms.get_pair(inst, *a, *b);
             }
         }
@@ -631,6 +672,9 @@ impl GameGraph {
             return self
                 .insert_at(home, || Term::Atom(inst, data.to_value()), info)
                 .map_err(|d| self.while_adding(w, inst, data, d));
+        }
+        if let Some(key) = NibbleKey::of_ints(inst, items) {
+            return self.intern_nibbles(w, inst, key, key.hash(), items);
         }
         if let Some(cells) = pack(items.iter().map(|n| Some(*n)), items.len(), &mut buf) {
             let home = cells_home(inst, CellsOf::List, cells);
@@ -684,6 +728,7 @@ impl GameGraph {
                 _ => None,
             };
             self.decide_dense(w, inst, cells.as_deref());
+            self.decide_box(w, inst, &data);
         }
         let key = Term::Atom(inst, data);
         if let Some(id) = self.lookup(&key) {

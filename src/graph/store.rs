@@ -38,8 +38,11 @@ enum Stored {
     Int { inst: u32, n: i64 },
     /// The position `(a, b)` of `inst`, a dense pair.
     Pair { inst: u32, a: u32, b: u32 },
-    /// A list or tuple position of at most 16 cells below 16, four bits a cell.
+    /// A list or tuple position of at most 16 cells below 16, four bits a cell, found by
+    /// the nibble index.
     Nibbles(NibbleKey),
+    /// The same, found by a dense table (`Home::Dense`): not in the nibble index.
+    Ranked(NibbleKey),
     /// A list or tuple position of `len` cells, from `at` in the arena (a `u64`: the arena
     /// may pass 4 GiB when the limits are raised).
     Cells {
@@ -165,6 +168,29 @@ impl NibbleKey {
         })
     }
 
+    /// [`NibbleKey::of`] the list of integers `items`, read directly (no cells packed first):
+    /// the key `of(inst, CellsOf::List, cells)` gives for the same cells, when it gives one.
+    #[inline]
+    pub(super) fn of_ints(inst: InstanceId, items: &[i64]) -> Option<NibbleKey> {
+        if items.len() > Self::MAX_LEN || inst.0 >= 1 << 26 {
+            return None;
+        }
+        let mut bits = 0u64;
+        let mut all = 0u64;
+        for (i, c) in items.iter().enumerate() {
+            // A cell from 0 to 15 has no bit above the low four, and no sign.
+            all |= *c as u64;
+            bits |= ((*c as u64) & 15) << (4 * i);
+        }
+        if all >= 16 {
+            return None;
+        }
+        Some(NibbleKey {
+            bits: [bits as u32, (bits >> 32) as u32],
+            tag: inst.0 << 6 | items.len() as u32,
+        })
+    }
+
     fn inst(self) -> InstanceId {
         InstanceId(self.tag >> 6)
     }
@@ -220,7 +246,7 @@ impl TermStore {
             },
             Home::Nibbles(key) => Stored::Nibbles(key),
             Home::Dense(inst, _, cells) => match NibbleKey::of(inst, CellsOf::List, cells) {
-                Some(key) => Stored::Nibbles(key),
+                Some(key) => Stored::Ranked(key),
                 None => self.in_arena(inst, CellsOf::List, cells),
             },
             Home::Cells(inst, of, cells) => self.in_arena(inst, of, cells),
@@ -251,7 +277,7 @@ impl TermStore {
     /// whose data is a list of integers kept packed; `None` (and `out` untouched) otherwise.
     pub(super) fn list_cells(&self, t: TermId, out: &mut Vec<i64>) -> Option<InstanceId> {
         match self.stored[t.idx()] {
-            Stored::Nibbles(key) if key.cells_of() == CellsOf::List => {
+            Stored::Nibbles(key) | Stored::Ranked(key) if key.cells_of() == CellsOf::List => {
                 out.clear();
                 out.extend(key.cells().map(i64::from));
                 Some(key.inst())
@@ -287,7 +313,7 @@ impl TermStore {
                 InstanceId(inst),
                 Value::Tuple(Rc::new([Value::Int(a.into()), Value::Int(b.into())])),
             ),
-            Stored::Nibbles(key) => {
+            Stored::Nibbles(key) | Stored::Ranked(key) => {
                 let items: Rc<[Value]> = key.cells().map(|c| Value::Int(c.into())).collect();
                 cells_term(key.inst(), key.cells_of(), items)
             }
@@ -322,7 +348,7 @@ impl TermStore {
             Stored::Int { inst, .. } | Stored::Pair { inst, .. } | Stored::Cells { inst, .. } => {
                 Some(InstanceId(inst))
             }
-            Stored::Nibbles(key) => Some(key.inst()),
+            Stored::Nibbles(key) | Stored::Ranked(key) => Some(key.inst()),
             Stored::Boxed(i) => match &self.boxed[i as usize] {
                 Term::Atom(inst, _) => Some(*inst),
                 Term::Compound(..) => None,
@@ -353,19 +379,33 @@ impl TermStore {
         for stored in &self.stored {
             counts[match stored {
                 Stored::Int { .. } | Stored::Pair { .. } => 0,
-                Stored::Nibbles(_) | Stored::Cells { .. } => 1,
+                Stored::Nibbles(_) | Stored::Ranked(_) | Stored::Cells { .. } => 1,
                 Stored::Boxed(_) => 2,
             }] += 1;
         }
         counts
     }
 
-    /// The key of a position kept as a [`NibbleKey`], if `t` is one.
+    /// The key of a position the nibble index finds, if `t` is one.
+    #[inline]
     pub(super) fn nibbles(&self, t: TermId) -> Option<NibbleKey> {
         match self.stored[t.idx()] {
             Stored::Nibbles(key) => Some(key),
             _ => None,
         }
+    }
+
+    /// Every position the nibble index finds, with its key's hash, in the order of ids:
+    /// what the index is built again from when it grows.
+    pub(super) fn nibble_hashes(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        // Fewer terms than `u32::MAX`.
+        self.stored
+            .iter()
+            .enumerate()
+            .filter_map(|(id, stored)| match stored {
+                Stored::Nibbles(key) => Some((id as u32, key.hash())),
+                _ => None,
+            })
     }
 
     /// The cells of a list or tuple position kept in the arena, if `t` is one.
@@ -457,5 +497,28 @@ mod tests {
         assert_eq!(key(1, CellsOf::List, &[16]), None);
         assert_eq!(key(1, CellsOf::List, &[0; 17]), None);
         assert_eq!(key(1 << 26, CellsOf::List, &[0]), None);
+    }
+
+    #[test]
+    fn a_key_read_from_integers_is_the_key_of_their_cells() {
+        let inst = InstanceId(5);
+        let lists: [&[i64]; 9] = [
+            &[],
+            &[0],
+            &[15; 16],
+            &[3, 0, 7, 15, 1],
+            &[16],
+            &[-1, 2],
+            &[1; 17],
+            &[i64::MIN],
+            &[255, 0],
+        ];
+        for items in lists {
+            let mut buf = [0; MAX_CELLS];
+            let packed = pack(items.iter().map(|n| Some(*n)), items.len(), &mut buf);
+            let want = packed.and_then(|cells| NibbleKey::of(inst, CellsOf::List, cells));
+            assert_eq!(NibbleKey::of_ints(inst, items), want, "{items:?}");
+        }
+        assert_eq!(NibbleKey::of_ints(InstanceId(1 << 26), &[0]), None);
     }
 }

@@ -444,7 +444,7 @@ impl Repl {
                 let _ = write!(out, "{}", self.games());
             }
             Command::Stats => {
-                let graph = GraphSize::of(self.session.analyzer());
+                let graph = GraphSize::of(self.session.analyzer(), self.session.instances());
                 let last = self.last.as_ref().map(|(t, text)| (*t, text.as_str()));
                 let _ = write!(out, "{}", stats::session(&graph, last, self.scope.len()));
             }

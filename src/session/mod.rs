@@ -154,6 +154,11 @@ impl Session {
         &self.analyzer.graph
     }
 
+    /// The game instances made so far, by id (for statistics: their names).
+    pub fn instances(&self) -> &crate::eval::GameTable {
+        &self.games
+    }
+
     /// The game graph and the analyses' memos (for statistics).
     pub fn analyzer(&self) -> &Analyzer {
         &self.analyzer

@@ -1,23 +1,36 @@
 //! All cores for one query (`--threads N`): `reachable`, `outcome` and `remoteness` of a
-//! position whose game runs compiled, solved by several threads at once.
+//! position whose game runs compiled, solved by several threads at once; and on one thread
+//! too, where the game has a dense domain.
 //!
 //! It takes a position of an impartial game that is neither loopy nor scored, whose rules
-//! and conditions all run compiled and whose positions are lists of small cells (they pack
-//! into a [`key::Key`]): values are `Rc`s and a session cannot leave its thread, but compiled
-//! rules read a packed list's integers and a game's parameters rebuilt from plain data in
-//! each thread. The threads share a table sharded by hash (`table.rs`), each shard behind
-//! its own lock, and search the game depth first from the root, spreading by claiming what
-//! they enter (`worker.rs`). The remoteness of every reachable position comes out (hence its
-//! outcome), and the table stays beside the memos ([`Solved`]), where `outcome` and
-//! `remoteness` of those positions find them.
+//! and conditions all run compiled and whose positions are lists of small cells: values are
+//! `Rc`s and a session cannot leave its thread, but compiled rules read a list's integers
+//! and a game's parameters rebuilt from plain data in each thread. The threads search the
+//! game depth first from the root, spreading by claiming what they enter (`worker.rs`), over
+//! a store of positions (`store.rs`) of one of two kinds:
+//!
+//! - where the graph gave the position's instance a dense index (`graph::dense`: its cells
+//!   in a domain of `m` values inferred from the rules, `m^k` ranks within the budget), a
+//!   rank table (`rank.rs`): one byte a rank, claimed by compare-exchange, no lock and no
+//!   key stored. It interns nothing in the graph, so it is used on one thread as well (one
+//!   worker); `CGL_RANK=off` turns it off, and `CGL_DENSE=off` with the dense indexes;
+//! - else, on two threads or more, a table of positions packed into a [`key::Key`],
+//!   sharded by hash, each shard behind its own lock (`table.rs`).
+//!
+//! The remoteness of every reachable position comes out (hence its outcome), and the store
+//! stays beside the memos ([`Solved`]), where `outcome` and `remoteness` of those positions
+//! find them.
 //!
 //! Anything else it cannot do the way the one-thread search does — a rule that hands over
 //! to the interpreter (an error to report, an input that is not an integer), a target that
-//! does not pack, a cycle, the stop, a limit — ends the parallel run with nothing kept, and
-//! the caller runs the one-thread search, which gives the answer or the diagnostic as it
-//! always does. So answers and diagnostics do not depend on the number of threads.
+//! the store cannot hold, a cycle, the stop, a limit — ends the run with nothing kept, and
+//! the caller runs the one-thread search through the graph, which gives the answer or the
+//! diagnostic as it always does. So answers and diagnostics do not depend on the number of
+//! threads, nor on the rank table.
 
 mod key;
+mod rank;
+mod store;
 mod table;
 mod worker;
 
@@ -26,7 +39,9 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use key::Key;
-use table::{Seen, Table, DRAW};
+use rank::RankTable;
+use store::{Seen, Store, DRAW};
+use table::Table;
 use worker::Worker;
 
 use super::memo::RemCode;
@@ -43,27 +58,72 @@ use crate::syntax::ast::Convention;
 /// spare.
 const WORKER_STACK: usize = 16 << 20;
 
-/// The positions parallel runs solved, kept beside the memos: every position reachable
+/// The positions the solver's runs solved, kept beside the memos: every position reachable
 /// from their roots, with its remoteness. Runs on positions of the same instance and
-/// convention add to one table.
+/// convention (and of the same kind of store) add to one table.
 #[derive(Debug)]
 pub struct Solved {
     inst: InstanceId,
     conv: Convention,
     /// The root of the run that `reachable` asked for, and its count.
-    reach: Option<(Key, usize)>,
-    table: Table,
+    reach: Option<(TermId, usize)>,
+    held: Held,
+}
+
+/// The positions solved: by packed key, or by rank.
+#[derive(Debug)]
+enum Held {
+    Keys(Table),
+    Ranks(Box<RankTable>),
 }
 
 impl Solved {
     /// The memory it holds.
     pub(super) fn bytes(&self) -> usize {
-        self.table.bytes()
+        match &self.held {
+            Held::Keys(table) => table.bytes(),
+            Held::Ranks(table) => table.bytes(),
+        }
     }
 
     /// The positions it solved.
     pub(super) fn count(&self) -> usize {
-        self.table.len()
+        match &self.held {
+            Held::Keys(table) => table.len(),
+            Held::Ranks(table) => table.len(),
+        }
+    }
+
+    /// Whether its positions are kept by rank (a byte each) rather than by key.
+    pub(super) fn by_rank(&self) -> bool {
+        matches!(self.held, Held::Ranks(_))
+    }
+
+    /// What it says of the position of these cells.
+    fn get(&self, cells: &[i64]) -> Option<Seen> {
+        match &self.held {
+            Held::Keys(table) => Store::get(table, table.id(cells)?),
+            Held::Ranks(table) => table.get(table.id(cells)?),
+        }
+    }
+}
+
+impl super::Analyzer {
+    /// How many positions the solver of `parallel` (`--threads`, and a game with a dense
+    /// domain on one thread) solved and keeps beside the graph; 0 if none did.
+    pub fn solved_in_parallel(&self) -> usize {
+        self.memos.parallel.as_ref().map_or(0, |s| s.count())
+    }
+
+    /// The bytes those positions take.
+    pub fn solved_aside_bytes(&self) -> usize {
+        self.memos.parallel.as_ref().map_or(0, |s| s.bytes())
+    }
+
+    /// Whether those positions are kept by rank (a byte each, in the rank table) rather
+    /// than by packed key.
+    pub fn solved_by_rank(&self) -> bool {
+        self.memos.parallel.as_ref().is_some_and(|s| s.by_rank())
     }
 }
 
@@ -144,9 +204,9 @@ struct Plan<'p> {
 }
 
 /// The state the threads share.
-struct Shared<'s> {
+struct Shared<'s, S> {
     plan: &'s Plan<'s>,
-    table: Table,
+    table: S,
     stop: &'s crate::eval::Stop,
     /// A thread stopped: the others stop too.
     failed: AtomicBool,
@@ -156,19 +216,26 @@ struct Shared<'s> {
     bytes: AtomicUsize,
 }
 
-/// `reachable(t)` by the parallel solver, where it applies: the count, with every
-/// position's remoteness kept for later queries. `None` where the one-thread search must
-/// answer.
+/// How a run keeps its positions.
+enum Kind {
+    /// By packed key (`--threads` 2 and more).
+    Keys(Key),
+    /// By rank in the instance's dense domain (its length and values).
+    Ranks(usize, Vec<i64>),
+}
+
+/// `reachable(t)` by the solver, where it applies: the count, with every position's
+/// remoteness kept for later queries. `None` where the one-thread search must answer.
 pub(super) fn reachable(
     an: &mut Analyzer,
     w: &World<'_>,
     t: TermId,
     conv: Convention,
 ) -> Option<usize> {
-    let (inst, root) = applies(an, w, t)?;
+    let (inst, _) = applies(an, w, t)?;
     if let Some(s) = &an.memos.parallel {
         if let Some((known, count)) = s.reach {
-            if s.inst == inst && s.conv == conv && known == root {
+            if s.inst == inst && s.conv == conv && known == t {
                 return Some(count);
             }
         }
@@ -176,10 +243,10 @@ pub(super) fn reachable(
     solve(an, w, t, conv, true)?.reach.map(|(_, count)| count)
 }
 
-/// Solves `t` by the parallel solver where it applies and its remoteness is not known yet;
+/// Solves `t` by the solver where it applies and its remoteness is not known yet;
 /// afterwards [`recall`] finds it. Nothing happens where it does not apply.
 pub(super) fn prepare(an: &mut Analyzer, w: &World<'_>, t: TermId, conv: Convention) {
-    if an.graph.config.threads < 2 || known(an, t, conv) {
+    if known(an, t, conv) {
         return;
     }
     recall(an, t, conv);
@@ -195,7 +262,7 @@ fn known(an: &Analyzer, t: TermId, conv: Convention) -> bool {
     )
 }
 
-/// Writes what a parallel run found of `t` (its remoteness and outcome) into the memos.
+/// Writes what a run found of `t` (its remoteness and outcome) into the memos.
 pub(super) fn recall(an: &mut Analyzer, t: TermId, conv: Convention) {
     let Some(s) = &an.memos.parallel else {
         return;
@@ -203,8 +270,8 @@ pub(super) fn recall(an: &mut Analyzer, t: TermId, conv: Convention) {
     if s.conv != conv || an.graph.atom_instance(t) != Some(s.inst) || known(an, t, conv) {
         return;
     }
-    let Some(key) = key_of(an, t) else { return };
-    if let Some(Seen::Done(code)) = s.table.get(key, key.hash()) {
+    let Some(cells) = cells_of(an, t) else { return };
+    if let Some(Seen::Done(code)) = s.get(&cells) {
         write(an, t, conv, code);
     }
 }
@@ -221,21 +288,21 @@ fn write(an: &mut Analyzer, t: TermId, conv: Convention, code: u32) {
     an.memos.outcome[i].put(t.0 as usize, Slot::Done(outcome));
 }
 
-/// The packed key of the atom `t`'s data, if it is a list that packs.
-fn key_of(an: &Analyzer, t: TermId) -> Option<Key> {
+/// The cells of the atom `t`'s data, if it is a list of integers.
+fn cells_of(an: &Analyzer, t: TermId) -> Option<Vec<i64>> {
     let term = an.graph.pos_term(t);
     let PosTerm::Atom(_, Value::List(items)) = &term else {
         return None;
     };
-    let cells: Option<Vec<i64>> = items.iter().map(Value::as_int).collect();
-    Key::of(&cells?)
+    items.iter().map(Value::as_int).collect()
 }
 
-/// Whether the parallel solver takes `t`: more than one thread, an atom of an impartial,
-/// acyclic-by-declaration (not `loopy`), unscored game whose rules and conditions all run
-/// compiled, and a list of small cells. Its instance and key.
-fn applies(an: &Analyzer, w: &World<'_>, t: TermId) -> Option<(InstanceId, Key)> {
-    if an.graph.config.threads < 2 || !w.limits.compiled_rules {
+/// Whether the solver takes `t`: an atom of an impartial, acyclic-by-declaration (not
+/// `loopy`), unscored game whose rules and conditions all run compiled, and a list of
+/// small cells; kept by rank where its instance has a dense index whose domain holds it
+/// (on any number of threads), else by key on two threads or more. Its instance and kind.
+fn applies(an: &Analyzer, w: &World<'_>, t: TermId) -> Option<(InstanceId, Kind)> {
+    if !w.limits.compiled_rules {
         return None;
     }
     let inst = an.graph.atom_instance(t)?;
@@ -243,7 +310,17 @@ fn applies(an: &Analyzer, w: &World<'_>, t: TermId) -> Option<(InstanceId, Key)>
     if game.partizan || game.loopy || !game.payoffs.is_empty() || game.strategic.is_some() {
         return None;
     }
-    Some((inst, key_of(an, t)?))
+    let cells = cells_of(an, t)?;
+    if let Some((len, domain)) = an.graph.dense_domain(inst).filter(|_| rank_tables()) {
+        let in_domain = cells.len() == len && cells.iter().all(|c| domain.contains(c));
+        if in_domain {
+            return Some((inst, Kind::Ranks(len, domain)));
+        }
+    }
+    if an.graph.config.threads < 2 {
+        return None;
+    }
+    Some((inst, Kind::Keys(Key::of(&cells)?)))
 }
 
 /// The game's plan for the threads, if all its rules and conditions run compiled.
@@ -290,10 +367,18 @@ fn plan<'w>(an: &Analyzer, w: &World<'w>, inst: InstanceId, conv: Convention) ->
     })
 }
 
-/// Runs the threads from `t`; on success keeps the table beside the memos and writes `t`'s
-/// remoteness. `fresh` (for `reachable`, which counts the table) starts from an empty
-/// table; otherwise the positions solved before for the same game and convention are
-/// reused, and the table grows.
+/// Whether rank tables are on: `CGL_RANK=off` in the environment turns them off (for tests
+/// and measurements: the one-thread search then answers what they would, with the same
+/// answers), as `CGL_DENSE=off` does with the dense indexes they take their domain from.
+fn rank_tables() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("CGL_RANK").is_none_or(|v| v != "off"))
+}
+
+/// Runs the threads from `t`; on success keeps the positions beside the memos and writes
+/// `t`'s remoteness. `fresh` (for `reachable`, which counts the positions) starts from an
+/// empty store; otherwise the positions solved before for the same game and convention are
+/// reused, and the store grows.
 fn solve<'a>(
     an: &'a mut Analyzer,
     w: &World<'_>,
@@ -301,23 +386,89 @@ fn solve<'a>(
     conv: Convention,
     fresh: bool,
 ) -> Option<&'a Solved> {
-    let (inst, root) = applies(an, w, t)?;
+    let (inst, kind) = applies(an, w, t)?;
     let plan = plan(an, w, inst, conv)?;
-    let threads = an.graph.config.threads;
+    let threads = an.graph.config.threads.max(1);
+    let cells = cells_of(an, t)?;
     let before = an
         .memos
         .parallel
         .take()
         .filter(|s| !fresh && s.inst == inst && s.conv == conv);
     let reach = before.as_ref().and_then(|s| s.reach);
+    let before = before.map(|s| s.held);
+    let (held, code) = match kind {
+        Kind::Keys(root) => {
+            let table = match before {
+                Some(Held::Keys(table)) => table,
+                _ => Table::new(threads),
+            };
+            let (mut table, code, _) = run(&plan, w.stop, table, 0, threads, root);
+            if code.is_none() {
+                table.forget_active();
+            }
+            (Held::Keys(table), code)
+        }
+        Kind::Ranks(len, domain) => {
+            let table = match before {
+                Some(Held::Ranks(table)) if table.is_for(len, &domain) => Some(table),
+                _ => RankTable::new(len, &domain).map(Box::new),
+            };
+            // The graph's dense index holds at most as many ranks: always made.
+            let root = table.as_ref().and_then(|table| table.id(&cells));
+            let (Some(table), Some(root)) = (table, root) else {
+                return None;
+            };
+            // The table counts in full against the memory limit, from the start.
+            let bytes = table.bytes();
+            let (mut table, code, positions) = run(&plan, w.stop, *table, bytes, threads, root);
+            table.add_held(positions);
+            if code.is_none() {
+                table.forget_active();
+            }
+            (Held::Ranks(Box::new(table)), code)
+        }
+    };
+    let mut solved = Solved {
+        inst,
+        conv,
+        reach,
+        held,
+    };
+    let Some(code) = code else {
+        // Nothing of this run is kept; what earlier runs solved is.
+        if !fresh {
+            an.memos.parallel = Some(Box::new(solved));
+        }
+        return None;
+    };
+    write(an, t, conv, code);
+    if fresh {
+        solved.reach = Some((t, solved.count()));
+    }
+    an.memos.parallel = Some(Box::new(solved));
+    an.memos.parallel.as_deref()
+}
+
+/// Runs `threads` workers from `root` over `table`, whose count of bytes against the limit
+/// starts at `bytes`: the table back, the root's code if the run solved it, and how many
+/// positions the run claimed.
+fn run<S: Store>(
+    plan: &Plan<'_>,
+    stop: &crate::eval::Stop,
+    table: S,
+    bytes: usize,
+    threads: usize,
+    root: S::Id,
+) -> (S, Option<u32>, usize) {
     let shared = Shared {
-        plan: &plan,
-        table: before.map_or_else(|| Table::new(threads), |s| s.table),
-        stop: w.stop,
+        plan,
+        table,
+        stop,
         failed: AtomicBool::new(false),
         solved: AtomicBool::new(false),
         positions: AtomicUsize::new(0),
-        bytes: AtomicUsize::new(0),
+        bytes: AtomicUsize::new(bytes),
     };
     let failure: Mutex<Option<Abort>> = Mutex::new(None);
     let fail = |why: Abort| {
@@ -352,34 +503,10 @@ fn solve<'a>(
     let failed = failure
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let mut table = shared.table;
-    let code = match table.get(root, root.hash()) {
-        Some(Seen::Done(code)) if failed.is_none() => code,
-        _ => {
-            // Nothing of this run is kept; what earlier runs solved is.
-            if !fresh {
-                table.forget_active();
-                an.memos.parallel = Some(Box::new(Solved {
-                    inst,
-                    conv,
-                    reach,
-                    table,
-                }));
-            }
-            return None;
-        }
+    let code = match shared.table.get(root) {
+        Some(Seen::Done(code)) if failed.is_none() => Some(code),
+        _ => None,
     };
-    write(an, t, conv, code);
-    let reach = if fresh {
-        Some((root, table.len()))
-    } else {
-        reach
-    };
-    an.memos.parallel = Some(Box::new(Solved {
-        inst,
-        conv,
-        reach,
-        table,
-    }));
-    an.memos.parallel.as_deref()
+    let positions = shared.positions.into_inner();
+    (shared.table, code, positions)
 }

@@ -8,28 +8,13 @@ use std::sync::{Mutex, MutexGuard};
 use hashbrown::HashTable;
 
 use super::key::Key;
-
-/// A position claimed by a thread that has not finished it yet.
-pub(super) const ACTIVE: u32 = u32::MAX - 1;
-/// A drawn position (no remoteness).
-pub(super) const DRAW: u32 = u32::MAX;
-/// Remoteness values from here up are not kept (as the session's remoteness memo).
-pub(super) const MAX_REMOTENESS: u32 = u32::MAX - 3;
-
-/// What a position's entry says.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Seen {
-    /// It was not there: the caller has claimed it.
-    New,
-    /// Claimed by a thread, not finished.
-    Active,
-    /// Solved: its remoteness code (or [`DRAW`]).
-    Done(u32),
-}
+use super::store::{Seen, Store, ACTIVE};
+use crate::graph::BYTES_PER_POSITION;
 
 type Shard = HashTable<(Key, u32)>;
 
-/// Positions by key, with their state: [`ACTIVE`], or a remoteness, or [`DRAW`].
+/// Positions by key, with their state: [`ACTIVE`], or a remoteness, or
+/// [`DRAW`](super::store::DRAW).
 #[derive(Debug)]
 pub(super) struct Table {
     shards: Box<[Mutex<Shard>]>,
@@ -136,5 +121,44 @@ impl Table {
             .sum();
         buckets * (std::mem::size_of::<(Key, u32)>() + 1)
             + self.shards.len() * std::mem::size_of::<Mutex<Shard>>()
+    }
+}
+
+impl Store for Table {
+    type Id = Key;
+
+    #[inline]
+    fn id(&self, cells: &[i64]) -> Option<Key> {
+        Key::of(cells)
+    }
+
+    #[inline]
+    fn cells(&self, key: Key, out: &mut Vec<i64>) {
+        key.cells(out);
+    }
+
+    #[inline]
+    fn mix(key: Key) -> u64 {
+        key.hash()
+    }
+
+    #[inline]
+    fn claim(&self, key: Key) -> Seen {
+        Table::claim(self, key, key.hash())
+    }
+
+    #[inline]
+    fn get(&self, key: Key) -> Option<Seen> {
+        Table::get(self, key, key.hash())
+    }
+
+    #[inline]
+    fn finish(&self, key: Key, code: u32) {
+        Table::finish(self, key, key.hash(), code);
+    }
+
+    #[inline]
+    fn position_bytes(&self, key: Key) -> usize {
+        BYTES_PER_POSITION + key.len()
     }
 }

@@ -15,28 +15,31 @@ use std::sync::atomic::Ordering;
 
 use rustc_hash::FxHashSet;
 
-use super::key::Key;
-use super::table::{Seen, ACTIVE, DRAW, MAX_REMOTENESS};
+use super::store::{Seen, Store, ACTIVE, DRAW, MAX_REMOTENESS};
 use super::{Abort, Shared};
 use crate::diag::Diag;
 use crate::eval::compiled::{Emitted, InputFrame};
 use crate::eval::value::Value;
-use crate::graph::BYTES_PER_POSITION;
 
 /// An option of a position on the search's path, with its code once known ([`ACTIVE`]:
 /// not yet).
-#[derive(Clone, Copy)]
-struct Opt {
-    key: Key,
-    hash: u64,
+struct Opt<I> {
+    id: I,
     code: u32,
 }
 
+impl<I: Copy> Clone for Opt<I> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<I: Copy> Copy for Opt<I> {}
+
 /// A position on the path: its options are `opts[start..end]`, `next` the first not looked
 /// at in this pass.
-struct Frame {
-    key: Key,
-    hash: u64,
+struct Frame<I> {
+    id: I,
     start: usize,
     end: usize,
     next: usize,
@@ -55,15 +58,15 @@ const FLUSH_EVERY: usize = 256;
 const SPAWN_AFTER: usize = 2048;
 
 /// A thread's search.
-pub(super) struct Worker<'s> {
+pub(super) struct Worker<'s, S: Store> {
     id: usize,
-    sh: &'s Shared<'s>,
+    sh: &'s Shared<'s, S>,
     /// The game's frame (parameters), built in this thread from plain data.
     frame: Vec<Value>,
     cells: Vec<i64>,
-    opts: Vec<Opt>,
-    stack: Vec<Frame>,
-    on_stack: FxHashSet<Key>,
+    opts: Vec<Opt<S::Id>>,
+    stack: Vec<Frame<S::Id>>,
+    on_stack: FxHashSet<S::Id>,
     new_positions: usize,
     new_bytes: usize,
     steps: u32,
@@ -72,8 +75,8 @@ pub(super) struct Worker<'s> {
     spawn: Option<&'s dyn Fn()>,
 }
 
-impl<'s> Worker<'s> {
-    pub(super) fn new(id: usize, sh: &'s Shared<'s>, spawn: Option<&'s dyn Fn()>) -> Self {
+impl<'s, S: Store> Worker<'s, S> {
+    pub(super) fn new(id: usize, sh: &'s Shared<'s, S>, spawn: Option<&'s dyn Fn()>) -> Self {
         Worker {
             id,
             sh,
@@ -90,20 +93,19 @@ impl<'s> Worker<'s> {
     }
 
     /// Solves `root` and everything below it (or stops when another thread has).
-    pub(super) fn run(&mut self, root: Key) -> Result<(), Abort> {
+    pub(super) fn run(&mut self, root: S::Id) -> Result<(), Abort> {
         let result = self.search(root);
         self.flush()?;
         result
     }
 
-    fn search(&mut self, root: Key) -> Result<(), Abort> {
-        let hash = root.hash();
-        match self.sh.table.claim(root, hash) {
+    fn search(&mut self, root: S::Id) -> Result<(), Abort> {
+        match self.sh.table.claim(root) {
             Seen::Done(_) => return Ok(()),
             Seen::New => self.count(root)?,
             Seen::Active => {}
         }
-        self.enter(root, hash, usize::MAX)?;
+        self.enter(root, usize::MAX)?;
         while !self.tick()? {
             let Some(top) = self.stack.last_mut() else {
                 break;
@@ -117,23 +119,23 @@ impl<'s> Worker<'s> {
                 }
                 let retry = top.retry;
                 let seen = if retry {
-                    self.sh.table.get(opt.key, opt.hash)
+                    self.sh.table.get(opt.id)
                 } else {
                     None
                 };
-                let seen = seen.unwrap_or_else(|| self.sh.table.claim(opt.key, opt.hash));
+                let seen = seen.unwrap_or_else(|| self.sh.table.claim(opt.id));
                 match seen {
                     Seen::Done(code) => self.opts[i].code = code,
                     Seen::Active if !retry => top.deferred = true,
                     Seen::Active => {
-                        if self.on_stack.contains(&opt.key) {
+                        if self.on_stack.contains(&opt.id) {
                             return Err(Abort::Cycle);
                         }
-                        self.enter(opt.key, opt.hash, i)?;
+                        self.enter(opt.id, i)?;
                     }
                     Seen::New => {
-                        self.count(opt.key)?;
-                        self.enter(opt.key, opt.hash, i)?;
+                        self.count(opt.id)?;
+                        self.enter(opt.id, i)?;
                     }
                 }
                 continue;
@@ -146,15 +148,15 @@ impl<'s> Worker<'s> {
             let Some(done) = self.stack.pop() else { break };
             let code = lego(&self.opts[done.start..done.end])?;
             self.opts.truncate(done.start);
-            self.on_stack.remove(&done.key);
-            self.finish(done.key, done.hash, done.parent, code);
+            self.on_stack.remove(&done.id);
+            self.finish(done.id, done.parent, code);
         }
         Ok(())
     }
 
     /// Records a solved position, in the table and in its parent's options.
-    fn finish(&mut self, key: Key, hash: u64, parent: usize, code: u32) {
-        self.sh.table.finish(key, hash, code);
+    fn finish(&mut self, id: S::Id, parent: usize, code: u32) {
+        self.sh.table.finish(id, code);
         if parent == usize::MAX {
             self.sh.solved.store(true, Ordering::Relaxed);
         } else {
@@ -162,17 +164,16 @@ impl<'s> Worker<'s> {
         }
     }
 
-    /// Expands `key`: an end of play is finished at once, any other position goes on the
+    /// Expands `id`: an end of play is finished at once, any other position goes on the
     /// path with its options.
-    fn enter(&mut self, key: Key, hash: u64, parent: usize) -> Result<(), Abort> {
+    fn enter(&mut self, id: S::Id, parent: usize) -> Result<(), Abort> {
         let start = self.opts.len();
-        match self.expand(key, hash)? {
-            Some(code) => self.finish(key, hash, parent, code),
+        match self.expand(id)? {
+            Some(code) => self.finish(id, parent, code),
             None => {
-                self.on_stack.insert(key);
+                self.on_stack.insert(id);
                 self.stack.push(Frame {
-                    key,
-                    hash,
+                    id,
                     start,
                     end: self.opts.len(),
                     next: start,
@@ -187,10 +188,11 @@ impl<'s> Worker<'s> {
 
     /// Runs the position's `terminal if` conditions and rules, as the interpreter would:
     /// the code of an end of play, or `None` with its options appended to `opts`.
-    fn expand(&mut self, key: Key, hash: u64) -> Result<Option<u32>, Abort> {
+    fn expand(&mut self, id: S::Id) -> Result<Option<u32>, Abort> {
         let plan = self.sh.plan;
         let stop = self.sh.stop;
-        key.cells(&mut self.cells);
+        let table = &self.sh.table;
+        table.cells(id, &mut self.cells);
         let Worker {
             frame, cells, opts, ..
         } = self;
@@ -223,19 +225,16 @@ impl<'s> Worker<'s> {
         let start = opts.len();
         for rule in &plan.rules {
             let mut emit = |target: Emitted<'_>| {
-                let key = match target {
-                    Emitted::IntList(items) => Key::of(items),
+                let id = match target {
+                    Emitted::IntList(items) => table.id(items),
                     _ => None,
                 };
-                let Some(key) = key else {
-                    // Not a packed list of this game: the one-thread search takes it.
-                    return Err(Box::new(Diag::internal("not a packed target")));
+                let Some(id) = id else {
+                    // Not a position the store holds: the one-thread search takes it.
+                    return Err(Box::new(Diag::internal("not a target of the store")));
                 };
-                opts.push(Opt {
-                    key,
-                    hash: key.hash(),
-                    code: ACTIVE,
-                });
+                let code = table.peek(id).unwrap_or(ACTIVE);
+                opts.push(Opt { id, code });
                 Ok(ControlFlow::Continue(()))
             };
             if rule
@@ -251,16 +250,16 @@ impl<'s> Worker<'s> {
         }
         if self.id > 0 {
             // Each thread its own order, so that threads starting together spread out.
-            let turn = (hash.rotate_left(self.id as u32 * 17) % n as u64) as usize;
+            let turn = (S::mix(id).rotate_left(self.id as u32 * 17) % n as u64) as usize;
             opts[start..].rotate_left(turn);
         }
         Ok(None)
     }
 
     /// Counts a new position against the limits.
-    fn count(&mut self, key: Key) -> Result<(), Abort> {
+    fn count(&mut self, id: S::Id) -> Result<(), Abort> {
         self.new_positions += 1;
-        self.new_bytes += BYTES_PER_POSITION + key.len();
+        self.new_bytes += self.sh.table.position_bytes(id);
         if self.new_positions.is_multiple_of(FLUSH_EVERY) {
             let positions = self.flush()?;
             if positions >= SPAWN_AFTER {
@@ -314,7 +313,7 @@ impl<'s> Worker<'s> {
 /// A position's code from its options' (none unknown): the remoteness rule of
 /// `analysis::lego_rule` (the least even remoteness plus one; else a draw if an option is
 /// one; else the greatest plus one).
-fn lego(opts: &[Opt]) -> Result<u32, Abort> {
+fn lego<I>(opts: &[Opt<I>]) -> Result<u32, Abort> {
     let mut least_even = u32::MAX;
     let mut greatest = 0;
     let mut draw = false;

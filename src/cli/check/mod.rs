@@ -251,6 +251,7 @@ fn check_file(path: &Path, settings: &CheckSettings, stop: &Arc<AtomicBool>) -> 
                     Work::Expectations(0),
                     session.compiled(),
                     session.analyzer(),
+                    session.instances(),
                 )
             });
             return report;
@@ -323,6 +324,7 @@ fn check_file(path: &Path, settings: &CheckSettings, stop: &Arc<AtomicBool>) -> 
             Work::Expectations(evaluated),
             session.compiled(),
             session.analyzer(),
+            session.instances(),
         ));
     }
     report

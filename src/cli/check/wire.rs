@@ -18,7 +18,7 @@ use crate::diag::{Code, RenderStyle, Severity};
 use crate::eval::Limits;
 use crate::graph::{GraphConfig, IndexUse};
 use crate::session::{FailedValues, LoadPolicy, SessionConfig};
-use crate::stats::{Compiled, GraphSize, Stats, Work};
+use crate::stats::{Aside, Compiled, GameIndex, GraphSize, Stats, Work};
 use crate::syntax::ast::BinaryOp;
 
 /// [`CheckSettings`] as the child gets them (`--settings`), the limits already resolved by
@@ -406,10 +406,13 @@ struct WireStats {
     work: WireWork,
     /// Rules compiled, rules, conditions compiled, conditions.
     compiled: [usize; 4],
-    /// Positions, atoms, compounds, moves, bytes, estimate, solved in parallel.
-    graph: [usize; 7],
+    /// Positions, atoms, compounds, moves, bytes, estimate; solved beside the graph, their
+    /// bytes, 1 if by rank.
+    graph: [usize; 9],
     /// Dense, packed, hashed.
     index: [usize; 3],
+    /// Each game instance's name and dense, packed, hashed, bytes.
+    games: Vec<(String, [usize; 4])>,
 }
 
 impl WireStats {
@@ -439,7 +442,13 @@ impl WireStats {
                             packed,
                             hashed,
                         },
-                    parallel,
+                    parallel:
+                        Aside {
+                            positions: aside,
+                            bytes: aside_bytes,
+                            by_rank,
+                        },
+                    ref games,
                 },
         } = *stats;
         WireStats {
@@ -452,15 +461,31 @@ impl WireStats {
             },
             compiled: [rules, of_rules, conditions, of_conditions],
             graph: [
-                positions, atoms, compounds, moves, bytes, estimate, parallel,
+                positions,
+                atoms,
+                compounds,
+                moves,
+                bytes,
+                estimate,
+                aside,
+                aside_bytes,
+                usize::from(by_rank),
             ],
             index: [dense, packed, hashed],
+            games: games
+                .iter()
+                .map(|g| {
+                    let i = g.index;
+                    (g.name.clone(), [i.dense, i.packed, i.hashed, g.bytes])
+                })
+                .collect(),
         }
     }
 
     fn stats(self) -> Stats {
         let [rules, of_rules, conditions, of_conditions] = self.compiled;
-        let [positions, atoms, compounds, moves, bytes, estimate, parallel] = self.graph;
+        let [positions, atoms, compounds, moves, bytes, estimate, aside, aside_bytes, by_rank] =
+            self.graph;
         let [dense, packed, hashed] = self.index;
         Stats {
             load: self.load,
@@ -488,7 +513,24 @@ impl WireStats {
                     packed,
                     hashed,
                 },
-                parallel,
+                games: self
+                    .games
+                    .into_iter()
+                    .map(|(name, [dense, packed, hashed, bytes])| GameIndex {
+                        name,
+                        index: IndexUse {
+                            dense,
+                            packed,
+                            hashed,
+                        },
+                        bytes,
+                    })
+                    .collect(),
+                parallel: Aside {
+                    positions: aside,
+                    bytes: aside_bytes,
+                    by_rank: by_rank == 1,
+                },
             },
         }
     }

@@ -20,6 +20,10 @@
 //! the inference missed) is simply indexed the ordinary way. Soundness is what makes the
 //! dense index *cover* the game, not what makes it correct.
 
+mod ranges;
+
+pub use ranges::position_ranges;
+
 use std::collections::BTreeSet;
 use std::rc::Rc;
 

@@ -32,7 +32,7 @@ mod table;
 use std::rc::Rc;
 
 use self::{compile::*, lanes::*, lists::*, prog::*, rows::*, run::*};
-pub use domain::cell_domain;
+pub use domain::{cell_domain, position_ranges};
 pub use run::{compile_condition, CompiledCond, InputFrame};
 pub use table::{CompiledGame, CompiledGames};
 

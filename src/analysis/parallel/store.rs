@@ -1,0 +1,58 @@
+//! What the solver's threads share about the positions: for each, whether it is claimed, and
+//! its remoteness once solved. Two kinds: positions by packed key in a sharded hash table
+//! (`table.rs`), and positions of a game instance with a dense domain by rank, a byte each
+//! (`rank.rs`).
+
+/// A position claimed by a thread that has not finished it yet (as an option's code: not
+/// known yet).
+pub(super) const ACTIVE: u32 = u32::MAX - 1;
+/// A drawn position (no remoteness).
+pub(super) const DRAW: u32 = u32::MAX;
+/// Remoteness values from here up are not kept (as the session's remoteness memo).
+pub(super) const MAX_REMOTENESS: u32 = u32::MAX - 3;
+
+/// What a position's entry says.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Seen {
+    /// It was not there: the caller has claimed it.
+    New,
+    /// Claimed by a thread, not finished.
+    Active,
+    /// Solved: its remoteness code (or [`DRAW`]).
+    Done(u32),
+}
+
+/// Positions as the threads share them, named by an id that gives their cells back.
+pub(super) trait Store: Sync {
+    /// A position's name in the store.
+    type Id: Copy + Eq + std::hash::Hash + Send;
+
+    /// The id of the position of these cells, if the store can hold it.
+    fn id(&self, cells: &[i64]) -> Option<Self::Id>;
+
+    /// The cells of `id`, into `out` (cleared first).
+    fn cells(&self, id: Self::Id, out: &mut Vec<i64>);
+
+    /// A well-mixed hash of `id` (each thread's order of a position's options).
+    fn mix(id: Self::Id) -> u64;
+
+    /// Claims `id` unless it is there already; says what it found.
+    fn claim(&self, id: Self::Id) -> Seen;
+
+    /// What the store says of `id`, `None` if it is not there.
+    fn get(&self, id: Self::Id) -> Option<Seen>;
+
+    /// `id`'s code if it is solved, where the store can tell without a lock (else `None`):
+    /// read as a position's options are made, so that their reads overlap (most are solved
+    /// already, and the table is read at random).
+    fn peek(&self, _id: Self::Id) -> Option<u32> {
+        None
+    }
+
+    /// Records the solved `id`'s code (the same from whichever thread solves it).
+    fn finish(&self, id: Self::Id, code: u32);
+
+    /// What a new position adds to the estimate the memory limit counts: what the graph
+    /// would add for it, so that a run stops where the one-thread search would.
+    fn position_bytes(&self, id: Self::Id) -> usize;
+}
