@@ -279,7 +279,9 @@ pub(super) struct Buffers {
 
 thread_local! {
     /// Buffers free for the next run (runs nest: an option's first move is generated while
-    /// the option is interned).
+    /// the option is interned). Boxed on purpose: taking buffers from the list and giving
+    /// them back then moves a pointer, not the struct.
+    #[allow(clippy::vec_box)]
     static FREE_BUFFERS: std::cell::RefCell<Vec<Box<Buffers>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
