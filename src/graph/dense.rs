@@ -19,15 +19,112 @@ use crate::eval::value::InstanceId;
 /// `m^k · 4` bytes only if the tables then take at most `max_memory / BUDGET_SHARE`.
 pub(super) const BUDGET_SHARE: usize = 8;
 
-/// The dense table of one instance.
-#[derive(Debug)]
-pub(super) struct DenseTable {
+/// The ranks of lists of `len` cells whose values lie in a domain of `m` values from 0 to
+/// 255: `Σ code(c_i)·m^i`, each below `m^len`, which is at most `u32::MAX`. The graph's dense
+/// tables and the analyses' rank table (`analysis::parallel`) rank positions alike.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ranks {
     /// The cells of a position.
     len: usize,
     /// `code + 1` of each value of the domain, by value (0: not in the domain).
     code: [u8; 256],
     /// How many values the domain has.
     m: u64,
+    /// `m^len`.
+    count: u64,
+}
+
+impl Ranks {
+    /// The ranks of `len` cells in `domain` (sorted values from 0 to 255, at most 255 of
+    /// them), if there are at most `u32::MAX`.
+    pub fn new(len: usize, domain: &[i64]) -> Option<Ranks> {
+        let m = domain.len() as u64;
+        if m == 0 || m > 255 {
+            return None;
+        }
+        let mut code = [0u8; 256];
+        for (i, v) in domain.iter().enumerate() {
+            code[usize::try_from(*v).ok().filter(|v| *v < 256)?] = i as u8 + 1;
+        }
+        let mut count: u64 = 1;
+        for _ in 0..len {
+            count = count.checked_mul(m).filter(|r| *r <= u64::from(u32::MAX))?;
+        }
+        Some(Ranks {
+            len,
+            code,
+            m,
+            count,
+        })
+    }
+
+    /// The cells of a position.
+    pub fn cells(&self) -> usize {
+        self.len
+    }
+
+    /// How many values a cell takes.
+    pub fn m(&self) -> u64 {
+        self.m
+    }
+
+    /// How many ranks there are: `m^len`.
+    pub fn count(&self) -> u64 {
+        self.count
+    }
+
+    /// The domain's values, by code.
+    pub fn values(&self) -> Vec<i64> {
+        let mut values = vec![0; self.m as usize];
+        for (v, code) in self.code.iter().enumerate() {
+            if *code > 0 {
+                values[*code as usize - 1] = v as i64;
+            }
+        }
+        values
+    }
+
+    /// The rank of these `len` cells (`None` for one that is not an integer), if they are
+    /// `self.len()` cells of the domain.
+    #[inline]
+    pub fn of(&self, len: usize, cells: impl Iterator<Item = Option<i64>>) -> Option<u32> {
+        if len != self.len {
+            return None;
+        }
+        let (mut rank, mut unit) = (0u64, 1u64);
+        for c in cells {
+            rank += u64::from(self.code_of(c?)?) * unit;
+            unit = unit.wrapping_mul(self.m);
+        }
+        // Below `m^len`, which fits a `u32`: no overflow.
+        Some(rank as u32)
+    }
+
+    /// [`Ranks::of`] a list of integers.
+    #[inline]
+    pub fn of_ints(&self, cells: &[i64]) -> Option<u32> {
+        if cells.len() != self.len {
+            return None;
+        }
+        let mut rank = 0u64;
+        for c in cells.iter().rev() {
+            rank = rank * self.m + u64::from(self.code_of(*c)?);
+        }
+        Some(rank as u32)
+    }
+
+    /// The code of a value of the domain, from 0.
+    #[inline]
+    fn code_of(&self, c: i64) -> Option<u8> {
+        let code = *self.code.get(usize::try_from(c).ok()?)?;
+        code.checked_sub(1)
+    }
+}
+
+/// The dense table of one instance.
+#[derive(Debug)]
+pub(super) struct DenseTable {
+    ranks: Ranks,
     /// `id + 1` of the position of each rank (0: not interned).
     ids: IdTable,
 }
@@ -118,50 +215,21 @@ impl DenseTable {
     /// The table for positions of `len` cells in `domain` (sorted values from 0 to 255),
     /// if `m^len` ids take at most `budget` bytes.
     pub(super) fn new(len: usize, domain: &[i64], budget: usize) -> Option<DenseTable> {
-        let m = domain.len() as u64;
-        if m == 0 || m > 255 {
-            return None;
-        }
-        let mut code = [0u8; 256];
-        for (i, v) in domain.iter().enumerate() {
-            code[usize::try_from(*v).ok().filter(|v| *v < 256)?] = i as u8 + 1;
-        }
-        let mut ranks: u64 = 1;
-        for _ in 0..len {
-            ranks = ranks.checked_mul(m)?;
-            if ranks > u64::from(u32::MAX) {
-                return None;
-            }
-        }
-        let bytes = usize::try_from(ranks).ok()?.checked_mul(4)?;
-        if bytes > budget {
+        let ranks = Ranks::new(len, domain)?;
+        let count = usize::try_from(ranks.count()).ok()?;
+        if count.checked_mul(4)? > budget {
             return None;
         }
         Some(DenseTable {
-            len,
-            code,
-            m,
-            ids: IdTable::zeroed(ranks as usize),
+            ranks,
+            ids: IdTable::zeroed(count),
         })
     }
 
     /// The rank of a position of these `len` cells, if it is in the table's domain.
     #[inline]
     fn rank(&self, len: usize, cells: impl Iterator<Item = Option<i64>>) -> Option<u32> {
-        if len != self.len {
-            return None;
-        }
-        let (mut rank, mut unit) = (0u64, 1u64);
-        for c in cells {
-            let code = *self.code.get(usize::try_from(c?).ok()?)?;
-            if code == 0 {
-                return None;
-            }
-            // Below `m^len`, which fits a `u32`: no overflow.
-            rank += u64::from(code - 1) * unit;
-            unit = unit.wrapping_mul(self.m);
-        }
-        Some(rank as u32)
+        self.ranks.of(len, cells)
     }
 }
 
@@ -219,19 +287,13 @@ impl DenseIndex {
         }
     }
 
-    /// The length and the sorted values of the instance's dense table's positions, if it
-    /// has one (the analyses' rank table of `analysis::parallel` uses the same domain).
-    pub(super) fn domain(&self, inst: InstanceId) -> Option<(usize, Vec<i64>)> {
-        let State::Dense(table) = self.state(inst) else {
-            return None;
-        };
-        let mut values = vec![0; table.m as usize];
-        for (v, code) in table.code.iter().enumerate() {
-            if *code > 0 {
-                values[*code as usize - 1] = v as i64;
-            }
+    /// The ranks of the instance's dense table's positions, if it has one (the analyses'
+    /// rank table of `analysis::parallel` uses the same).
+    pub(super) fn ranks(&self, inst: InstanceId) -> Option<&Ranks> {
+        match self.state(inst) {
+            State::Dense(table) => Some(&table.ranks),
+            _ => None,
         }
-        Some((table.len, values))
     }
 
     /// The position of this rank, if interned.
@@ -308,13 +370,31 @@ mod tests {
     }
 
     #[test]
-    fn an_instance_gives_its_domain_back() {
+    fn an_instance_gives_its_ranks_back() {
         let mut index = DenseIndex::default();
-        assert_eq!(index.domain(InstanceId(0)), None);
+        assert_eq!(index.ranks(InstanceId(0)), None);
         index.decide(InstanceId(0), DenseTable::new(3, &[0, 2, 7], 1 << 20));
         index.decide(InstanceId(1), None);
-        assert_eq!(index.domain(InstanceId(0)), Some((3, vec![0, 2, 7])));
-        assert_eq!(index.domain(InstanceId(1)), None);
+        let ranks = index.ranks(InstanceId(0)).unwrap();
+        assert_eq!((ranks.cells(), ranks.values()), (3, vec![0, 2, 7]));
+        assert_eq!(index.ranks(InstanceId(1)), None);
+    }
+
+    #[test]
+    fn both_orders_of_ranking_agree() {
+        let ranks = Ranks::new(4, &[0, 1, 5]).unwrap();
+        assert_eq!(ranks.count(), 81);
+        for cells in [[0, 0, 0, 0], [5, 1, 0, 5], [1, 1, 1, 5], [5, 5, 5, 5]] {
+            let forward = ranks.of(4, cells.iter().map(|c| Some(*c)));
+            assert_eq!(forward, ranks.of_ints(&cells));
+            assert!(forward.unwrap() < 81);
+        }
+        assert_eq!(ranks.of_ints(&[0, 2, 0, 0]), None);
+        assert_eq!(ranks.of_ints(&[0, 0, 0]), None);
+        assert!(
+            Ranks::new(21, &[0, 1, 2]).is_none(),
+            "3^21 ranks do not fit a u32"
+        );
     }
 
     #[test]

@@ -25,6 +25,7 @@ mod nibble_table;
 mod sides;
 mod store;
 
+pub use dense::Ranks;
 pub(crate) use index::cell;
 pub use index::InstanceIndex;
 use index::{IntAtoms, TupleKey};
@@ -392,10 +393,10 @@ impl GameGraph {
         self.dense.decide(inst, table);
     }
 
-    /// The length and sorted cell values of `inst`'s dense table, if it has one: the domain
-    /// the analyses' rank table (`analysis::parallel`) uses for the same instance.
-    pub fn dense_domain(&self, inst: InstanceId) -> Option<(usize, Vec<i64>)> {
-        self.dense.domain(inst)
+    /// The ranks of `inst`'s dense table, if it has one: the analyses' rank table
+    /// (`analysis::parallel`) ranks the same instance's positions alike.
+    pub fn dense_ranks(&self, inst: InstanceId) -> Option<&Ranks> {
+        self.dense.ranks(inst)
     }
 
     /// Where `term` lives: [`home`], or a dense table's rank for a list position of an

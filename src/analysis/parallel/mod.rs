@@ -50,7 +50,7 @@ use super::{conv_index, Analyzer};
 use crate::eval::compiled::{CompiledCond, CompiledRule};
 use crate::eval::value::{InstanceId, Outcome, PosTerm, Value};
 use crate::eval::World;
-use crate::graph::{TermId, MAX_TERMS};
+use crate::graph::{Ranks, TermId, MAX_TERMS};
 use crate::lower::ir::{Pattern, PositionShape};
 use crate::syntax::ast::Convention;
 
@@ -220,8 +220,8 @@ struct Shared<'s, S> {
 enum Kind {
     /// By packed key (`--threads` 2 and more).
     Keys(Key),
-    /// By rank in the instance's dense domain (its length and values).
-    Ranks(usize, Vec<i64>),
+    /// By rank in the instance's dense domain.
+    Ranks(Box<Ranks>),
 }
 
 /// `reachable(t)` by the solver, where it applies: the count, with every position's
@@ -311,10 +311,9 @@ fn applies(an: &Analyzer, w: &World<'_>, t: TermId) -> Option<(InstanceId, Kind)
         return None;
     }
     let cells = cells_of(an, t)?;
-    if let Some((len, domain)) = an.graph.dense_domain(inst).filter(|_| rank_tables()) {
-        let in_domain = cells.len() == len && cells.iter().all(|c| domain.contains(c));
-        if in_domain {
-            return Some((inst, Kind::Ranks(len, domain)));
+    if let Some(ranks) = an.graph.dense_ranks(inst).filter(|_| rank_tables()) {
+        if ranks.of_ints(&cells).is_some() {
+            return Some((inst, Kind::Ranks(Box::new(ranks.clone()))));
         }
     }
     if an.graph.config.threads < 2 {
@@ -409,16 +408,12 @@ fn solve<'a>(
             }
             (Held::Keys(table), code)
         }
-        Kind::Ranks(len, domain) => {
+        Kind::Ranks(ranks) => {
             let table = match before {
-                Some(Held::Ranks(table)) if table.is_for(len, &domain) => Some(table),
-                _ => RankTable::new(len, &domain).map(Box::new),
+                Some(Held::Ranks(table)) if table.is_for(&ranks) => table,
+                _ => Box::new(RankTable::of(*ranks)),
             };
-            // The graph's dense index holds at most as many ranks: always made.
-            let root = table.as_ref().and_then(|table| table.id(&cells));
-            let (Some(table), Some(root)) = (table, root) else {
-                return None;
-            };
+            let root = table.id(&cells)?;
             // The table counts in full against the memory limit, from the start.
             let bytes = table.bytes();
             let (mut table, code, positions) = run(&plan, w.stop, *table, bytes, threads, root);

@@ -16,7 +16,7 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 use rustc_hash::FxHashMap;
 
 use super::store::{Seen, Store, DRAW};
-use crate::graph::BYTES_PER_POSITION;
+use crate::graph::{Ranks, BYTES_PER_POSITION};
 
 /// What a cell holds: not reached, claimed by a thread, a draw, `FIRST + r` for remoteness
 /// `r`, or [`SPILLED`].
@@ -42,11 +42,7 @@ type Chunk = OnceLock<Box<[AtomicU8]>>;
 /// Positions of `len` cells by rank, with their state.
 #[derive(Debug)]
 pub(super) struct RankTable {
-    /// The cells of a position.
-    width: usize,
-    m: u64,
-    /// `code + 1` of each value of the domain, by value (0: not in the domain).
-    code: [u8; 256],
+    ranks: Ranks,
     /// The domain's values, by code.
     values: Vec<i64>,
     /// Ranks are decoded `group` cells at a time: `digits[r * group..][..group]` are the
@@ -54,8 +50,6 @@ pub(super) struct RankTable {
     group: usize,
     unit: u32,
     digits: Vec<u8>,
-    /// The ranks: `m^len`.
-    ranks: usize,
     chunks: Box<[Chunk]>,
     spill: Mutex<FxHashMap<u32, u32>>,
     /// The positions held (claimed and not forgotten), kept by the solver after each run.
@@ -65,19 +59,14 @@ pub(super) struct RankTable {
 impl RankTable {
     /// The table of positions of `len` cells in `domain` (sorted values from 0 to 255, at
     /// most 255 of them), if there are at most `u32::MAX` ranks.
-    pub(super) fn new(len: usize, domain: &[i64]) -> Option<RankTable> {
-        let m = domain.len() as u64;
-        if m == 0 || m > 255 {
-            return None;
-        }
-        let mut code = [0u8; 256];
-        for (i, v) in domain.iter().enumerate() {
-            code[usize::try_from(*v).ok().filter(|v| *v < 256)?] = i as u8 + 1;
-        }
-        let mut ranks: u64 = 1;
-        for _ in 0..len {
-            ranks = ranks.checked_mul(m).filter(|r| *r <= u64::from(u32::MAX))?;
-        }
+    #[cfg(test)]
+    fn new(len: usize, domain: &[i64]) -> Option<RankTable> {
+        Ranks::new(len, domain).map(RankTable::of)
+    }
+
+    /// The table of positions ranked by `ranks`.
+    pub(super) fn of(ranks: Ranks) -> RankTable {
+        let (len, m) = (ranks.cells(), ranks.m());
         let (mut group, mut unit) = (1usize, m);
         while group < len && unit * m <= GROUP_TABLE {
             group += 1;
@@ -91,26 +80,23 @@ impl RankTable {
                 r /= m;
             }
         }
-        Some(RankTable {
-            width: len,
-            m,
-            code,
-            values: domain.to_vec(),
+        RankTable {
+            values: ranks.values(),
             group,
             unit: unit as u32,
             digits,
-            ranks: ranks as usize,
-            chunks: (0..(ranks as usize).div_ceil(CHUNK))
+            chunks: (0..(ranks.count() as usize).div_ceil(CHUNK))
                 .map(|_| OnceLock::new())
                 .collect(),
             spill: Mutex::new(FxHashMap::default()),
             held: 0,
-        })
+            ranks,
+        }
     }
 
-    /// Whether this table is the one of positions of `len` cells in `domain`.
-    pub(super) fn is_for(&self, len: usize, domain: &[i64]) -> bool {
-        self.width == len && self.values == domain
+    /// Whether this table is the one of positions ranked by `ranks`.
+    pub(super) fn is_for(&self, ranks: &Ranks) -> bool {
+        self.ranks == *ranks
     }
 
     fn spill(&self) -> MutexGuard<'_, FxHashMap<u32, u32>> {
@@ -132,7 +118,7 @@ impl RankTable {
     fn cell_made(&self, rank: u32) -> &AtomicU8 {
         let at = (rank >> CHUNK_BITS) as usize;
         let chunk = self.chunks[at].get_or_init(|| {
-            let len = CHUNK.min(self.ranks - at * CHUNK);
+            let len = CHUNK.min(self.ranks.count() as usize - at * CHUNK);
             (0..len).map(|_| AtomicU8::new(UNSEEN)).collect()
         });
         &chunk[rank as usize & (CHUNK - 1)]
@@ -182,7 +168,7 @@ impl RankTable {
     /// The memory it takes, counted in full: a byte a rank, and the spilled remotenesses.
     pub(super) fn bytes(&self) -> usize {
         let spilled = self.spill().capacity();
-        self.ranks
+        self.ranks.count() as usize
             + self.chunks.len() * std::mem::size_of::<Chunk>()
             + self.digits.len()
             + spilled * 8 / 7 * (std::mem::size_of::<(u32, u32)>() + 1)
@@ -194,26 +180,14 @@ impl Store for RankTable {
 
     #[inline]
     fn id(&self, cells: &[i64]) -> Option<u32> {
-        if cells.len() != self.width {
-            return None;
-        }
-        let mut rank = 0u64;
-        for c in cells.iter().rev() {
-            let code = *self.code.get(usize::try_from(*c).ok()?)?;
-            if code == 0 {
-                return None;
-            }
-            // Below `m^len`, at most `u32::MAX`: no overflow.
-            rank = rank * self.m + u64::from(code - 1);
-        }
-        Some(rank as u32)
+        self.ranks.of_ints(cells)
     }
 
     #[inline]
     fn cells(&self, rank: u32, out: &mut Vec<i64>) {
         out.clear();
         let mut rank = rank;
-        let mut left = self.width;
+        let mut left = self.ranks.cells();
         while left > 0 {
             let take = left.min(self.group);
             let at = (rank % self.unit) as usize * self.group;
@@ -282,7 +256,7 @@ impl Store for RankTable {
 
     #[inline]
     fn position_bytes(&self, _: u32) -> usize {
-        BYTES_PER_POSITION + self.width
+        BYTES_PER_POSITION + self.ranks.cells()
     }
 }
 
@@ -299,7 +273,7 @@ mod tests {
             (12, vec![0, 1]),
         ] {
             let table = RankTable::new(len, &domain).unwrap();
-            let ranks = table.ranks as u32;
+            let ranks = table.ranks.count() as u32;
             let mut out = Vec::new();
             for rank in 0..ranks {
                 table.cells(rank, &mut out);
@@ -348,7 +322,7 @@ mod tests {
         // 3^12 = 531,441 ranks: nine chunks, the last one short.
         let table = RankTable::new(12, &[0, 1, 2]).unwrap();
         assert_eq!(table.chunks.len(), 9);
-        let last = table.ranks as u32 - 1;
+        let last = table.ranks.count() as u32 - 1;
         assert_eq!(table.get(last), None);
         assert!(table.chunks.iter().all(|c| c.get().is_none()));
         assert_eq!(table.claim(last), Seen::New);
@@ -357,6 +331,6 @@ mod tests {
         assert_eq!(table.chunks.iter().filter(|c| c.get().is_some()).count(), 1);
         assert_eq!(table.chunks[8].get().unwrap().len(), 531_441 - 8 * CHUNK);
         assert_eq!(table.get(0), None);
-        assert!(table.bytes() >= table.ranks);
+        assert!(table.bytes() >= table.ranks.count() as usize);
     }
 }
