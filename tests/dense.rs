@@ -103,7 +103,7 @@ fn tictactoe_is_dense_and_its_known_answers_hold() {
 
 /// The benchmark game written differently: other names, its rule split in two with the
 /// order reversed, an extra guard that changes nothing, the mark an `if` of its own.
-const RENAMED: &str = "
+pub(crate) const RENAMED: &str = "
 const ROWS = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]]
 fn line_of(g, who) = exists r in ROWS: forall c in r: g[c] == who
 fn xs_turn(g) = count(x == 1 for x in g) == count(x == 2 for x in g)

@@ -325,23 +325,8 @@ fn queries_in_another_order_print_what_the_graph_prints() {
     same_as_the_graph("order", &source, &exprs, &[]);
 }
 
-/// The 3x3 board written differently: other names, its rule split in two with the order
-/// reversed, an extra guard that changes nothing, the mark an `if` of its own.
-const RENAMED: &str = "
-const ROWS = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]]
-fn line_of(g, who) = exists r in ROWS: forall c in r: g[c] == who
-fn xs_turn(g) = count(x == 1 for x in g) == count(x == 2 for x in g)
-fn finished(g) = line_of(g, 1) or line_of(g, 2) or not (0 in g)
-fn o(g) = if xs_turn(g) then 0 else 2
-game Noughts {
-    position grid
-    start [0, 0, 0, 0, 0, 0, 0, 0, 0]
-    draw if not line_of(grid, 2) and not line_of(grid, 1)
-    terminal if finished(grid)
-    move set(grid, k, o(grid)) for k in 0..9 if grid[k] == 0 if not xs_turn(grid) if len(grid) == 9
-    move set(grid, k, 1) for k in 0..9 if grid[k] == 0 if xs_turn(grid)
-}
-";
+/// The 3x3 board written differently (tests/dense.rs).
+use crate::dense::RENAMED;
 
 #[test]
 fn both_forms_of_the_benchmark_and_a_renamed_board_take_the_rank_table() {

@@ -28,7 +28,7 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use super::lists::{Binding, GenClause, ListExpr};
-use super::{CompiledGame, IntExpr, Target};
+use super::{CompiledGame, CompiledRule, IntExpr, Target};
 use crate::eval::value::Value;
 use crate::lower::ir::{Game, Pattern, PositionShape};
 
@@ -100,6 +100,15 @@ struct Pass<'d> {
     escaped: bool,
 }
 
+/// The compiled forms of every move rule of a game that is not strategic, if the compiler
+/// accepted them all (the inference reads the rules, so one interpreted rule means none).
+fn all_rules<'c>(compiled: &'c CompiledGame, game: &Game) -> Option<Vec<&'c CompiledRule>> {
+    if game.strategic.is_some() || compiled.rules.len() != game.rules.len() {
+        return None;
+    }
+    compiled.rules.iter().map(Option::as_ref).collect()
+}
+
 /// The values every cell of the positions of `game` (compiled as `compiled`, instance
 /// parameters `params`) can hold, starting from a position of cells `first`: sorted, at
 /// most [`MAX_VALUES`], `first`'s cells among them. `None` when the rules can write a value
@@ -114,14 +123,7 @@ pub fn cell_domain(
     let PositionShape::Single(Pattern::Bind(slot, _)) = &game.position else {
         return None;
     };
-    if game.strategic.is_some() || compiled.rules.len() != game.rules.len() {
-        return None;
-    }
-    let rules: Vec<_> = compiled
-        .rules
-        .iter()
-        .map(Option::as_ref)
-        .collect::<Option<Vec<_>>>()?;
+    let rules = all_rules(compiled, game)?;
     let mut domain: BTreeSet<i64> = first.iter().copied().collect();
     for _ in 0..MAX_ROUNDS {
         if domain.len() > MAX_VALUES {

@@ -201,17 +201,10 @@ pub fn position_ranges(
             .collect::<Option<_>>()?,
         _ => return None,
     };
-    if slots.len() > MAX_COMPONENTS
-        || game.strategic.is_some()
-        || compiled.rules.len() != game.rules.len()
-    {
+    if slots.len() > MAX_COMPONENTS {
         return None;
     }
-    let rules: Vec<_> = compiled
-        .rules
-        .iter()
-        .map(Option::as_ref)
-        .collect::<Option<Vec<_>>>()?;
+    let rules = super::all_rules(compiled, game)?;
     let (mut lo, mut hi) = (first.to_vec(), first.to_vec());
     for round in 0..MAX_ROUNDS {
         let mut pass = Pass {
