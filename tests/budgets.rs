@@ -265,3 +265,35 @@ expect outcome(Cells([1, 2, 0, 0, 0, 0, 0, 0, 0])) == P
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Strategic games' payoff tables count against `--max-memory` together: one 150 × 150
+/// table (720 KiB) fits in 1 MiB, a second instance's does not, and the diagnostic says so;
+/// with 2 MiB both are built.
+#[test]
+fn payoff_tables_count_against_the_memory_limit() {
+    let dir = temp_dir("strategic-memory");
+    std::fs::write(
+        dir.join("g.game"),
+        "game G(k = 0) {\n    player Row in 0..150\n    player Col in 0..150\n    \
+         payoff (Row * k - Col, Col - Row)\n}\n",
+    )
+    .unwrap();
+    let run =
+        |mib: &str, expr: &str| cgl_in(&dir, &["eval", "--max-memory", mib, "-f", "g.game", expr]);
+    let (code, stdout, stderr) = run("1", "len(pure_nash(G[k = 1]))");
+    assert_eq!((code, stdout.trim()), (0, "1"), "{stderr}");
+    let both = "[len(pure_nash(G[k = i])) for i in 0..2]";
+    let (code, stdout, stderr) = run("1", both);
+    assert_no_crash("payoff tables", &stderr);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("cgl::graph::too_much_memory")
+            && stderr.contains("payoff tables of strategic games would take more than 1 MiB")
+            && stderr.contains("KiB of tables built before")
+            && stderr.contains("this game's payoff table"),
+        "{stderr}"
+    );
+    let (code, stdout, stderr) = run("2", both);
+    assert_eq!((code, stdout.trim()), (0, "[150, 1]"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
