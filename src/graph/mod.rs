@@ -377,9 +377,8 @@ impl GameGraph {
         if self.dense.is_decided(inst) {
             return;
         }
-        // All the tables together take at most a share of the memory budget.
-        let budget =
-            (self.config.max_memory / dense::BUDGET_SHARE).saturating_sub(self.dense.bytes());
+        // All the tables, box tables too, take at most a share of the memory budget.
+        let budget = self.dense_allowance();
         let table = first
             .filter(|cells| !self.dense_off && cells.len() <= MAX_CELLS)
             .and_then(|cells| {
