@@ -166,6 +166,9 @@ pub(super) fn narrow_by(
     let BoolExpr::Cmp(op, l, r) = cond else {
         return None;
     };
+    if let Some(cut) = narrow_leaves(*op, l, r, x, a, b, regs) {
+        return cut;
+    }
     let (k1, c1) = affine(l, x, regs, a, b - 1)?;
     let (k2, c2) = affine(r, x, regs, a, b - 1)?;
     // The comparison holds at `v` iff `k v + c op 0`.
@@ -200,6 +203,57 @@ pub(super) fn narrow_by(
         // True from some value on: the first one that holds starts the range.
         (false, true) => (first_where(a, b - 1, true, holds), b),
     })
+}
+
+/// [`narrow_by`] of the commonest comparisons, of variables and literals (`i != 0`,
+/// `j < k`), worked out directly: `None` when they are not such (then the general way
+/// decides), else what the general way gives, an empty range as `(a, a)`.
+fn narrow_leaves(
+    op: BinaryOp,
+    l: &IntExpr,
+    r: &IntExpr,
+    x: u32,
+    a: i64,
+    b: i64,
+    regs: &[i64],
+) -> Option<Option<(i64, i64)>> {
+    // `None` for the loop's variable, else the value.
+    let leaf = |e: &IntExpr| match e {
+        IntExpr::Lit(n) => Some(Some(*n)),
+        IntExpr::Reg(r) if *r == x => Some(None),
+        IntExpr::Reg(r) => Some(Some(regs[*r as usize])),
+        _ => None,
+    };
+    let all_or_none = |holds: bool| Some(Some(if holds { (a, b) } else { (a, a) }));
+    let (op, c) = match (leaf(l)?, leaf(r)?) {
+        (Some(p), Some(q)) => return all_or_none(compare(op, p, q)),
+        (None, None) => {
+            return all_or_none(matches!(op, BinaryOp::Eq | BinaryOp::Le | BinaryOp::Ge))
+        }
+        (None, Some(c)) => (op, c),
+        (Some(c), None) => (
+            match op {
+                BinaryOp::Lt => BinaryOp::Gt,
+                BinaryOp::Le => BinaryOp::Ge,
+                BinaryOp::Gt => BinaryOp::Lt,
+                BinaryOp::Ge => BinaryOp::Le,
+                other => other,
+            },
+            c,
+        ),
+    };
+    // `x op c` over `a..b`: the values below `end` (or from `end` on).
+    let (below, end) = match op {
+        BinaryOp::Lt => (true, i128::from(c)),
+        BinaryOp::Le => (true, i128::from(c) + 1),
+        BinaryOp::Gt => (false, i128::from(c) + 1),
+        BinaryOp::Ge => (false, i128::from(c)),
+        // Not monotone: a point, or all but a point (as the general way says).
+        _ => return Some(None),
+    };
+    let end = end.clamp(i128::from(a), i128::from(b)) as i64;
+    let (lo, hi) = if below { (a, end) } else { (end, b) };
+    Some(Some(if lo < hi { (lo, hi) } else { (a, a) }))
 }
 
 /// The first value in `lo..=hi` at which `holds` is `want`, by bisection: it is not at

@@ -22,11 +22,13 @@
 mod compile;
 mod compile_lists;
 mod domain;
+mod fused;
 mod lanes;
 mod lists;
 mod prog;
 mod rows;
 mod run;
+mod select;
 mod table;
 
 use std::rc::Rc;
