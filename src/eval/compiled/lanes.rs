@@ -207,7 +207,9 @@ pub(super) fn narrow_by(
 
 /// [`narrow_by`] of the commonest comparisons, of variables and literals (`i != 0`,
 /// `j < k`), worked out directly: `None` when they are not such (then the general way
-/// decides), else what the general way gives, an empty range as `(a, a)`.
+/// decides), else the interval of the values that pass (an empty one as `(a, a)`), or
+/// `Some(None)` when they are not an interval. Unlike the general way, `x == c` and
+/// `x != c` with `c` at an end of the range or outside it narrow too (`j != 0` over `0..w`).
 fn narrow_leaves(
     op: BinaryOp,
     l: &IntExpr,
@@ -248,12 +250,27 @@ fn narrow_leaves(
         BinaryOp::Le => (true, i128::from(c) + 1),
         BinaryOp::Gt => (false, i128::from(c) + 1),
         BinaryOp::Ge => (false, i128::from(c)),
-        // Not monotone: a point, or all but a point (as the general way says).
-        _ => return Some(None),
+        // `x == c`: the point, if in the range.
+        BinaryOp::Eq => return Some(Some(point(a, b, c).unwrap_or((a, a)))),
+        // `x != c`: all of the range when `c` lies outside it, all but an end when it is
+        // one; a hole in the middle is not an interval.
+        _ => {
+            return match point(a, b, c) {
+                None => all_or_none(true),
+                Some(_) if c == a => Some(Some(if a + 1 < b { (a + 1, b) } else { (a, a) })),
+                Some(_) if c == b - 1 => Some(Some((a, b - 1))),
+                Some(_) => Some(None),
+            }
+        }
     };
     let end = end.clamp(i128::from(a), i128::from(b)) as i64;
     let (lo, hi) = if below { (a, end) } else { (end, b) };
     Some(Some(if lo < hi { (lo, hi) } else { (a, a) }))
+}
+
+/// `c..c + 1` when `c` lies in `a..b`.
+fn point(a: i64, b: i64, c: i64) -> Option<(i64, i64)> {
+    (a <= c && c < b).then(|| (c, c + 1))
 }
 
 /// The first value in `lo..=hi` at which `holds` is `want`, by bisection: it is not at

@@ -51,7 +51,7 @@ impl ArmSrc {
     }
 
     /// The arm for one block, its operands resolved by `get`.
-    #[inline]
+    #[inline(always)]
     pub(super) fn resolve<'a>(self, get: impl Fn(Src) -> V<'a>) -> Arm<'a> {
         let pair = |lane: Lane, uniform: Uniform| {
             let lanes = get(match lane {
