@@ -280,7 +280,8 @@ fn exec(op: &Op, dst: &mut [i64], at: &Lanes<'_>, done: &[i64]) -> bool {
         Op::Cmp(op, a, b) => cmp_op(op, dst, get(a), get(b)),
         Op::Select(c, t, f) => select(dst, get(c), get(t), get(f)),
         Op::SelectCmp(op, [a, b], t, f) => {
-            select_cmp(op, dst, [get(a), get(b)], t.resolve(get), f.resolve(get))
+            let (t, f) = (t.resolve(get, at, done, n), f.resolve(get, at, done, n));
+            select_cmp(op, dst, [get(a), get(b)], t, f)
         }
         Op::And(a, b) => logic(0, dst, get(a), get(b)),
         Op::Or(a, b) => logic(1, dst, get(a), get(b)),

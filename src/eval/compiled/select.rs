@@ -7,7 +7,7 @@
 //! Every arm is computed in every lane, as the unfused operations would compute it; none
 //! can fail.
 
-use super::lanes::compare;
+use super::lanes::{compare, Lanes, LANES};
 use super::prog::{flipped, Src, V};
 use crate::syntax::ast::BinaryOp;
 
@@ -50,34 +50,30 @@ impl ArmSrc {
         })
     }
 
-    /// The arm for one block, its operands resolved by `get`.
+    /// The arm for one block: `get` resolves a plain operand; a lane is read from `at`
+    /// and the columns `done`, a uniform value from the registers.
     #[inline(always)]
-    pub(super) fn resolve<'a>(self, get: impl Fn(Src) -> V<'a>) -> Arm<'a> {
-        let pair = |lane: Lane, uniform: Uniform| {
-            let lanes = get(match lane {
-                Lane::Item => Src::Item,
-                Lane::Index => Src::Index,
-                Lane::Col(k) => Src::Col(k),
-            });
-            let value = get(match uniform {
-                Uniform::Lit(v) => Src::Lit(v),
-                Uniform::Reg(r) => Src::Reg(r),
-                Uniform::BoolReg(r) => Src::BoolReg(r),
-            });
-            (lanes, value)
+    pub(super) fn resolve<'a>(
+        self,
+        get: impl Fn(Src) -> V<'a>,
+        at: &Lanes<'a>,
+        done: &'a [i64],
+        n: usize,
+    ) -> Arm<'a> {
+        let lanes = |lane: Lane| match lane {
+            Lane::Item => at.values,
+            Lane::Index => at.index_values,
+            Lane::Col(k) => &done[k as usize * LANES..][..n],
+        };
+        let value = |uniform: Uniform| match uniform {
+            Uniform::Lit(v) => v,
+            Uniform::Reg(r) => at.regs[r as usize],
+            Uniform::BoolReg(r) => i64::from(at.regs[r as usize] != 0),
         };
         match self {
             ArmSrc::Plain(s) => Arm::V(get(s)),
-            ArmSrc::Min(l, u) | ArmSrc::Max(l, u) => {
-                let min = matches!(self, ArmSrc::Min(..));
-                match pair(l, u) {
-                    (V::S(xs), V::C(c)) if min => Arm::Min(xs, c),
-                    (V::S(xs), V::C(c)) => Arm::Max(xs, c),
-                    // A lane source is always lanes and a uniform one a value; were they not,
-                    // the arm is still the extreme, lane by lane.
-                    (a, b) => Arm::Pair(min, a, b),
-                }
-            }
+            ArmSrc::Min(l, u) => Arm::Min(lanes(l), value(u)),
+            ArmSrc::Max(l, u) => Arm::Max(lanes(l), value(u)),
         }
     }
 }
@@ -106,17 +102,6 @@ pub(super) enum Arm<'a> {
     V(V<'a>),
     Min(&'a [i64], i64),
     Max(&'a [i64], i64),
-    /// `min` (true) or `max` of two operands of any kind.
-    Pair(bool, V<'a>, V<'a>),
-}
-
-/// The value of operand `v` in lane `k`.
-#[inline(always)]
-fn at(v: V<'_>, k: usize) -> i64 {
-    match v {
-        V::S(xs) => xs[k],
-        V::C(c) => c,
-    }
 }
 
 /// `$body` with `$g` bound to the arm's value in lane `k`, a closure per kind of arm (so that
@@ -141,17 +126,6 @@ macro_rules! with_arm {
             Arm::Max(xs, c) => {
                 let xs = &xs[..$n];
                 let $g = |k: usize| xs[k].max(c);
-                $body
-            }
-            Arm::Pair(min, a, b) => {
-                let $g = |k: usize| {
-                    let (x, y) = (at(a, k), at(b, k));
-                    if min {
-                        x.min(y)
-                    } else {
-                        x.max(y)
-                    }
-                };
                 $body
             }
         }
