@@ -144,7 +144,7 @@ impl Compiler<'_> {
             }
             ExprKind::CallFn(id, args) => {
                 let (bindings, body) = self.inline(id.0 as usize, args, |c, body| c.list(body))?;
-                ListExpr::Let(bindings, Box::new(body))
+                fused::fuse_call(bindings, body)
             }
             _ => return None,
         })

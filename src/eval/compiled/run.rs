@@ -150,6 +150,27 @@ impl BoolExpr {
         self.eval_general(run)
     }
 
+    /// The value of a condition made of comparisons of variables and literals, `and`, `or`
+    /// and `not` (`(i, j) != (0, 0)`), none of which can fail: read from the registers with
+    /// no `Run` and no error path. `None` when it is not such (a part that would be evaluated
+    /// is something else); then [`BoolExpr::eval`] decides.
+    pub(super) fn leaf_value(&self, regs: &[i64]) -> Option<bool> {
+        let leaf = |e: &IntExpr| match e {
+            IntExpr::Lit(n) => Some(*n),
+            IntExpr::Reg(r) => Some(regs[*r as usize]),
+            _ => None,
+        };
+        match self {
+            BoolExpr::Cmp(op, l, r) => Some(compare(*op, leaf(l)?, leaf(r)?)),
+            BoolExpr::And(l, r) => Some(l.leaf_value(regs)? && r.leaf_value(regs)?),
+            BoolExpr::Or(l, r) => Some(l.leaf_value(regs)? || r.leaf_value(regs)?),
+            BoolExpr::Not(x) => Some(!x.leaf_value(regs)?),
+            BoolExpr::Lit(b) => Some(*b),
+            BoolExpr::Reg(r) => Some(regs[*r as usize] != 0),
+            _ => None,
+        }
+    }
+
     #[inline(never)]
     pub(super) fn eval_general(&self, run: &mut Run<'_>) -> Eval<bool> {
         match self {
@@ -566,7 +587,11 @@ impl CompiledRule {
             run.b.regs[reg as usize] = v;
             for guard in guards {
                 if let GenClause::If(cond) = guard {
-                    if !cond.eval(run)? {
+                    let holds = match cond.leaf_value(&run.b.regs) {
+                        Some(holds) => holds,
+                        None => cond.eval(run)?,
+                    };
+                    if !holds {
                         continue 'values;
                     }
                 }
