@@ -12,6 +12,8 @@
 //! `CGL_DENSE=off` in the environment turns dense indexes off (for tests and measurements:
 //! the answers must be the same either way).
 
+use rustc_hash::FxHashMap;
+
 use super::TermId;
 use crate::eval::value::InstanceId;
 
@@ -129,18 +131,44 @@ pub(super) struct DenseTable {
     ids: IdTable,
 }
 
-/// A table of `u32`s, zero at first, in memory of its own mapped for it, which the kernel is
-/// asked to back with huge pages: a table of millions of ids read at random (a board's
-/// options are ranks `m^i` apart) otherwise misses the TLB on nearly every read. Pages no
-/// position reaches are never touched. A plain vector where the mapping fails.
+/// A table of `u32`s, zero at first. It starts as a map of the ids set so far, so that an
+/// instance whose positions the graph barely holds (one the analyses' rank table solves
+/// holds its root and a few options) costs what those take; past [`sparse_most`] ids it
+/// becomes the whole table, in memory of its own mapped for it, which the kernel is asked to
+/// back with huge pages: a table of millions of ids read at random (a board's options are
+/// ranks `m^i` apart) otherwise misses the TLB on nearly every read. Pages no position
+/// reaches are never touched (but a huge page is cleared in full when first written, which
+/// is why a few ids at random ranks stay in the map). A plain vector where the mapping fails.
 #[derive(Debug)]
 enum IdTable {
+    Sparse {
+        len: usize,
+        ids: FxHashMap<u32, u32>,
+    },
     Mapped(memmap2::MmapMut),
     Plain(Vec<u32>),
 }
 
+/// Most ids a table of `len` keeps in its map before it becomes the whole table: few enough
+/// that the map stays a small part of the table's size and the graph's searches soon read
+/// the array.
+fn sparse_most(len: usize) -> usize {
+    (len / 64).min(1 << 16)
+}
+
 impl IdTable {
     fn zeroed(len: usize) -> IdTable {
+        if sparse_most(len) > 0 {
+            return IdTable::Sparse {
+                len,
+                ids: FxHashMap::default(),
+            };
+        }
+        IdTable::whole(len)
+    }
+
+    /// The whole table of `len` zeros.
+    fn whole(len: usize) -> IdTable {
         match memmap2::MmapMut::map_anon(len * 4) {
             Ok(map) => {
                 // Only advice: without huge pages the table works the same, slower.
@@ -154,14 +182,31 @@ impl IdTable {
 
     fn len(&self) -> usize {
         match self {
+            IdTable::Sparse { len, .. } => *len,
             IdTable::Mapped(map) => map.len() / 4,
             IdTable::Plain(ids) => ids.len(),
+        }
+    }
+
+    /// The bytes it takes now: the map's buckets (a power of two at most 7/8 full, a
+    /// control byte each), or the whole table.
+    fn bytes(&self) -> usize {
+        match self {
+            IdTable::Sparse { ids, .. } if ids.capacity() == 0 => 0,
+            IdTable::Sparse { ids, .. } => {
+                (ids.capacity() * 8 / 7).next_power_of_two().max(4)
+                    * (std::mem::size_of::<(u32, u32)>() + 1)
+            }
+            _ => self.len() * 4,
         }
     }
 
     #[inline]
     fn get(&self, i: usize) -> Option<u32> {
         match self {
+            IdTable::Sparse { len, ids } => {
+                (i < *len).then(|| ids.get(&(i as u32)).copied().unwrap_or(0))
+            }
             IdTable::Mapped(map) => {
                 let bytes = map.get(4 * i..4 * i + 4)?;
                 Some(u32::from_ne_bytes(bytes.try_into().ok()?))
@@ -172,6 +217,20 @@ impl IdTable {
 
     fn set(&mut self, i: usize, id: u32) -> bool {
         match self {
+            IdTable::Sparse { len, ids } => {
+                if i >= *len {
+                    return false;
+                }
+                ids.insert(i as u32, id);
+                if ids.len() > sparse_most(*len) {
+                    let mut whole = IdTable::whole(*len);
+                    for (i, id) in ids.iter() {
+                        whole.set(*i as usize, *id);
+                    }
+                    *self = whole;
+                }
+                true
+            }
             IdTable::Mapped(map) => match map.get_mut(4 * i..4 * i + 4) {
                 Some(bytes) => {
                     bytes.copy_from_slice(&id.to_ne_bytes());
@@ -205,8 +264,10 @@ enum State {
 #[derive(Debug, Default)]
 pub(super) struct DenseIndex {
     states: Vec<State>,
-    /// The tables' bytes.
+    /// The tables' bytes at their whole size (what the budget of later tables counts).
     bytes: usize,
+    /// The bytes they take now (see [`IdTable`]).
+    used: usize,
     /// Positions found through a table.
     count: usize,
 }
@@ -254,6 +315,7 @@ impl DenseIndex {
         self.states[i] = match table {
             Some(table) => {
                 self.bytes += table.ids.len() * 4;
+                self.used += table.ids.bytes();
                 State::Dense(Box::new(table))
             }
             None => State::Refused,
@@ -309,23 +371,31 @@ impl DenseIndex {
     /// Indexes the position `id` at its rank.
     pub(super) fn insert(&mut self, inst: InstanceId, rank: u32, id: u32) {
         if let Some(State::Dense(table)) = self.states.get_mut(inst.0 as usize) {
+            let before = table.ids.bytes();
             if table.ids.set(rank as usize, id + 1) {
                 self.count += 1;
             }
+            self.used = self.used - before + table.ids.bytes();
         }
     }
 
-    /// The bytes of the table of `inst` (0 without one).
+    /// The bytes the table of `inst` takes now (0 without one).
     pub(super) fn bytes_of(&self, inst: InstanceId) -> usize {
         match self.state(inst) {
-            State::Dense(table) => table.ids.len() * 4,
+            State::Dense(table) => table.ids.bytes(),
             _ => 0,
         }
     }
 
-    /// The tables' bytes (each at its full size).
+    /// The tables' bytes, each at its whole size: what the budget of the dense tables has
+    /// given them (a table that is still a map may become whole).
     pub(super) fn bytes(&self) -> usize {
         self.bytes
+    }
+
+    /// The bytes the tables take now (what `--stats` and the memory limit count).
+    pub(super) fn used_bytes(&self) -> usize {
+        self.used
     }
 
     /// How many positions the tables find.
@@ -395,6 +465,45 @@ mod tests {
             Ranks::new(21, &[0, 1, 2]).is_none(),
             "3^21 ranks do not fit a u32"
         );
+    }
+
+    #[test]
+    fn a_table_is_a_map_until_it_holds_many_ids() {
+        // 3^12 = 531,441 ranks: a map up to 8,303 ids, then the whole table.
+        let mut index = DenseIndex::default();
+        let inst = InstanceId(0);
+        index.decide(inst, DenseTable::new(12, &[0, 1, 2], 4 << 20));
+        assert_eq!(index.bytes(), 531_441 * 4);
+        assert_eq!(index.used_bytes(), 0);
+        let most = sparse_most(531_441);
+        let rank = |i: usize| (i * 7919 % 531_441) as u32;
+        for i in 0..most {
+            index.insert(inst, rank(i), i as u32);
+        }
+        let State::Dense(table) = index.state(inst) else {
+            panic!("not dense")
+        };
+        assert!(matches!(table.ids, IdTable::Sparse { .. }));
+        assert_eq!(index.used_bytes(), table.ids.bytes());
+        assert!(index.used_bytes() < 531_441);
+        index.insert(inst, rank(most), most as u32);
+        let State::Dense(table) = index.state(inst) else {
+            panic!("not dense")
+        };
+        assert!(!matches!(table.ids, IdTable::Sparse { .. }));
+        assert_eq!(index.used_bytes(), 531_441 * 4);
+        assert_eq!(index.count(), most + 1);
+        for i in 0..=most {
+            assert_eq!(index.get(inst, rank(i)), Some(TermId(i as u32)));
+        }
+        let free = (0..531_441).find(|r| (0..=most).all(|i| rank(i) != *r));
+        assert_eq!(index.get(inst, free.unwrap()), None);
+        // A rank past the table is not kept, as a map or whole.
+        index.insert(inst, 531_441, 3);
+        assert_eq!(index.count(), most + 1);
+        let mut small = IdTable::zeroed(1000);
+        assert!(!small.set(1000, 1));
+        assert_eq!(small.get(1000), None);
     }
 
     #[test]
