@@ -21,6 +21,10 @@ use crate::eval::value::InstanceId;
 /// `m^k · 4` bytes only if the tables then take at most `max_memory / BUDGET_SHARE`.
 pub(super) const BUDGET_SHARE: usize = 8;
 
+/// Cells of a list whose ranks [`Ranks::of_ints`] sums from a table of powers (all of them
+/// but where `m` is 1: `m^len` fits a `u32`).
+const POWERS: usize = 32;
+
 /// The ranks of lists of `len` cells whose values lie in a domain of `m` values from 0 to
 /// 255: `Σ code(c_i)·m^i`, each below `m^len`, which is at most `u32::MAX`. The graph's dense
 /// tables and the analyses' rank table (`analysis::parallel`) rank positions alike.
@@ -28,8 +32,11 @@ pub(super) const BUDGET_SHARE: usize = 8;
 pub struct Ranks {
     /// The cells of a position.
     len: usize,
-    /// `code + 1` of each value of the domain, by value (0: not in the domain).
-    code: [u8; 256],
+    /// `code + 1` of each value of the domain, by value (0: not in the domain; the last
+    /// entry stands for every value past 255).
+    code: [u8; 257],
+    /// `m^i` for the first [`POWERS`] cells.
+    pow: [u32; POWERS],
     /// How many values the domain has.
     m: u64,
     /// `m^len`.
@@ -44,17 +51,22 @@ impl Ranks {
         if m == 0 || m > 255 {
             return None;
         }
-        let mut code = [0u8; 256];
+        let mut code = [0u8; 257];
         for (i, v) in domain.iter().enumerate() {
             code[usize::try_from(*v).ok().filter(|v| *v < 256)?] = i as u8 + 1;
         }
+        let mut pow = [0u32; POWERS];
         let mut count: u64 = 1;
-        for _ in 0..len {
+        for i in 0..len {
+            if let Some(p) = pow.get_mut(i) {
+                *p = count as u32;
+            }
             count = count.checked_mul(m).filter(|r| *r <= u64::from(u32::MAX))?;
         }
         Some(Ranks {
             len,
             code,
+            pow,
             m,
             count,
         })
@@ -102,11 +114,23 @@ impl Ranks {
         Some(rank as u32)
     }
 
-    /// [`Ranks::of`] a list of integers.
+    /// [`Ranks::of`] a list of integers: `Σ code(c_i)·m^i` from the table of powers, each
+    /// term apart from the others and no branch but the last (the solver ranks every option
+    /// of every position it meets), or one cell after another past [`POWERS`] cells.
     #[inline]
     pub fn of_ints(&self, cells: &[i64]) -> Option<u32> {
         if cells.len() != self.len {
             return None;
+        }
+        if let Some(pow) = self.pow.get(..cells.len()) {
+            let (mut rank, mut outside) = (0u64, false);
+            for (c, p) in cells.iter().zip(pow) {
+                let code = self.code[usize::try_from(*c).map_or(256, |c| c.min(256))];
+                outside |= code == 0;
+                rank += u64::from(code.wrapping_sub(1)) * u64::from(*p);
+            }
+            // Below `m^len`, which fits a `u32`, when every cell is in the domain.
+            return (!outside).then_some(rank as u32);
         }
         let mut rank = 0u64;
         for c in cells.iter().rev() {
@@ -224,8 +248,11 @@ impl IdTable {
                 ids.insert(i as u32, id);
                 if ids.len() > sparse_most(*len) {
                     let mut whole = IdTable::whole(*len);
-                    for (i, id) in ids.iter() {
-                        whole.set(*i as usize, *id);
+                    // By rank: the table's pages are written in order.
+                    let mut set: Vec<(u32, u32)> = ids.drain().collect();
+                    set.sort_unstable();
+                    for (i, id) in set {
+                        whole.set(i as usize, id);
                     }
                     *self = whole;
                 }
@@ -460,6 +487,18 @@ mod tests {
             assert!(forward.unwrap() < 81);
         }
         assert_eq!(ranks.of_ints(&[0, 2, 0, 0]), None);
+        assert_eq!(ranks.of_ints(&[0, 256, 0, 0]), None);
+        assert_eq!(ranks.of_ints(&[-1, 0, 0, 0]), None);
+        assert_eq!(ranks.of_ints(&[i64::MAX, 0, 0, i64::MIN]), None);
+        // Past the table of powers (a domain of one value): one cell after another.
+        let one = Ranks::new(40, &[3]).unwrap();
+        assert_eq!(one.of_ints(&[3; 40]), Some(0));
+        assert_eq!(one.of_ints(&[[3; 39].as_slice(), &[0]].concat()), None);
+        let wide = Ranks::new(32, &[0, 1]).unwrap();
+        let mut cells = [0; 32];
+        cells[31] = 1;
+        assert_eq!(wide.of_ints(&cells), Some(1 << 31));
+        assert_eq!(wide.of(32, cells.iter().map(|c| Some(*c))), Some(1 << 31));
         assert_eq!(ranks.of_ints(&[0, 0, 0]), None);
         assert!(
             Ranks::new(21, &[0, 1, 2]).is_none(),
