@@ -244,7 +244,7 @@ impl GameGraph {
             + self.int_atoms.bytes()
             + self.value_table_bytes
             + self.sides.bytes()
-            + self.dense.bytes()
+            + self.dense.used_bytes()
     }
 
     /// Records the bytes the analyses hold in tables indexed by position value (see
@@ -280,7 +280,7 @@ impl GameGraph {
             + vec(&self.moves.targets)
             + self.int_atoms.bytes()
             + self.sides.bytes()
-            + self.dense.bytes()
+            + self.dense.used_bytes()
     }
 
     /// Checks `stop`, first noting the graph's size (positions, the bytes its memory budget
