@@ -17,11 +17,13 @@
 //! expressions) and `compile_lists.rs` (lists, generators, folds, inlined calls); `run.rs`
 //! (evaluation a value at a time, the buffers of a run, the rule driver) and `lists.rs`
 //! (lists, generators and folds at run time); `lanes.rs` (blocks of 256 values); `rows.rs`
-//! (families of rows and the quantifiers over them); `table.rs` (the side table by game).
+//! (families of rows and the quantifiers over them); `hoist.rs` (loop-invariant parts computed
+//! once a run); `table.rs` (the side table by game).
 
 mod compile;
 mod compile_lists;
 mod domain;
+mod hoist;
 mod lanes;
 mod lists;
 mod prog;
