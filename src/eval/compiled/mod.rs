@@ -18,13 +18,15 @@
 //! (evaluation a value at a time, the buffers of a run, the rule driver) and `lists.rs`
 //! (lists, generators and folds at run time); `lanes.rs` (blocks of 256 values); `prog.rs`
 //! (flat lane programs of comprehensions and folds), `select.rs` (their fused selects) and
-//! `fused.rs` (a filter of a computed list in one pass); `rows.rs`
-//! (families of rows and the quantifiers over them); `table.rs` (the side table by game).
+//! `fused.rs` (a filter of a computed list in one pass); `rows.rs` (families of rows and the
+//! quantifiers over them); `hoist.rs` (loop-invariant parts computed once a run); `table.rs`
+//! (the side table by game).
 
 mod compile;
 mod compile_lists;
 mod domain;
 mod fused;
+mod hoist;
 mod lanes;
 mod lists;
 mod prog;
