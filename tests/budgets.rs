@@ -201,3 +201,99 @@ fn shared_positions_cost_their_memory_and_print_short() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The box table of an integer or pair game and the dense table of a list game share one
+/// allowance (an eighth of `--max-memory`): each fits in 1 MiB's share alone (100 KiB and
+/// 77 KiB of the 128 KiB), not both, so the game decided second is found the ordinary way;
+/// with 2 MiB both get their tables, and `--stats` and the estimate count both in full.
+#[test]
+fn box_tables_and_list_tables_share_one_allowance() {
+    let dir = temp_dir("dense-share");
+    std::fs::write(
+        dir.join("share.game"),
+        "// The box of Rook(159, 159) is 160 x 160 pairs, 102,400 bytes of ids; the cells of
+// Cells stay in {0, 1, 2}, 3^9 boards, 78,732 bytes.
+game Rook {
+    position (a, b)
+    move (0, b) if a > 0
+    move (a, 0) if b > 0
+}
+game Cells {
+    position b
+    move set(b, i, 0) for i in 0..9 if b[i] > 0
+}
+expect outcome(Rook(159, 159)) == P
+expect outcome(Cells([1, 2, 0, 0, 0, 0, 0, 0, 0])) == P
+",
+    )
+    .unwrap();
+    let stats = |mib: &str| {
+        let args = [
+            "check",
+            "--stats",
+            "--format",
+            "json",
+            "--max-memory",
+            mib,
+            "share.game",
+        ];
+        let (code, stdout, stderr) = cgl_in(&dir, &args);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        let doc: serde_json::Value = serde_json::from_str(&stdout).expect("JSON");
+        doc["records"][0]["stats"].clone()
+    };
+    let game = |stats: &serde_json::Value, name: &str, key: &str| {
+        stats["games"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|g| g["name"] == name)
+            .and_then(|g| g[key].as_u64())
+            .unwrap_or_else(|| panic!("{name} {key}: {stats}"))
+    };
+    let (boxed, listed) = (160 * 160 * 4, 3u64.pow(9) * 4);
+    let small = stats("1");
+    assert!(game(&small, "Rook", "bytes") >= boxed, "{small}");
+    assert_eq!(game(&small, "Cells", "indexed_dense"), 0, "{small}");
+    assert_eq!(game(&small, "Cells", "indexed_packed"), 4, "{small}");
+    let large = stats("2");
+    assert!(game(&large, "Rook", "bytes") >= boxed, "{large}");
+    assert_eq!(game(&large, "Cells", "indexed_dense"), 4, "{large}");
+    assert!(game(&large, "Cells", "bytes") >= listed, "{large}");
+    for key in ["memory_bytes", "memory_estimate_bytes"] {
+        assert!(large[key].as_u64().unwrap() >= boxed + listed, "{large}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Strategic games' payoff tables count against `--max-memory` together: one 150 × 150
+/// table (720 KiB) fits in 1 MiB, a second instance's does not, and the diagnostic says so;
+/// with 2 MiB both are built.
+#[test]
+fn payoff_tables_count_against_the_memory_limit() {
+    let dir = temp_dir("strategic-memory");
+    std::fs::write(
+        dir.join("g.game"),
+        "game G(k = 0) {\n    player Row in 0..150\n    player Col in 0..150\n    \
+         payoff (Row * k - Col, Col - Row)\n}\n",
+    )
+    .unwrap();
+    let run =
+        |mib: &str, expr: &str| cgl_in(&dir, &["eval", "--max-memory", mib, "-f", "g.game", expr]);
+    let (code, stdout, stderr) = run("1", "len(pure_nash(G[k = 1]))");
+    assert_eq!((code, stdout.trim()), (0, "1"), "{stderr}");
+    let both = "[len(pure_nash(G[k = i])) for i in 0..2]";
+    let (code, stdout, stderr) = run("1", both);
+    assert_no_crash("payoff tables", &stderr);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("cgl::graph::too_much_memory")
+            && stderr.contains("payoff tables of strategic games would take more than 1 MiB")
+            && stderr.contains("KiB of tables built before")
+            && stderr.contains("this game's payoff table"),
+        "{stderr}"
+    );
+    let (code, stdout, stderr) = run("2", both);
+    assert_eq!((code, stdout.trim()), (0, "[150, 1]"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -667,6 +667,51 @@ fn check_stats_in_json_are_part_of_the_file_records() {
         stats["bytes_per_position"].as_u64().unwrap(),
         stats["memory_bytes"].as_u64().unwrap() / positions
     );
+    // One entry a game instance with positions, as the text block's indented rows: the
+    // kinds of index add up to its positions, and the games' positions to the graph's.
+    let games = stats["games"].as_array().expect("games");
+    let names: Vec<&str> = games.iter().map(|g| g["name"].as_str().unwrap()).collect();
+    assert!(
+        names.contains(&"Nim") && names.contains(&"Drawn"),
+        "{stats}"
+    );
+    let mut summed = 0;
+    for game in games {
+        let n = |key: &str| {
+            game[key]
+                .as_u64()
+                .unwrap_or_else(|| panic!("{key}: {game}"))
+        };
+        let positions = n("positions");
+        assert!(positions > 0, "{game}");
+        assert_eq!(
+            n("indexed_dense") + n("indexed_packed") + n("indexed_hashed"),
+            positions
+        );
+        assert_eq!(n("bytes_per_position"), n("bytes") / positions, "{game}");
+        summed += positions;
+    }
+    assert_eq!(summed, stats["game_positions"].as_u64().unwrap(), "{stats}");
+    // The same entries as the text block's rows.
+    let (_, _, text) = cgl(&["check", "--stats", GAMES]);
+    let rows: Vec<(String, u64)> = text
+        .lines()
+        .filter(|l| l.starts_with("    "))
+        .map(|l| {
+            let mut words = l.split_whitespace();
+            let name = words.next().unwrap().to_string();
+            let count = words.next().unwrap().replace(',', "").parse().unwrap();
+            (name, count)
+        })
+        .collect();
+    let entries: Vec<(String, u64)> = games
+        .iter()
+        .map(|g| {
+            let name = g["name"].as_str().unwrap().to_string();
+            (name, g["positions"].as_u64().unwrap())
+        })
+        .collect();
+    assert_eq!(rows, entries, "{text}");
     // A path that is not there was never read: no figures.
     assert!(files[1]["stats"].is_null(), "{}", files[1]);
     // Without --stats, no `stats` field at all.

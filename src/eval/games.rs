@@ -44,9 +44,18 @@ pub struct GameTable {
     infos: Vec<InstanceInfo>,
     /// The instance with all-default parameters, per game.
     pub(crate) default_instances: HashMap<GameId, InstanceId>,
+    /// The bytes the payoff tables in `strategic` take (their payoffs and strategies).
+    pub(crate) strategic_bytes: usize,
+    /// Most bytes the payoff tables may take together (`--max-memory`); `None`: no limit.
+    pub(crate) max_strategic_bytes: Option<usize>,
 }
 
 impl GameTable {
+    /// Caps the payoff tables of strategic games at `bytes` together (`--max-memory`).
+    pub fn set_max_strategic_bytes(&mut self, bytes: usize) {
+        self.max_strategic_bytes = Some(bytes);
+    }
+
     /// The instance with these parameters, if it was created already.
     pub fn find(&self, game: GameId, params: &Rc<[Value]>) -> Option<InstanceId> {
         self.index.get(&(game, params.clone())).copied()

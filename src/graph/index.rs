@@ -93,15 +93,23 @@ impl super::GameGraph {
         out
     }
 
-    /// [`IntAtoms::decide`] for the first position `first` of `inst`, within the share of
-    /// the memory budget the dense tables of lists leave (`CGL_DENSE=off`: no box table).
+    /// [`IntAtoms::decide`] for the first position `first` of `inst`, within what is left
+    /// of the dense tables' allowance (`CGL_DENSE=off`: no box table).
     pub(super) fn decide_box(&mut self, w: &World<'_>, inst: InstanceId, first: &Value) {
         if self.dense_off {
             return;
         }
-        let budget = (self.config.max_memory / super::dense::BUDGET_SHARE)
-            .saturating_sub(self.dense.bytes());
-        self.int_atoms.decide(w, inst, first, budget);
+        self.int_atoms
+            .decide(w, inst, first, self.dense_allowance());
+    }
+
+    /// The bytes a new table of ids may take: one share of the memory budget for all the
+    /// tables made whole when an instance is decided (the dense tables of lists and the box
+    /// tables of integers and pairs together), less those already made.
+    pub(super) fn dense_allowance(&self) -> usize {
+        (self.config.max_memory / super::dense::BUDGET_SHARE)
+            .saturating_sub(self.dense.bytes())
+            .saturating_sub(self.int_atoms.box_bytes)
     }
 }
 
@@ -236,7 +244,7 @@ impl IntAtoms {
 
     /// Decides, before the first position of `inst` (`first`) is interned, whether its
     /// integer or pair positions get a box table: when the rules keep them in a box whose
-    /// table takes at most `budget` bytes (less the boxes' tables already made).
+    /// table takes at most `budget` bytes ([`super::GameGraph::dense_allowance`]).
     pub(super) fn decide(&mut self, w: &World<'_>, inst: InstanceId, first: &Value, budget: usize) {
         let components: Option<Vec<i64>> = match first {
             Value::Int(n) => Some(vec![*n]),
@@ -246,7 +254,6 @@ impl IntAtoms {
         let Some(components) = components else {
             return;
         };
-        let budget = budget.saturating_sub(self.box_bytes);
         let info = w.games.info(inst);
         let table = (|| {
             let game = w.program.games.get(info.game.0 as usize)?;
@@ -292,6 +299,13 @@ impl IntAtoms {
     #[inline]
     pub(super) fn pair_is_dense_in(&self, inst: InstanceId, a: i64, b: i64) -> bool {
         Self::pair_is_dense(a, b) || self.box_at(inst, true, a, b).is_some()
+    }
+
+    /// Whether the integer `n` of `inst` is in a dense table (its box's or the ordinary
+    /// one): then it is found there, or is not interned.
+    #[inline]
+    pub(super) fn int_is_dense_in(&self, inst: InstanceId, n: i64) -> bool {
+        Self::is_dense(n) || self.box_at(inst, false, n, 0).is_some()
     }
 
     pub(super) fn get_pair(&self, inst: InstanceId, a: i64, b: i64) -> Option<TermId> {

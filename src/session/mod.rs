@@ -110,17 +110,19 @@ pub struct Session {
 }
 
 impl Session {
-    /// An empty session. The thread's table of game values is capped at the graph's memory
-    /// budget.
+    /// An empty session. The thread's table of game values, and the payoff tables of
+    /// strategic games, are capped at the graph's memory budget.
     pub fn new(config: SessionConfig) -> Session {
         crate::value::with_forms(|t| t.set_max_bytes(config.graph.max_memory));
+        let mut games = GameTable::default();
+        games.set_max_strategic_bytes(config.graph.max_memory);
         Session {
             sources: SourceMap::default(),
             program: Program::default(),
             compiled: CompiledGames::default(),
             files: Vec::new(),
             by_path: HashMap::new(),
-            games: GameTable::default(),
+            games,
             consts: Vec::new(),
             analyzer: Analyzer::new(config.graph),
             limits: config.limits,

@@ -7,7 +7,7 @@ use serde_json::ser::CharEscape;
 
 use super::{ExpectStatus, FileReport, Problem, Reporter, Totals};
 use crate::diag::Severity;
-use crate::stats::Stats;
+use crate::stats::{GameIndex, Stats};
 
 /// One JSON document: `{"format": "cgl-check", "version": 1, "records": [...], "summary":
 /// {...}}`, one record per line, each written as soon as its file is done. Records are
@@ -183,6 +183,39 @@ struct StatsJson {
     indexed_dense: usize,
     indexed_packed: usize,
     indexed_hashed: usize,
+    /// The same for each game instance's positions, with the bytes a position.
+    games: Vec<GameJson>,
+}
+
+/// A game instance's entry in `games`: the `--stats` block's indented row.
+#[derive(Serialize)]
+struct GameJson {
+    /// The instance as its positions print (not cut short).
+    name: String,
+    positions: usize,
+    indexed_dense: usize,
+    indexed_packed: usize,
+    indexed_hashed: usize,
+    /// What its positions take in the graph, moves aside.
+    bytes: usize,
+    /// `bytes` over `positions`; `null` when it has none.
+    bytes_per_position: Option<usize>,
+}
+
+impl GameJson {
+    fn of(game: &GameIndex) -> GameJson {
+        let index = &game.index;
+        let positions = index.dense + index.packed + index.hashed;
+        GameJson {
+            name: game.name.clone(),
+            positions,
+            indexed_dense: index.dense,
+            indexed_packed: index.packed,
+            indexed_hashed: index.hashed,
+            bytes: game.bytes,
+            bytes_per_position: game.bytes.checked_div(positions),
+        }
+    }
 }
 
 impl StatsJson {
@@ -207,6 +240,7 @@ impl StatsJson {
             indexed_dense: graph.index.dense,
             indexed_packed: graph.index.packed,
             indexed_hashed: graph.index.hashed,
+            games: graph.games.iter().map(GameJson::of).collect(),
         }
     }
 }

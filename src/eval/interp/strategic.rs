@@ -19,6 +19,50 @@ fn strategic_error(span: Span, message: String, label: &str, help: &str) -> Box<
     )
 }
 
+/// The bytes a payoff table of `profiles` profiles takes: a payoff per player and profile,
+/// and the strategies' values.
+fn table_bytes(profiles: usize, strategies: &[Vec<Value>]) -> usize {
+    let payoffs = profiles
+        .saturating_mul(strategies.len())
+        .saturating_mul(std::mem::size_of::<Rational>());
+    let values: usize = strategies
+        .iter()
+        .flatten()
+        .map(|v| std::mem::size_of::<Value>().saturating_add(v.heap_bytes()))
+        .fold(0, usize::saturating_add);
+    payoffs.saturating_add(values)
+}
+
+/// The payoff table of `game` (`bytes` for its `profiles` profiles) would take the tables
+/// over `--max-memory` (`most`), with `held` taken by those built before.
+fn too_much_memory(
+    game: &crate::lower::ir::Game,
+    profiles: usize,
+    bytes: usize,
+    held: usize,
+    most: usize,
+) -> Box<Diag> {
+    let kib = |b: usize| b.div_ceil(1 << 10);
+    let before = if held > 0 {
+        format!(", after {} KiB of tables built before", kib(held))
+    } else {
+        String::new()
+    };
+    Box::new(
+        Diag::error(
+            Code::GraphTooMuchMemory,
+            format!(
+                "the payoff tables of strategic games would take more than {} MiB (`{}`'s: {profiles} profiles, {} KiB{before})",
+                most >> 20,
+                game.name,
+                kib(bytes),
+            ),
+        )
+        .label(game.span, "this game's payoff table")
+        .help("use fewer strategies (or fewer instances of the game), or allow more memory with --max-memory (MiB)"),
+    )
+}
+
 impl<'a> Interp<'a> {
     /// The payoff table of the strategic game `v`, built on first use.
     pub fn strategic_table(
@@ -106,6 +150,13 @@ impl<'a> Interp<'a> {
                 "use fewer strategies",
             ));
         };
+        let bytes = table_bytes(profiles, &strategies);
+        let held = self.world.games.strategic_bytes;
+        if let Some(most) = self.world.games.max_strategic_bytes {
+            if held.saturating_add(bytes) > most {
+                return Err(too_much_memory(game, profiles, bytes, held, most));
+            }
+        }
         let mut payoffs = Vec::with_capacity(profiles * n);
         match &def.payoff {
             StrategicPayoff::Function(expr) => {
@@ -169,6 +220,7 @@ impl<'a> Interp<'a> {
         let Some(table) = strategic::Game::new(names, counts, payoffs) else {
             return Err(Box::new(Diag::internal("a payoff table of the wrong size")));
         };
+        self.world.games.strategic_bytes = held + bytes;
         Ok(StrategicTable {
             game: table,
             strategies,
