@@ -259,9 +259,11 @@ expect outcome(Cells([1, 2, 0, 0, 0, 0, 0, 0, 0])) == P
     let large = stats("2");
     assert!(game(&large, "Rook", "bytes") >= boxed, "{large}");
     assert_eq!(game(&large, "Cells", "indexed_dense"), 4, "{large}");
-    assert!(game(&large, "Cells", "bytes") >= listed, "{large}");
+    // The list table is reserved whole in the allowance, but holds 4 ids, kept in a map
+    // until it holds many (graph::dense): --stats and the estimate count what it takes.
+    assert!(game(&large, "Cells", "bytes") < listed, "{large}");
     for key in ["memory_bytes", "memory_estimate_bytes"] {
-        assert!(large[key].as_u64().unwrap() >= boxed + listed, "{large}");
+        assert!(large[key].as_u64().unwrap() >= boxed, "{large}");
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -494,12 +494,18 @@ mod tests {
         let one = Ranks::new(40, &[3]).unwrap();
         assert_eq!(one.of_ints(&[3; 40]), Some(0));
         assert_eq!(one.of_ints(&[[3; 39].as_slice(), &[0]].concat()), None);
-        assert!(Ranks::new(32, &[0, 1]).is_none(), "2^32 ranks do not fit a u32");
+        assert!(
+            Ranks::new(32, &[0, 1]).is_none(),
+            "2^32 ranks do not fit a u32"
+        );
         let wide = Ranks::new(31, &[0, 1]).unwrap();
         let mut cells = [1; 31];
         cells[0] = 0;
         assert_eq!(wide.of_ints(&cells), Some((u32::MAX >> 1) - 1));
-        assert_eq!(wide.of(31, cells.iter().map(|c| Some(*c))), Some((u32::MAX >> 1) - 1));
+        assert_eq!(
+            wide.of(31, cells.iter().map(|c| Some(*c))),
+            Some((u32::MAX >> 1) - 1)
+        );
         assert_eq!(ranks.of_ints(&[0, 0, 0]), None);
         assert!(
             Ranks::new(21, &[0, 1, 2]).is_none(),

@@ -212,8 +212,21 @@ struct Shared<'s, S> {
     failed: AtomicBool,
     /// The root is solved.
     solved: AtomicBool,
-    positions: AtomicUsize,
-    bytes: AtomicUsize,
+    /// The counts the threads add to now and then, on cache lines of their own: the rest
+    /// of the struct is read on every step, by every thread.
+    positions: Apart<AtomicUsize>,
+    bytes: Apart<AtomicUsize>,
+}
+
+/// A value alone on its cache lines (two, which the prefetcher fetches together).
+#[repr(align(128))]
+struct Apart<T>(T);
+
+impl<T> std::ops::Deref for Apart<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
 }
 
 /// How a run keeps its positions.
@@ -468,8 +481,8 @@ fn run<S: Store>(
         stop,
         failed: AtomicBool::new(false),
         solved: AtomicBool::new(false),
-        positions: AtomicUsize::new(0),
-        bytes: AtomicUsize::new(bytes),
+        positions: Apart(AtomicUsize::new(0)),
+        bytes: Apart(AtomicUsize::new(bytes)),
     };
     let failure: Mutex<Option<Abort>> = Mutex::new(None);
     let fail = |why: Abort| {
@@ -508,6 +521,6 @@ fn run<S: Store>(
         Some(Seen::Done(code)) if failed.is_none() => Some(code),
         _ => None,
     };
-    let positions = shared.positions.into_inner();
+    let positions = shared.positions.0.into_inner();
     (shared.table, code, positions)
 }
