@@ -447,29 +447,24 @@ impl GameGraph {
             found.truncate(kept);
             return;
         }
-        // Rules seldom make a target twice: a filter of 1024 bits, one set by each id, shows
-        // that no id is met twice unless one finds its bit set already; only then are the
-        // ids put in a set.
-        let mut filter = [0u64; 16];
-        let mut clash = false;
-        for (id, _) in found.iter() {
-            let bit = (u64::from(id.0).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 54) as usize;
-            clash |= filter[bit / 64] & (1 << (bit % 64)) != 0;
-            filter[bit / 64] |= 1 << (bit % 64);
+        // Many moves (Chomp's, a heap's): a small open-addressing set of the ids, at most
+        // a quarter full, one probe a move but seldom. Its slots are stamped with the call
+        // that filled them, so that nothing is cleared between calls.
+        let size = (found.len() * 4).next_power_of_two().max(64);
+        let bits = size.trailing_zeros();
+        let scratch = &mut self.scratch;
+        if scratch.seen.len() < size {
+            scratch.seen.clear();
+            scratch.seen.resize(size, 0);
         }
-        if clash {
-            self.drop_repeats(found);
+        scratch.stamp = scratch.stamp.wrapping_add(1);
+        if scratch.stamp == 0 {
+            // Every stamp used: the slots are cleared once in 2^32 calls.
+            scratch.seen.fill(0);
+            scratch.stamp = 1;
         }
-    }
-
-    /// Drops the moves to a position met before, keeping the first of each, in order, by a
-    /// small open-addressing set of the ids, at most half full.
-    fn drop_repeats(&mut self, found: &mut Vec<(TermId, u32)>) {
-        let bits = (found.len() * 2).next_power_of_two().trailing_zeros();
-        let mask = (1usize << bits) - 1;
-        let seen = &mut self.scratch.seen;
-        seen.clear();
-        seen.resize(mask + 1, NONE);
+        let stamp = scratch.stamp;
+        let seen = &mut scratch.seen[..size];
         let mut kept = 0;
         for i in 0..found.len() {
             let id = found[i].0 .0;
@@ -477,14 +472,15 @@ impl GameGraph {
             let mut at =
                 (u64::from(id).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize;
             let new = loop {
-                match seen[at] {
-                    NONE => {
-                        seen[at] = id;
-                        break true;
-                    }
-                    other if other == id => break false,
-                    _ => at = (at + 1) & mask,
+                let slot = seen[at];
+                if (slot >> 32) as u32 != stamp {
+                    seen[at] = u64::from(stamp) << 32 | u64::from(id);
+                    break true;
                 }
+                if slot as u32 == id {
+                    break false;
+                }
+                at = (at + 1) & (size - 1);
             };
             if new {
                 found[kept] = found[i];

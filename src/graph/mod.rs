@@ -205,8 +205,10 @@ struct Scratch {
     /// A position's options on their way to ids (`batch.rs`).
     batch: batch::Batch,
     /// The set of ids met so far while a position's many moves are made distinct (see
-    /// `dedup_moves`).
-    seen: Vec<u32>,
+    /// `dedup_moves`): a slot is the call's stamp and an id.
+    seen: Vec<u64>,
+    /// The stamp of the last call of `dedup_moves`.
+    stamp: u32,
 }
 
 impl GameGraph {
