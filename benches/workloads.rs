@@ -8,6 +8,7 @@
 //! cargo bench --bench workloads -- --timeout 120 --repeat 3 --write-spec spec/performance.md
 //! cargo bench --bench workloads -- --answer W3 4x4 hand   # print one answer in full
 //! cargo bench --bench workloads -- --only W3,W4 --threads 2  # cgl's queries on two threads
+//! cargo bench --bench workloads -- --floor --repeat 3        # W3, W4 against the packed floor
 //! ```
 //!
 //! Every (workload, size, implementation) runs in a child process — this binary again, as
@@ -25,6 +26,10 @@
 //! `$CGL_NASHPY_PYTHON` as `--child W9 8 nashpy`; the Python process measures its own time
 //! and peak memory. A missing package shows as an error in its cells but does not fail the
 //! run (it is a peer, not one of our baselines).
+//!
+//! `--floor` runs W3 and W4 only, with the `packed` baseline in the peer's column instead of
+//! the hash map: the hand-written algorithm over a hashed table of positions packed into one
+//! word, what hashing costs at best. Its table is printed, not written into the spec.
 //!
 //! With `--repeat N`, the three implementations of a row run in turn, N rounds (so a slow
 //! spell of the machine falls on all of them), and the table shows each one's median time
@@ -64,7 +69,7 @@ fn main() -> ExitCode {
                 }
             },
             _ => {
-                eprintln!("usage: workloads --answer WORKLOAD SIZE cgl|hand|map");
+                eprintln!("usage: workloads --answer WORKLOAD SIZE cgl|hand|map|packed");
                 ExitCode::from(2)
             }
         };
@@ -73,7 +78,7 @@ fn main() -> ExitCode {
         return match args.as_slice() {
             [_, workload, size, imp] => child(workload, size, imp),
             _ => {
-                eprintln!("usage: workloads --child WORKLOAD SIZE cgl|hand|map");
+                eprintln!("usage: workloads --child WORKLOAD SIZE cgl|hand|map|packed");
                 ExitCode::from(2)
             }
         };
@@ -156,8 +161,9 @@ fn compute(workload: &str, size: &str, imp: &str) -> Result<String, String> {
         "cgl" => cgl_answer(workload, size),
         "hand" => suite::answer(workload, size, Baseline::Hand),
         "map" | "pycgt" | "nashpy" => suite::answer(workload, size, Baseline::Map),
+        "packed" => suite::answer(workload, size, Baseline::Packed),
         _ => Err(format!(
-            "no implementation {imp:?} (cgl, hand, map, pycgt or nashpy)"
+            "no implementation {imp:?} (cgl, hand, map, packed, pycgt or nashpy)"
         )),
     }
 }
@@ -248,6 +254,8 @@ struct Options {
     /// Threads cgl's queries may use (`--threads`, passed to the children as
     /// `CGL_BENCH_THREADS`); 1 by default, the one-thread figures of the table.
     threads: usize,
+    /// `--floor`: W3 and W4 against the packed baseline instead of the hash map.
+    floor: bool,
 }
 
 fn parse_options(args: &[String]) -> Result<Options, String> {
@@ -258,6 +266,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
         repeat: 1,
         write_spec: None,
         threads: 1,
+        floor: false,
     };
     let mut args = args.iter();
     while let Some(arg) = args.next() {
@@ -270,6 +279,7 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             // `cargo bench` passes --bench to every bench binary
             "--bench" => {}
             "--quick" => options.quick = true,
+            "--floor" => options.floor = true,
             "--only" => {
                 let list = value("--only")?;
                 let only: Vec<String> = list.split(',').map(|w| w.trim().to_uppercase()).collect();
@@ -302,10 +312,13 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
             other => {
                 return Err(format!(
                     "unknown argument {other:?}; options: --quick, --only W1,W3, \
-                     --timeout SECONDS, --repeat N, --threads N, --write-spec FILE"
+                     --timeout SECONDS, --repeat N, --threads N, --floor, --write-spec FILE"
                 ))
             }
         }
+    }
+    if options.floor && options.write_spec.is_some() {
+        return Err("--floor prints its table; it does not write the spec".into());
     }
     Ok(options)
 }
@@ -404,6 +417,9 @@ fn run_suite(options: &Options) -> Result<bool, String> {
                 continue;
             }
         }
+        if options.floor && !["W3", "W4"].contains(&workload) {
+            continue;
+        }
         for size in suite::sizes(workload, options.quick) {
             let row = if workload == "W6" {
                 check_examples(size, options.timeout)?
@@ -418,7 +434,11 @@ fn run_suite(options: &Options) -> Result<bool, String> {
                 };
                 // W8's and W9's second peers are Python packages (in the `map` column of
                 // their own table)
-                let peer = peer_of(workload).unwrap_or("map");
+                let peer = match peer_of(workload) {
+                    _ if options.floor => "packed",
+                    Some(peer) => peer,
+                    None => "map",
+                };
                 let imps = ["hand", peer, "cgl"];
                 let mut samples: [Vec<Run>; 3] = Default::default();
                 for round in 0..options.repeat {
@@ -445,7 +465,10 @@ fn run_suite(options: &Options) -> Result<bool, String> {
         .into_iter()
         .partition(|r| peer_of(r.workload).is_some());
     let tables: Vec<String> = [
-        (!others.is_empty()).then(|| table(&others, options.timeout)),
+        (!others.is_empty()).then(|| {
+            let peer = if options.floor { "packed" } else { "map" };
+            comparison(&others, options.timeout, peer, true)
+        }),
         (!values.is_empty()).then(|| values_table(&values, options.timeout)),
     ]
     .into_iter()
@@ -720,11 +743,6 @@ fn mem_ratio_cell(a: &Run, b: Option<&Run>) -> String {
         (Some(x), Some(y)) if y > 0.0 => ratio(x / y),
         _ => "–".into(),
     }
-}
-
-/// The table, as markdown with aligned columns.
-fn table(rows: &[Row], timeout: Duration) -> String {
-    comparison(rows, timeout, "map", true)
 }
 
 /// W8's and W9's tables, one per peer: cgl against the hand-written solver (W9: cgl's

@@ -1,6 +1,6 @@
 //! The benchmark suite's answers (benches/workloads.rs) without the timing: at the quick
 //! sizes, cgl's answer to each workload's query equals the hand-written baseline's, and the
-//! hash-map baseline's equals both.
+//! hash-map baseline's (and on W3 and W4 the packed baseline's) equals both.
 
 use cgl::graph::GraphConfig;
 use cgl::session::{Session, SessionConfig};
@@ -56,6 +56,13 @@ fn check(workload: &'static str) {
             map, hand,
             "{workload} {size}: the hash-map baseline and the hand-written"
         );
+        if ["W3", "W4"].contains(&workload) {
+            let packed = suite::answer(workload, size, Baseline::Packed).unwrap();
+            assert_eq!(
+                packed, hand,
+                "{workload} {size}: the packed baseline and the hand-written"
+            );
+        }
     }
 }
 

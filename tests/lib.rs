@@ -22,6 +22,7 @@ mod examples;
 mod fragment;
 mod fuzz;
 mod graph;
+mod hoisting;
 mod isolation;
 mod layers;
 mod loopy;

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::common::{combine, list, solve_dense, Terminal, Val};
+use super::common::{combine, list, solve_dense, solve_packed, Memo, Terminal, Val};
 
 /// Hand-written: a position (rows padded with zeros to `R`) is numbered by its rank in the
 /// combinatorial number system, `Σ_i C(l_i + R - 1 - i, R - i)`, a dense id below
@@ -93,6 +93,68 @@ pub fn hand(rows: usize, cols: usize) -> Result<String, String> {
                     .sum();
                 outcomes.push(val(start - bitten)?.outcome());
             }
+        }
+    }
+    let v = val(start)?;
+    Ok(format!(
+        "({}, {}, {}, {})",
+        solved.reached,
+        v.outcome(),
+        v.rem_or_minus_one(),
+        list(outcomes)
+    ))
+}
+
+/// Packed: a position is its row lengths, four bits a row from the bottom up, in one word,
+/// solved in the fastest hashed table these baselines have ([`super::common::Packed`]); a
+/// bite clears and sets the bits of the rows it cuts. It measures what hashing costs a
+/// solver that has no dense numbering of the positions (cgl's case on Chomp: its positions
+/// are lists of up to R numbers up to C, (C + 1)^R of them, of which the non-increasing
+/// ones, C(R + C, R), are reachable).
+pub fn packed(rows: usize, cols: usize) -> Result<String, String> {
+    if rows > 14 || cols > 15 {
+        return Err(format!(
+            "{rows} x {cols}: at most 14 rows of at most 15 squares pack"
+        ));
+    }
+    let row = |key: u64, i: usize| (key >> (4 * i)) & 15;
+    let cut = |key: u64, i: usize, j: u64| {
+        // rows from i up cut to at most j (they are non-increasing: stop at the first that
+        // is short enough)
+        let mut next = key;
+        for r in i..rows {
+            if row(key, r) <= j {
+                break;
+            }
+            next = (next & !(15 << (4 * r))) | (j << (4 * r));
+        }
+        next
+    };
+    let expand = |key: u64, out: &mut Vec<u64>| {
+        let before = out.len();
+        for i in 0..rows {
+            let w = row(key, i);
+            for j in u64::from(i == 0)..w {
+                out.push(cut(key, i, j));
+            }
+        }
+        if out.len() == before {
+            Terminal::Lost
+        } else {
+            Terminal::No
+        }
+    };
+    let start: u64 = (0..rows).map(|i| (cols as u64) << (4 * i)).sum();
+    let solved = solve_packed(start, expand)?;
+    let val = |key: u64| {
+        solved
+            .val(key)
+            .ok_or_else(|| format!("position {key:x} not solved"))
+    };
+    let mut outcomes = Vec::new();
+    for i in 0..rows {
+        for j in u64::from(i == 0)..cols as u64 {
+            outcomes.push(val(cut(start, i, j))?.outcome());
         }
     }
     let v = val(start)?;

@@ -174,12 +174,21 @@ pub enum Baseline {
     Hand,
     /// The generic hash-map solver.
     Map,
+    /// W3 and W4 only: the hand-written solver's algorithm over a hashed table of positions
+    /// packed into one word instead of a dense numbering (the floor of hashing).
+    Packed,
 }
 
 /// A baseline's answer to a workload at a size, printed as cgl prints the query's value.
 pub fn answer(workload: &str, size: &str, baseline: Baseline) -> Result<String, String> {
     let hand = baseline == Baseline::Hand;
     match workload {
+        "W3" if baseline == Baseline::Packed => tictactoe::packed(&board(size)?),
+        "W4" if baseline == Baseline::Packed => {
+            let (r, c) = rectangle(size)?;
+            chomp::packed(r, c)
+        }
+        _ if baseline == Baseline::Packed => Err(format!("no packed baseline for {workload}")),
         "W1" if hand => Ok(kayles::hand(number(size)?)),
         "W1" => Ok(kayles::map(number(size)?)),
         "W2" if hand => Ok(grundy_game::hand(number(size)?)),

@@ -8,7 +8,7 @@
 
 use std::collections::HashMap;
 
-use super::common::{combine, list, solve_dense, Terminal, Val};
+use super::common::{combine, list, solve_dense, solve_packed, Memo, Terminal, Val};
 
 /// A board: its side and the lines of three that win.
 #[derive(Clone, Debug)]
@@ -127,6 +127,75 @@ pub fn hand(board: &Board) -> Result<String, String> {
     let moves = |id: u32, expand: &mut dyn FnMut(u32, &mut Vec<u32>) -> Terminal| {
         let mut out = Vec::new();
         expand(id, &mut out);
+        out
+    };
+    let start = val(0)?;
+    let mut outcomes = Vec::new();
+    let mut deeper = Vec::new();
+    for m in moves(0, &mut expand) {
+        outcomes.push(val(m)?.outcome());
+        let mut rems = Vec::new();
+        for q in moves(m, &mut expand) {
+            rems.push(val(q)?.rem_or_minus_one());
+        }
+        deeper.push(list(rems));
+    }
+    Ok(format!(
+        "({}, {}, {}, {}, {})",
+        solved.reached,
+        start.outcome(),
+        start.rem_or_minus_one(),
+        list(outcomes),
+        list(deeper)
+    ))
+}
+
+/// Packed: a board is X's bit mask and O's above it in one word, solved in the fastest
+/// hashed table these baselines have ([`super::common::Packed`]); the lines are tested on the
+/// masks, as `hand` does after decoding. It measures what hashing costs a solver that does
+/// not number the boards densely.
+pub fn packed(board: &Board) -> Result<String, String> {
+    let n = board.cells();
+    if 2 * n > 56 {
+        return Err(format!("{n} cells: at most 28 pack"));
+    }
+    let lines: Vec<u64> = board
+        .lines()
+        .iter()
+        .map(|l| l.iter().map(|&i| 1u64 << i).sum())
+        .collect();
+    let all = (1u64 << n) - 1;
+    let expand = |key: u64, out: &mut Vec<u64>| {
+        let (x, o) = (key & all, key >> n);
+        if lines.iter().any(|&l| x & l == l || o & l == l) {
+            return Terminal::Lost;
+        }
+        let empty = all & !(x | o);
+        if empty == 0 {
+            return Terminal::Draw;
+        }
+        let shift = if x.count_ones() == o.count_ones() {
+            0
+        } else {
+            n
+        };
+        let mut e = empty;
+        while e != 0 {
+            out.push(key | (e & e.wrapping_neg()) << shift);
+            e &= e - 1;
+        }
+        Terminal::No
+    };
+    let mut expand = expand;
+    let solved = solve_packed(0, &mut expand)?;
+    let val = |key: u64| {
+        solved
+            .val(key)
+            .ok_or_else(|| format!("board {key:x} not solved"))
+    };
+    let moves = |key: u64, expand: &mut dyn FnMut(u64, &mut Vec<u64>) -> Terminal| {
+        let mut out = Vec::new();
+        expand(key, &mut out);
         out
     };
     let start = val(0)?;

@@ -164,13 +164,13 @@ impl Memos {
             + vec(&self.score)
             + vec(&self.score_order)
             + self.value_table_bytes()
-            + self.parallel.as_ref().map_or(0, |s| s.bytes())
     }
 
     /// The bytes of the tables indexed by position value (the dense Grundy and outcome
-    /// tables), which the graph's memory estimate counts at their size.
+    /// tables, and the positions the solver of `parallel` keeps beside the memos), which the
+    /// graph's memory estimate counts at their size.
     pub fn value_table_bytes(&self) -> usize {
-        self.value_bytes
+        self.value_bytes + self.parallel.as_ref().map_or(0, |s| s.bytes())
     }
 
     /// The known Grundy values of `inst`'s integer positions, by value (`u64::MAX` where

@@ -12,12 +12,18 @@
 //! `CGL_DENSE=off` in the environment turns dense indexes off (for tests and measurements:
 //! the answers must be the same either way).
 
+use rustc_hash::FxHashMap;
+
 use super::TermId;
 use crate::eval::value::InstanceId;
 
 /// Share of `--max-memory` the tables may take together: an instance gets a table of
 /// `m^k · 4` bytes only if the tables then take at most `max_memory / BUDGET_SHARE`.
 pub(super) const BUDGET_SHARE: usize = 8;
+
+/// Cells of a list whose ranks [`Ranks::of_ints`] sums from a table of powers (all of them
+/// but where `m` is 1: `m^len` fits a `u32`).
+const POWERS: usize = 32;
 
 /// The ranks of lists of `len` cells whose values lie in a domain of `m` values from 0 to
 /// 255: `Σ code(c_i)·m^i`, each below `m^len`, which is at most `u32::MAX`. The graph's dense
@@ -26,8 +32,11 @@ pub(super) const BUDGET_SHARE: usize = 8;
 pub struct Ranks {
     /// The cells of a position.
     len: usize,
-    /// `code + 1` of each value of the domain, by value (0: not in the domain).
-    code: [u8; 256],
+    /// `code + 1` of each value of the domain, by value (0: not in the domain; the last
+    /// entry stands for every value past 255).
+    code: [u8; 257],
+    /// `m^i` for the first [`POWERS`] cells.
+    pow: [u32; POWERS],
     /// How many values the domain has.
     m: u64,
     /// `m^len`.
@@ -42,17 +51,22 @@ impl Ranks {
         if m == 0 || m > 255 {
             return None;
         }
-        let mut code = [0u8; 256];
+        let mut code = [0u8; 257];
         for (i, v) in domain.iter().enumerate() {
             code[usize::try_from(*v).ok().filter(|v| *v < 256)?] = i as u8 + 1;
         }
+        let mut pow = [0u32; POWERS];
         let mut count: u64 = 1;
-        for _ in 0..len {
+        for i in 0..len {
+            if let Some(p) = pow.get_mut(i) {
+                *p = count as u32;
+            }
             count = count.checked_mul(m).filter(|r| *r <= u64::from(u32::MAX))?;
         }
         Some(Ranks {
             len,
             code,
+            pow,
             m,
             count,
         })
@@ -100,11 +114,23 @@ impl Ranks {
         Some(rank as u32)
     }
 
-    /// [`Ranks::of`] a list of integers.
+    /// [`Ranks::of`] a list of integers: `Σ code(c_i)·m^i` from the table of powers, each
+    /// term apart from the others and no branch but the last (the solver ranks every option
+    /// of every position it meets), or one cell after another past [`POWERS`] cells.
     #[inline]
     pub fn of_ints(&self, cells: &[i64]) -> Option<u32> {
         if cells.len() != self.len {
             return None;
+        }
+        if let Some(pow) = self.pow.get(..cells.len()) {
+            let (mut rank, mut outside) = (0u64, false);
+            for (c, p) in cells.iter().zip(pow) {
+                let code = self.code[usize::try_from(*c).map_or(256, |c| c.min(256))];
+                outside |= code == 0;
+                rank += u64::from(code.wrapping_sub(1)) * u64::from(*p);
+            }
+            // Below `m^len`, which fits a `u32`, when every cell is in the domain.
+            return (!outside).then_some(rank as u32);
         }
         let mut rank = 0u64;
         for c in cells.iter().rev() {
@@ -129,18 +155,44 @@ pub(super) struct DenseTable {
     ids: IdTable,
 }
 
-/// A table of `u32`s, zero at first, in memory of its own mapped for it, which the kernel is
-/// asked to back with huge pages: a table of millions of ids read at random (a board's
-/// options are ranks `m^i` apart) otherwise misses the TLB on nearly every read. Pages no
-/// position reaches are never touched. A plain vector where the mapping fails.
+/// A table of `u32`s, zero at first. It starts as a map of the ids set so far, so that an
+/// instance whose positions the graph barely holds (one the analyses' rank table solves
+/// holds its root and a few options) costs what those take; past [`sparse_most`] ids it
+/// becomes the whole table, in memory of its own mapped for it, which the kernel is asked to
+/// back with huge pages: a table of millions of ids read at random (a board's options are
+/// ranks `m^i` apart) otherwise misses the TLB on nearly every read. Pages no position
+/// reaches are never touched (but a huge page is cleared in full when first written, which
+/// is why a few ids at random ranks stay in the map). A plain vector where the mapping fails.
 #[derive(Debug)]
 enum IdTable {
+    Sparse {
+        len: usize,
+        ids: FxHashMap<u32, u32>,
+    },
     Mapped(memmap2::MmapMut),
     Plain(Vec<u32>),
 }
 
+/// Most ids a table of `len` keeps in its map before it becomes the whole table: few enough
+/// that the map stays a small part of the table's size and the graph's searches soon read
+/// the array.
+fn sparse_most(len: usize) -> usize {
+    (len / 64).min(1 << 16)
+}
+
 impl IdTable {
     fn zeroed(len: usize) -> IdTable {
+        if sparse_most(len) > 0 {
+            return IdTable::Sparse {
+                len,
+                ids: FxHashMap::default(),
+            };
+        }
+        IdTable::whole(len)
+    }
+
+    /// The whole table of `len` zeros.
+    fn whole(len: usize) -> IdTable {
         match memmap2::MmapMut::map_anon(len * 4) {
             Ok(map) => {
                 // Only advice: without huge pages the table works the same, slower.
@@ -154,14 +206,31 @@ impl IdTable {
 
     fn len(&self) -> usize {
         match self {
+            IdTable::Sparse { len, .. } => *len,
             IdTable::Mapped(map) => map.len() / 4,
             IdTable::Plain(ids) => ids.len(),
+        }
+    }
+
+    /// The bytes it takes now: the map's buckets (a power of two at most 7/8 full, a
+    /// control byte each), or the whole table.
+    fn bytes(&self) -> usize {
+        match self {
+            IdTable::Sparse { ids, .. } if ids.capacity() == 0 => 0,
+            IdTable::Sparse { ids, .. } => {
+                (ids.capacity() * 8 / 7).next_power_of_two().max(4)
+                    * (std::mem::size_of::<(u32, u32)>() + 1)
+            }
+            _ => self.len() * 4,
         }
     }
 
     #[inline]
     fn get(&self, i: usize) -> Option<u32> {
         match self {
+            IdTable::Sparse { len, ids } => {
+                (i < *len).then(|| ids.get(&(i as u32)).copied().unwrap_or(0))
+            }
             IdTable::Mapped(map) => {
                 let bytes = map.get(4 * i..4 * i + 4)?;
                 Some(u32::from_ne_bytes(bytes.try_into().ok()?))
@@ -172,6 +241,23 @@ impl IdTable {
 
     fn set(&mut self, i: usize, id: u32) -> bool {
         match self {
+            IdTable::Sparse { len, ids } => {
+                if i >= *len {
+                    return false;
+                }
+                ids.insert(i as u32, id);
+                if ids.len() > sparse_most(*len) {
+                    let mut whole = IdTable::whole(*len);
+                    // By rank: the table's pages are written in order.
+                    let mut set: Vec<(u32, u32)> = ids.drain().collect();
+                    set.sort_unstable();
+                    for (i, id) in set {
+                        whole.set(i as usize, id);
+                    }
+                    *self = whole;
+                }
+                true
+            }
             IdTable::Mapped(map) => match map.get_mut(4 * i..4 * i + 4) {
                 Some(bytes) => {
                     bytes.copy_from_slice(&id.to_ne_bytes());
@@ -205,8 +291,10 @@ enum State {
 #[derive(Debug, Default)]
 pub(super) struct DenseIndex {
     states: Vec<State>,
-    /// The tables' bytes.
+    /// The tables' bytes at their whole size (what the budget of later tables counts).
     bytes: usize,
+    /// The bytes they take now (see [`IdTable`]).
+    used: usize,
     /// Positions found through a table.
     count: usize,
 }
@@ -254,6 +342,7 @@ impl DenseIndex {
         self.states[i] = match table {
             Some(table) => {
                 self.bytes += table.ids.len() * 4;
+                self.used += table.ids.bytes();
                 State::Dense(Box::new(table))
             }
             None => State::Refused,
@@ -309,23 +398,31 @@ impl DenseIndex {
     /// Indexes the position `id` at its rank.
     pub(super) fn insert(&mut self, inst: InstanceId, rank: u32, id: u32) {
         if let Some(State::Dense(table)) = self.states.get_mut(inst.0 as usize) {
+            let before = table.ids.bytes();
             if table.ids.set(rank as usize, id + 1) {
                 self.count += 1;
             }
+            self.used = self.used - before + table.ids.bytes();
         }
     }
 
-    /// The bytes of the table of `inst` (0 without one).
+    /// The bytes the table of `inst` takes now (0 without one).
     pub(super) fn bytes_of(&self, inst: InstanceId) -> usize {
         match self.state(inst) {
-            State::Dense(table) => table.ids.len() * 4,
+            State::Dense(table) => table.ids.bytes(),
             _ => 0,
         }
     }
 
-    /// The tables' bytes (each at its full size).
+    /// The tables' bytes, each at its whole size: what the budget of the dense tables has
+    /// given them (a table that is still a map may become whole).
     pub(super) fn bytes(&self) -> usize {
         self.bytes
+    }
+
+    /// The bytes the tables take now (what `--stats` and the memory limit count).
+    pub(super) fn used_bytes(&self) -> usize {
+        self.used
     }
 
     /// How many positions the tables find.
@@ -390,11 +487,63 @@ mod tests {
             assert!(forward.unwrap() < 81);
         }
         assert_eq!(ranks.of_ints(&[0, 2, 0, 0]), None);
+        assert_eq!(ranks.of_ints(&[0, 256, 0, 0]), None);
+        assert_eq!(ranks.of_ints(&[-1, 0, 0, 0]), None);
+        assert_eq!(ranks.of_ints(&[i64::MAX, 0, 0, i64::MIN]), None);
+        // Past the table of powers (a domain of one value): one cell after another.
+        let one = Ranks::new(40, &[3]).unwrap();
+        assert_eq!(one.of_ints(&[3; 40]), Some(0));
+        assert_eq!(one.of_ints(&[[3; 39].as_slice(), &[0]].concat()), None);
+        assert!(Ranks::new(32, &[0, 1]).is_none(), "2^32 ranks do not fit a u32");
+        let wide = Ranks::new(31, &[0, 1]).unwrap();
+        let mut cells = [1; 31];
+        cells[0] = 0;
+        assert_eq!(wide.of_ints(&cells), Some((u32::MAX >> 1) - 1));
+        assert_eq!(wide.of(31, cells.iter().map(|c| Some(*c))), Some((u32::MAX >> 1) - 1));
         assert_eq!(ranks.of_ints(&[0, 0, 0]), None);
         assert!(
             Ranks::new(21, &[0, 1, 2]).is_none(),
             "3^21 ranks do not fit a u32"
         );
+    }
+
+    #[test]
+    fn a_table_is_a_map_until_it_holds_many_ids() {
+        // 3^12 = 531,441 ranks: a map up to 8,303 ids, then the whole table.
+        let mut index = DenseIndex::default();
+        let inst = InstanceId(0);
+        index.decide(inst, DenseTable::new(12, &[0, 1, 2], 4 << 20));
+        assert_eq!(index.bytes(), 531_441 * 4);
+        assert_eq!(index.used_bytes(), 0);
+        let most = sparse_most(531_441);
+        let rank = |i: usize| (i * 7919 % 531_441) as u32;
+        for i in 0..most {
+            index.insert(inst, rank(i), i as u32);
+        }
+        let State::Dense(table) = index.state(inst) else {
+            panic!("not dense")
+        };
+        assert!(matches!(table.ids, IdTable::Sparse { .. }));
+        assert_eq!(index.used_bytes(), table.ids.bytes());
+        assert!(index.used_bytes() < 531_441);
+        index.insert(inst, rank(most), most as u32);
+        let State::Dense(table) = index.state(inst) else {
+            panic!("not dense")
+        };
+        assert!(!matches!(table.ids, IdTable::Sparse { .. }));
+        assert_eq!(index.used_bytes(), 531_441 * 4);
+        assert_eq!(index.count(), most + 1);
+        for i in 0..=most {
+            assert_eq!(index.get(inst, rank(i)), Some(TermId(i as u32)));
+        }
+        let free = (0..531_441).find(|r| (0..=most).all(|i| rank(i) != *r));
+        assert_eq!(index.get(inst, free.unwrap()), None);
+        // A rank past the table is not kept, as a map or whole.
+        index.insert(inst, 531_441, 3);
+        assert_eq!(index.count(), most + 1);
+        let mut small = IdTable::zeroed(1000);
+        assert!(!small.set(1000, 1));
+        assert_eq!(small.get(1000), None);
     }
 
     #[test]

@@ -124,19 +124,17 @@ impl GameGraph {
     ) -> DiagResult<()> {
         self.check_stop(w.stop)?;
         found.clear();
-        // The option buffers are the graph's, reused from position to position.
-        let mut options = std::mem::take(&mut self.scratch.options);
-        let mut ints = std::mem::take(&mut self.scratch.ints);
+        // The cells' buffer is the graph's, reused from position to position.
         let mut cells = std::mem::take(&mut self.scratch.cells);
         let result = if let Some(inst) = self.terms.list_cells(t, &mut cells) {
             // A packed list: its rules read the cells, no value is built.
             let data = PositionData::Ints(&cells);
-            self.intern_options(w, inst, data, t, &mut options, &mut ints, found)
+            self.intern_options(w, inst, data, t, found)
         } else {
             match self.term(t) {
                 Term::Atom(inst, data) => {
                     let data = PositionData::Value(&data);
-                    self.intern_options(w, inst, data, t, &mut options, &mut ints, found)
+                    self.intern_options(w, inst, data, t, found)
                 }
                 Term::Compound(..) if self.info(t).partizan => {
                     // A partizan compound's moves are Left's and Right's: a conjunctive or
@@ -150,219 +148,8 @@ impl GameGraph {
                 }),
             }
         };
-        options.clear();
-        ints.clear();
-        self.scratch.options = options;
-        self.scratch.ints = ints;
         self.scratch.cells = cells;
         result
-    }
-
-    /// Runs the rules of the position `data` of `inst` (the term `t`) and interns its options
-    /// into `found`.
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn intern_options(
-        &mut self,
-        w: &mut World<'_>,
-        inst: InstanceId,
-        data: PositionData<'_>,
-        t: TermId,
-        options: &mut Vec<(OptionTarget, u32)>,
-        ints: &mut Vec<i64>,
-        found: &mut Vec<(TermId, u32)>,
-    ) -> DiagResult<()> {
-        let mut interp = Interp::new(w.reborrow(), None);
-        interp
-            .options_packed(inst, data, !self.info(t).terminal, options, ints)
-            .map_err(|d| self.while_generating(w, inst, data, d))?;
-        let mut known = std::mem::take(&mut self.scratch.known);
-        let mut probes = std::mem::take(&mut self.scratch.probes);
-        self.find_batch(inst, options, ints, &mut known, &mut probes);
-        self.scratch.probes = probes;
-        let mut result = Ok(());
-        for ((option, rule), known) in options.drain(..).zip(&known) {
-            let id = match (option, *known) {
-                (_, Known::Found(id)) => Ok(id),
-                (OptionTarget::IntList(range), Known::Nibbles(key, hash)) => {
-                    self.intern_nibbles(w, inst, key, hash, &ints[range])
-                }
-                (OptionTarget::Term(term), _) => self.intern(w, &term),
-                (OptionTarget::IntList(range), _) => self.intern_int_list(w, inst, &ints[range]),
-            };
-            match id {
-                Ok(id) => found.push((id, rule)),
-                Err(e) => {
-                    result = Err(e);
-                    break;
-                }
-            }
-        }
-        self.scratch.known = known;
-        result
-    }
-
-    /// The list position of `inst` whose cells `items` make the nibble key `key` (of hash
-    /// `hash`), interned if new: what [`GameGraph::intern_int_list`] does for it, with the key
-    /// and its hash already made (the instance's indexing is decided, and no dense table
-    /// ranks these cells).
-    pub(super) fn intern_nibbles(
-        &mut self,
-        w: &mut World<'_>,
-        inst: InstanceId,
-        key: NibbleKey,
-        hash: u64,
-        items: &[i64],
-    ) -> DiagResult<TermId> {
-        // An earlier option of the same position may have interned it.
-        let terms = &self.terms;
-        if let Some(id) = self
-            .nibble_index
-            .find(hash, |i| terms.nibbles(TermId(i)) == Some(key))
-        {
-            return Ok(TermId(id));
-        }
-        let data = PositionData::Ints(items);
-        let info = self.atom_info(w, inst, data)?;
-        self.insert_at(
-            Home::Nibbles(key),
-            || Term::Atom(inst, data.to_value()),
-            info,
-        )
-        .map_err(|d| self.while_adding(w, inst, data, d))
-    }
-
-    /// What is known of each option of `inst` before any is interned, into `known` (one
-    /// entry per option): the id of each one already interned that a dense table or the
-    /// nibble index finds, the key and hash of each one the nibble index would keep.
-    ///
-    /// The keys are all made first and then looked up in tight loops: a look-up in a large
-    /// index is a cache miss or two, and with nothing between them the processor overlaps
-    /// the misses of a position's options instead of waiting for each in turn.
-    pub(super) fn find_batch(
-        &self,
-        inst: InstanceId,
-        options: &[(OptionTarget, u32)],
-        ints: &[i64],
-        known: &mut Vec<Known>,
-        probes: &mut Vec<Probe>,
-    ) {
-        known.clear();
-        known.resize(options.len(), Known::Unknown);
-        if !self.dense.is_decided(inst) {
-            // Its first position: `intern_int_list` decides its indexing.
-            return;
-        }
-        if self.dense.is_dense(inst) {
-            // Ranks: no keys to hash, one table read each, all computed first and then read
-            // in one tight loop, as the nibble keys below.
-            let mut ranks = [(0usize, 0u32); 64];
-            let mut n = 0;
-            for (i, (option, _)) in options.iter().enumerate() {
-                let OptionTarget::IntList(range) = option else {
-                    continue;
-                };
-                if let Some(rank) = self.dense.rank(inst, &ints[range.clone()]) {
-                    ranks[n] = (i, rank);
-                    n += 1;
-                    if n == ranks.len() {
-                        self.find_ranks(inst, &ranks[..n], known);
-                        n = 0;
-                    }
-                }
-            }
-            self.find_ranks(inst, &ranks[..n], known);
-            return;
-        }
-        probes.clear();
-        for (i, (option, _)) in options.iter().enumerate() {
-            let OptionTarget::IntList(range) = option else {
-                continue;
-            };
-            if let Some(key) = NibbleKey::of_ints(inst, &ints[range.clone()]) {
-                let hash = key.hash();
-                probes.push(Probe {
-                    option: i,
-                    key,
-                    hash,
-                    group: 0,
-                    used: 0,
-                    candidate: None,
-                    settled: false,
-                    record: None,
-                });
-            }
-        }
-        self.find_nibbles(probes, known);
-    }
-
-    /// The ids of the positions of these ranks of `inst`, into `known` at each one's index.
-    fn find_ranks(&self, inst: InstanceId, ranks: &[(usize, u32)], known: &mut [Known]) {
-        for (i, rank) in ranks {
-            if let Some(id) = self.dense.get(inst, *rank) {
-                known[*i] = Known::Found(id);
-            }
-        }
-    }
-
-    /// Looks up the nibble keys of `probes`, into `known` at each key's option. In passes,
-    /// each of whose reads are independent of one another: every key's group of the index
-    /// (one cache line), each group's candidate, the record of each candidate, then the
-    /// comparisons (a look-up the candidate does not settle is done in full).
-    pub(super) fn find_nibbles(&self, probes: &mut [Probe], known: &mut [Known]) {
-        for p in probes.iter_mut() {
-            (p.group, p.used) = self.nibble_index.touch(p.hash);
-        }
-        for p in probes.iter_mut() {
-            (p.candidate, p.settled) = if p.used == 0 {
-                (None, true)
-            } else {
-                self.nibble_index.candidate(p.group, p.hash)
-            };
-        }
-        for p in probes.iter_mut() {
-            p.record = p.candidate.and_then(|id| self.terms.nibbles(TermId(id)));
-        }
-        for p in probes.iter() {
-            known[p.option] = match p.candidate {
-                Some(id) if p.record == Some(p.key) => Known::Found(TermId(id)),
-                _ if p.settled => Known::Nibbles(p.key, p.hash),
-                _ => match self
-                    .nibble_index
-                    .find(p.hash, |i| self.terms.nibbles(TermId(i)) == Some(p.key))
-                {
-                    Some(id) => Known::Found(TermId(id)),
-                    None => Known::Nibbles(p.key, p.hash),
-                },
-            };
-        }
-    }
-
-    /// Drops the moves to a position met before, keeping the first of each, in order.
-    pub(super) fn dedup_moves(&mut self, found: &mut Vec<(TermId, u32)>) {
-        if found.len() <= 32 {
-            // A few moves (a board's): a scan is cheapest.
-            let mut kept = 0;
-            for i in 0..found.len() {
-                if !found[..kept].iter().any(|(id, _)| *id == found[i].0) {
-                    found.swap(kept, i);
-                    kept += 1;
-                }
-            }
-            found.truncate(kept);
-            return;
-        }
-        // Many moves (Chomp's, a heap's): sorted copies of the ids show whether any target is
-        // met twice, which rules seldom make; only then are the repeats dropped, in order.
-        let mut sorted = std::mem::take(&mut self.scratch.sorted);
-        sorted.clear();
-        sorted.extend(found.iter().map(|(id, _)| id.0));
-        sorted.sort_unstable();
-        if sorted.windows(2).any(|pair| pair[0] == pair[1]) {
-            let seen = &mut self.scratch.seen;
-            seen.clear();
-            found.retain(|(id, _)| seen.insert(id.0));
-        }
-        self.scratch.sorted = sorted;
     }
 
     pub(super) fn product_moves(

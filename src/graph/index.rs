@@ -301,6 +301,13 @@ impl IntAtoms {
         Self::pair_is_dense(a, b) || self.box_at(inst, true, a, b).is_some()
     }
 
+    /// Whether the integer `n` of `inst` is in a dense table (its box's or the ordinary
+    /// one): then it is found there, or is not interned.
+    #[inline]
+    pub(super) fn int_is_dense_in(&self, inst: InstanceId, n: i64) -> bool {
+        Self::is_dense(n) || self.box_at(inst, false, n, 0).is_some()
+    }
+
     pub(super) fn get_pair(&self, inst: InstanceId, a: i64, b: i64) -> Option<TermId> {
         if let Some(table) = self.boxed(inst) {
             if let Some(at) = table.at(true, a, b) {

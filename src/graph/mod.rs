@@ -17,6 +17,7 @@ use crate::diag::{Code, Diag, DiagResult};
 use crate::eval::value::{CompoundKind, InstanceId, InstanceNames, PosTerm, Value};
 use crate::eval::{Interp, OptionTarget, PositionData, Stop, World};
 
+mod batch;
 mod dense;
 mod explore;
 mod index;
@@ -176,6 +177,9 @@ pub struct GameGraph {
     dense: dense::DenseIndex,
     /// Dense indexes turned off (`CGL_DENSE=off`).
     dense_off: bool,
+    /// By instance: some option of its positions is a target the batch does not read as it
+    /// comes (`batch.rs`), so its options are built by the interpreter first.
+    general: Vec<bool>,
     /// Declared last, so dropped after the terms: then lets go of the digests remembered
     /// for their data that nothing else needs ([`crate::eval::value::forget_digests`]).
     _forget: ForgetDigests,
@@ -191,51 +195,18 @@ impl Drop for ForgetDigests {
     }
 }
 
-/// What a batch of look-ups learnt of an option's target (`GameGraph::find_batch`).
-#[derive(Clone, Copy, Debug)]
-enum Known {
-    /// Interned, with this id.
-    Found(TermId),
-    /// Kept by the nibble index under this key, of this hash; not interned when looked up.
-    Nibbles(NibbleKey, u64),
-    /// Anything else: interned the general way.
-    Unknown,
-}
-
-/// One look-up of a batch in the nibble index (`GameGraph::find_nibbles`).
-#[derive(Clone, Copy, Debug)]
-struct Probe {
-    /// The option's index.
-    option: usize,
-    key: NibbleKey,
-    hash: u64,
-    /// The key's first group in the index, and its slots in use.
-    group: usize,
-    used: u32,
-    /// The id in the key's group whose tag matches, and whether a mismatch settles it.
-    candidate: Option<u32>,
-    settled: bool,
-    /// The candidate's key.
-    record: Option<NibbleKey>,
-}
-
 /// Buffers of [`GameGraph::generate`], taken while in use (a nested use, the parts of a
 /// compound explored for its moves, finds them empty and makes its own).
 #[derive(Debug, Default)]
 struct Scratch {
-    options: Vec<(OptionTarget, u32)>,
-    ints: Vec<i64>,
     found: Vec<(TermId, u32)>,
     /// The cells of the position being explored, when it is a packed list.
     cells: Vec<i64>,
-    /// What is known of the options' targets, found in one batch (see `find_batch`).
-    known: Vec<Known>,
-    /// The look-ups of that batch in the nibble index.
-    probes: Vec<Probe>,
-    /// The ids of a position's many moves, sorted to find repeats (see `dedup_moves`).
-    sorted: Vec<u32>,
-    /// The ids met so far while repeats are dropped.
-    seen: rustc_hash::FxHashSet<u32>,
+    /// A position's options on their way to ids (`batch.rs`).
+    batch: batch::Batch,
+    /// The set of ids met so far while a position's many moves are made distinct (see
+    /// `dedup_moves`).
+    seen: Vec<u32>,
 }
 
 impl GameGraph {
@@ -273,7 +244,7 @@ impl GameGraph {
             + self.int_atoms.bytes()
             + self.value_table_bytes
             + self.sides.bytes()
-            + self.dense.bytes()
+            + self.dense.used_bytes()
     }
 
     /// Records the bytes the analyses hold in tables indexed by position value (see
@@ -309,7 +280,7 @@ impl GameGraph {
             + vec(&self.moves.targets)
             + self.int_atoms.bytes()
             + self.sides.bytes()
-            + self.dense.bytes()
+            + self.dense.used_bytes()
     }
 
     /// Checks `stop`, first noting the graph's size (positions, the bytes its memory budget

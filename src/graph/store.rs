@@ -146,7 +146,7 @@ pub(super) struct NibbleKey {
 
 impl NibbleKey {
     /// Most cells a key holds.
-    const MAX_LEN: usize = 16;
+    pub(super) const MAX_LEN: usize = 16;
 
     /// The key of `cells`, when there are at most 16, each below 16, and the instance id is
     /// small enough to share a word with the length.
@@ -208,7 +208,7 @@ impl NibbleKey {
         (self.tag & 31) as usize
     }
 
-    fn cells(self) -> impl Iterator<Item = u8> {
+    pub(super) fn cells(self) -> impl Iterator<Item = u8> {
         let bits = u64::from(self.bits[0]) | u64::from(self.bits[1]) << 32;
         (0..self.len()).map(move |i| ((bits >> (4 * i)) & 15) as u8)
     }

@@ -386,14 +386,18 @@ fn solve<'a>(
     fresh: bool,
 ) -> Option<&'a Solved> {
     let (inst, kind) = applies(an, w, t)?;
-    let plan = plan(an, w, inst, conv)?;
-    let threads = an.graph.config.threads.max(1);
     let cells = cells_of(an, t)?;
-    let before = an
-        .memos
-        .parallel
-        .take()
-        .filter(|s| !fresh && s.inst == inst && s.conv == conv);
+    // What earlier runs solved leaves the estimate the run's limit starts from: a table
+    // reused counts again from its bytes, and one not reused is dropped.
+    let earlier = an.memos.parallel.take();
+    an.graph.set_value_table_bytes(an.memos.value_table_bytes());
+    let Some(plan) = plan(an, w, inst, conv) else {
+        an.memos.parallel = earlier;
+        an.graph.set_value_table_bytes(an.memos.value_table_bytes());
+        return None;
+    };
+    let threads = an.graph.config.threads.max(1);
+    let before = earlier.filter(|s| !fresh && s.inst == inst && s.conv == conv);
     let reach = before.as_ref().and_then(|s| s.reach);
     let before = before.map(|s| s.held);
     let (held, code) = match kind {
@@ -435,6 +439,7 @@ fn solve<'a>(
         if !fresh {
             an.memos.parallel = Some(Box::new(solved));
         }
+        an.graph.set_value_table_bytes(an.memos.value_table_bytes());
         return None;
     };
     write(an, t, conv, code);
@@ -442,6 +447,7 @@ fn solve<'a>(
         solved.reach = Some((t, solved.count()));
     }
     an.memos.parallel = Some(Box::new(solved));
+    an.graph.set_value_table_bytes(an.memos.value_table_bytes());
     an.memos.parallel.as_deref()
 }
 

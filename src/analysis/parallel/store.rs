@@ -43,8 +43,8 @@ pub(super) trait Store: Sync {
     fn get(&self, id: Self::Id) -> Option<Seen>;
 
     /// `id`'s code if it is solved, where the store can tell without a lock (else `None`):
-    /// read as a position's options are made, so that their reads overlap (most are solved
-    /// already, and the table is read at random).
+    /// read for all of a position's options in one loop once they are made, so that their
+    /// reads overlap (most are solved already, and the table is read at random).
     fn peek(&self, _id: Self::Id) -> Option<u32> {
         None
     }

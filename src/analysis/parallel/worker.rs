@@ -233,8 +233,7 @@ impl<'s, S: Store> Worker<'s, S> {
                     // Not a position the store holds: the one-thread search takes it.
                     return Err(Box::new(Diag::internal("not a target of the store")));
                 };
-                let code = table.peek(id).unwrap_or(ACTIVE);
-                opts.push(Opt { id, code });
+                opts.push(Opt { id, code: ACTIVE });
                 Ok(ControlFlow::Continue(()))
             };
             if rule
@@ -243,6 +242,12 @@ impl<'s, S: Store> Worker<'s, S> {
             {
                 return Err(Abort::Rules);
             }
+        }
+        // The options' codes are read after all of them are made, in a loop of independent
+        // reads: the table is read at random (a board's options are ranks `m^i` apart), and
+        // so the reads' misses overlap instead of waiting one at a time between rule runs.
+        for o in &mut opts[start..] {
+            o.code = table.peek(o.id).unwrap_or(ACTIVE);
         }
         let n = opts.len() - start;
         if n == 0 {

@@ -81,6 +81,10 @@ impl Compiler<'_> {
         let mut steps = Vec::new();
         for clause in clauses {
             steps.push(self.gen_clause(clause)?);
+            if matches!(clause, Clause::For(..)) {
+                // What follows the first `for` runs once per binding.
+                self.loops = 1;
+            }
         }
         let target = self.target(target)?;
         let (int_shape, int_parts) = match &target {
@@ -172,6 +176,13 @@ pub(super) struct Compiler<'p> {
     /// Registers of the rule's frame read as an integer and later as a boolean or the other
     /// way round, with the kind the later use wanted (see `Compiler::two_passes`).
     pub(super) scalar_clashes: Vec<(u32, Kind)>,
+    /// Every register read, and every register bound, in compiling order: what a
+    /// subexpression reads and binds, to tell whether it is the same all through a run (see
+    /// `hoist.rs`).
+    pub(super) reads: Vec<u32>,
+    pub(super) binds: Vec<u32>,
+    /// How many loops enclose what is being compiled (a rule's `for` clauses, generators).
+    pub(super) loops: u32,
 }
 
 /// How many passes [`Compiler::two_passes`] makes with variables' kinds set in advance.
@@ -195,6 +206,8 @@ pub(super) struct Snapshot {
     pub(super) alias: Vec<Option<u32>>,
     pub(super) next: u32,
     pub(super) call_depth: usize,
+    pub(super) reads: usize,
+    pub(super) binds: usize,
 }
 
 impl<'p> Compiler<'p> {
@@ -218,6 +231,9 @@ impl<'p> Compiler<'p> {
             wanted_rows: Vec::new(),
             rows_clashed: Vec::new(),
             scalar_clashes: Vec::new(),
+            reads: Vec::new(),
+            binds: Vec::new(),
+            loops: 0,
         };
         c.grow();
         c
@@ -239,6 +255,8 @@ impl<'p> Compiler<'p> {
             alias: self.alias.clone(),
             next: self.next,
             call_depth: self.call_depth,
+            reads: self.reads.len(),
+            binds: self.binds.len(),
         }
     }
 
@@ -249,6 +267,8 @@ impl<'p> Compiler<'p> {
         self.alias = s.alias;
         self.next = s.next;
         self.call_depth = s.call_depth;
+        self.reads.truncate(s.reads);
+        self.binds.truncate(s.binds);
     }
 
     /// The register that `reg` reads: the caller's, for a parameter that is an alias.
@@ -298,6 +318,7 @@ impl<'p> Compiler<'p> {
             }
             self.inputs.push((reg, kind));
         }
+        self.reads.push(reg);
         Some(reg)
     }
 
@@ -331,6 +352,7 @@ impl<'p> Compiler<'p> {
         }
         self.kinds[i] = Some(kind);
         self.bound[i] = true;
+        self.binds.push(reg);
         Some(reg)
     }
 
@@ -347,7 +369,9 @@ impl<'p> Compiler<'p> {
     }
 
     pub(super) fn int(&mut self, e: &Expr) -> Option<IntExpr> {
-        self.nested(|c| c.int_here(e))
+        let mark = self.mark();
+        let compiled = self.nested(|c| c.int_here(e))?;
+        Some(self.hoisted_int(mark, compiled))
     }
 
     pub(super) fn int_here(&mut self, e: &Expr) -> Option<IntExpr> {
@@ -413,7 +437,9 @@ impl<'p> Compiler<'p> {
     }
 
     pub(super) fn boolean(&mut self, e: &Expr) -> Option<BoolExpr> {
-        self.nested(|c| c.boolean_here(e))
+        let mark = self.mark();
+        let compiled = self.nested(|c| c.boolean_here(e))?;
+        Some(self.hoisted_bool(mark, compiled))
     }
 
     pub(super) fn boolean_here(&mut self, e: &Expr) -> Option<BoolExpr> {

@@ -144,7 +144,7 @@ impl Compiler<'_> {
             }
             ExprKind::CallFn(id, args) => {
                 let (bindings, body) = self.inline(id.0 as usize, args, |c, body| c.list(body))?;
-                ListExpr::Let(bindings, Box::new(body))
+                fused::fuse_call(bindings, body)
             }
             _ => return None,
         })
@@ -165,10 +165,13 @@ impl Compiler<'_> {
             },
             _ => None,
         };
+        // The clauses after the first, and the body, run once per binding.
         let plain = |c: &mut Self| {
             c.attempt(|c| {
-                let gen = c.gen(clauses)?;
-                then(c, gen)
+                c.in_loop(|c| {
+                    let gen = c.gen(clauses)?;
+                    then(c, gen)
+                })
             })
         };
         let Some((slot, source)) = rows_source else {
@@ -180,20 +183,22 @@ impl Compiler<'_> {
             c.wanted_rows.push(resolved);
             c.attempt(|c| {
                 let rows = c.local(source, Kind::Rows)?;
-                let reg = c.bind(slot, Kind::List)?;
-                c.rows_read.push((rows, reg));
-                let mut clauses = vec![GenClause::Rows {
-                    reg,
-                    rows: RowsSource::Reg(rows),
-                }];
-                for clause in rest {
-                    clauses.push(c.gen_clause(clause)?);
-                }
-                let gen = Gen {
-                    clauses,
-                    progs: None,
-                };
-                then(c, gen)
+                c.in_loop(|c| {
+                    let reg = c.bind(slot, Kind::List)?;
+                    c.rows_read.push((rows, reg));
+                    let mut clauses = vec![GenClause::Rows {
+                        reg,
+                        rows: RowsSource::Reg(rows),
+                    }];
+                    for clause in rest {
+                        clauses.push(c.gen_clause(clause)?);
+                    }
+                    let gen = Gen {
+                        clauses,
+                        progs: None,
+                    };
+                    then(c, gen)
+                })
             })
         };
         if self.prefer_rows.contains(&resolved) {
@@ -461,6 +466,7 @@ impl Compiler<'_> {
         self.grow();
         for j in 0..function.arity {
             self.bound[base as usize + j] = true;
+            self.binds.push(base + j as u32);
         }
         for (j, arg) in args.iter().enumerate() {
             if let ExprKind::Local(slot) = arg.kind {

@@ -317,7 +317,8 @@ impl Pass<'_> {
             ListExpr::Comp(..)
             | ListExpr::Extreme(..)
             | ListExpr::ExtremeOf(..)
-            | ListExpr::Regions(..) => List::Unknown,
+            | ListExpr::Regions(..)
+            | ListExpr::Filter(_) => List::Unknown,
         }
     }
 

@@ -166,6 +166,9 @@ pub(super) fn narrow_by(
     let BoolExpr::Cmp(op, l, r) = cond else {
         return None;
     };
+    if let Some(cut) = narrow_leaves(*op, l, r, x, a, b, regs) {
+        return cut;
+    }
     let (k1, c1) = affine(l, x, regs, a, b - 1)?;
     let (k2, c2) = affine(r, x, regs, a, b - 1)?;
     // The comparison holds at `v` iff `k v + c op 0`.
@@ -200,6 +203,74 @@ pub(super) fn narrow_by(
         // True from some value on: the first one that holds starts the range.
         (false, true) => (first_where(a, b - 1, true, holds), b),
     })
+}
+
+/// [`narrow_by`] of the commonest comparisons, of variables and literals (`i != 0`,
+/// `j < k`), worked out directly: `None` when they are not such (then the general way
+/// decides), else the interval of the values that pass (an empty one as `(a, a)`), or
+/// `Some(None)` when they are not an interval. Unlike the general way, `x == c` and
+/// `x != c` with `c` at an end of the range or outside it narrow too (`j != 0` over `0..w`).
+fn narrow_leaves(
+    op: BinaryOp,
+    l: &IntExpr,
+    r: &IntExpr,
+    x: u32,
+    a: i64,
+    b: i64,
+    regs: &[i64],
+) -> Option<Option<(i64, i64)>> {
+    // `None` for the loop's variable, else the value.
+    let leaf = |e: &IntExpr| match e {
+        IntExpr::Lit(n) => Some(Some(*n)),
+        IntExpr::Reg(r) if *r == x => Some(None),
+        IntExpr::Reg(r) => Some(Some(regs[*r as usize])),
+        _ => None,
+    };
+    let all_or_none = |holds: bool| Some(Some(if holds { (a, b) } else { (a, a) }));
+    let (op, c) = match (leaf(l)?, leaf(r)?) {
+        (Some(p), Some(q)) => return all_or_none(compare(op, p, q)),
+        (None, None) => {
+            return all_or_none(matches!(op, BinaryOp::Eq | BinaryOp::Le | BinaryOp::Ge))
+        }
+        (None, Some(c)) => (op, c),
+        (Some(c), None) => (
+            match op {
+                BinaryOp::Lt => BinaryOp::Gt,
+                BinaryOp::Le => BinaryOp::Ge,
+                BinaryOp::Gt => BinaryOp::Lt,
+                BinaryOp::Ge => BinaryOp::Le,
+                other => other,
+            },
+            c,
+        ),
+    };
+    // `x op c` over `a..b`: the values below `end` (or from `end` on).
+    let (below, end) = match op {
+        BinaryOp::Lt => (true, i128::from(c)),
+        BinaryOp::Le => (true, i128::from(c) + 1),
+        BinaryOp::Gt => (false, i128::from(c) + 1),
+        BinaryOp::Ge => (false, i128::from(c)),
+        // `x == c`: the point, if in the range.
+        BinaryOp::Eq => return Some(Some(point(a, b, c).unwrap_or((a, a)))),
+        // `x != c`: all of the range when `c` lies outside it, all but an end when it is
+        // one; a hole in the middle is not an interval.
+        _ => {
+            return match point(a, b, c) {
+                None => all_or_none(true),
+                Some(_) if c == a => Some(Some(if a + 1 < b { (a + 1, b) } else { (a, a) })),
+                Some(_) if c == b - 1 => Some(Some((a, b - 1))),
+                Some(_) => Some(None),
+            }
+        }
+    };
+    let end = end.clamp(i128::from(a), i128::from(b)) as i64;
+    let (lo, hi) = if below { (a, end) } else { (end, b) };
+    Some(Some(if lo < hi { (lo, hi) } else { (a, a) }))
+}
+
+/// `c..c + 1` when `c` lies in `a..b`.
+fn point(a: i64, b: i64, c: i64) -> Option<(i64, i64)> {
+    (a <= c && c < b).then(|| (c, c + 1))
 }
 
 /// The first value in `lo..=hi` at which `holds` is `want`, by bisection: it is not at

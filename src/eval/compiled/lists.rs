@@ -55,6 +55,8 @@ pub(super) enum ListExpr {
     Let(Vec<Binding>, Box<ListExpr>),
     /// `regions(m, w)`: the connected components of a bit-mask board.
     Regions(Box<IntExpr>, Box<IntExpr>),
+    /// A filter of a computed list, fused (see `fused.rs`).
+    Filter(Box<fused::Filter>),
 }
 
 /// An argument of an inlined call, bound to the callee's register.
@@ -553,7 +555,7 @@ pub(super) fn extend_kept(out: &mut Vec<i64>, values: Out<'_>, keep: Out<'_>, n:
 }
 
 /// How many lanes `keep` keeps.
-fn count_kept(keep: Out<'_>, n: usize) -> u64 {
+pub(super) fn count_kept(keep: Out<'_>, n: usize) -> u64 {
     match keep {
         Out::Same(k) => u64::from(k != 0) * n as u64,
         Out::Lanes(keep) => keep.iter().map(|k| (*k & 1) as u64).sum(),
@@ -724,6 +726,7 @@ impl ListExpr {
                 bind_all(bindings, run)?;
                 body.eval_into(run, out)?;
             }
+            ListExpr::Filter(filter) => filter.eval_into(run, out)?,
         }
         Ok(())
     }

@@ -16,17 +16,23 @@
 //! The files, by stage: `compile.rs` (the fragment check and the translation of scalar
 //! expressions) and `compile_lists.rs` (lists, generators, folds, inlined calls); `run.rs`
 //! (evaluation a value at a time, the buffers of a run, the rule driver) and `lists.rs`
-//! (lists, generators and folds at run time); `lanes.rs` (blocks of 256 values); `rows.rs`
-//! (families of rows and the quantifiers over them); `table.rs` (the side table by game).
+//! (lists, generators and folds at run time); `lanes.rs` (blocks of 256 values); `prog.rs`
+//! (flat lane programs of comprehensions and folds), `select.rs` (their fused selects) and
+//! `fused.rs` (a filter of a computed list in one pass); `rows.rs` (families of rows and the
+//! quantifiers over them); `hoist.rs` (loop-invariant parts computed once a run); `table.rs`
+//! (the side table by game).
 
 mod compile;
 mod compile_lists;
 mod domain;
+mod fused;
+mod hoist;
 mod lanes;
 mod lists;
 mod prog;
 mod rows;
 mod run;
+mod select;
 mod table;
 
 use std::rc::Rc;

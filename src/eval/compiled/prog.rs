@@ -9,8 +9,9 @@
 //! runs in every lane (both arms of an `if`), booleans are 0 or 1, and an error in any lane
 //! (an overflow, a division by zero) sends the whole expression to the interpreter.
 
-use super::lanes::{Lanes, LANES};
+use super::lanes::{compare, Lanes, LANES};
 use super::run::Eval;
+use super::select::{select, select_cmp, ArmSrc};
 use super::{BoolExpr, IntExpr, Interrupt};
 use crate::eval::arith::IntOp;
 use crate::syntax::ast::BinaryOp;
@@ -44,6 +45,9 @@ pub(super) enum Op {
     Cmp(BinaryOp, Src, Src),
     /// `if c then t else f`.
     Select(Src, Src, Src),
+    /// `if a op b then t else f`: a comparison fused with the `if` that uses it, and arms
+    /// that may be `min`/`max` of a lane and a uniform value (one pass, see `select.rs`).
+    SelectCmp(BinaryOp, [Src; 2], ArmSrc, ArmSrc),
     And(Src, Src),
     Or(Src, Src),
     Not(Src),
@@ -116,6 +120,16 @@ impl Build {
                 let b = self.int(r)?;
                 self.push(Op::Int(*op, a, b))
             }
+            IntExpr::If(c, t, f) if matches!(**c, BoolExpr::Cmp(..)) => {
+                let BoolExpr::Cmp(op, l, r) = &**c else {
+                    return None;
+                };
+                let a = self.int(l)?;
+                let b = self.int(r)?;
+                let t = self.arm(t)?;
+                let f = self.arm(f)?;
+                self.push(Op::SelectCmp(*op, [a, b], t, f))
+            }
             IntExpr::If(c, t, f) => {
                 let c = self.boolean(c)?;
                 let t = self.int(t)?;
@@ -138,6 +152,23 @@ impl Build {
             }
             _ => None,
         }
+    }
+
+    /// An arm of a fused select: `min`/`max` of two operands, one the same in every lane,
+    /// computed within the select; any other expression as an operand.
+    fn arm(&mut self, e: &IntExpr) -> Option<ArmSrc> {
+        if let IntExpr::Min(xs) | IntExpr::Max(xs) = e {
+            if let [x, y] = xs.as_slice() {
+                let min = matches!(e, IntExpr::Min(_));
+                let (a, b) = (self.int(x)?, self.int(y)?);
+                if let Some(arm) = ArmSrc::extreme(min, a, b) {
+                    return Some(arm);
+                }
+                let col = self.push(if min { Op::Min(a, b) } else { Op::Max(a, b) })?;
+                return Some(ArmSrc::Plain(col));
+            }
+        }
+        Some(ArmSrc::Plain(self.int(e)?))
     }
 
     fn boolean(&mut self, e: &BoolExpr) -> Option<Src> {
@@ -171,7 +202,7 @@ impl Build {
 
 /// An operand resolved for one block.
 #[derive(Clone, Copy)]
-enum V<'a> {
+pub(super) enum V<'a> {
     S(&'a [i64]),
     C(i64),
 }
@@ -248,6 +279,10 @@ fn exec(op: &Op, dst: &mut [i64], at: &Lanes<'_>, done: &[i64]) -> bool {
         Op::Max(a, b) => extreme(false, dst, get(a), get(b)),
         Op::Cmp(op, a, b) => cmp_op(op, dst, get(a), get(b)),
         Op::Select(c, t, f) => select(dst, get(c), get(t), get(f)),
+        Op::SelectCmp(op, [a, b], t, f) => {
+            let (t, f) = (t.resolve(get, at, done, n), f.resolve(get, at, done, n));
+            select_cmp(op, dst, [get(a), get(b)], t, f)
+        }
         Op::And(a, b) => logic(0, dst, get(a), get(b)),
         Op::Or(a, b) => logic(1, dst, get(a), get(b)),
         Op::Same(ne, a, b) => logic(if ne { 3 } else { 2 }, dst, get(a), get(b)),
@@ -375,28 +410,6 @@ fn cmp_op(op: BinaryOp, dst: &mut [i64], a: V<'_>, b: V<'_>) -> bool {
     }
 }
 
-/// `dst = if c then t else f`, lane by lane (never fails).
-#[inline(never)]
-fn select(dst: &mut [i64], c: V<'_>, t: V<'_>, f: V<'_>) -> bool {
-    match c {
-        V::C(c) => {
-            map1(dst, if c != 0 { t } else { f }, |x| (x, false));
-        }
-        V::S(cs) => {
-            map1(dst, f, |x| (x, false));
-            match t {
-                V::S(ts) => dst.iter_mut().zip(cs).zip(ts).for_each(|((d, c), t)| {
-                    *d = if *c != 0 { *t } else { *d };
-                }),
-                V::C(t) => dst.iter_mut().zip(cs).for_each(|(d, c)| {
-                    *d = if *c != 0 { t } else { *d };
-                }),
-            }
-        }
-    }
-    false
-}
-
 /// A comparison of the generator's item with a value the same in every lane (`l > 0`,
 /// `c == p`): the commonest filter and counted condition. A comprehension or fold made of one
 /// (see [`GenProgs`](super::lists::GenProgs)) runs as one loop over the items, with no
@@ -432,7 +445,7 @@ impl Prog {
 }
 
 /// `op` with its operands swapped: `y op x` is `x flipped(op) y`.
-fn flipped(op: BinaryOp) -> BinaryOp {
+pub(super) fn flipped(op: BinaryOp) -> BinaryOp {
     match op {
         BinaryOp::Lt => BinaryOp::Gt,
         BinaryOp::Le => BinaryOp::Ge,
@@ -463,6 +476,111 @@ impl ItemTest {
             _ => each_where(items, |v| v >= y, pass),
         }
     }
+}
+
+/// `$body` with `$test` bound to the closure `x op y`, a copy per comparison (so that each
+/// loop is compiled with its comparison inlined).
+macro_rules! by_test {
+    ($op:expr, $y:expr, |$test:ident| $body:expr) => {{
+        let y = $y;
+        match $op {
+            BinaryOp::Eq => {
+                let $test = |v: i64| v == y;
+                $body
+            }
+            BinaryOp::Ne => {
+                let $test = |v: i64| v != y;
+                $body
+            }
+            BinaryOp::Lt => {
+                let $test = |v: i64| v < y;
+                $body
+            }
+            BinaryOp::Le => {
+                let $test = |v: i64| v <= y;
+                $body
+            }
+            BinaryOp::Gt => {
+                let $test = |v: i64| v > y;
+                $body
+            }
+            _ => {
+                let $test = |v: i64| v >= y;
+                $body
+            }
+        }
+    }};
+}
+
+impl ItemTest {
+    /// The value the item is compared with.
+    pub(super) fn other_value(&self, regs: &[i64]) -> i64 {
+        match self.other {
+            Src::Reg(r) => regs[r as usize],
+            Src::BoolReg(r) => i64::from(regs[r as usize] != 0),
+            Src::Lit(v) => v,
+            // Not made (see `item_test`).
+            Src::Item | Src::Index | Src::Col(_) => 0,
+        }
+    }
+
+    /// Keeps, in order, the items of `out[start..]` that the test lets through.
+    pub(super) fn retain_from(&self, out: &mut Vec<i64>, start: usize, regs: &[i64]) {
+        let y = self.other_value(regs);
+        let kept = by_test!(self.op, y, |test| compact(&mut out[start..], test));
+        out.truncate(start + kept);
+    }
+
+    /// Appends to `out`, in order, the lanes of `values` that `keep` keeps (lanes of 1) and
+    /// that pass the test against `y`.
+    pub(super) fn extend_passing(
+        &self,
+        out: &mut Vec<i64>,
+        values: Out<'_>,
+        keep: Out<'_>,
+        n: usize,
+        y: i64,
+    ) {
+        match (values, keep) {
+            (_, Out::Same(0)) => {}
+            (Out::Same(v), keep) => {
+                if compare(self.op, v, y) {
+                    let m = match keep {
+                        Out::Lanes(keep) => keep.iter().filter(|k| **k != 0).count(),
+                        Out::Same(_) => n,
+                    };
+                    out.resize(out.len() + m, v);
+                }
+            }
+            (Out::Lanes(values), Out::Same(_)) => {
+                let start = out.len();
+                out.extend_from_slice(&values[..n]);
+                let kept = by_test!(self.op, y, |test| compact(&mut out[start..], test));
+                out.truncate(start + kept);
+            }
+            (Out::Lanes(values), Out::Lanes(keep)) => {
+                out.reserve(n);
+                for (v, k) in values.iter().zip(keep) {
+                    if *k != 0 && compare(self.op, *v, y) {
+                        out.push(*v);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Moves the items that pass `test` to the front of `items`, in order, with no branch per
+/// item; how many passed.
+#[inline(always)]
+fn compact(items: &mut [i64], test: impl Fn(i64) -> bool) -> usize {
+    let mut kept = 0;
+    for k in 0..items.len() {
+        let v = items[k];
+        items[kept] = v;
+        kept += usize::from(test(v));
+    }
+    kept
 }
 
 #[inline(always)]

@@ -217,30 +217,31 @@ impl LinesQuant {
 
     pub(super) fn eval(&self, run: &mut Run<'_>) -> Eval<bool> {
         let y = self.inner.other.leaf(run).ok_or(Interrupt::Fallback)?;
-        let rows = self.rows.get(run)?;
+        // The rows read in place (a constant's, or a register's), not shared out.
+        let rows: &RowSet = match &self.rows {
+            RowsSource::Const(rows) => rows,
+            RowsSource::Reg(r) => run.b.rows[*r as usize]
+                .as_ref()
+                .map(|slot| &*slot.rows)
+                .ok_or(Interrupt::Fallback)?,
+        };
         let board = &run.b.lists[self.inner.board as usize];
         if let (Some(masks), true) = (&rows.masks, board.len() >= rows.reach) {
             // Every cell the rows name is on the board, so no item can fail: the cells
             // that pass the comparison, as a bit mask, decide each row at once.
-            let mut pass = 0u64;
-            for (k, v) in board[..rows.reach].iter().enumerate() {
-                pass |= u64::from(super::compare(self.inner.op, *v, y)) << k;
-            }
-            let row = |mask: &u64| {
-                if self.inner.exists {
-                    mask & pass != 0
-                } else {
-                    mask & !pass == 0
-                }
+            let pass = pass_mask(self.inner.op, &board[..rows.reach], y);
+            let value = match (self.exists, self.inner.exists) {
+                (true, false) => masks.iter().any(|m| m & !pass == 0),
+                (true, true) => masks.iter().any(|m| m & pass != 0),
+                (false, false) => masks.iter().all(|m| m & !pass == 0),
+                (false, true) => masks.iter().all(|m| m & pass != 0),
             };
-            let value = if self.exists {
-                masks.iter().any(row)
-            } else {
-                masks.iter().all(row)
-            };
-            tick_n(&mut run.ticks, run.stop, rows.reach + masks.len())?;
+            let steps = rows.reach + masks.len();
+            tick_n(&mut run.ticks, run.stop, steps)?;
             return Ok(value);
         }
+        let rows = self.rows.get(run)?;
+        let board = &run.b.lists[self.inner.board as usize];
         let mut steps = 0;
         let mut value = !self.exists;
         for row in rows.rows.iter() {
@@ -253,6 +254,72 @@ impl LinesQuant {
         }
         tick_n(&mut run.ticks, run.stop, steps)?;
         Ok(value)
+    }
+}
+
+/// The cells `c` (at most 64) for which `c op y` holds, as a bit mask: one loop, the
+/// operator chosen once.
+fn pass_mask(op: BinaryOp, cells: &[i64], y: i64) -> u64 {
+    fn mask(cells: &[i64], test: impl Fn(i64) -> bool) -> u64 {
+        let mut pass = 0u64;
+        for (k, c) in cells.iter().enumerate() {
+            pass |= u64::from(test(*c)) << k;
+        }
+        pass
+    }
+    match op {
+        BinaryOp::Eq => mask(cells, |c| c == y),
+        BinaryOp::Ne => mask(cells, |c| c != y),
+        BinaryOp::Lt => mask(cells, |c| c < y),
+        BinaryOp::Le => mask(cells, |c| c <= y),
+        BinaryOp::Gt => mask(cells, |c| c > y),
+        _ => mask(cells, |c| c >= y),
+    }
+}
+
+/// A guard `xs[x] op y` (or `y op xs[x]`) of a loop over `x`, `xs` a list register and `y`
+/// a literal or another register: a board's `if b[i] == 0`, tested in place for each value
+/// of the loop without walking the expression.
+pub(super) struct CellTest {
+    list: u32,
+    op: BinaryOp,
+    other: IntExpr,
+}
+
+impl CellTest {
+    /// The guard `cond` of the loop over register `x` in this form, if it is.
+    pub(super) fn recognise(cond: &BoolExpr, x: u32) -> Option<CellTest> {
+        let BoolExpr::Cmp(op, l, r) = cond else {
+            return None;
+        };
+        let cell = |e: &IntExpr| match e {
+            IntExpr::Index(list, i) => match (&**list, &**i) {
+                (ListExpr::Reg(list), IntExpr::Reg(i)) if *i == x => Some(*list),
+                _ => None,
+            },
+            _ => None,
+        };
+        let leaf =
+            |e: &IntExpr| matches!(e, IntExpr::Lit(_)) || matches!(e, IntExpr::Reg(r) if *r != x);
+        let (list, op, other) = match (cell(l), cell(r)) {
+            (Some(list), _) if leaf(r) => (list, *op, r),
+            (_, Some(list)) if leaf(l) => (list, flipped(*op), l),
+            _ => return None,
+        };
+        Some(CellTest {
+            list,
+            op,
+            other: other.clone(),
+        })
+    }
+
+    /// The guard's value at `x = v`; `None` where the cell is not on the list (the general
+    /// evaluation then hands the rule to the interpreter).
+    #[inline]
+    pub(super) fn test(&self, run: &Run<'_>, v: i64) -> Option<bool> {
+        let y = self.other.leaf(run)?;
+        let cell = *run.b.lists[self.list as usize].get(usize::try_from(v).ok()?)?;
+        Some(super::compare(self.op, cell, y))
     }
 }
 
@@ -306,7 +373,10 @@ pub(super) fn tuples_equal(left: &[IntExpr], right: &[IntExpr], run: &mut Run<'_
 
 /// `x in xs` over integers.
 pub(super) fn contains(x: &IntExpr, list: &ListExpr, run: &mut Run<'_>) -> Eval<bool> {
-    let v = x.eval(run)?;
+    let v = x.operand(run)?;
+    if let ListExpr::Reg(r) = list {
+        return Ok(run.b.lists[*r as usize].contains(&v));
+    }
     list.with(run, |_, items| Ok(items.contains(&v)))
 }
 

@@ -28,10 +28,28 @@ impl IntExpr {
         }
     }
 
-    /// The value of an operand: a leaf read in place, anything else evaluated.
+    /// The value of a leaf, or of `xs[i]` for a list register `xs` and a leaf `i` in range:
+    /// a board's cell, the commonest guard's operand, read without a call.
+    #[inline]
+    pub(super) fn quick(&self, run: &Run<'_>) -> Option<i64> {
+        match self {
+            IntExpr::Lit(n) => Some(*n),
+            IntExpr::Reg(r) => Some(run.b.regs[*r as usize]),
+            IntExpr::Index(list, i) => match &**list {
+                ListExpr::Reg(r) => {
+                    let i = usize::try_from(i.leaf(run)?).ok()?;
+                    run.b.lists[*r as usize].get(i).copied()
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The value of an operand: a leaf or a cell read in place, anything else evaluated.
     #[inline]
     pub(super) fn operand(&self, run: &mut Run<'_>) -> Eval<i64> {
-        match self.leaf(run) {
+        match self.quick(run) {
             Some(v) => Ok(v),
             None => self.eval(run),
         }
@@ -105,6 +123,10 @@ impl IntExpr {
                 lists::bind_all(bindings, run)?;
                 body.eval(run)
             }
+            IntExpr::Memo(id, bindings, body) if hoist::fixed(id) => hoist::once(id, run, |run| {
+                hoist::bind(bindings, run)?;
+                body.eval(run)
+            }),
             IntExpr::Memo(id, bindings, body) => {
                 lists::memoized(id, bindings, run, |run| body.eval(run))
             }
@@ -139,7 +161,7 @@ impl BoolExpr {
     pub(super) fn eval(&self, run: &mut Run<'_>) -> Eval<bool> {
         match self {
             BoolExpr::Cmp(op, l, r) => {
-                if let (Some(a), Some(b)) = (l.leaf(run), r.leaf(run)) {
+                if let (Some(a), Some(b)) = (l.quick(run), r.quick(run)) {
                     return Ok(compare(*op, a, b));
                 }
             }
@@ -148,6 +170,27 @@ impl BoolExpr {
             _ => {}
         }
         self.eval_general(run)
+    }
+
+    /// The value of a condition made of comparisons of variables and literals, `and`, `or`
+    /// and `not` (`(i, j) != (0, 0)`), none of which can fail: read from the registers with
+    /// no `Run` and no error path. `None` when it is not such (a part that would be evaluated
+    /// is something else); then [`BoolExpr::eval`] decides.
+    pub(super) fn leaf_value(&self, regs: &[i64]) -> Option<bool> {
+        let leaf = |e: &IntExpr| match e {
+            IntExpr::Lit(n) => Some(*n),
+            IntExpr::Reg(r) => Some(regs[*r as usize]),
+            _ => None,
+        };
+        match self {
+            BoolExpr::Cmp(op, l, r) => Some(compare(*op, leaf(l)?, leaf(r)?)),
+            BoolExpr::And(l, r) => Some(l.leaf_value(regs)? && r.leaf_value(regs)?),
+            BoolExpr::Or(l, r) => Some(l.leaf_value(regs)? || r.leaf_value(regs)?),
+            BoolExpr::Not(x) => Some(!x.leaf_value(regs)?),
+            BoolExpr::Lit(b) => Some(*b),
+            BoolExpr::Reg(r) => Some(regs[*r as usize] != 0),
+            _ => None,
+        }
     }
 
     #[inline(never)]
@@ -178,6 +221,13 @@ impl BoolExpr {
             BoolExpr::Let(bindings, body) => {
                 lists::bind_all(bindings, run)?;
                 body.eval(run)
+            }
+            BoolExpr::Memo(id, bindings, body) if hoist::fixed(id) => {
+                let value = hoist::once(id, run, |run| {
+                    hoist::bind(bindings, run)?;
+                    Ok(i64::from(body.eval(run)?))
+                })?;
+                Ok(value != 0)
             }
             BoolExpr::Memo(id, bindings, body) => {
                 Ok(lists::memoized(id, bindings, run, |run| Ok(i64::from(body.eval(run)?)))? != 0)
@@ -561,12 +611,29 @@ impl CompiledRule {
     ) -> Result<ControlFlow<()>, Interrupt> {
         let (a, b, narrowed) = narrow(reg, a, b, guards, &run.b.regs);
         let guards = &guards[narrowed..];
+        // A first guard that reads a cell of a list at the loop's value is tested in place.
+        let cell = match guards.first() {
+            Some(GenClause::If(cond)) => rows::CellTest::recognise(cond, reg),
+            _ => None,
+        };
         'values: for v in a..b {
             run.tick()?;
             run.b.regs[reg as usize] = v;
-            for guard in guards {
+            let mut rest = guards;
+            if let Some(test) = &cell {
+                match test.test(run, v) {
+                    Some(false) => continue 'values,
+                    Some(true) => rest = &guards[1..],
+                    None => {}
+                }
+            }
+            for guard in rest {
                 if let GenClause::If(cond) = guard {
-                    if !cond.eval(run)? {
+                    let holds = match cond.leaf_value(&run.b.regs) {
+                        Some(holds) => holds,
+                        None => cond.eval(run)?,
+                    };
+                    if !holds {
                         continue 'values;
                     }
                 }
