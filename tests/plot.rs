@@ -676,3 +676,110 @@ fn dot_refusals_are_diagnostics() {
         "{out}"
     );
 }
+
+/// Drawing asks its stop as it goes (`--timeout`, Ctrl-C): laying out, writing the SVG,
+/// rasterising and encoding the PNG each stop at the first question answered yes, whichever
+/// it is, and ask at least once every 1,024 shapes, so a large picture is cut short too.
+#[test]
+fn drawing_stops_when_asked() {
+    use cgl::plot::{self as draw, Axis, Cell, DrawError, Grid, Plot, Stopped};
+    use std::cell::Cell as Counter;
+    let n = 300;
+    let axis = |name: &str| Axis {
+        name: name.to_string(),
+        labels: (0..n).map(|i| i.to_string()).collect(),
+    };
+    let picture = Plot::Grid(Grid {
+        title: "a + b".to_string(),
+        x: axis("a"),
+        y: axis("b"),
+        cells: (0..n)
+            .map(|a| (0..n).map(|b| Cell::Int((a + b) as i64)).collect())
+            .collect(),
+        mark_names: Vec::new(),
+    });
+    let layout = picture.layout(&|| false).expect("laid out");
+    let shapes = layout.shapes.len();
+    // A drawing step, run with a stop: whether it stopped.
+    type Step<'a> = &'a dyn Fn(&dyn Fn() -> bool) -> bool;
+    let steps: [(&str, Step); 3] = [
+        ("layout", &|stop| {
+            matches!(picture.layout(stop), Err(Stopped))
+        }),
+        ("svg", &|stop| {
+            matches!(draw::svg::write(&layout, stop), Err(Stopped))
+        }),
+        ("png", &|stop| {
+            matches!(draw::png::write(&layout, stop), Err(DrawError::Stopped))
+        }),
+    ];
+    for (name, step) in steps {
+        // How often the step asks when never told to stop.
+        let asked = Counter::new(0);
+        assert!(!step(&|| {
+            asked.set(asked.get() + 1);
+            false
+        }));
+        let asked = asked.get();
+        let least = if name == "layout" { n } else { shapes / 1024 };
+        assert!(
+            asked >= least,
+            "{name}: {asked} questions for {shapes} shapes"
+        );
+        // Told to stop at a question (a sample of them): it stops there, asking no more.
+        for at in (1..=asked).step_by(asked / 20 + 1) {
+            let count = Counter::new(0);
+            let stopped = step(&|| {
+                count.set(count.get() + 1);
+                count.get() >= at
+            });
+            assert!(stopped, "{name}: not stopped at question {at}");
+            assert_eq!(count.get(), at, "{name}: asked again after stop at {at}");
+        }
+    }
+}
+
+/// `cgl plot` past `--timeout` while a large plot is made stops with the usual timeout
+/// diagnostic, writes nothing, and does so at once; and an axis of values printed long
+/// (20,000 items each) has its labels cut, so the picture is not 720,000 pixels wide.
+#[test]
+fn a_large_plot_stops_at_its_deadline_and_long_labels_are_cut() {
+    let dir = temp_dir("plot-deadline");
+    let out = dir.join("big.png");
+    let out_arg = out.to_str().unwrap();
+    let started = std::time::Instant::now();
+    let (code, stdout, stderr) = cgl(&[
+        "plot",
+        "a + b",
+        "--x",
+        "a=1..=2000",
+        "--y",
+        "b=1..=2000",
+        "--max-cells",
+        "4000000",
+        "--timeout",
+        "0.05",
+        "-o",
+        out_arg,
+    ]);
+    let took = started.elapsed();
+    assert_no_crash("plot --timeout", &stderr);
+    assert_eq!((code, stdout.as_str()), (1, ""), "{stderr}");
+    assert!(stderr.contains("cgl::limit::timeout"), "{stderr}");
+    assert!(!out.exists(), "a plot past its deadline was written");
+    assert!(took.as_secs_f64() < 0.9, "{took:?}");
+    let (code, _, stderr) = cgl(&[
+        "plot",
+        "len(x)",
+        "--x",
+        "x=[[0; 20000]]",
+        "--y",
+        "y=[[1; 20000]]",
+        "-o",
+        out_arg,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let (width, height, _) = read_png(&out);
+    assert!(width < 2_000 && height < 2_000, "{width} x {height}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

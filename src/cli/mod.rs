@@ -498,9 +498,7 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
                     err,
                     &mut |s, loaded| {
                         let drawn = plot::plot(s, loaded, &request)?;
-                        plot::image(&drawn, format).map_err(|e| {
-                            vec![Diag::internal(format!("cannot encode the image: {e}"))]
-                        })
+                        plot::image(s, &drawn, format)
                     },
                     output.as_ref(),
                 )

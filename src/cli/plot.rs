@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use crate::diag::{Code, Diag, Span};
 use crate::eval::builtins::{self, Builtin};
 use crate::eval::value::{Outcome, Value};
-use crate::plot::{self, dot, Axis, Cell, Grid, Mark, Plot, Sequence};
+use crate::plot::{self, dot, Axis, Cell, DrawError, Grid, Mark, Plot, Sequence};
 use crate::session::{Bindings, ParsedExpr, Session, TableVar};
 
 /// Most values along one axis of a plot (a picture wider than this is unreadable anyway).
@@ -221,7 +221,9 @@ pub fn plot(
     }
     let y_name = yv.as_ref().map(|(v, _)| v.name.clone());
     let rows = session.tabulate(body, xv, yv.map(|(v, _)| v), &scope)?;
-    let x_labels: Vec<String> = rows.iter().map(|(x, _)| session.show(x)).collect();
+    // An axis label is cut short: a value printed long would make the picture as wide.
+    let label = |v: &Value| short(session.show_short(v));
+    let x_labels: Vec<String> = rows.iter().map(|(x, _)| label(x)).collect();
     let values: Vec<&Value> = rows
         .iter()
         .flat_map(|(_, c)| c.iter().map(|(_, v)| v))
@@ -235,7 +237,7 @@ pub fn plot(
         Some(y_name) => {
             let y_labels: Vec<String> = rows
                 .first()
-                .map(|(_, c)| c.iter().map(|(y, _)| session.show(y)).collect())
+                .map(|(_, c)| c.iter().map(|(y, _)| label(y)).collect())
                 .unwrap_or_default();
             let mut columns = Vec::new();
             for (_, c) in &rows {
@@ -280,12 +282,24 @@ pub fn plot(
 }
 
 /// The image file of a plot.
-pub fn image(plot: &Plot, format: ImageFormat) -> Result<Vec<u8>, String> {
-    let layout = plot.layout();
-    match format {
-        ImageFormat::Svg => Ok(plot::svg::write(&layout).into_bytes()),
-        ImageFormat::Png => plot::png::write(&layout),
-    }
+pub fn image(session: &Session, plot: &Plot, format: ImageFormat) -> Result<Vec<u8>, Vec<Diag>> {
+    let stop = session.stop();
+    let stopped = || stop.check().is_err();
+    let drawn = plot
+        .layout(&stopped)
+        .map_err(DrawError::from)
+        .and_then(|layout| match format {
+            ImageFormat::Svg => Ok(plot::svg::write(&layout, &stopped)?.into_bytes()),
+            ImageFormat::Png => plot::png::write(&layout, &stopped),
+        });
+    drawn.map_err(|e| match e {
+        // The stop's own diagnostic: the timeout, or the interrupt.
+        DrawError::Stopped => vec![*stop
+            .check()
+            .err()
+            .unwrap_or_else(|| Box::new(Diag::internal("drawing stopped without a reason")))],
+        DrawError::Encoding(e) => vec![Diag::internal(format!("cannot encode the image: {e}"))],
+    })
 }
 
 /// Longest label of a node, in characters.

@@ -6,7 +6,8 @@
 use super::font;
 use super::{
     cell_colour, int_range, legend, text_width, Anchor, Axis, Cell, Grid, Layout, LegendEntry,
-    Mark, Sequence, Shape, GRID_LINE, INK, PERIOD_MARK, PREPERIOD_SHADE, TEXT_SCALE,
+    Mark, Sequence, Shape, Stopped, CHECK_EVERY, GRID_LINE, INK, PERIOD_MARK, PREPERIOD_SHADE,
+    TEXT_SCALE,
 };
 
 /// Pixels of text above its baseline, and below it.
@@ -257,7 +258,7 @@ fn plot_left(name_column: u32, labels: u32, x_over: u32) -> u32 {
 }
 
 impl Grid {
-    pub(super) fn layout(&self) -> Layout {
+    pub(super) fn layout(&self, stop: &dyn Fn() -> bool) -> Result<Layout, Stopped> {
         let (nx, ny) = (self.x.labels.len(), self.y.labels.len());
         let side = cell_side(nx.max(ny));
         let (gw, gh) = (side * nx as u32, side * ny as u32);
@@ -281,6 +282,9 @@ impl Grid {
         let name_centre = (top + gh / 2).max(PAD + name_length / 2);
         let range = int_range(self.cells.iter().flatten());
         for (xi, column) in self.cells.iter().enumerate() {
+            if stop() {
+                return Err(Stopped);
+            }
             for (yi, cell) in column.iter().enumerate() {
                 let text = cell_text(cell, &self.mark_names);
                 shapes.push(Shape::Rect {
@@ -312,13 +316,13 @@ impl Grid {
         let legend_left = right + (x_axis.over_right + GAP).max(20);
         let legend_bottom = push_legend(&mut shapes, &entries, legend_left, top);
         let title_right = left + title.iter().map(|l| text_width(l)).max().unwrap_or(0);
-        Layout {
+        Ok(Layout {
             width: (legend_left + legend_width(&entries)).max(title_right) + PAD,
             height: (bottom + BELOW)
                 .max(legend_bottom + PAD)
                 .max(name_centre + name_length / 2 + PAD),
             shapes,
-        }
+        })
     }
 }
 
@@ -337,7 +341,7 @@ impl Sequence {
         title
     }
 
-    pub(super) fn layout(&self) -> Layout {
+    pub(super) fn layout(&self, stop: &dyn Fn() -> bool) -> Result<Layout, Stopped> {
         let n = self.values.len();
         let side = cell_side(n).max(3);
         let gw = side * n as u32;
@@ -384,6 +388,9 @@ impl Sequence {
             top + gh - 4 - (t * f64::from(gh - 8)).round() as u32
         };
         for (i, cell) in self.values.iter().enumerate() {
+            if i % CHECK_EVERY == 0 && stop() {
+                return Err(Stopped);
+            }
             let x = left + side * i as u32;
             let text = cell_text(cell, &self.mark_names);
             match cell {
@@ -444,11 +451,11 @@ impl Sequence {
         let legend_left = right + (x_axis.over_right + GAP).max(20);
         let legend_bottom = push_legend(&mut shapes, &entries, legend_left, top);
         let title_right = left + title.iter().map(|l| text_width(l)).max().unwrap_or(0);
-        Layout {
+        Ok(Layout {
             width: (legend_left + legend_width(&entries)).max(title_right) + PAD,
             height: (bottom + BELOW).max(legend_bottom + PAD),
             shapes,
-        }
+        })
     }
 }
 

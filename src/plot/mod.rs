@@ -306,11 +306,35 @@ pub fn text_width(text: &str) -> u32 {
 }
 
 impl Plot {
-    /// Lays the picture out.
-    pub fn layout(&self) -> Layout {
+    /// Lays the picture out, unless `stop` says to stop first.
+    pub fn layout(&self, stop: &dyn Fn() -> bool) -> Result<Layout, Stopped> {
         match self {
-            Plot::Grid(g) => g.layout(),
-            Plot::Sequence(s) => s.layout(),
+            Plot::Grid(g) => g.layout(stop),
+            Plot::Sequence(s) => s.layout(stop),
         }
     }
 }
+
+/// Drawing stopped because the caller's `stop` said so (its deadline passed, Ctrl-C): the
+/// caller knows why. Every drawing loop asks `stop` (every [`CHECK_EVERY`] shapes, cells or
+/// rows of pixels), so a picture of any size is drawn within `--timeout`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stopped;
+
+/// Why a picture was not drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DrawError {
+    /// The caller's `stop` said to stop.
+    Stopped,
+    /// The image encoder failed, in its words.
+    Encoding(String),
+}
+
+impl From<Stopped> for DrawError {
+    fn from(_: Stopped) -> DrawError {
+        DrawError::Stopped
+    }
+}
+
+/// How many shapes, cells or rows of pixels are drawn between two questions to `stop`.
+pub(crate) const CHECK_EVERY: usize = 1024;

@@ -3,7 +3,12 @@
 //! of `font.rs`, at twice its size); the `png` crate encodes it.
 
 use super::font;
-use super::{text_width, Anchor, Layout, Rgb, Shape, BACKGROUND, INK, TEXT_SCALE};
+use std::io::Write;
+
+use super::{
+    text_width, Anchor, DrawError, Layout, Rgb, Shape, Stopped, BACKGROUND, CHECK_EVERY, INK,
+    TEXT_SCALE,
+};
 
 /// An RGB image.
 struct Canvas {
@@ -13,16 +18,21 @@ struct Canvas {
 }
 
 impl Canvas {
-    fn new(width: u32, height: u32) -> Canvas {
-        let mut pixels = Vec::with_capacity(width as usize * height as usize * 3);
-        for _ in 0..width as usize * height as usize {
-            pixels.extend_from_slice(&BACKGROUND);
+    /// A canvas of the background's colour, unless `stop` says to stop first.
+    fn new(width: u32, height: u32, stop: &dyn Fn() -> bool) -> Result<Canvas, Stopped> {
+        let row: Vec<u8> = BACKGROUND.repeat(width as usize);
+        let mut pixels = Vec::with_capacity(row.len() * height as usize);
+        for y in 0..height as usize {
+            if y % CHECK_EVERY == 0 && stop() {
+                return Err(Stopped);
+            }
+            pixels.extend_from_slice(&row);
         }
-        Canvas {
+        Ok(Canvas {
             width,
             height,
             pixels,
-        }
+        })
     }
 
     fn set(&mut self, x: i64, y: i64, c: Rgb) {
@@ -105,10 +115,13 @@ impl Canvas {
     }
 }
 
-/// The RGB pixels of a layout, row by row, 3 bytes a pixel.
-pub fn rasterise(layout: &Layout) -> Vec<u8> {
-    let mut canvas = Canvas::new(layout.width, layout.height);
-    for shape in &layout.shapes {
+/// The RGB pixels of a layout, row by row, 3 bytes a pixel, unless `stop` says to stop first.
+pub fn rasterise(layout: &Layout, stop: &dyn Fn() -> bool) -> Result<Vec<u8>, Stopped> {
+    let mut canvas = Canvas::new(layout.width, layout.height, stop)?;
+    for (i, shape) in layout.shapes.iter().enumerate() {
+        if i % CHECK_EVERY == 0 && stop() {
+            return Err(Stopped);
+        }
         match shape {
             Shape::Rect {
                 x, y, w, h, fill, ..
@@ -123,22 +136,35 @@ pub fn rasterise(layout: &Layout) -> Vec<u8> {
             } => canvas.text(*x, *y, text, *anchor, *vertical, INK),
         }
     }
-    canvas.pixels
+    Ok(canvas.pixels)
 }
 
-/// The PNG file of a layout, or the encoder's error in words.
-pub fn write(layout: &Layout) -> Result<Vec<u8>, String> {
-    let pixels = rasterise(layout);
+/// The PNG file of a layout, unless `stop` says to stop first (it is asked between rows of
+/// pixels as they are encoded too), or the encoder's error in words.
+pub fn write(layout: &Layout, stop: &dyn Fn() -> bool) -> Result<Vec<u8>, DrawError> {
+    let pixels = rasterise(layout, stop)?;
+    let encoding = |e: png::EncodingError| DrawError::Encoding(e.to_string());
     let mut bytes = Vec::new();
     {
         let mut encoder = png::Encoder::new(&mut bytes, layout.width, layout.height);
         encoder.set_color(png::ColorType::Rgb);
         encoder.set_depth(png::BitDepth::Eight);
-        let mut writer = encoder.write_header().map_err(|e| e.to_string())?;
-        writer
-            .write_image_data(&pixels)
-            .map_err(|e| e.to_string())?;
-        writer.finish().map_err(|e| e.to_string())?;
+        let mut writer = encoder.write_header().map_err(encoding)?;
+        // IDAT chunks of up to a megabyte (the stream writer's default is 4 KiB).
+        let mut stream = writer.stream_writer_with_size(1 << 20).map_err(encoding)?;
+        // A few rows at a time, about a megabyte.
+        let row = (layout.width as usize * 3).max(1);
+        let rows = (CHECK_EVERY * CHECK_EVERY / row).max(1);
+        for chunk in pixels.chunks(row * rows) {
+            if stop() {
+                return Err(DrawError::Stopped);
+            }
+            stream
+                .write_all(chunk)
+                .map_err(|e| DrawError::Encoding(e.to_string()))?;
+        }
+        stream.finish().map_err(encoding)?;
+        writer.finish().map_err(encoding)?;
     }
     Ok(bytes)
 }

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::{Anchor, Layout, Rgb, Shape, BACKGROUND};
+use super::{Anchor, Layout, Rgb, Shape, Stopped, BACKGROUND, CHECK_EVERY};
 
 /// Text with XML's five special characters escaped, and control characters dropped (XML 1.0
 /// cannot hold most of them).
@@ -27,8 +27,8 @@ fn hex(c: Rgb) -> String {
     format!("#{:02x}{:02x}{:02x}", c[0], c[1], c[2])
 }
 
-/// The SVG document of a layout.
-pub fn write(layout: &Layout) -> String {
+/// The SVG document of a layout, unless `stop` says to stop first.
+pub fn write(layout: &Layout, stop: &dyn Fn() -> bool) -> Result<String, Stopped> {
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -45,7 +45,10 @@ pub fn write(layout: &Layout) -> String {
         hex(BACKGROUND)
     );
     let _ = writeln!(out, "<g shape-rendering=\"crispEdges\">");
-    for shape in &layout.shapes {
+    for (i, shape) in layout.shapes.iter().enumerate() {
+        if i % CHECK_EVERY == 0 && stop() {
+            return Err(Stopped);
+        }
         match shape {
             Shape::Rect {
                 x,
@@ -111,5 +114,5 @@ pub fn write(layout: &Layout) -> String {
     }
     let _ = writeln!(out, "</g>");
     let _ = writeln!(out, "</svg>");
-    out
+    Ok(out)
 }
