@@ -78,27 +78,37 @@ pub fn hand(rows: usize, cols: usize) -> Result<String, String> {
     };
     let start: u32 = (0..rows).map(|i| f[i * width + cols]).sum();
     let solved = solve_dense(ids, start, &mut expand)?;
-    let val = |id: u32| {
-        solved
-            .val(id)
-            .ok_or_else(|| format!("position {id} not solved"))
-    };
     // The moves from the full bar in cgl's order (row by row, then column by column).
-    let mut outcomes = Vec::new();
+    let mut options = Vec::new();
     for i in 0..rows {
         for j in 0..cols {
             if (i, j) != (0, 0) {
                 let bitten: u32 = (i..rows)
                     .map(|r| f[r * width + cols] - f[r * width + j])
                     .sum();
-                outcomes.push(val(start - bitten)?.outcome());
+                options.push(start - bitten);
             }
         }
     }
-    let v = val(start)?;
+    answer(&solved, solved.reached, start, options)
+}
+
+/// The workload's answer from a solved table: the positions reached, the start's outcome and
+/// remoteness, and its options' outcomes (`options`, in cgl's order).
+fn answer<M: Memo>(
+    solved: &M,
+    reached: usize,
+    start: M::Key,
+    options: Vec<M::Key>,
+) -> Result<String, String> {
+    let outcomes = options
+        .into_iter()
+        .map(|m| Ok(solved.solved(m)?.outcome()))
+        .collect::<Result<Vec<_>, String>>()?;
+    let v = solved.solved(start)?;
     Ok(format!(
         "({}, {}, {}, {})",
-        solved.reached,
+        reached,
         v.outcome(),
         v.rem_or_minus_one(),
         list(outcomes)
@@ -146,25 +156,11 @@ pub fn packed(rows: usize, cols: usize) -> Result<String, String> {
     };
     let start: u64 = (0..rows).map(|i| (cols as u64) << (4 * i)).sum();
     let solved = solve_packed(start, expand)?;
-    let val = |key: u64| {
-        solved
-            .val(key)
-            .ok_or_else(|| format!("position {key:x} not solved"))
-    };
-    let mut outcomes = Vec::new();
-    for i in 0..rows {
-        for j in u64::from(i == 0)..cols as u64 {
-            outcomes.push(val(cut(start, i, j))?.outcome());
-        }
-    }
-    let v = val(start)?;
-    Ok(format!(
-        "({}, {}, {}, {})",
-        solved.reached,
-        v.outcome(),
-        v.rem_or_minus_one(),
-        list(outcomes)
-    ))
+    let options = (0..rows)
+        .flat_map(|i| (u64::from(i == 0)..cols as u64).map(move |j| (i, j)))
+        .map(|(i, j)| cut(start, i, j))
+        .collect();
+    answer(&solved, solved.reached, start, options)
 }
 
 /// Hash map: a memoised recursive function from positions (`Vec` of row lengths) to

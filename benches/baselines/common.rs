@@ -126,6 +126,11 @@ pub trait Memo {
             _ => None,
         }
     }
+    /// The value of a position that must have been solved.
+    fn solved(&self, key: Self::Key) -> Result<Val, String> {
+        self.val(key)
+            .ok_or_else(|| format!("position {key:?} not solved"))
+    }
 }
 
 /// The solved part of a dense state space: one byte per position id.

@@ -119,35 +119,7 @@ pub fn hand(board: &Board) -> Result<String, String> {
         Terminal::No
     };
     let solved = solve_dense(ids, 0, &mut expand)?;
-    let val = |id: u32| {
-        solved
-            .val(id)
-            .ok_or_else(|| format!("board {id} not solved"))
-    };
-    let moves = |id: u32, expand: &mut dyn FnMut(u32, &mut Vec<u32>) -> Terminal| {
-        let mut out = Vec::new();
-        expand(id, &mut out);
-        out
-    };
-    let start = val(0)?;
-    let mut outcomes = Vec::new();
-    let mut deeper = Vec::new();
-    for m in moves(0, &mut expand) {
-        outcomes.push(val(m)?.outcome());
-        let mut rems = Vec::new();
-        for q in moves(m, &mut expand) {
-            rems.push(val(q)?.rem_or_minus_one());
-        }
-        deeper.push(list(rems));
-    }
-    Ok(format!(
-        "({}, {}, {}, {}, {})",
-        solved.reached,
-        start.outcome(),
-        start.rem_or_minus_one(),
-        list(outcomes),
-        list(deeper)
-    ))
+    answer(&solved, solved.reached, 0, &mut expand)
 }
 
 /// Packed: a board is X's bit mask and O's above it in one word, solved in the fastest
@@ -188,32 +160,41 @@ pub fn packed(board: &Board) -> Result<String, String> {
     };
     let mut expand = expand;
     let solved = solve_packed(0, &mut expand)?;
-    let val = |key: u64| {
-        solved
-            .val(key)
-            .ok_or_else(|| format!("board {key:x} not solved"))
-    };
-    let moves = |key: u64, expand: &mut dyn FnMut(u64, &mut Vec<u64>) -> Terminal| {
+    answer(&solved, solved.reached, 0, &mut expand)
+}
+
+/// The workload's answer from a solved table: the boards reached, the start's outcome and
+/// remoteness, its options' outcomes and their options' remotenesses, in `expand`'s order.
+fn answer<M: Memo, E>(
+    solved: &M,
+    reached: usize,
+    start: M::Key,
+    expand: &mut E,
+) -> Result<String, String>
+where
+    E: FnMut(M::Key, &mut Vec<M::Key>) -> Terminal,
+{
+    let mut moves = |key| {
         let mut out = Vec::new();
         expand(key, &mut out);
         out
     };
-    let start = val(0)?;
+    let v = solved.solved(start)?;
     let mut outcomes = Vec::new();
     let mut deeper = Vec::new();
-    for m in moves(0, &mut expand) {
-        outcomes.push(val(m)?.outcome());
+    for m in moves(start) {
+        outcomes.push(solved.solved(m)?.outcome());
         let mut rems = Vec::new();
-        for q in moves(m, &mut expand) {
-            rems.push(val(q)?.rem_or_minus_one());
+        for q in moves(m) {
+            rems.push(solved.solved(q)?.rem_or_minus_one());
         }
         deeper.push(list(rems));
     }
     Ok(format!(
         "({}, {}, {}, {}, {})",
-        solved.reached,
-        start.outcome(),
-        start.rem_or_minus_one(),
+        reached,
+        v.outcome(),
+        v.rem_or_minus_one(),
         list(outcomes),
         list(deeper)
     ))

@@ -233,16 +233,7 @@ fn narrow_leaves(
             return all_or_none(matches!(op, BinaryOp::Eq | BinaryOp::Le | BinaryOp::Ge))
         }
         (None, Some(c)) => (op, c),
-        (Some(c), None) => (
-            match op {
-                BinaryOp::Lt => BinaryOp::Gt,
-                BinaryOp::Le => BinaryOp::Ge,
-                BinaryOp::Gt => BinaryOp::Lt,
-                BinaryOp::Ge => BinaryOp::Le,
-                other => other,
-            },
-            c,
-        ),
+        (Some(c), None) => (flipped(op), c),
     };
     // `x op c` over `a..b`: the values below `end` (or from `end` on).
     let (below, end) = match op {
@@ -431,6 +422,17 @@ impl IntExpr {
             IntExpr::Reg(r) if at.varying(*r).is_none() => Some(at.regs[*r as usize]),
             _ => None,
         }
+    }
+}
+
+/// `op` with its operands swapped: `y op x` is `x flipped(op) y`.
+pub(super) fn flipped(op: BinaryOp) -> BinaryOp {
+    match op {
+        BinaryOp::Lt => BinaryOp::Gt,
+        BinaryOp::Le => BinaryOp::Ge,
+        BinaryOp::Gt => BinaryOp::Lt,
+        BinaryOp::Ge => BinaryOp::Le,
+        other => other,
     }
 }
 

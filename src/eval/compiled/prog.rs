@@ -9,7 +9,7 @@
 //! runs in every lane (both arms of an `if`), booleans are 0 or 1, and an error in any lane
 //! (an overflow, a division by zero) sends the whole expression to the interpreter.
 
-use super::lanes::{compare, Lanes, LANES};
+use super::lanes::{compare, flipped, Lanes, LANES};
 use super::run::Eval;
 use super::select::{select, select_cmp, ArmSrc};
 use super::{BoolExpr, IntExpr, Interrupt};
@@ -441,17 +441,6 @@ impl Prog {
     /// Whether the program's value is the item itself.
     pub(super) fn is_item(&self) -> bool {
         self.ops.is_empty() && matches!(self.out, Src::Item)
-    }
-}
-
-/// `op` with its operands swapped: `y op x` is `x flipped(op) y`.
-pub(super) fn flipped(op: BinaryOp) -> BinaryOp {
-    match op {
-        BinaryOp::Lt => BinaryOp::Gt,
-        BinaryOp::Le => BinaryOp::Ge,
-        BinaryOp::Gt => BinaryOp::Lt,
-        BinaryOp::Ge => BinaryOp::Le,
-        other => other,
     }
 }
 

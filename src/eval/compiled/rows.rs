@@ -4,6 +4,7 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
+use super::lanes::flipped;
 use super::*;
 use crate::eval::value::Value;
 use crate::syntax::ast::BinaryOp;
@@ -320,17 +321,6 @@ impl CellTest {
         let y = self.other.leaf(run)?;
         let cell = *run.b.lists[self.list as usize].get(usize::try_from(v).ok()?)?;
         Some(super::compare(self.op, cell, y))
-    }
-}
-
-/// The comparison `y op' x` that means `x op y`.
-pub(super) fn flipped(op: BinaryOp) -> BinaryOp {
-    match op {
-        BinaryOp::Lt => BinaryOp::Gt,
-        BinaryOp::Le => BinaryOp::Ge,
-        BinaryOp::Gt => BinaryOp::Lt,
-        BinaryOp::Ge => BinaryOp::Le,
-        other => other,
     }
 }
 

@@ -7,8 +7,8 @@
 //! Every arm is computed in every lane, as the unfused operations would compute it; none
 //! can fail.
 
-use super::lanes::{compare, Lanes, LANES};
-use super::prog::{flipped, Src, V};
+use super::lanes::{compare, flipped, Lanes, LANES};
+use super::prog::{Src, V};
 use crate::syntax::ast::BinaryOp;
 
 /// An operand that varies from lane to lane.
