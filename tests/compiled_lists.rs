@@ -418,7 +418,9 @@ const POSITIONS: [&str; 8] = [
     "[2, 2, 2, 2]",
 ];
 
-fn session(compiled_rules: bool) -> Session {
+/// A session with a small graph and collection limit, rules compiled or not (also used by
+/// tests/hoisting.rs).
+pub(crate) fn session(compiled_rules: bool) -> Session {
     Session::new(SessionConfig {
         graph: GraphConfig {
             max_positions: 20_000,

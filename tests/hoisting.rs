@@ -2,23 +2,7 @@
 //! the answers, errors included, must be the interpreter's, whether the part is reached or
 //! not, fails or not, and whatever the loops and names around it.
 
-use cgl::eval::Limits;
-use cgl::graph::GraphConfig;
-use cgl::session::{Session, SessionConfig};
-
-fn session(compiled_rules: bool) -> Session {
-    Session::new(SessionConfig {
-        graph: GraphConfig {
-            max_positions: 20_000,
-            ..GraphConfig::default()
-        },
-        limits: Limits {
-            compiled_rules,
-            max_collection: 64,
-            ..Limits::default()
-        },
-    })
-}
+use crate::compiled_lists::session;
 
 /// The answers to `queries` with compiled rules, and with the interpreter only; every rule
 /// and condition of the game must compile.
