@@ -88,6 +88,25 @@ impl Key {
         out.extend((0..len).map(|i| ((v >> (i * width)) & mask) as i64));
     }
 
+    /// The key in 56 bits, if it is of at most [`Key::NARROW_CELLS`] cells below 16: the
+    /// cells' nibbles, and above them the length plus one (so never 0).
+    #[inline]
+    pub(super) fn narrow(self) -> Option<u64> {
+        let len = self.len();
+        let nibbles = self.hi & (BYTES_FLAG >> 64) as u64 == 0;
+        (nibbles && len <= Self::NARROW_CELLS).then(|| (len as u64 + 1) << 52 | self.lo)
+    }
+
+    /// The key [`Key::narrow`] gave these 56 bits.
+    #[inline]
+    pub(super) fn of_narrow(bits: u64) -> Key {
+        let len = (bits >> 52) - 1;
+        Key::packed(bits & ((1 << 52) - 1), 0, len as usize, 0)
+    }
+
+    /// Most cells of a key [`Key::narrow`] takes.
+    pub(super) const NARROW_CELLS: usize = 13;
+
     /// How many cells it holds.
     pub(super) fn len(self) -> usize {
         ((self.hi >> (LEN_SHIFT - 64)) & 31) as usize
@@ -176,6 +195,14 @@ mod tests {
                     u128::from(lo) | u128::from(hi) << 64
                 });
                 assert_eq!(got, reference(&cells), "{cells:?}");
+                if let Some(k) = Key::of(&cells) {
+                    let narrow = cells.len() <= 13 && cells.iter().all(|c| (0..16).contains(c));
+                    assert_eq!(k.narrow().is_some(), narrow, "{cells:?}");
+                    if let Some(bits) = k.narrow() {
+                        assert!(bits != 0 && bits >> 56 == 0);
+                        assert_eq!(Key::of_narrow(bits), k);
+                    }
+                }
             }
         }
     }

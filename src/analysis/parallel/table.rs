@@ -1,11 +1,13 @@
-//! The parallel solver's table of positions by packed key: sharded by hash, each shard an
-//! open-addressing array of slots that are atomics, read without a lock and written under
-//! the shard's lock.
+//! The parallel solver's table of positions by packed key: sharded by hash, each shard two
+//! open-addressing arrays of atomics, read without a lock and written under the shard's
+//! lock. A key of a few small cells (most games', see [`Key::narrow`]) is one word with
+//! its code in the low byte (a code that needs more is kept aside in the shard, the byte
+//! says so); any other key is a slot of three words.
 //!
 //! A position's options are read (`peek`) as one batch, by plain loads that do not wait on
 //! one another, so that their cache misses overlap: that is most of the table's work (a
 //! position is claimed and finished once, but met as an option of tens of others). Those
-//! reads go through a thread's [`View`], its own handle on each shard's array: a shard
+//! reads go through a thread's [`View`], its own handle on each shard's arrays: a shard
 //! that grows gets a new array under its lock, and a view reads the old one until it sees
 //! the shard's count of growths move, and takes the new one. An old array is never wrong,
 //! only behind: an entry it lacks or has as claimed is then claimed or read again under the
@@ -17,18 +19,27 @@
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use rustc_hash::FxHashMap;
+
 use super::key::Key;
-use super::store::{Opt, Seen, Store, ACTIVE};
+use super::store::{Opt, Seen, Store, ACTIVE, DRAW};
 use crate::graph::BYTES_PER_POSITION;
 
-/// Set in a slot's high word when it holds a key (never set in a key's own, see
+/// Set in a wide slot's high word when it holds a key (never set in a key's own, see
 /// [`Key::words`]): an empty slot's is 0.
 const OCCUPIED: u64 = 1 << 63;
-/// The slots a shard starts with.
+/// The slots (and words) a shard's arrays start with.
 const FIRST_SLOTS: usize = 16;
 
-/// One position: its key's words (the high one published last, with [`OCCUPIED`]) and its
-/// code ([`ACTIVE`], a remoteness, or [`DRAW`](super::store::DRAW)).
+/// A narrow entry's code byte: a remoteness up to `MAX_IN_WORD`, or one of these.
+const MAX_IN_WORD: u32 = 252;
+const WORD_DRAW: u64 = 253;
+/// The code is in the shard's `spill`.
+const WORD_SPILLED: u64 = 254;
+const WORD_ACTIVE: u64 = 255;
+
+/// A wide position: its key's words (the high one published last, with [`OCCUPIED`]) and
+/// its code ([`ACTIVE`], a remoteness, or [`DRAW`]).
 #[derive(Debug, Default)]
 struct Slot {
     hi: AtomicU64,
@@ -37,39 +48,46 @@ struct Slot {
 }
 
 type Slots = Arc<[Slot]>;
+/// Narrow positions: the key's 56 bits over the code byte, 0 where empty.
+type Words = Arc<[AtomicU64]>;
 
-/// A shard as its lock holds it: its current array and how many slots are used (kept
-/// below three quarters, so that a probe always ends at an empty slot).
+/// A shard as its lock holds it: its current arrays and how much of each is used (kept
+/// below three quarters, so that a probe always ends at an empty slot), and the codes of
+/// narrow entries too large for their byte.
 #[derive(Debug)]
 struct Shard {
-    slots: Slots,
-    len: usize,
+    wide: Slots,
+    wide_len: usize,
+    words: Words,
+    words_len: usize,
+    spill: FxHashMap<u64, u32>,
 }
 
 /// Positions by key, with their state.
 #[derive(Debug)]
 pub(super) struct Table {
     shards: Box<[Mutex<Shard>]>,
-    /// How many times each shard grew (written under its lock): a view's array of a shard
-    /// is current while this is what it was when the view took it.
+    /// How many times each shard grew (written under its lock): a view's arrays of a shard
+    /// are current while this is what it was when the view took them.
     grown: Box<[AtomicU32]>,
     mask: u64,
 }
 
 /// A thread's handle on the table's arrays, for reads without a lock.
 pub(super) struct View {
-    slots: Vec<Slots>,
+    wide: Vec<Slots>,
+    words: Vec<Words>,
     grown: Vec<u32>,
-    /// A batch's first reads: each option's shard, slot and the slot's high word (the
-    /// slot `STALE` where the view's array of the shard is behind).
+    /// A batch's first reads: each option's shard, slot and what the slot held (the slot
+    /// `STALE` where the view's arrays of the shard are behind).
     firsts: Vec<(usize, usize, u64)>,
 }
 
-/// In [`View::firsts`]: the shard grew since the view took its array.
+/// In [`View::firsts`]: the shard grew since the view took its arrays.
 const STALE: usize = usize::MAX;
 
-fn empty_slots(n: usize) -> Slots {
-    (0..n).map(|_| Slot::default()).collect()
+fn empty<T: Default>(n: usize) -> Arc<[T]> {
+    (0..n).map(|_| T::default()).collect()
 }
 
 /// Where `key` (of hash `hash`) is in `slots`, or the empty slot where its probe ended.
@@ -100,65 +118,44 @@ fn probe_from(slots: &[Slot], key: Key, mut at: usize, first: u64) -> Result<usi
     }
 }
 
-/// Writes `key` with `code` into the empty slot `at` (under the shard's lock): the key's
-/// high word last, so that a reader that sees it sees the rest.
+/// Where the narrow key `narrow` is in `words` with the word found there, or the empty
+/// word where its probe ended.
 #[inline]
-fn put(slots: &[Slot], at: usize, key: Key, code: u32) {
-    let (lo, hi) = key.words();
-    let slot = &slots[at];
-    slot.lo.store(lo, Ordering::Relaxed);
-    slot.code.store(code, Ordering::Relaxed);
-    slot.hi.store(hi | OCCUPIED, Ordering::Release);
+fn probe_word(words: &[AtomicU64], narrow: u64, hash: u64) -> Result<(usize, u64), usize> {
+    let at = hash as usize & (words.len() - 1);
+    probe_word_from(words, narrow, at, words[at].load(Ordering::Acquire))
 }
 
-/// The keys and codes of the occupied slots.
-fn entries(slots: &[Slot]) -> impl Iterator<Item = (Key, u32)> + '_ {
-    slots
-        .iter()
-        .filter_map(|s| match s.hi.load(Ordering::Acquire) {
-            0 => None,
-            hi => Some((
-                Key::of_words(s.lo.load(Ordering::Relaxed), hi & !OCCUPIED),
-                s.code.load(Ordering::Acquire),
-            )),
-        })
+/// [`probe_word`] from the word `at`, whose value `first` was read already.
+#[inline]
+fn probe_word_from(
+    words: &[AtomicU64],
+    narrow: u64,
+    mut at: usize,
+    first: u64,
+) -> Result<(usize, u64), usize> {
+    let mask = words.len() - 1;
+    let mut w = first;
+    loop {
+        if w == 0 {
+            return Err(at);
+        }
+        if w >> 8 == narrow {
+            return Ok((at, w));
+        }
+        at = (at + 1) & mask;
+        w = words[at].load(Ordering::Acquire);
+    }
 }
 
-/// A shard's entries in a new array of `n` slots.
-fn rebuilt(entries: impl Iterator<Item = (Key, u32)>, n: usize) -> Slots {
-    let slots = empty_slots(n);
-    for (key, code) in entries {
-        if let Err(at) = probe(&slots, key, key.hash()) {
-            put(&slots, at, key, code);
-        }
-    }
-    slots
-}
-
-impl Shard {
-    fn new() -> Shard {
-        Shard {
-            slots: empty_slots(FIRST_SLOTS),
-            len: 0,
-        }
-    }
-
-    /// Whether one more entry would fill it past three quarters.
-    fn full(&self) -> bool {
-        (self.len + 1) * 4 > self.slots.len() * 3
-    }
-
-    /// Inserts the new `key` (not in the shard) with `code`, growing the shard first if it
-    /// is full (then `grown` counts one more).
-    fn insert(&mut self, key: Key, hash: u64, code: u32, grown: &AtomicU32) {
-        if self.full() {
-            self.slots = rebuilt(entries(&self.slots), self.slots.len() * 2);
-            grown.fetch_add(1, Ordering::Release);
-        }
-        if let Err(at) = probe(&self.slots, key, hash) {
-            put(&self.slots, at, key, code);
-            self.len += 1;
-        }
+/// A narrow word's code where the byte holds it (`None` for a spilled one).
+#[inline]
+fn word_code(w: u64) -> Option<u32> {
+    match w & 0xff {
+        WORD_ACTIVE => Some(ACTIVE),
+        WORD_DRAW => Some(DRAW),
+        WORD_SPILLED => None,
+        r => Some(r as u32),
     }
 }
 
@@ -172,6 +169,149 @@ fn seen(code: u32) -> Seen {
     match code {
         ACTIVE => Seen::Active,
         code => Seen::Done(code),
+    }
+}
+
+/// Whether one more entry in an array of `slots` with `len` used would fill it past three
+/// quarters.
+fn full(len: usize, slots: usize) -> bool {
+    (len + 1) * 4 > slots * 3
+}
+
+impl Shard {
+    fn new() -> Shard {
+        Shard {
+            wide: empty(FIRST_SLOTS),
+            wide_len: 0,
+            words: empty(FIRST_SLOTS),
+            words_len: 0,
+            spill: FxHashMap::default(),
+        }
+    }
+
+    /// `key`'s code, `None` if it is not there.
+    fn get(&self, key: Key, hash: u64) -> Option<u32> {
+        match key.narrow() {
+            Some(narrow) => {
+                let (_, w) = probe_word(&self.words, narrow, hash).ok()?;
+                // A spilled code is put aside before its word says so, under this lock.
+                Some(word_code(w).unwrap_or_else(|| self.spilled(narrow)))
+            }
+            None => {
+                let i = probe(&self.wide, key, hash).ok()?;
+                Some(self.wide[i].code.load(Ordering::Acquire))
+            }
+        }
+    }
+
+    /// The spilled code of a narrow key: put aside before its word says so, under the
+    /// shard's lock, so always there (were it not, the key would read as claimed, and the
+    /// run would end with nothing kept rather than a wrong code).
+    fn spilled(&self, narrow: u64) -> u32 {
+        self.spill.get(&narrow).copied().unwrap_or(ACTIVE)
+    }
+
+    /// Sets `key`'s code, adding it if it is not there (growing its array first if that
+    /// is full: then `grown` counts one more).
+    fn set(&mut self, key: Key, hash: u64, code: u32, grown: &AtomicU32) {
+        if let Some(narrow) = key.narrow() {
+            let byte = match code {
+                ACTIVE => WORD_ACTIVE,
+                DRAW => WORD_DRAW,
+                r if r <= MAX_IN_WORD => u64::from(r),
+                r => {
+                    self.spill.insert(narrow, r);
+                    WORD_SPILLED
+                }
+            };
+            let word = narrow << 8 | byte;
+            let at = match probe_word(&self.words, narrow, hash) {
+                Ok((at, _)) => at,
+                Err(at) if !full(self.words_len, self.words.len()) => {
+                    self.words_len += 1;
+                    at
+                }
+                Err(_) => {
+                    self.grow_words(grown);
+                    self.words_len += 1;
+                    probe_word(&self.words, narrow, hash).map_or_else(|at| at, |(at, _)| at)
+                }
+            };
+            self.words[at].store(word, Ordering::Release);
+            return;
+        }
+        match probe(&self.wide, key, hash) {
+            Ok(at) => self.wide[at].code.store(code, Ordering::Release),
+            Err(at) => {
+                let at = if full(self.wide_len, self.wide.len()) {
+                    self.grow_wide(grown);
+                    probe(&self.wide, key, hash).unwrap_or_else(|at| at)
+                } else {
+                    at
+                };
+                let (lo, hi) = key.words();
+                let slot = &self.wide[at];
+                slot.lo.store(lo, Ordering::Relaxed);
+                slot.code.store(code, Ordering::Relaxed);
+                // The high word last: a reader that sees it sees the rest.
+                slot.hi.store(hi | OCCUPIED, Ordering::Release);
+                self.wide_len += 1;
+            }
+        }
+    }
+
+    /// The narrow entries in a new array twice as large.
+    fn grow_words(&mut self, grown: &AtomicU32) {
+        let words: Words = empty(self.words.len() * 2);
+        for w in self.words.iter().map(|w| w.load(Ordering::Acquire)) {
+            if w != 0 {
+                let hash = Key::of_narrow(w >> 8).hash();
+                if let Err(at) = probe_word(&words, w >> 8, hash) {
+                    words[at].store(w, Ordering::Relaxed);
+                }
+            }
+        }
+        self.words = words;
+        grown.fetch_add(1, Ordering::Release);
+    }
+
+    /// The wide entries in a new array twice as large.
+    fn grow_wide(&mut self, grown: &AtomicU32) {
+        let wide: Slots = empty(self.wide.len() * 2);
+        for (key, code) in self.wide_entries() {
+            if let Err(at) = probe(&wide, key, key.hash()) {
+                let (lo, hi) = key.words();
+                wide[at].lo.store(lo, Ordering::Relaxed);
+                wide[at].code.store(code, Ordering::Relaxed);
+                wide[at].hi.store(hi | OCCUPIED, Ordering::Relaxed);
+            }
+        }
+        self.wide = wide;
+        grown.fetch_add(1, Ordering::Release);
+    }
+
+    fn wide_entries(&self) -> impl Iterator<Item = (Key, u32)> + '_ {
+        self.wide
+            .iter()
+            .filter_map(|s| match s.hi.load(Ordering::Acquire) {
+                0 => None,
+                hi => Some((
+                    Key::of_words(s.lo.load(Ordering::Relaxed), hi & !OCCUPIED),
+                    s.code.load(Ordering::Acquire),
+                )),
+            })
+    }
+
+    /// Every entry with its code.
+    fn entries(&self) -> impl Iterator<Item = (Key, u32)> + '_ {
+        let narrow = self.words.iter().filter_map(|w| {
+            let w = w.load(Ordering::Acquire);
+            (w != 0).then(|| {
+                let code = word_code(w).unwrap_or_else(|| self.spilled(w >> 8));
+                (Key::of_narrow(w >> 8), code)
+            })
+        });
+        narrow.chain(self.wide_entries())
     }
 }
 
@@ -196,7 +336,7 @@ impl Table {
     #[inline]
     fn lock(&self, at: usize) -> MutexGuard<'_, Shard> {
         // A thread that panicked while holding a lock left the shard as it was between two
-        // operations (each writes whole slots, and grows before it inserts): go on with it.
+        // operations (each writes whole entries, and grows before it adds): go on with it.
         self.shards[at]
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -206,10 +346,10 @@ impl Table {
     pub(super) fn claim(&self, key: Key, hash: u64) -> Seen {
         let at = self.shard_of(hash);
         let mut shard = self.lock(at);
-        match probe(&shard.slots, key, hash) {
-            Ok(i) => seen(shard.slots[i].code.load(Ordering::Acquire)),
-            Err(_) => {
-                shard.insert(key, hash, ACTIVE, &self.grown[at]);
+        match shard.get(key, hash) {
+            Some(code) => seen(code),
+            None => {
+                shard.set(key, hash, ACTIVE, &self.grown[at]);
                 Seen::New
             }
         }
@@ -217,56 +357,60 @@ impl Table {
 
     /// What the table says of `key`, `None` if it is not there.
     pub(super) fn get(&self, key: Key, hash: u64) -> Option<Seen> {
-        let shard = self.lock(self.shard_of(hash));
-        let i = probe(&shard.slots, key, hash).ok()?;
-        Some(seen(shard.slots[i].code.load(Ordering::Acquire)))
+        self.lock(self.shard_of(hash)).get(key, hash).map(seen)
     }
 
     /// Records the solved `key`'s code (the same from whichever thread solves it).
     pub(super) fn finish(&self, key: Key, hash: u64, code: u32) {
         let at = self.shard_of(hash);
-        let mut shard = self.lock(at);
-        match probe(&shard.slots, key, hash) {
-            Ok(i) => shard.slots[i].code.store(code, Ordering::Release),
-            Err(_) => shard.insert(key, hash, code, &self.grown[at]),
-        }
+        self.lock(at).set(key, hash, code, &self.grown[at]);
     }
 
     /// A thread's view of the arrays as they are now.
     pub(super) fn view(&self) -> View {
-        let (mut slots, mut grown) = (Vec::new(), Vec::new());
+        let mut view = View {
+            wide: Vec::new(),
+            words: Vec::new(),
+            grown: Vec::new(),
+            firsts: Vec::new(),
+        };
         for at in 0..self.shards.len() {
             let shard = self.lock(at);
-            slots.push(Arc::clone(&shard.slots));
-            grown.push(self.grown[at].load(Ordering::Acquire));
+            view.wide.push(Arc::clone(&shard.wide));
+            view.words.push(Arc::clone(&shard.words));
+            view.grown.push(self.grown[at].load(Ordering::Acquire));
         }
-        let firsts = Vec::new();
-        View {
-            slots,
-            grown,
-            firsts,
-        }
+        view
     }
 
-    /// Takes the shard's array again if it grew since the view took it.
+    /// Takes the shard's arrays again if it grew since the view took them.
     #[inline]
     fn refresh(&self, view: &mut View, at: usize) {
         if self.grown[at].load(Ordering::Acquire) != view.grown[at] {
             let shard = self.lock(at);
-            view.slots[at] = Arc::clone(&shard.slots);
+            view.wide[at] = Arc::clone(&shard.wide);
+            view.words[at] = Arc::clone(&shard.words);
             view.grown[at] = self.grown[at].load(Ordering::Acquire);
         }
     }
 
-    /// `key`'s code if it is solved, as the view's array of its shard says (taken again
-    /// first if the shard grew since).
+    /// `key`'s code if it is solved, as the view's arrays of its shard say (taken again
+    /// first if the shard grew since); a spilled code is not read here.
     #[inline]
     pub(super) fn peek(&self, view: &mut View, key: Key, hash: u64) -> Option<u32> {
         let at = self.shard_of(hash);
         self.refresh(view, at);
-        let slots = &view.slots[at];
-        let i = probe(slots, key, hash).ok()?;
-        solved(slots[i].code.load(Ordering::Acquire))
+        match key.narrow() {
+            Some(narrow) => {
+                let (_, w) = probe_word(&view.words[at], narrow, hash).ok()?;
+                solved(word_code(w)?)
+            }
+            None => {
+                let slots = &view.wide[at];
+                let i = probe(slots, key, hash).ok()?;
+                solved(slots[i].code.load(Ordering::Acquire))
+            }
+        }
     }
 
     /// The codes of the solved options, as [`Table::peek`] reads them, in two passes: each
@@ -282,18 +426,29 @@ impl Table {
                 firsts.push((at, STALE, 0));
                 continue;
             }
-            let slots = &view.slots[at];
-            let i = hash as usize & (slots.len() - 1);
-            firsts.push((at, i, slots[i].hi.load(Ordering::Acquire)));
+            let first = if o.id.narrow().is_some() {
+                let words = &view.words[at];
+                let i = hash as usize & (words.len() - 1);
+                (at, i, words[i].load(Ordering::Acquire))
+            } else {
+                let slots = &view.wide[at];
+                let i = hash as usize & (slots.len() - 1);
+                (at, i, slots[i].hi.load(Ordering::Acquire))
+            };
+            firsts.push(first);
         }
         // A shard met stale in the first pass stays so for the rest of it (its count of
         // growths only moves on): every option of it is read in full here, after the view
-        // takes its array again, and the others from the array their first read was of.
+        // takes its arrays again, and the others from the array their first read was of.
         for (o, &(at, i, first)) in opts.iter_mut().zip(&firsts) {
             o.code = if i == STALE {
                 self.peek(view, o.id, o.id.hash())
+            } else if let Some(narrow) = o.id.narrow() {
+                probe_word_from(&view.words[at], narrow, i, first)
+                    .ok()
+                    .and_then(|(_, w)| solved(word_code(w)?))
             } else {
-                let slots = &view.slots[at];
+                let slots = &view.wide[at];
                 probe_from(slots, o.id, i, first)
                     .ok()
                     .and_then(|j| solved(slots[j].code.load(Ordering::Acquire)))
@@ -306,30 +461,41 @@ impl Table {
     /// Drops the positions claimed but not finished (after a run that stopped), keeping the
     /// solved ones.
     pub(super) fn forget_active(&mut self) {
-        for shard in self.shards.iter_mut() {
+        for (shard, grown) in self.shards.iter_mut().zip(self.grown.iter()) {
             let shard = shard
                 .get_mut()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let kept: Vec<(Key, u32)> = entries(&shard.slots)
-                .filter(|(_, code)| *code != ACTIVE)
-                .collect();
-            shard.len = kept.len();
-            shard.slots = rebuilt(kept.into_iter(), shard.slots.len());
+            let mut kept = Shard::new();
+            for (key, code) in shard.entries().filter(|(_, code)| *code != ACTIVE) {
+                kept.set(key, key.hash(), code, grown);
+            }
+            *shard = kept;
         }
     }
 
     /// The positions in the table.
     pub(super) fn len(&self) -> usize {
-        (0..self.shards.len()).map(|at| self.lock(at).len).sum()
+        (0..self.shards.len())
+            .map(|at| {
+                let shard = self.lock(at);
+                shard.wide_len + shard.words_len
+            })
+            .sum()
     }
 
     /// The memory its arrays take.
     pub(super) fn bytes(&self) -> usize {
-        let slots: usize = (0..self.shards.len())
-            .map(|at| self.lock(at).slots.len())
+        let arrays: usize = (0..self.shards.len())
+            .map(|at| {
+                let shard = self.lock(at);
+                let spilled = match shard.spill.capacity() {
+                    0 => 0,
+                    c => (c * 8 / 7).next_power_of_two() * (std::mem::size_of::<(u64, u32)>() + 1),
+                };
+                shard.wide.len() * std::mem::size_of::<Slot>() + shard.words.len() * 8 + spilled
+            })
             .sum();
-        slots * std::mem::size_of::<Slot>()
-            + self.shards.len() * (std::mem::size_of::<Mutex<Shard>>() + 4)
+        arrays + self.shards.len() * (std::mem::size_of::<Mutex<Shard>>() + 4)
     }
 }
 
@@ -390,77 +556,105 @@ impl Store for Table {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::parallel::store::DRAW;
 
-    fn key(n: u64) -> Key {
-        let cells: Vec<i64> = (0..12).map(|i| ((n >> (4 * i)) & 0xf) as i64).collect();
-        Key::of(&cells).unwrap()
+    /// Distinct keys of each kind: 12 nibbles (narrow), 20 nibbles and 9 bytes (wide), of
+    /// the 48 bits of `n`.
+    fn key(kind: usize, n: u64) -> Key {
+        let cells: Vec<i64> = match kind {
+            0 => (0..12).map(|i| ((n >> (4 * i)) & 0xf) as i64).collect(),
+            1 => (0..20)
+                .map(|i| ((n >> (4 * (i % 16))) & 0xf) as i64)
+                .collect(),
+            _ => (0..9)
+                .map(|i| {
+                    if i < 6 {
+                        ((n >> (8 * i)) & 0xff) as i64
+                    } else {
+                        255
+                    }
+                })
+                .collect(),
+        };
+        let k = Key::of(&cells).unwrap();
+        assert_eq!(k.narrow().is_some(), kind == 0);
+        k
+    }
+
+    /// The code the test gives the `i`th key: none (left claimed), a small or a large
+    /// remoteness (a narrow one's is spilled), or a draw.
+    fn code(i: u64) -> Option<u32> {
+        match i % 4 {
+            0 => None,
+            1 => Some((i % 50) as u32),
+            2 => Some(300 + (i % 7) as u32),
+            _ => Some(DRAW),
+        }
     }
 
     #[test]
     fn claims_finishes_and_views_agree_as_shards_grow() {
-        let table = Table::new(2);
-        let mut view = table.view();
-        let mut stale = table.view();
-        let n = 20_000u64;
-        for i in 0..n {
-            let k = key(i.wrapping_mul(0x9e37_79b9) & 0xffff_ffff_ffff);
-            assert_eq!(Store::claim(&table, k), Seen::New);
-            assert_eq!(Store::claim(&table, k), Seen::Active);
-            assert_eq!(Store::peek(&table, &mut view, k), None);
-            if i % 3 > 0 {
-                let code = if i % 3 == 1 { (i % 50) as u32 } else { DRAW };
-                Store::finish(&table, k, code);
-                assert_eq!(Store::peek(&table, &mut view, k), Some(code));
-                assert_eq!(Store::get(&table, k), Some(Seen::Done(code)));
-            }
-        }
-        assert_eq!(table.len(), n as usize);
-        // A view that never looked since the start takes every grown shard again.
-        for i in 0..n {
-            let k = key(i.wrapping_mul(0x9e37_79b9) & 0xffff_ffff_ffff);
-            let want = match i % 3 {
-                0 => None,
-                1 => Some((i % 50) as u32),
-                _ => Some(DRAW),
-            };
-            assert_eq!(Store::peek(&table, &mut stale, k), want);
-        }
-        // In batches, from a view as stale as the first one was, and from a current one.
-        let mut stale = View {
-            slots: (0..table.shards.len())
-                .map(|_| empty_slots(FIRST_SLOTS))
-                .collect(),
-            grown: vec![0; table.shards.len()],
-            firsts: Vec::new(),
-        };
-        for batch in (0..n).collect::<Vec<_>>().chunks(97) {
-            let mut opts: Vec<Opt<Key>> = batch
-                .iter()
-                .map(|i| Opt {
-                    id: key(i.wrapping_mul(0x9e37_79b9) & 0xffff_ffff_ffff),
-                    code: ACTIVE,
-                })
+        for kind in 0..3 {
+            let table = Table::new(2);
+            let mut view = table.view();
+            let n = 20_000u64;
+            let keys: Vec<Key> = (0..n)
+                .map(|i| key(kind, i.wrapping_mul(0x9e37_79b9) & 0xffff_ffff_ffff))
                 .collect();
-            let mut again = opts.clone();
-            table.peek_all(&mut stale, &mut opts);
-            table.peek_all(&mut view, &mut again);
-            for (o, i) in opts.iter().zip(batch) {
-                let want = match i % 3 {
-                    0 => ACTIVE,
-                    1 => (i % 50) as u32,
-                    _ => DRAW,
-                };
-                assert_eq!(o.code, want);
+            for (i, k) in (0..n).zip(&keys) {
+                assert_eq!(Store::claim(&table, *k), Seen::New);
+                assert_eq!(Store::claim(&table, *k), Seen::Active);
+                assert_eq!(Store::peek(&table, &mut view, *k), None);
+                if let Some(c) = code(i) {
+                    Store::finish(&table, *k, c);
+                    let spilled = kind == 0 && c > MAX_IN_WORD && c != DRAW;
+                    let peeked = Store::peek(&table, &mut view, *k);
+                    assert_eq!(peeked, (!spilled).then_some(c));
+                    assert_eq!(Store::get(&table, *k), Some(Seen::Done(c)));
+                    assert_eq!(Store::claim(&table, *k), Seen::Done(c));
+                }
             }
-            assert!(opts.iter().zip(&again).all(|(a, b)| a.code == b.code));
+            assert_eq!(table.len(), n as usize);
+            // In batches, from a view as stale as can be (every shard grew since), and
+            // from a current one.
+            let mut stale = View {
+                wide: (0..table.shards.len())
+                    .map(|_| empty(FIRST_SLOTS))
+                    .collect(),
+                words: (0..table.shards.len())
+                    .map(|_| empty(FIRST_SLOTS))
+                    .collect(),
+                grown: vec![0; table.shards.len()],
+                firsts: Vec::new(),
+            };
+            for batch in (0..n).collect::<Vec<_>>().chunks(97) {
+                let mut opts: Vec<Opt<Key>> = batch
+                    .iter()
+                    .map(|i| Opt {
+                        id: keys[*i as usize],
+                        code: ACTIVE,
+                    })
+                    .collect();
+                let mut again = opts.clone();
+                table.peek_all(&mut stale, &mut opts);
+                table.peek_all(&mut view, &mut again);
+                for ((o, a), i) in opts.iter().zip(&again).zip(batch) {
+                    let want = match code(*i) {
+                        Some(c) if kind == 0 && c > MAX_IN_WORD && c != DRAW => ACTIVE,
+                        Some(c) => c,
+                        None => ACTIVE,
+                    };
+                    assert_eq!((o.code, a.code), (want, want));
+                }
+            }
+            let absent = key(kind, 0xffff_ffff_ffff);
+            assert_eq!(Store::get(&table, absent), None);
+            let mut table = table;
+            table.forget_active();
+            assert_eq!(table.len(), (n - n.div_ceil(4)) as usize);
+            for (i, k) in (0..n).zip(&keys) {
+                assert_eq!(Store::get(&table, *k), code(i).map(Seen::Done));
+            }
         }
-        let absent = key(0xffff_ffff_ffff);
-        assert_eq!(Store::get(&table, absent), None);
-        let mut table = table;
-        table.forget_active();
-        assert_eq!(table.len(), (n - n.div_ceil(3)) as usize);
-        assert_eq!(Store::get(&table, key(0)), None);
     }
 
     #[test]
@@ -473,7 +667,7 @@ mod tests {
                 s.spawn(move || {
                     let mut view = table.view();
                     for i in 0..5_000u64 {
-                        let k = key((i * 7 + t) % 5_000 + 1);
+                        let k = key(((i + t) % 2) as usize, (i * 7 + t) % 5_000 + 1);
                         if Store::peek(table, &mut view, k).is_none() {
                             match Store::claim(table, k) {
                                 Seen::New => {
@@ -487,7 +681,6 @@ mod tests {
                 });
             }
         });
-        assert_eq!(news.into_inner(), 5_000);
-        assert_eq!(table.len(), 5_000);
+        assert_eq!(news.into_inner(), table.len() as u64);
     }
 }
