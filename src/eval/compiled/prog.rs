@@ -262,6 +262,41 @@ impl Prog {
             V::C(v) => Out::Same(v),
         })
     }
+
+    /// [`Prog::run`] with the program's value written into `dst` (as long as the block): the
+    /// last operation writes there directly when it is the value, so no column is copied.
+    pub(super) fn run_into(
+        &self,
+        at: &Lanes<'_>,
+        arena: &mut Vec<i64>,
+        dst: &mut [i64],
+    ) -> Eval<()> {
+        let n = dst.len();
+        let last = self.ops.len().wrapping_sub(1);
+        let direct = matches!(self.out, Src::Col(k) if k as usize == last);
+        let columns = if direct { last } else { self.ops.len() };
+        let need = columns * LANES;
+        if arena.len() < need {
+            arena.resize(need, 0);
+        }
+        let mut bad = false;
+        for (k, op) in self.ops[..columns].iter().enumerate() {
+            let (done, rest) = arena.split_at_mut(k * LANES);
+            bad |= exec(op, &mut rest[..n], at, done);
+        }
+        if direct {
+            bad |= exec(&self.ops[last], dst, at, arena);
+        } else {
+            match resolve(self.out, at, arena, n) {
+                V::S(lanes) => dst.copy_from_slice(&lanes[..n]),
+                V::C(v) => dst.fill(v),
+            }
+        }
+        if bad {
+            return Err(Interrupt::Fallback);
+        }
+        Ok(())
+    }
 }
 
 /// Runs one operation into `dst`, its operands read from `at` and the columns `done`; true
