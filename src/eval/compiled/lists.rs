@@ -221,6 +221,7 @@ impl Gen {
                 values: &items[start..next],
                 index_reg: simple.index.unwrap_or(NO_REG),
                 index_values: indexes,
+                outer_values: &[],
             };
             let keep = match &progs.guard {
                 Some(guard) => guard.run(&at, guard_cols)?,
@@ -286,7 +287,7 @@ impl Gen {
 }
 
 /// The lane of each item's index in a block that starts at the list's first item.
-static INDEXES: [i64; LANES] = {
+pub(super) static INDEXES: [i64; LANES] = {
     let mut index = [0; LANES];
     let mut k = 0;
     while k < LANES {
@@ -326,6 +327,7 @@ fn body_lanes(
         } else {
             &[]
         },
+        outer_values: &[],
     };
     let start = out.len();
     out.resize(start + len, 0);
