@@ -204,6 +204,22 @@ fn bind_general(binding: &lists::Binding, run: &mut Run<'_>) -> Eval<()> {
     binding.bind(run)
 }
 
+/// The value of a remembered condition with no key (see [`once`]), out of line: the
+/// general evaluation's frame is not paid for it.
+#[inline(never)]
+pub(super) fn once_bool(
+    key: &lists::MemoKey,
+    bindings: &[lists::Binding],
+    body: &BoolExpr,
+    run: &mut Run<'_>,
+) -> Eval<bool> {
+    let value = once(key, run, |run| {
+        bind(bindings, run)?;
+        Ok(i64::from(body.eval(run)?))
+    })?;
+    Ok(value != 0)
+}
+
 /// Whether a remembered call has no argument in its key: computed once a run.
 #[inline]
 pub(super) fn fixed(key: &lists::MemoKey) -> bool {

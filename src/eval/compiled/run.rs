@@ -170,6 +170,10 @@ impl BoolExpr {
             // A board game's `exists line in LINES: forall i in line: b[i] == p`, the
             // commonest condition, without the general frame.
             BoolExpr::LinesQuant(q) => return q.eval(run),
+            // A call on arguments fixed for the run (`won(b, 1)`), in a frame of its own.
+            BoolExpr::Memo(id, bindings, body) if hoist::fixed(id) => {
+                return hoist::once_bool(id, bindings, body, run)
+            }
             _ => {}
         }
         self.eval_general(run)
@@ -226,11 +230,7 @@ impl BoolExpr {
                 body.eval(run)
             }
             BoolExpr::Memo(id, bindings, body) if hoist::fixed(id) => {
-                let value = hoist::once(id, run, |run| {
-                    hoist::bind(bindings, run)?;
-                    Ok(i64::from(body.eval(run)?))
-                })?;
-                Ok(value != 0)
+                hoist::once_bool(id, bindings, body, run)
             }
             BoolExpr::Memo(id, bindings, body) => {
                 Ok(lists::memoized(id, bindings, run, |run| Ok(i64::from(body.eval(run)?)))? != 0)
