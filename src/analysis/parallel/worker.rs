@@ -211,8 +211,14 @@ impl<'s, S: Store> Worker<'s, S> {
                 0
             }
         };
-        if holds(&plan.terminal)? {
-            return Ok(Some(end(holds(&plan.draw)?)));
+        // The conditions in one run; one by one where that run hands over.
+        let ended = match plan.ends.map(|e| e.end(inputs, plan.max_collection, stop)) {
+            Some(Ok(ended)) => ended,
+            _ if holds(&plan.terminal)? => Some(holds(&plan.draw)?),
+            _ => None,
+        };
+        if let Some(draw) = ended {
+            return Ok(Some(end(draw)));
         }
         let start = opts.len();
         for rule in &plan.rules {
