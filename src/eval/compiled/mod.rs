@@ -27,6 +27,7 @@ mod compile_lists;
 mod cross;
 mod domain;
 mod fused;
+mod gen_blocks;
 mod hoist;
 mod lanes;
 mod lists;
