@@ -14,7 +14,7 @@
 
 use std::ops::ControlFlow;
 
-use super::lists::INDEXES;
+use super::gen_blocks::INDEXES;
 use super::*;
 use crate::diag::DiagResult;
 use crate::eval::arith;

@@ -29,6 +29,7 @@ mod conds;
 mod cross;
 mod domain;
 mod fused;
+mod gen_blocks;
 mod hoist;
 mod lanes;
 mod lists;
