@@ -16,6 +16,7 @@ mod compiled_lists;
 mod deep;
 mod dense;
 mod diagnostics;
+mod differential;
 mod domain;
 mod engines;
 mod examples;

@@ -15,7 +15,8 @@
 //!   key stored. It interns nothing in the graph, so it is used on one thread as well (one
 //!   worker); `CGL_RANK=off` turns it off, and `CGL_DENSE=off` with the dense indexes;
 //! - else, on two threads or more, a table of positions packed into a [`key::Key`],
-//!   sharded by hash, each shard behind its own lock (`table.rs`).
+//!   sharded by hash (`table.rs`): read without a lock, a position's options as one batch,
+//!   and claimed and finished under the shard's lock.
 //!
 //! The remoteness of every reachable position comes out (hence its outcome), and the store
 //! stays beside the memos ([`Solved`]), where `outcome` and `remoteness` of those positions

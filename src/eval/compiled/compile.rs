@@ -117,7 +117,17 @@ impl Compiler<'_> {
             })
         });
         let int_parts = int_parts.filter(|_| in_blocks);
+        // A list target computed by a comprehension runs for a block of the innermost
+        // loop's values at once.
+        let cross = match (&target, last_for) {
+            (Target::List(list), Some(k)) => match &steps[k] {
+                GenClause::Range { reg, .. } => super::cross::Cross::plan(list, *reg),
+                _ => None,
+            },
+            _ => None,
+        };
         Some(CompiledRule {
+            cross,
             last_for,
             int_parts,
             int_shape,

@@ -26,6 +26,7 @@
 mod compile;
 mod compile_lists;
 mod conds;
+mod cross;
 mod domain;
 mod fused;
 mod hoist;
@@ -155,6 +156,9 @@ pub struct CompiledRule {
     int_parts: Option<Vec<IntExpr>>,
     /// What the integers make.
     int_shape: LaneShape,
+    /// The target, when it is a comprehension over a list that runs for a block of the
+    /// innermost loop's values at once (see `cross.rs`).
+    cross: Option<Box<cross::Cross>>,
 }
 
 /// The shape of a target built from integers only.

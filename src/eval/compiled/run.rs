@@ -328,6 +328,9 @@ pub(super) struct Buffers {
     pub(super) index: Vec<i64>,
     pub(super) guard_cols: Vec<i64>,
     pub(super) body_cols: Vec<i64>,
+    /// A block of an innermost loop's values crossed with a list's items (see `cross.rs`):
+    /// the items', indexes' and values' lanes and the body's.
+    pub(super) cross: Vec<i64>,
 }
 
 thread_local! {
@@ -559,6 +562,12 @@ impl CompiledRule {
     ) -> Result<ControlFlow<()>, Interrupt> {
         let (a, b, narrowed) = narrow(reg, a, b, guards, &run.b.regs);
         let guards = &guards[narrowed..];
+        if let (Some(cross), true, []) = (&self.cross, run.blocks, guards) {
+            // All the options are wanted: their targets computed a block of values at once.
+            if let Some(flow) = cross.run(reg, a, b, run, emit) {
+                return flow;
+            }
+        }
         // A first guard that reads a cell of a list at the loop's value is tested in place.
         let cell = match guards.first() {
             Some(GenClause::If(cond)) => rows::CellTest::recognise(cond, reg),
@@ -696,6 +705,7 @@ impl CompiledRule {
                 values: &values[..n],
                 index_reg: NO_REG,
                 index_values: &[],
+                outer_values: &[],
             };
             keep[..n].fill(true);
             for step in guards {
