@@ -108,6 +108,7 @@ fn list_guard(r: &mut Rng, param: bool) -> String {
         18 => format!("sum(x for x in b) != {}", c + d),
         19 => format!("i >= {c} and v <= {d}"),
         20 => format!("v != i and i != {c}"),
+        21 => "str(v) != \"2\"".to_string(),
         _ => "(i, v) != (0, 0)".to_string(),
     }
 }
@@ -196,9 +197,9 @@ fn list_rule(r: &mut Rng, param: bool, escapes: &mut bool, sets_only: bool) -> S
         format!("[0, {}]", 1 + r.below(4))
     };
     let which = if sets_only {
-        *r.pick_of(&[0, 1, 2, 8, 8, 14, 17, 18])
+        *r.pick_of(&[0, 1, 2, 8, 8, 14, 17, 18, 19])
     } else {
-        r.below(19)
+        r.below(21)
     };
     match which {
         14 => {
@@ -210,6 +211,11 @@ fn list_rule(r: &mut Rng, param: bool, escapes: &mut bool, sets_only: bool) -> S
         1 => format!(
             "move {}(set(b, i, v)) for i in {idx}, v in 0..b[i]{g}",
             r.pick(&["sorted", "reversed", "list"])
+        ),
+        19 => format!("move set(b, i, v) for (i, w) in enumerate(b), v in 0..w{g}"),
+        20 => format!(
+            "move [if y == w then min(y, v) else y for y in b] for w in b, v in 0..w{}",
+            r.pick(&["", " if v != 1", " if w != v + 2", " if (w, v) != (2, 0)"])
         ),
         17 => format!("move set(b, len(b) - 1 - i, v) for i in {idx}, v in 0..b[len(b) - 1 - i]{g}"),
         18 => format!(
