@@ -91,7 +91,7 @@ fn relative_to_root(path: &Path) -> String {
 fn lane_programs_print_the_same_in_both_engines() {
     let (code, stdout, stderr) = cgl(&["check", "tests/lanes.game"]);
     assert!(
-        code == 1 && stdout.contains("30 passed, 3 failed") && stderr.contains("integer overflow"),
+        code == 1 && stdout.contains("34 passed, 5 failed") && stderr.contains("integer overflow"),
         "{stdout}{stderr}"
     );
     assert_engines_agree("tests/lanes.game", &[]);

@@ -143,3 +143,66 @@ fn tic_tac_toe_written_otherwise_solves_the_same() {
     );
     assert_eq!(shown, ["5478", "D"]);
 }
+
+/// A game's `terminal if` and `draw if` conditions compiled together (one run a position,
+/// src/eval/compiled/conds.rs), calls of the same function on the same literal or input
+/// arguments sharing one value. A call on other arguments is not shared (`won(b, 2)` is not
+/// `won(b, 1)`: every end would be a draw), nor one whose argument is a loop's variable.
+#[test]
+fn conditions_run_together_share_only_the_same_calls() {
+    let lines = "const LINES = [[0, 1, 2], [3, 4, 5], [6, 7, 8], [0, 3, 6], [1, 4, 7], [2, 5, 8], [0, 4, 8], [2, 4, 6]]\n\
+                 fn won(b, p) = exists l in LINES: forall i in l: b[i] == p\n";
+    let rule = "move set(b, i, if count(c == 1 for c in b) == count(c == 2 for c in b) then 1 else 2) for i in 0..9 if b[i] == 0\n";
+    for (conds, outcome) in [
+        // O's lines only draw, and a full board is lost by O (to move): X wins. Were
+        // `won(b, 2)` read as `won(b, 1)`, X's lines would draw.
+        (
+            "terminal if won(b, 1) or won(b, 2) or not (0 in b)\n    draw if won(b, 2)\n",
+            "N",
+        ),
+        ("terminal if won(b, 1)\n    draw if won(b, 2)\n", "N"),
+        (
+            "terminal if exists p in 1..3: won(b, p)\n    terminal if not (0 in b)\n    draw if not won(b, 1) and not won(b, 2)\n",
+            "D",
+        ),
+    ] {
+        let source =
+            format!("{lines}game T {{\n    position b\n    start [0; 9]\n    {conds}    {rule}}}\n");
+        let (_, shown) = both(
+            &source,
+            &[
+                "outcome(T.start)",
+                "[outcome(m) for m in moves(T.start)]",
+                "remoteness(T([1, 1, 0, 2, 2, 0, 0, 0, 0]))",
+            ],
+        );
+        assert_eq!(shown[0], outcome, "{source}");
+        assert_eq!(shown[2], "1", "{source}");
+        let mut s = crate::compiled_lists::session(true);
+        s.load_source("g.game", &source).unwrap();
+        assert!(s.compiled().games[0].ends.is_some(), "{source}");
+    }
+}
+
+/// A call the `terminal if` condition does not reach on a position and the `draw if`
+/// condition does, failing there (`b[5]` of a shorter board): the same error as the
+/// interpreter's, raised by the draw condition; where both conditions are false nothing fails.
+#[test]
+fn a_shared_call_fails_where_the_conditions_first_reach_it() {
+    let source = "fn bad(b) = b[5] == 1\n\
+                  game G {\n    position b\n    \
+                  terminal if len(b) < 3 or bad(b)\n    \
+                  draw if bad(b)\n    \
+                  move set(b, i, 1) for i in 0..len(b) if b[i] == 0\n}\n";
+    let (answers, _) = both(
+        source,
+        &[
+            "outcome(G([0, 0]))",
+            "outcome(G([1, 1, 1, 1, 1, 1]))",
+            "outcome(G([0, 0, 0, 0, 0, 0]))",
+        ],
+    );
+    assert!(answers[0].is_err(), "{answers:?}");
+    assert_eq!(answers[1].as_deref(), Ok("D"));
+    assert!(answers[2].is_ok(), "{answers:?}");
+}

@@ -15,7 +15,8 @@
 //!   key stored. It interns nothing in the graph, so it is used on one thread as well (one
 //!   worker); `CGL_RANK=off` turns it off, and `CGL_DENSE=off` with the dense indexes;
 //! - else, on two threads or more, a table of positions packed into a [`key::Key`],
-//!   sharded by hash, each shard behind its own lock (`table.rs`).
+//!   sharded by hash (`table.rs`): read without a lock, a position's options as one batch,
+//!   and claimed and finished under the shard's lock.
 //!
 //! The remoteness of every reachable position comes out (hence its outcome), and the store
 //! stays beside the memos ([`Solved`]), where `outcome` and `remoteness` of those positions
@@ -47,7 +48,7 @@ use worker::Worker;
 use super::memo::RemCode;
 use super::solve::{MemoTable, Slot};
 use super::{conv_index, Analyzer};
-use crate::eval::compiled::{CompiledCond, CompiledRule};
+use crate::eval::compiled::{CompiledCond, CompiledEnds, CompiledRule};
 use crate::eval::value::{InstanceId, Outcome, PosTerm, Value};
 use crate::eval::World;
 use crate::graph::{Ranks, TermId, MAX_TERMS};
@@ -189,6 +190,8 @@ struct Plan<'p> {
     rules: Vec<&'p CompiledRule>,
     terminal: Vec<&'p CompiledCond>,
     draw: Vec<&'p CompiledCond>,
+    /// The same conditions compiled together (one run a position, shared calls).
+    ends: Option<&'p CompiledEnds>,
     /// The frame's slots: the parameters, `none` elsewhere.
     frame: Vec<Plain>,
     /// The slot the position's list is bound to (`None` for `position _`).
@@ -365,6 +368,7 @@ fn plan<'w>(an: &Analyzer, w: &World<'w>, inst: InstanceId, conv: Convention) ->
         rules,
         terminal: conds(&compiled.terminal)?,
         draw: conds(&compiled.draw)?,
+        ends: compiled.ends.as_ref().filter(|e| e.call_depth() <= depth),
         frame,
         slot,
         max_collection: w.limits.max_collection,

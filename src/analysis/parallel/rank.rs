@@ -177,6 +177,8 @@ impl RankTable {
 
 impl Store for RankTable {
     type Id = u32;
+    /// Its cells are read as they are: a view holds nothing.
+    type View = ();
 
     #[inline]
     fn id(&self, cells: &[i64]) -> Option<u32> {
@@ -230,8 +232,10 @@ impl Store for RankTable {
         }
     }
 
+    fn view(&self) {}
+
     #[inline]
-    fn peek(&self, rank: u32) -> Option<u32> {
+    fn peek(&self, (): &mut (), rank: u32) -> Option<u32> {
         match self.cell(rank)?.load(Ordering::Acquire) {
             UNSEEN | ACTIVE => None,
             c => match self.seen(rank, c) {
@@ -303,9 +307,9 @@ mod tests {
             assert_eq!(table.claim(rank), Seen::New);
             assert_eq!(table.claim(rank), Seen::Active);
             assert_eq!(table.get(rank), Some(Seen::Active));
-            assert_eq!(table.peek(rank), None);
+            assert_eq!(table.peek(&mut (), rank), None);
             table.finish(rank, *code);
-            assert_eq!(table.peek(rank), Some(*code));
+            assert_eq!(table.peek(&mut (), rank), Some(*code));
             assert_eq!(table.claim(rank), Seen::Done(*code));
             assert_eq!(table.get(rank), Some(Seen::Done(*code)));
         }

@@ -11,6 +11,21 @@ pub(super) const DRAW: u32 = u32::MAX;
 /// Remoteness values from here up are not kept (as the session's remoteness memo).
 pub(super) const MAX_REMOTENESS: u32 = u32::MAX - 3;
 
+/// An option of a position on a thread's path, with its code once known ([`ACTIVE`]:
+/// not yet).
+pub(super) struct Opt<I> {
+    pub(super) id: I,
+    pub(super) code: u32,
+}
+
+impl<I: Copy> Clone for Opt<I> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<I: Copy> Copy for Opt<I> {}
+
 /// What a position's entry says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Seen {
@@ -42,11 +57,24 @@ pub(super) trait Store: Sync {
     /// What the store says of `id`, `None` if it is not there.
     fn get(&self, id: Self::Id) -> Option<Seen>;
 
-    /// `id`'s code if it is solved, where the store can tell without a lock (else `None`):
-    /// read for all of a position's options in one loop once they are made, so that their
-    /// reads overlap (most are solved already, and the table is read at random).
-    fn peek(&self, _id: Self::Id) -> Option<u32> {
-        None
+    /// A thread's handle for [`Store::peek`].
+    type View;
+
+    /// A new thread's handle.
+    fn view(&self) -> Self::View;
+
+    /// `id`'s code if it is solved, read without a lock (else `None`, also where the view
+    /// is behind): read for all of a position's options in one loop once they are made, so
+    /// that their reads overlap (most are solved already, and the table is read at random).
+    fn peek(&self, view: &mut Self::View, id: Self::Id) -> Option<u32>;
+
+    /// The codes of the options that are solved (the others are left [`ACTIVE`]), as
+    /// [`Store::peek`] reads them; a store may order its reads so that they overlap better.
+    #[inline]
+    fn peek_all(&self, view: &mut Self::View, opts: &mut [Opt<Self::Id>]) {
+        for o in opts {
+            o.code = self.peek(view, o.id).unwrap_or(ACTIVE);
+        }
     }
 
     /// Records the solved `id`'s code (the same from whichever thread solves it).

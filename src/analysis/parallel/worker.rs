@@ -15,26 +15,11 @@ use std::sync::atomic::Ordering;
 
 use rustc_hash::FxHashSet;
 
-use super::store::{Seen, Store, ACTIVE, DRAW, MAX_REMOTENESS};
+use super::store::{Opt, Seen, Store, ACTIVE, DRAW, MAX_REMOTENESS};
 use super::{Abort, Shared};
 use crate::diag::Diag;
 use crate::eval::compiled::{Emitted, InputFrame};
 use crate::eval::value::Value;
-
-/// An option of a position on the search's path, with its code once known ([`ACTIVE`]:
-/// not yet).
-struct Opt<I> {
-    id: I,
-    code: u32,
-}
-
-impl<I: Copy> Clone for Opt<I> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<I: Copy> Copy for Opt<I> {}
 
 /// A position on the path: its options are `opts[start..end]`, `next` the first not looked
 /// at in this pass.
@@ -63,6 +48,8 @@ pub(super) struct Worker<'s, S: Store> {
     sh: &'s Shared<'s, S>,
     /// The game's frame (parameters), built in this thread from plain data.
     frame: Vec<Value>,
+    /// Its handle for reading the store without a lock.
+    view: S::View,
     cells: Vec<i64>,
     opts: Vec<Opt<S::Id>>,
     stack: Vec<Frame<S::Id>>,
@@ -81,6 +68,7 @@ impl<'s, S: Store> Worker<'s, S> {
             id,
             sh,
             frame: sh.plan.frame.iter().map(|p| p.to_value()).collect(),
+            view: sh.table.view(),
             cells: Vec::new(),
             opts: Vec::new(),
             stack: Vec::new(),
@@ -194,7 +182,11 @@ impl<'s, S: Store> Worker<'s, S> {
         let table = &self.sh.table;
         table.cells(id, &mut self.cells);
         let Worker {
-            frame, cells, opts, ..
+            frame,
+            cells,
+            opts,
+            view,
+            ..
         } = self;
         let inputs = InputFrame {
             values: frame,
@@ -219,8 +211,14 @@ impl<'s, S: Store> Worker<'s, S> {
                 0
             }
         };
-        if holds(&plan.terminal)? {
-            return Ok(Some(end(holds(&plan.draw)?)));
+        // The conditions in one run; one by one where that run hands over.
+        let ended = match plan.ends.map(|e| e.end(inputs, plan.max_collection, stop)) {
+            Some(Ok(ended)) => ended,
+            _ if holds(&plan.terminal)? => Some(holds(&plan.draw)?),
+            _ => None,
+        };
+        if let Some(draw) = ended {
+            return Ok(Some(end(draw)));
         }
         let start = opts.len();
         for rule in &plan.rules {
@@ -244,11 +242,11 @@ impl<'s, S: Store> Worker<'s, S> {
             }
         }
         // The options' codes are read after all of them are made, in a loop of independent
-        // reads: the table is read at random (a board's options are ranks `m^i` apart), and
-        // so the reads' misses overlap instead of waiting one at a time between rule runs.
-        for o in &mut opts[start..] {
-            o.code = table.peek(o.id).unwrap_or(ACTIVE);
-        }
+        // reads without a lock: the table is read at random (a board's options are ranks
+        // `m^i` apart, a key's slot is its hash's), and so the reads' misses overlap instead
+        // of waiting one at a time between rule runs. Only what is not solved yet is claimed
+        // (under a lock for keys) by the search.
+        table.peek_all(view, &mut opts[start..]);
         let n = opts.len() - start;
         if n == 0 {
             return Ok(Some(end(holds(&plan.draw)?)));

@@ -117,7 +117,17 @@ impl Compiler<'_> {
             })
         });
         let int_parts = int_parts.filter(|_| in_blocks);
+        // A list target computed by a comprehension runs for a block of the innermost
+        // loop's values at once.
+        let cross = match (&target, last_for) {
+            (Target::List(list), Some(k)) => match &steps[k] {
+                GenClause::Range { reg, .. } => super::cross::Cross::plan(list, *reg),
+                _ => None,
+            },
+            _ => None,
+        };
         Some(CompiledRule {
+            cross,
             last_for,
             int_parts,
             int_shape,
@@ -183,6 +193,9 @@ pub(super) struct Compiler<'p> {
     pub(super) binds: Vec<u32>,
     /// How many loops enclose what is being compiled (a rule's `for` clauses, generators).
     pub(super) loops: u32,
+    /// The calls compiled so far whose arguments are the same all through a run, with their
+    /// memo ids: the same call again shares the id, and so the value (see `hoist.rs`).
+    pub(super) fixed_calls: Vec<(hoist::FixedCall, u32)>,
 }
 
 /// How many passes [`Compiler::two_passes`] makes with variables' kinds set in advance.
@@ -234,6 +247,7 @@ impl<'p> Compiler<'p> {
             reads: Vec::new(),
             binds: Vec::new(),
             loops: 0,
+            fixed_calls: Vec::new(),
         };
         c.grow();
         c

@@ -353,7 +353,7 @@ impl Compiler<'_> {
             }
             ExprKind::CallFn(id, args) => {
                 let (bindings, body) = self.inline(id.0 as usize, args, |c, body| c.int(body))?;
-                match self.memo_key(&bindings) {
+                match self.memo_key((id.0 as usize, Kind::Int), &bindings) {
                     Some(key) => IntExpr::Memo(key, bindings, Box::new(body)),
                     None => IntExpr::Let(bindings, Box::new(body)),
                 }
@@ -393,7 +393,7 @@ impl Compiler<'_> {
             ExprKind::CallFn(id, args) => {
                 let (bindings, body) =
                     self.inline(id.0 as usize, args, |c, body| c.boolean(body))?;
-                match self.memo_key(&bindings) {
+                match self.memo_key((id.0 as usize, Kind::Bool), &bindings) {
                     Some(key) => BoolExpr::Memo(key, bindings, Box::new(body)),
                     None => BoolExpr::Let(bindings, Box::new(body)),
                 }
@@ -421,8 +421,14 @@ impl Compiler<'_> {
     /// cheap and cannot fail); `None` for other calls. An argument that is a literal or an
     /// input of the rule (the position, a parameter: loaded when the run starts and never
     /// bound again) is the same all through a run, so it is left out of the key; a call of
-    /// such arguments only (`turn(b)`) is then computed once a run and never compared.
-    pub(super) fn memo_key(&mut self, bindings: &[Binding]) -> Option<MemoKey> {
+    /// such arguments only (`turn(b)`) is then computed once a run and never compared, and
+    /// shares its id with every other call of the same function (`call`: its id and the kind
+    /// of its value) on the same such arguments (see `Compiler::fixed_call`).
+    pub(super) fn memo_key(
+        &mut self,
+        call: (usize, Kind),
+        bindings: &[Binding],
+    ) -> Option<MemoKey> {
         if !bindings.iter().all(Binding::is_simple) {
             return None;
         }
@@ -438,7 +444,10 @@ impl Compiler<'_> {
             | Binding::Alias(_, r) => self.inputs.iter().any(|(input, _)| input == r),
             Binding::Int(..) | Binding::List(..) | Binding::Bool(..) => false,
         };
-        let keyed = bindings.iter().map(|b| !fixed(b)).collect();
+        let keyed: Vec<bool> = bindings.iter().map(|b| !fixed(b)).collect();
+        if !keyed.contains(&true) {
+            return Some(self.fixed_call(call, bindings));
+        }
         self.memos += 1;
         Some(MemoKey {
             id: self.memos - 1,

@@ -16,6 +16,8 @@ pub(super) struct Filter {
     pub(super) list: ListExpr,
     /// The comparison each item must pass.
     pub(super) test: ItemTest,
+    /// Whether the list is a comprehension that runs in blocks (see [`Filter::comp_blocks`]).
+    pub(super) comp_blocks: bool,
 }
 
 /// An inlined call of a function whose body filters its list parameter, `Let(bindings,
@@ -41,9 +43,12 @@ pub(super) fn fuse_call(mut bindings: Vec<Binding>, body: ListExpr) -> ListExpr 
     let Binding::List(_, computed) = bindings.remove(at) else {
         return ListExpr::Let(bindings, Box::new(body));
     };
+    let comp_blocks = matches!(&computed, ListExpr::Comp(gen, _)
+        if gen.progs.is_some() && gen.item_test().is_none());
     let filter = ListExpr::Filter(Box::new(Filter {
         list: computed,
         test,
+        comp_blocks,
     }));
     if bindings.is_empty() {
         filter
@@ -55,10 +60,8 @@ pub(super) fn fuse_call(mut bindings: Vec<Binding>, body: ListExpr) -> ListExpr 
 impl Filter {
     /// Appends the items of the list that pass the test to `out`.
     pub(super) fn eval_into(&self, run: &mut Run<'_>, out: &mut Vec<i64>) -> Eval<()> {
-        if let ListExpr::Comp(gen, _) = &self.list {
-            if gen.progs.is_some() && gen.item_test().is_none() {
-                return self.comp_blocks(gen, run, out);
-            }
+        if let (true, ListExpr::Comp(gen, _)) = (self.comp_blocks, &self.list) {
+            return self.comp_blocks(gen, run, out);
         }
         let start = out.len();
         self.list.eval_into(run, out)?;
@@ -76,6 +79,16 @@ impl Filter {
     /// against the collection limit, and as the filter's steps.
     fn comp_blocks(&self, gen: &Gen, run: &mut Run<'_>, out: &mut Vec<i64>) -> Eval<()> {
         let limit = run.max_collection;
+        let start = out.len();
+        if let Some(done) = gen.body_into(run, out) {
+            // One block and no guard: the lanes written onto `out`, then filtered in place.
+            let made = done? as u64;
+            if made > limit {
+                return Err(Interrupt::Fallback);
+            }
+            self.test.retain_from(out, start, &run.b.regs);
+            return tick_n(&mut run.ticks, run.stop, made as usize);
+        }
         // The test's other side is a literal or a register of the filter's frame, which the
         // comprehension does not bind.
         let y = self.test.other_value(&run.b.regs);

@@ -38,6 +38,9 @@ pub(super) struct Lanes<'l> {
     pub(super) values: &'l [i64],
     pub(super) index_reg: u32,
     pub(super) index_values: &'l [i64],
+    /// The innermost loop's values, for a lane program that reads them as lanes (see
+    /// `cross.rs`; empty elsewhere).
+    pub(super) outer_values: &'l [i64],
 }
 
 /// No register (see [`Lanes`]).

@@ -197,24 +197,31 @@ impl Gen {
             ..
         } = &mut *run.b;
         let items = &lists[simple.list as usize];
-        if progs.reads_index && index.len() < LANES {
+        if progs.reads_index && len > LANES && index.len() < LANES {
             index.resize(LANES, 0);
         }
         let mut start = 0;
         while start < len {
             let n = (len - start).min(LANES);
             let next = start + n;
-            if progs.reads_index {
-                for (k, v) in index[..n].iter_mut().enumerate() {
-                    *v = (start + k) as i64;
+            // The first block's indexes are 0, 1, ...: no need to write them.
+            let indexes: &[i64] = match (progs.reads_index, start) {
+                (false, _) => &[],
+                (true, 0) => &INDEXES[..n],
+                (true, _) => {
+                    for (k, v) in index[..n].iter_mut().enumerate() {
+                        *v = (start + k) as i64;
+                    }
+                    &index[..n]
                 }
-            }
+            };
             let at = Lanes {
                 regs,
                 reg: simple.item.unwrap_or(NO_REG),
                 values: &items[start..next],
                 index_reg: simple.index.unwrap_or(NO_REG),
-                index_values: if progs.reads_index { &index[..n] } else { &[] },
+                index_values: indexes,
+                outer_values: &[],
             };
             let keep = match &progs.guard {
                 Some(guard) => guard.run(&at, guard_cols)?,
@@ -228,6 +235,21 @@ impl Gen {
             block(values, keep, n)?;
         }
         Ok(())
+    }
+
+    /// A generator with lane programs and no guard over a list of at most one block (see
+    /// [`Gen::blocks`]): the body's lanes appended to `out`, the last operation writing
+    /// there directly (no columns, no copy); how many. `None`, with nothing done, when the
+    /// generator is not of that shape.
+    #[inline]
+    pub(super) fn body_into(&self, run: &mut Run<'_>, out: &mut Vec<i64>) -> Option<Eval<usize>> {
+        let simple = self.simple()?;
+        let progs = self.progs.as_deref()?;
+        let len = run.b.lists[simple.list as usize].len();
+        if progs.guard.is_some() || len > LANES {
+            return None;
+        }
+        Some(body_lanes(simple, progs, run, out, len).map(|()| len))
     }
 
     /// A generator whose lane programs make an [`ItemTest`] (see [`GenProgs::test`]): the
@@ -262,6 +284,54 @@ impl Gen {
             _ => None,
         }
     }
+}
+
+/// The lane of each item's index in a block that starts at the list's first item.
+pub(super) static INDEXES: [i64; LANES] = {
+    let mut index = [0; LANES];
+    let mut k = 0;
+    while k < LANES {
+        index[k] = k as i64;
+        k += 1;
+    }
+    index
+};
+
+/// [`Gen::body_into`] of `len` items, at most a block: counted as [`Gen::blocks`] counts
+/// them, then the body computed into `out`'s new lanes.
+fn body_lanes(
+    simple: SimpleGen<'_>,
+    progs: &GenProgs,
+    run: &mut Run<'_>,
+    out: &mut Vec<i64>,
+    len: usize,
+) -> Eval<()> {
+    tick_n(&mut run.ticks, run.stop, len)?;
+    if len == 0 {
+        // No block: the body is not run (a uniform operation could fail on nothing).
+        return Ok(());
+    }
+    let Buffers {
+        regs,
+        lists,
+        body_cols,
+        ..
+    } = &mut *run.b;
+    let at = Lanes {
+        regs,
+        reg: simple.item.unwrap_or(NO_REG),
+        values: &lists[simple.list as usize][..len],
+        index_reg: simple.index.unwrap_or(NO_REG),
+        index_values: if progs.reads_index {
+            &INDEXES[..len]
+        } else {
+            &[]
+        },
+        outer_values: &[],
+    };
+    let start = out.len();
+    out.resize(start + len, 0);
+    progs.body.run_into(&at, body_cols, &mut out[start..])
 }
 
 /// `for (index, item) in enumerate(list) if guard`, `list` a register.
@@ -614,6 +684,13 @@ impl ListExpr {
                     tick_n(&mut run.ticks, run.stop, items.len())?;
                     out.reserve(items.len());
                     test.each(items, &run.b.regs, |v| out.push(v));
+                    if out.len() > limit {
+                        return Err(Interrupt::Fallback);
+                    }
+                    return Ok(());
+                }
+                if let Some(done) = gen.body_into(run, out) {
+                    done?;
                     if out.len() > limit {
                         return Err(Interrupt::Fallback);
                     }

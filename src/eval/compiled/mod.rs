@@ -19,11 +19,14 @@
 //! (lists, generators and folds at run time); `lanes.rs` (blocks of 256 values); `prog.rs`
 //! (flat lane programs of comprehensions and folds), `select.rs` (their fused selects) and
 //! `fused.rs` (a filter of a computed list in one pass); `rows.rs` (families of rows and the
-//! quantifiers over them); `hoist.rs` (loop-invariant parts computed once a run); `table.rs`
-//! (the side table by game).
+//! quantifiers over them); `hoist.rs` (loop-invariant parts computed once a run, and calls
+//! on arguments fixed for a run shared); `conds.rs` (`terminal if` and `draw if`
+//! conditions, one by one and a game's all together); `table.rs` (the side table by game).
 
 mod compile;
 mod compile_lists;
+mod conds;
+mod cross;
 mod domain;
 mod fused;
 mod hoist;
@@ -38,8 +41,9 @@ mod table;
 use std::rc::Rc;
 
 use self::{compile::*, lanes::*, lists::*, prog::*, rows::*, run::*};
+pub use conds::{compile_condition, compile_ends, CompiledCond, CompiledEnds};
 pub use domain::{cell_domain, position_ranges};
-pub use run::{compile_condition, CompiledCond, InputFrame};
+pub use run::InputFrame;
 pub use table::{CompiledGame, CompiledGames};
 
 use super::arith::IntOp;
@@ -152,6 +156,9 @@ pub struct CompiledRule {
     int_parts: Option<Vec<IntExpr>>,
     /// What the integers make.
     int_shape: LaneShape,
+    /// The target, when it is a comprehension over a list that runs for a block of the
+    /// innermost loop's values at once (see `cross.rs`).
+    cross: Option<Box<cross::Cross>>,
 }
 
 /// The shape of a target built from integers only.

@@ -23,6 +23,8 @@ pub(super) enum Src {
     Item,
     /// The item's index (`enumerate`), lane by lane.
     Index,
+    /// The innermost loop's variable, lane by lane (see `cross.rs`).
+    Outer,
     /// A literal.
     Lit(i64),
     /// An integer register, the same in every lane.
@@ -80,6 +82,8 @@ struct Build {
     ops: Vec<Op>,
     item: Option<u32>,
     index: Option<u32>,
+    /// The innermost loop's variable, when it varies from lane to lane too.
+    outer: Option<u32>,
     reads_index: bool,
 }
 
@@ -98,6 +102,8 @@ impl Build {
         } else if Some(r) == self.index {
             self.reads_index = true;
             Src::Index
+        } else if Some(r) == self.outer {
+            Src::Outer
         } else {
             Src::Reg(r)
         }
@@ -215,6 +221,30 @@ impl Prog {
             ops: Vec::new(),
             item,
             index,
+            outer: None,
+            reads_index: false,
+        };
+        let out = b.int(e)?;
+        Some(Prog {
+            ops: b.ops,
+            out,
+            reads_index: b.reads_index,
+        })
+    }
+
+    /// [`Prog::int`] with the innermost loop's variable `outer` varying from lane to lane
+    /// too (see `cross.rs`).
+    pub(super) fn cross(
+        e: &IntExpr,
+        item: Option<u32>,
+        index: Option<u32>,
+        outer: u32,
+    ) -> Option<Prog> {
+        let mut b = Build {
+            ops: Vec::new(),
+            item,
+            index,
+            outer: Some(outer),
             reads_index: false,
         };
         let out = b.int(e)?;
@@ -231,6 +261,7 @@ impl Prog {
             ops: Vec::new(),
             item,
             index,
+            outer: None,
             reads_index: false,
         };
         let out = b.boolean(e)?;
@@ -261,6 +292,41 @@ impl Prog {
             V::S(lanes) => Out::Lanes(lanes),
             V::C(v) => Out::Same(v),
         })
+    }
+
+    /// [`Prog::run`] with the program's value written into `dst` (as long as the block): the
+    /// last operation writes there directly when it is the value, so no column is copied.
+    pub(super) fn run_into(
+        &self,
+        at: &Lanes<'_>,
+        arena: &mut Vec<i64>,
+        dst: &mut [i64],
+    ) -> Eval<()> {
+        let n = dst.len();
+        let last = self.ops.len().wrapping_sub(1);
+        let direct = matches!(self.out, Src::Col(k) if k as usize == last);
+        let columns = if direct { last } else { self.ops.len() };
+        let need = columns * LANES;
+        if arena.len() < need {
+            arena.resize(need, 0);
+        }
+        let mut bad = false;
+        for (k, op) in self.ops[..columns].iter().enumerate() {
+            let (done, rest) = arena.split_at_mut(k * LANES);
+            bad |= exec(op, &mut rest[..n], at, done);
+        }
+        if direct {
+            bad |= exec(&self.ops[last], dst, at, arena);
+        } else {
+            match resolve(self.out, at, arena, n) {
+                V::S(lanes) => dst.copy_from_slice(&lanes[..n]),
+                V::C(v) => dst.fill(v),
+            }
+        }
+        if bad {
+            return Err(Interrupt::Fallback);
+        }
+        Ok(())
     }
 }
 
@@ -326,6 +392,7 @@ fn resolve<'a>(s: Src, at: &Lanes<'a>, done: &'a [i64], n: usize) -> V<'a> {
     match s {
         Src::Item => V::S(at.values),
         Src::Index => V::S(at.index_values),
+        Src::Outer => V::S(at.outer_values),
         Src::Lit(v) => V::C(v),
         Src::Reg(r) => V::C(at.regs[r as usize]),
         Src::BoolReg(r) => V::C(i64::from(at.regs[r as usize] != 0)),
@@ -453,7 +520,7 @@ impl ItemTest {
             Src::BoolReg(r) => i64::from(regs[r as usize] != 0),
             Src::Lit(v) => v,
             // Not made (see `item_test`).
-            Src::Item | Src::Index | Src::Col(_) => return,
+            Src::Item | Src::Index | Src::Outer | Src::Col(_) => return,
         };
         let pass = &mut pass;
         match self.op {
@@ -509,7 +576,7 @@ impl ItemTest {
             Src::BoolReg(r) => i64::from(regs[r as usize] != 0),
             Src::Lit(v) => v,
             // Not made (see `item_test`).
-            Src::Item | Src::Index | Src::Col(_) => 0,
+            Src::Item | Src::Index | Src::Outer | Src::Col(_) => 0,
         }
     }
 
@@ -517,6 +584,21 @@ impl ItemTest {
     pub(super) fn retain_from(&self, out: &mut Vec<i64>, start: usize, regs: &[i64]) {
         let y = self.other_value(regs);
         let kept = by_test!(self.op, y, |test| compact(&mut out[start..], test));
+        out.truncate(start + kept);
+    }
+
+    /// Appends to `out`, in order, the items of `row` that the test lets through. They are
+    /// read from `row` and written once (not copied first and read back, which would wait
+    /// for the copy's stores).
+    pub(super) fn extend_filtered(&self, out: &mut Vec<i64>, row: &[i64], regs: &[i64]) {
+        let y = self.other_value(regs);
+        let start = out.len();
+        out.resize(start + row.len(), 0);
+        let kept = by_test!(self.op, y, |test| compact_into(
+            &mut out[start..],
+            row,
+            test
+        ));
         out.truncate(start + kept);
     }
 
@@ -567,6 +649,18 @@ fn compact(items: &mut [i64], test: impl Fn(i64) -> bool) -> usize {
     for k in 0..items.len() {
         let v = items[k];
         items[kept] = v;
+        kept += usize::from(test(v));
+    }
+    kept
+}
+
+/// Writes the items of `src` that pass `test` to the front of `dst` (as long), in order, with
+/// no branch per item; how many passed.
+#[inline(always)]
+fn compact_into(dst: &mut [i64], src: &[i64], test: impl Fn(i64) -> bool) -> usize {
+    let mut kept = 0;
+    for &v in src {
+        dst[kept] = v;
         kept += usize::from(test(v));
     }
     kept

@@ -262,11 +262,11 @@ impl LinesQuant {
 /// operator chosen once.
 fn pass_mask(op: BinaryOp, cells: &[i64], y: i64) -> u64 {
     fn mask(cells: &[i64], test: impl Fn(i64) -> bool) -> u64 {
-        let mut pass = 0u64;
-        for (k, c) in cells.iter().enumerate() {
-            pass |= u64::from(test(*c)) << k;
-        }
-        pass
+        // From the last cell down, a shift and an `or` a cell.
+        cells
+            .iter()
+            .rev()
+            .fold(0u64, |pass, c| (pass << 1) | u64::from(test(*c)))
     }
     match op {
         BinaryOp::Eq => mask(cells, |c| c == y),

@@ -12,7 +12,6 @@ use crate::eval::arith;
 use crate::eval::grid;
 use crate::eval::stop::Stop;
 use crate::eval::value::Value;
-use crate::lower::ir::{Expr, Program};
 use crate::syntax::ast::BinaryOp;
 
 pub(super) type Eval<T> = Result<T, Interrupt>;
@@ -167,6 +166,14 @@ impl BoolExpr {
             }
             BoolExpr::And(l, r) => return Ok(l.eval(run)? && r.eval(run)?),
             BoolExpr::Or(l, r) => return Ok(l.eval(run)? || r.eval(run)?),
+            BoolExpr::Not(x) => return Ok(!x.eval(run)?),
+            // A board game's `exists line in LINES: forall i in line: b[i] == p`, the
+            // commonest condition, without the general frame.
+            BoolExpr::LinesQuant(q) => return q.eval(run),
+            // A call on arguments fixed for the run (`won(b, 1)`), in a frame of its own.
+            BoolExpr::Memo(id, bindings, body) if hoist::fixed(id) => {
+                return hoist::once_bool(id, bindings, body, run)
+            }
             _ => {}
         }
         self.eval_general(run)
@@ -223,11 +230,7 @@ impl BoolExpr {
                 body.eval(run)
             }
             BoolExpr::Memo(id, bindings, body) if hoist::fixed(id) => {
-                let value = hoist::once(id, run, |run| {
-                    hoist::bind(bindings, run)?;
-                    Ok(i64::from(body.eval(run)?))
-                })?;
-                Ok(value != 0)
+                hoist::once_bool(id, bindings, body, run)
             }
             BoolExpr::Memo(id, bindings, body) => {
                 Ok(lists::memoized(id, bindings, run, |run| Ok(i64::from(body.eval(run)?)))? != 0)
@@ -325,6 +328,9 @@ pub(super) struct Buffers {
     pub(super) index: Vec<i64>,
     pub(super) guard_cols: Vec<i64>,
     pub(super) body_cols: Vec<i64>,
+    /// A block of an innermost loop's values crossed with a list's items (see `cross.rs`):
+    /// the items', indexes' and values' lanes and the body's.
+    pub(super) cross: Vec<i64>,
 }
 
 thread_local! {
@@ -388,61 +394,6 @@ impl Run<'_> {
     /// Gives a buffer from [`Run::take_list`] back.
     pub(super) fn put_list(&mut self, buf: Vec<i64>) {
         self.b.spare.push(buf);
-    }
-}
-
-/// A `terminal if` or `draw if` condition in compiled form: the same fragment as rules.
-#[derive(Debug, Clone)]
-pub struct CompiledCond {
-    pub(super) cond: BoolExpr,
-    pub(super) inputs: Vec<(u32, Kind)>,
-    /// The rows inputs that may hold integer sets (see `Compiler::sets_as_rows`).
-    pub(super) set_rows: Vec<u32>,
-    pub(super) registers: usize,
-    pub(super) call_depth: usize,
-}
-
-/// Compiles a game's condition, if it lies in the fragment.
-pub fn compile_condition(
-    cond: &Expr,
-    frame_size: usize,
-    program: Option<&Program>,
-) -> Option<CompiledCond> {
-    Compiler::two_passes(program, frame_size, |c| {
-        let cond = c.boolean(cond)?;
-        Some(CompiledCond {
-            cond,
-            set_rows: c.sets_as_rows(),
-            inputs: c.inputs.clone(),
-            registers: c.next as usize,
-            call_depth: c.call_depth,
-        })
-    })
-}
-
-impl CompiledCond {
-    /// How deep the condition's inlined calls nest.
-    pub fn call_depth(&self) -> usize {
-        self.call_depth
-    }
-
-    /// The condition's value in a position's frame; [`Interrupt::Fallback`] where the
-    /// interpreter must evaluate it (and raise its error).
-    pub fn eval(
-        &self,
-        frame: InputFrame<'_>,
-        max_collection: u64,
-        stop: &Stop,
-    ) -> Result<bool, Interrupt> {
-        with_run(
-            (&self.inputs, &self.set_rows),
-            self.registers,
-            frame,
-            max_collection,
-            stop,
-            false,
-            |run| self.cond.eval(run),
-        )
     }
 }
 
@@ -611,6 +562,12 @@ impl CompiledRule {
     ) -> Result<ControlFlow<()>, Interrupt> {
         let (a, b, narrowed) = narrow(reg, a, b, guards, &run.b.regs);
         let guards = &guards[narrowed..];
+        if let (Some(cross), true, []) = (&self.cross, run.blocks, guards) {
+            // All the options are wanted: their targets computed a block of values at once.
+            if let Some(flow) = cross.run(reg, a, b, run, emit) {
+                return flow;
+            }
+        }
         // A first guard that reads a cell of a list at the loop's value is tested in place.
         let cell = match guards.first() {
             Some(GenClause::If(cond)) => rows::CellTest::recognise(cond, reg),
@@ -748,6 +705,7 @@ impl CompiledRule {
                 values: &values[..n],
                 index_reg: NO_REG,
                 index_values: &[],
+                outer_values: &[],
             };
             keep[..n].fill(true);
             for step in guards {

@@ -16,6 +16,7 @@ use crate::syntax::ast::BinaryOp;
 pub(super) enum Lane {
     Item,
     Index,
+    Outer,
     Col(u32),
 }
 
@@ -63,6 +64,7 @@ impl ArmSrc {
         let lanes = |lane: Lane| match lane {
             Lane::Item => at.values,
             Lane::Index => at.index_values,
+            Lane::Outer => at.outer_values,
             Lane::Col(k) => &done[k as usize * LANES..][..n],
         };
         let value = |uniform: Uniform| match uniform {
@@ -82,6 +84,7 @@ fn lane_of(s: Src) -> Option<Lane> {
     match s {
         Src::Item => Some(Lane::Item),
         Src::Index => Some(Lane::Index),
+        Src::Outer => Some(Lane::Outer),
         Src::Col(k) => Some(Lane::Col(k)),
         Src::Lit(_) | Src::Reg(_) | Src::BoolReg(_) => None,
     }
@@ -92,7 +95,7 @@ fn uniform_of(s: Src) -> Option<Uniform> {
         Src::Lit(v) => Some(Uniform::Lit(v)),
         Src::Reg(r) => Some(Uniform::Reg(r)),
         Src::BoolReg(r) => Some(Uniform::BoolReg(r)),
-        Src::Item | Src::Index | Src::Col(_) => None,
+        Src::Item | Src::Index | Src::Outer | Src::Col(_) => None,
     }
 }
 

@@ -1,7 +1,9 @@
 //! The compiled forms of a program's games, kept beside the IR (which does not know them):
 //! built once a file is lowered, looked up by game and rule while positions are explored.
 
-use super::{compile_condition, compile_rule, CompiledCond, CompiledRule};
+use super::{
+    compile_condition, compile_ends, compile_rule, CompiledCond, CompiledEnds, CompiledRule,
+};
 use crate::lower::ir::{Expr, GameId, Program};
 
 /// One game's compiled forms, by the index of the rule or condition in the IR.
@@ -13,6 +15,8 @@ pub struct CompiledGame {
     pub terminal: Vec<Option<CompiledCond>>,
     /// Per `draw if` condition.
     pub draw: Vec<Option<CompiledCond>>,
+    /// All of them together, where all compile and there is a `terminal if` condition.
+    pub ends: Option<CompiledEnds>,
 }
 
 /// The compiled forms of every game of a program, by [`GameId`].
@@ -42,6 +46,7 @@ impl CompiledGames {
                     .collect(),
                 terminal: conditions(&game.terminal),
                 draw: conditions(&game.draw),
+                ends: compile_ends(&game.terminal, &game.draw, frame, Some(program)),
             });
         }
     }

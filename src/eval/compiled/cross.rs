@@ -1,0 +1,167 @@
+//! An innermost loop whose target is a comprehension over a list, or a fused filter of one
+//! (Chomp's `trim([if r >= i then min(l, j) else l for (r, l) in enumerate(rows)])` for
+//! `j in 0..w`), run for a block of the loop's values at once: the comprehension's body is
+//! one lane program over the loop's values crossed with the list's items (lane `q * len + k`
+//! is value `q` and item `k`), so its operations are dispatched once a block rather than
+//! once an option; then each value's row of lanes is filtered into its target and emitted,
+//! in order.
+//!
+//! The meaning is the loop's: each value's target is the comprehension's list (filtered),
+//! counted and limited as it would be. A lane error anywhere in the block (where computing
+//! the options one by one might have stopped earlier, at an emitted option) sends the rule
+//! to the interpreter before any of the block is emitted: the interpreter, which skips what
+//! was emitted, then makes the same options in the same order and raises the same error.
+
+use std::ops::ControlFlow;
+
+use super::lists::INDEXES;
+use super::*;
+use crate::diag::DiagResult;
+use crate::eval::arith;
+
+/// The plan of a crossed target.
+#[derive(Debug, Clone)]
+pub(super) struct Cross {
+    /// The list register the comprehension runs over.
+    list: u32,
+    /// The body, with the loop's variable, the item and the index as lanes.
+    body: Prog,
+    /// The fused filter's test, if the comprehension is filtered.
+    test: Option<ItemTest>,
+}
+
+impl Cross {
+    /// The plan of `target` inside the innermost loop over `reg`: a comprehension over a
+    /// list register with no guard whose body lane programs compute (see [`Gen::with_body`]),
+    /// maybe under a fused filter.
+    pub(super) fn plan(target: &ListExpr, reg: u32) -> Option<Box<Cross>> {
+        let (comp, test) = match target {
+            ListExpr::Filter(filter) if filter.comp_blocks => (&filter.list, Some(filter.test)),
+            ListExpr::Comp(..) => (target, None),
+            _ => return None,
+        };
+        let ListExpr::Comp(gen, body) = comp else {
+            return None;
+        };
+        let simple = gen.simple()?;
+        let progs = gen.progs.as_deref()?;
+        if simple.guard.is_some() || progs.guard.is_some() {
+            return None;
+        }
+        if simple.item == Some(reg) || simple.index == Some(reg) {
+            return None;
+        }
+        let body = Prog::cross(body, simple.item, simple.index, reg)?;
+        Some(Box::new(Cross {
+            list: simple.list,
+            body,
+            test,
+        }))
+    }
+
+    /// Emits the targets of the loop's values `a..b` (the register `reg`), in order; `None`,
+    /// with nothing done, when the list is empty or longer than a block (then one by one).
+    pub(super) fn run(
+        &self,
+        reg: u32,
+        a: i64,
+        b: i64,
+        run: &mut Run<'_>,
+        emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
+    ) -> Option<Result<ControlFlow<()>, Interrupt>> {
+        let len = run.b.lists[self.list as usize].len();
+        if len == 0 || len > LANES {
+            return None;
+        }
+        let mut out = std::mem::take(&mut run.b.list_out);
+        let flow = self.blocks(reg, a, b, len, run, &mut out, emit);
+        run.b.list_out = out;
+        Some(flow)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn blocks(
+        &self,
+        reg: u32,
+        a: i64,
+        b: i64,
+        len: usize,
+        run: &mut Run<'_>,
+        out: &mut Vec<i64>,
+        emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
+    ) -> Result<ControlFlow<()>, Interrupt> {
+        let per = LANES / len;
+        let limit = run.max_collection;
+        let mut start = a;
+        while start < b {
+            let m = arith::range_count(start, b).min(per as u64) as usize;
+            let lanes = m * len;
+            self.compute(start, m, len, run)?;
+            for q in 0..m {
+                // As the loop does it value by value: the step, the variable, then the
+                // comprehension's steps and limit, and the filter's.
+                run.tick()?;
+                run.b.regs[reg as usize] = start + q as i64;
+                tick_n(&mut run.ticks, run.stop, len)?;
+                if len as u64 > limit {
+                    return Err(Interrupt::Fallback);
+                }
+                out.clear();
+                let row = &run.b.cross[3 * LANES + q * len..][..len];
+                match &self.test {
+                    Some(test) => {
+                        test.extend_filtered(out, row, &run.b.regs);
+                        tick_n(&mut run.ticks, run.stop, len)?;
+                    }
+                    None => out.extend_from_slice(row),
+                }
+                if emit(Emitted::IntList(out))
+                    .map_err(Interrupt::Error)?
+                    .is_break()
+                {
+                    return Ok(ControlFlow::Break(()));
+                }
+            }
+            debug_assert!(lanes <= LANES);
+            start += m as i64;
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+
+    /// The body's lanes for the `m` values from `start`, into the fourth quarter of the
+    /// run's `cross` buffer (its first three hold the items', indexes' and values' lanes).
+    fn compute(&self, start: i64, m: usize, len: usize, run: &mut Run<'_>) -> Eval<()> {
+        let Buffers {
+            regs,
+            lists,
+            cross,
+            body_cols,
+            ..
+        } = &mut *run.b;
+        if cross.len() < 4 * LANES {
+            cross.resize(4 * LANES, 0);
+        }
+        let lanes = m * len;
+        let items = &lists[self.list as usize][..len];
+        let (inputs, values) = cross.split_at_mut(3 * LANES);
+        let (item_lanes, rest) = inputs.split_at_mut(LANES);
+        let (index_lanes, outer_lanes) = rest.split_at_mut(LANES);
+        for q in 0..m {
+            let at = q * len;
+            item_lanes[at..at + len].copy_from_slice(items);
+            if self.body.reads_index {
+                index_lanes[at..at + len].copy_from_slice(&INDEXES[..len]);
+            }
+            outer_lanes[at..at + len].fill(start + q as i64);
+        }
+        let at = Lanes {
+            regs,
+            reg: NO_REG,
+            values: &item_lanes[..lanes],
+            index_reg: NO_REG,
+            index_values: &index_lanes[..lanes],
+            outer_values: &outer_lanes[..lanes],
+        };
+        self.body.run_into(&at, body_cols, &mut values[..lanes])
+    }
+}
