@@ -217,19 +217,7 @@ impl Prog {
     /// The program of an integer expression over a generator binding `item` and `index`,
     /// when blocks can compute it and it is not too long.
     pub(super) fn int(e: &IntExpr, item: Option<u32>, index: Option<u32>) -> Option<Prog> {
-        let mut b = Build {
-            ops: Vec::new(),
-            item,
-            index,
-            outer: None,
-            reads_index: false,
-        };
-        let out = b.int(e)?;
-        Some(Prog {
-            ops: b.ops,
-            out,
-            reads_index: b.reads_index,
-        })
+        Self::int_over(e, item, index, None)
     }
 
     /// [`Prog::int`] with the innermost loop's variable `outer` varying from lane to lane
@@ -240,11 +228,21 @@ impl Prog {
         index: Option<u32>,
         outer: u32,
     ) -> Option<Prog> {
+        Self::int_over(e, item, index, Some(outer))
+    }
+
+    /// [`Prog::int`] over the lanes' `outer` variable, if any.
+    fn int_over(
+        e: &IntExpr,
+        item: Option<u32>,
+        index: Option<u32>,
+        outer: Option<u32>,
+    ) -> Option<Prog> {
         let mut b = Build {
             ops: Vec::new(),
             item,
             index,
-            outer: Some(outer),
+            outer,
             reads_index: false,
         };
         let out = b.int(e)?;
