@@ -133,11 +133,18 @@ impl Compiler<'_> {
             int_shape,
             steps,
             target,
+            shape: self.run_shape(),
+        })
+    }
+
+    /// What a run of the rule or condition compiled so far starts with.
+    pub(super) fn run_shape(&self) -> RunShape {
+        RunShape {
             set_rows: self.sets_as_rows(),
             inputs: self.inputs.clone(),
-            call_depth: self.call_depth,
             registers: self.next as usize,
-        })
+            call_depth: self.call_depth,
+        }
     }
 }
 

@@ -4,8 +4,6 @@
 //! `terminal if over(b)` and in `draw if not won(b, 1) and not won(b, 2)`) is computed once
 //! (see `hoist.rs`, [`FixedCall`](super::hoist::FixedCall)).
 
-use lists::Kind;
-
 use super::*;
 use crate::eval::stop::Stop;
 use crate::lower::ir::{Expr, Program};
@@ -14,11 +12,7 @@ use crate::lower::ir::{Expr, Program};
 #[derive(Debug, Clone)]
 pub struct CompiledCond {
     pub(super) cond: BoolExpr,
-    pub(super) inputs: Vec<(u32, Kind)>,
-    /// The rows inputs that may hold integer sets (see `Compiler::sets_as_rows`).
-    pub(super) set_rows: Vec<u32>,
-    pub(super) registers: usize,
-    pub(super) call_depth: usize,
+    pub(super) shape: RunShape,
 }
 
 /// Compiles a game's condition, if it lies in the fragment.
@@ -31,10 +25,7 @@ pub fn compile_condition(
         let cond = c.boolean(cond)?;
         Some(CompiledCond {
             cond,
-            set_rows: c.sets_as_rows(),
-            inputs: c.inputs.clone(),
-            registers: c.next as usize,
-            call_depth: c.call_depth,
+            shape: c.run_shape(),
         })
     })
 }
@@ -42,7 +33,7 @@ pub fn compile_condition(
 impl CompiledCond {
     /// How deep the condition's inlined calls nest.
     pub fn call_depth(&self) -> usize {
-        self.call_depth
+        self.shape.call_depth
     }
 
     /// The condition's value in a position's frame; [`Interrupt::Fallback`] where the
@@ -53,15 +44,9 @@ impl CompiledCond {
         max_collection: u64,
         stop: &Stop,
     ) -> Result<bool, Interrupt> {
-        with_run(
-            (&self.inputs, &self.set_rows),
-            self.registers,
-            frame,
-            max_collection,
-            stop,
-            false,
-            |run| self.cond.eval(run),
-        )
+        with_run(&self.shape, frame, max_collection, stop, false, |run| {
+            self.cond.eval(run)
+        })
     }
 }
 
@@ -74,10 +59,7 @@ impl CompiledCond {
 pub struct CompiledEnds {
     terminal: Vec<BoolExpr>,
     draw: Vec<BoolExpr>,
-    inputs: Vec<(u32, Kind)>,
-    set_rows: Vec<u32>,
-    registers: usize,
-    call_depth: usize,
+    shape: RunShape,
 }
 
 /// Compiles a game's conditions together, if there is a `terminal if` condition and all lie
@@ -103,10 +85,7 @@ pub fn compile_ends(
         Some(CompiledEnds {
             terminal,
             draw,
-            set_rows: c.sets_as_rows(),
-            inputs: c.inputs.clone(),
-            registers: c.next as usize,
-            call_depth: c.call_depth,
+            shape: c.run_shape(),
         })
     })
 }
@@ -114,7 +93,7 @@ pub fn compile_ends(
 impl CompiledEnds {
     /// How deep the conditions' inlined calls nest.
     pub fn call_depth(&self) -> usize {
-        self.call_depth
+        self.shape.call_depth
     }
 
     /// In a position's frame: `None` if no `terminal if` condition holds, else whether a
@@ -135,19 +114,11 @@ impl CompiledEnds {
             }
             Ok(false)
         };
-        with_run(
-            (&self.inputs, &self.set_rows),
-            self.registers,
-            frame,
-            max_collection,
-            stop,
-            false,
-            |run| {
-                if !any(&self.terminal, run)? {
-                    return Ok(None);
-                }
-                Ok(Some(any(&self.draw, run)?))
-            },
-        )
+        with_run(&self.shape, frame, max_collection, stop, false, |run| {
+            if !any(&self.terminal, run)? {
+                return Ok(None);
+            }
+            Ok(Some(any(&self.draw, run)?))
+        })
     }
 }

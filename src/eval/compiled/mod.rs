@@ -141,14 +141,8 @@ pub struct CompiledRule {
     /// The rule's clauses: for the `for` clauses, `GenClause::Range` and `Items`/`Rows`.
     steps: Vec<GenClause>,
     target: Target,
-    /// Frame slots the rule reads without binding them, with what each must hold.
-    inputs: Vec<(u32, Kind)>,
-    /// The rows inputs that may hold integer sets (see `Compiler::sets_as_rows`).
-    set_rows: Vec<u32>,
-    /// How deep the inlined calls nest: the interpreter's call-depth limit must allow it.
-    call_depth: usize,
-    /// Registers needed (the frame's size).
-    registers: usize,
+    /// What a run of the rule starts with.
+    shape: RunShape,
     /// The index of the last `for` step when it is a range followed only by guards: the
     /// loop that runs as one loop (in blocks when `int_parts` is set).
     last_for: Option<usize>,

@@ -408,17 +408,35 @@ pub struct InputFrame<'f> {
     pub packed: Option<(u32, &'f [i64])>,
 }
 
+/// What a compiled rule or condition needs to start a run: the frame slots it reads
+/// without binding them (with what each must hold), the rows inputs that may hold integer
+/// sets (see `Compiler::sets_as_rows`), the registers it needs and how deep its inlined
+/// calls nest (the interpreter's call-depth limit must allow it).
+#[derive(Debug, Clone)]
+pub(super) struct RunShape {
+    pub(super) inputs: Vec<(u32, Kind)>,
+    pub(super) set_rows: Vec<u32>,
+    pub(super) registers: usize,
+    pub(super) call_depth: usize,
+}
+
 /// Sets up a run (buffers from the free list, the inputs loaded from `frame`), runs `f` in
 /// it, and gives the buffers back.
 pub(super) fn with_run<T>(
-    (inputs, set_rows): (&[(u32, Kind)], &[u32]),
-    registers: usize,
+    shape: &RunShape,
     frame: InputFrame<'_>,
     max_collection: u64,
     stop: &Stop,
     blocks: bool,
     f: impl FnOnce(&mut Run<'_>) -> Eval<T>,
 ) -> Eval<T> {
+    let RunShape {
+        inputs,
+        set_rows,
+        registers,
+        ..
+    } = shape;
+    let registers = *registers;
     // A compiled tree nests at most `MAX_NESTING` levels, which `RUN_STACK` holds; with
     // less stack left (a rule run from deep inside a recursion), the interpreter runs it and
     // checks the stack at each level.
@@ -496,7 +514,7 @@ impl CompiledRule {
     /// How deep the rule's inlined calls nest: it may run only where the interpreter would
     /// allow calls that deep.
     pub fn call_depth(&self) -> usize {
-        self.call_depth
+        self.shape.call_depth
     }
 
     /// Runs the rule for a position whose frame (parameters and position fields bound) is
@@ -509,15 +527,9 @@ impl CompiledRule {
         blocks: bool,
         emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
     ) -> Result<ControlFlow<()>, Interrupt> {
-        with_run(
-            (&self.inputs, &self.set_rows),
-            self.registers,
-            frame,
-            max_collection,
-            stop,
-            blocks,
-            |run| self.steps_from(0, run, emit),
-        )
+        with_run(&self.shape, frame, max_collection, stop, blocks, |run| {
+            self.steps_from(0, run, emit)
+        })
     }
 
     pub(super) fn steps_from(
