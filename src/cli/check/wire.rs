@@ -411,8 +411,9 @@ struct WireStats {
     graph: [usize; 9],
     /// Dense, packed, hashed.
     index: [usize; 3],
-    /// Each game instance's name and dense, packed, hashed, bytes.
-    games: Vec<(String, [usize; 4])>,
+    /// Each game instance's name and dense, packed, hashed, bytes, 1 if its dense table
+    /// ranks sorted lists.
+    games: Vec<(String, [usize; 5])>,
 }
 
 impl WireStats {
@@ -476,7 +477,11 @@ impl WireStats {
                 .iter()
                 .map(|g| {
                     let i = g.index;
-                    (g.name.clone(), [i.dense, i.packed, i.hashed, g.bytes])
+                    let sorted = usize::from(g.sorted);
+                    (
+                        g.name.clone(),
+                        [i.dense, i.packed, i.hashed, g.bytes, sorted],
+                    )
                 })
                 .collect(),
         }
@@ -516,7 +521,7 @@ impl WireStats {
                 games: self
                     .games
                     .into_iter()
-                    .map(|(name, [dense, packed, hashed, bytes])| GameIndex {
+                    .map(|(name, [dense, packed, hashed, bytes, sorted])| GameIndex {
                         name,
                         index: IndexUse {
                             dense,
@@ -524,6 +529,7 @@ impl WireStats {
                             hashed,
                         },
                         bytes,
+                        sorted: sorted == 1,
                     })
                     .collect(),
                 parallel: Aside {
