@@ -89,9 +89,13 @@ pub struct GraphConfig {
     pub max_memory: usize,
     /// Most moves kept in the graph; moves beyond are generated again when needed.
     pub max_stored_moves: usize,
-    /// Threads one query may use (`--threads`): above 1, the analyses' parallel solver takes
-    /// the positions it can (`analysis::parallel`); 1 is the one-thread search alone.
+    /// Threads one query may use (`--threads`) in the analyses' solver of
+    /// `analysis::parallel`, which takes the positions it can on any number of threads.
     pub threads: usize,
+    /// Whether that solver may keep positions beside the graph, in its rank and key tables
+    /// (the default). Off, every query goes through the graph, on one thread: the reference
+    /// the tests compare the solver with (`CGL_STORE=off` turns it off in a process).
+    pub stores: bool,
 }
 
 impl Default for GraphConfig {
@@ -104,6 +108,7 @@ impl Default for GraphConfig {
             max_memory: 4 << 30,
             max_stored_moves: 100_000_000,
             threads: 1,
+            stores: true,
         }
     }
 }

@@ -315,10 +315,10 @@ fn cells_of(an: &Analyzer, t: TermId) -> Option<Vec<i64>> {
 
 /// Whether the solver takes `t`: an atom of an impartial, acyclic-by-declaration (not
 /// `loopy`), unscored game whose rules and conditions all run compiled, and a list of
-/// small cells; kept by rank where its instance has a dense index whose domain holds it
-/// (on any number of threads), else by key on two threads or more. Its instance and kind.
+/// small cells; kept by rank where its instance has a dense index whose domain holds it,
+/// else by key, on any number of threads. Its instance and kind.
 fn applies(an: &Analyzer, w: &World<'_>, t: TermId) -> Option<(InstanceId, Kind)> {
-    if !w.limits.compiled_rules {
+    if !w.limits.compiled_rules || !an.graph.config.stores {
         return None;
     }
     let inst = an.graph.atom_instance(t)?;
@@ -331,9 +331,6 @@ fn applies(an: &Analyzer, w: &World<'_>, t: TermId) -> Option<(InstanceId, Kind)
         if ranks.of_ints(&cells).is_some() {
             return Some((inst, Kind::Ranks(Box::new(ranks.clone()))));
         }
-    }
-    if an.graph.config.threads < 2 {
-        return None;
     }
     Some((inst, Kind::Keys(Key::of(&cells)?)))
 }
