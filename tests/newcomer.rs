@@ -196,7 +196,7 @@ game Token { position v  loopy  move (v + 1) % 500  move (v + 7) % 500 if v % 3 
                 }
                 assert!(
                     size.bytes <= size.estimate,
-                    "{text}: {} bytes held, but the estimate counts {} (stores {stores})",
+                    "{text}: {} bytes held, but the estimate counts {} (stores {stores}): {size:?}",
                     size.bytes,
                     size.estimate
                 );

@@ -117,6 +117,12 @@ impl Default for GraphConfig {
 /// boxed positions, an upper bound for packed ones (30-90 bytes); the data of lists and
 /// tuples comes on top (`heap_bytes`, or a byte a packed cell).
 pub const BYTES_PER_POSITION: usize = 180;
+
+/// What the graph's tables take at their first allocations, counted once by the memory
+/// estimate: the nibble index starts at 16 groups (1 KiB), which the bytes of a graph of a
+/// few positions would not cover (when the solver's stores hold the positions, the graph
+/// keeps only the roots).
+const FIRST_ALLOCATIONS: usize = 2048;
 /// Memory per stored move: its target's id in the move arena.
 pub const BYTES_PER_MOVE: usize = 4;
 /// Data of one position large enough that the memory budget is checked as it is interned.
@@ -245,7 +251,8 @@ impl GameGraph {
     /// [`GameGraph::measured_bytes`] plus the memos (what `--stats` reports); tests/newcomer.rs
     /// checks it on games of every kind of position.
     pub fn estimated_bytes(&self) -> usize {
-        self.terms.len() * BYTES_PER_POSITION
+        FIRST_ALLOCATIONS
+            + self.terms.len() * BYTES_PER_POSITION
             + self.data_bytes
             + self.moves.len() * BYTES_PER_MOVE
             + self.int_atoms.bytes()
