@@ -119,7 +119,7 @@ impl Default for GraphConfig {
 pub const BYTES_PER_POSITION: usize = 180;
 
 /// What the graph's tables take at their first allocations, counted once by the memory
-/// estimate: the nibble index starts at 16 groups (1 KiB), which the bytes of a graph of a
+/// estimate from the first position on: the nibble index starts at 16 groups (1 KiB), which the bytes of a graph of a
 /// few positions would not cover (when the solver's stores hold the positions, the graph
 /// keeps only the roots).
 const FIRST_ALLOCATIONS: usize = 2048;
@@ -251,7 +251,12 @@ impl GameGraph {
     /// [`GameGraph::measured_bytes`] plus the memos (what `--stats` reports); tests/newcomer.rs
     /// checks it on games of every kind of position.
     pub fn estimated_bytes(&self) -> usize {
-        FIRST_ALLOCATIONS
+        let first = if self.terms.len() == 0 {
+            0
+        } else {
+            FIRST_ALLOCATIONS
+        };
+        first
             + self.terms.len() * BYTES_PER_POSITION
             + self.data_bytes
             + self.moves.len() * BYTES_PER_MOVE
