@@ -21,7 +21,9 @@
 //! `fused.rs` (a filter of a computed list in one pass); `rows.rs` (families of rows and the
 //! quantifiers over them); `hoist.rs` (loop-invariant parts computed once a run, and calls
 //! on arguments fixed for a run shared); `conds.rs` (`terminal if` and `draw if`
-//! conditions, one by one and a game's all together); `table.rs` (the side table by game).
+//! conditions, one by one and a game's all together); `cells.rs` (targets that set one cell
+//! of the position, for a visitor that ranks them from the position's rank); `table.rs` (the
+//! side table by game).
 
 mod cells;
 mod compile;
