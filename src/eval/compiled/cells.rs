@@ -38,7 +38,8 @@ pub(super) fn set_register(target: &Target, inputs: &[(u32, Kind)]) -> Option<u3
 }
 
 impl CompiledRule {
-    /// [`CompiledRule::run`] (not in blocks) for a visitor that takes a target setting one
+    /// [`CompiledRule::run`] (in blocks: a crossed list target runs a block of its loop's
+    /// values at once, `cross.rs`) for a visitor that takes a target setting one
     /// cell of the packed position as [`Emitted::SetCell`]: when the rule's target is such a
     /// `set` of the list `frame.packed` gives, every option comes so; else as from `run`.
     pub fn run_cells(
@@ -49,7 +50,7 @@ impl CompiledRule {
         emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
     ) -> Result<ControlFlow<()>, Interrupt> {
         let cells = self.set_cell.is_some() && frame.packed.map(|(slot, _)| slot) == self.set_cell;
-        with_run(&self.shape, frame, max_collection, stop, false, |run| {
+        with_run(&self.shape, frame, max_collection, stop, true, |run| {
             run.cells = cells;
             self.steps_from(0, run, emit)
         })
