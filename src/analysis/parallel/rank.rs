@@ -189,10 +189,25 @@ impl Store for RankTable {
         self.ranks.of_ints(cells)
     }
 
-    /// The rank moved by the one cell's change of code: no list built.
+    /// The rank moved by the one cell's change of code: no list built (a sorted list's is
+    /// ranked again, which checks that it is still sorted).
     #[inline]
-    fn id_set(&self, rank: u32, cells: &[i64], at: (usize, i64), _: &mut Vec<i64>) -> Option<u32> {
-        self.ranks.with_cell(rank, *cells.get(at.0)?, at)
+    fn id_set(
+        &self,
+        rank: u32,
+        cells: &[i64],
+        at: (usize, i64),
+        scratch: &mut Vec<i64>,
+    ) -> Option<u32> {
+        match &self.ranks {
+            ListRanks::Cells(r) => r.with_cell(rank, *cells.get(at.0)?, at),
+            ListRanks::Sorted(r) => {
+                scratch.clear();
+                scratch.extend_from_slice(cells);
+                *scratch.get_mut(at.0)? = at.1;
+                r.of_ints(scratch)
+            }
+        }
     }
 
     #[inline]
