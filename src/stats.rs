@@ -176,7 +176,7 @@ impl GraphSize {
         }
     }
 
-    /// Bytes per position (the graph's terms and the positions solved in parallel), or
+    /// Bytes per position (the graph's terms and the positions solved beside it), or
     /// `None` for an empty graph.
     pub fn bytes_per_position(&self) -> Option<usize> {
         self.bytes
@@ -231,9 +231,9 @@ impl GraphSize {
                 )
             } else {
                 Row::new(
-                    "in parallel",
+                    "key table",
                     (thousands(aside.positions), ""),
-                    format!("positions solved on several threads beside the graph, {n} {unit}, {each} B a position"),
+                    format!("positions solved by packed key beside the graph, {n} {unit}, {each} B a position"),
                 )
             });
         }

@@ -1,30 +1,47 @@
 //! Dense indexes of list positions (issue 19): the domain of a board's cells is inferred from
-//! the compiled rules, and positions in it are found by rank. Every case runs with dense
-//! indexes on and off (`CGL_DENSE=off`) and compares the printed answers; `--stats` says how
-//! many positions a dense table found, which shows whether the inference accepted the game,
-//! and how many positions the solver's rank table (the same domain) holds; the answers with
-//! the rank table off (`CGL_RANK=off`) are compared too.
+//! the compiled rules, and positions in it are found by rank. Every case runs through the
+//! graph (`CGL_STORE=off`: the solver of `analysis::parallel` keeps nothing beside it) with
+//! dense indexes on and off (`CGL_DENSE=off`) and compares the printed answers; `--stats`
+//! says how many positions a dense table found, which shows whether the inference accepted
+//! the game. The same answers come from the solver's rank table (the same domain) and from
+//! its key table (`CGL_RANK=off`), both on one thread, and `--stats` says how many
+//! positions each holds.
 
 use std::process::{Command, Stdio};
 
 use crate::common::{root, temp_dir, wait_with_timeout};
 
-/// How dense indexes are set for a run.
+/// How a run finds and solves its positions.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mode {
-    /// On, and the solver's rank table too (the default).
+    /// The default: the solver's rank table where the domain holds the position, else its
+    /// key table.
     On,
-    /// On, the rank table off (`CGL_RANK=off`): the one-thread search through the graph.
+    /// The rank table off (`CGL_RANK=off`): the solver's key table.
+    Keys,
+    /// The solver's stores off (`CGL_STORE=off`): the one-thread search through the graph,
+    /// whose dense indexes are on.
     Graph,
-    /// Off (`CGL_DENSE=off`): the rank table goes with them.
+    /// The same with dense indexes off (`CGL_DENSE=off`).
     Off,
 }
 
-/// Runs `cgl eval --stats` on `expr` after loading `file` in `mode`; returns the printed
-/// answer, how many positions `--stats` counts as found densely in the graph, and how many
-/// its rank table holds (the solver of `analysis::parallel` answers `reachable`, `outcome`
-/// and `remoteness` of a position in the domain there, not in the graph). One thread.
-fn eval(file: &std::path::Path, expr: &str, mode: Mode) -> (String, usize, usize) {
+/// What a run printed and what `--stats` counted.
+struct Run {
+    /// The printed answer.
+    answer: String,
+    /// Positions found densely in the graph.
+    dense: usize,
+    /// Positions the solver's rank table holds.
+    ranked: usize,
+    /// Positions its key table holds.
+    keyed: usize,
+}
+
+/// Runs `cgl eval --stats` on `expr` after loading `file` in `mode`, on one thread; the
+/// solver of `analysis::parallel` answers `reachable`, `outcome` and `remoteness` of a
+/// position in its own tables, not in the graph.
+fn eval(file: &std::path::Path, expr: &str, mode: Mode) -> Run {
     let child = Command::new(env!("CARGO_BIN_EXE_cgl"))
         .args([
             "eval",
@@ -38,7 +55,15 @@ fn eval(file: &std::path::Path, expr: &str, mode: Mode) -> (String, usize, usize
         .arg(file)
         .arg(expr)
         .env("CGL_DENSE", if mode == Mode::Off { "off" } else { "on" })
-        .env("CGL_RANK", if mode == Mode::On { "on" } else { "off" })
+        .env("CGL_RANK", if mode == Mode::Keys { "off" } else { "on" })
+        .env(
+            "CGL_STORE",
+            if matches!(mode, Mode::Graph | Mode::Off) {
+                "off"
+            } else {
+                "on"
+            },
+        )
         .current_dir(root())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -57,25 +82,54 @@ fn eval(file: &std::path::Path, expr: &str, mode: Mode) -> (String, usize, usize
     // `indexed   5,478   5,478 dense, 0 packed, 0 hashed`: the number before `dense`.
     let words = row("indexed").unwrap_or_else(|| panic!("no indexed row in {err}"));
     let at = words.iter().position(|w| w.starts_with("dense")).unwrap();
-    let dense = number(words[at - 1]);
-    // `rank table   5,478   positions solved by rank ...`.
-    let ranked = row("rank table").map_or(0, |words| number(words[2]));
-    (out.trim().to_string(), dense, ranked)
+    // `rank table   5,478   positions solved by rank ...`, `key table   5,478   ...`.
+    Run {
+        answer: out.trim().to_string(),
+        dense: number(words[at - 1]),
+        ranked: row("rank table").map_or(0, |words| number(words[2])),
+        keyed: row("key table").map_or(0, |words| number(words[2])),
+    }
 }
 
-/// The answer of `expr` on `file`, the same with dense indexes on (with and without the rank
-/// table) and off; how many positions the graph found densely (without the rank table), and
-/// how many the rank table holds.
+/// The answer of `expr` on `file`, the same in every mode; how many positions the graph
+/// found densely (the solver's stores off), and how many the rank table holds. The key
+/// table holds as many as the rank table, or, where the position is outside the domain, as
+/// many as the default run's key table.
 fn agree(file: &std::path::Path, expr: &str) -> (String, usize, usize) {
-    let (on, _, ranked) = eval(file, expr, Mode::On);
-    let (graph, dense, none) = eval(file, expr, Mode::Graph);
-    let (off, no_dense, no_rank) = eval(file, expr, Mode::Off);
-    assert_eq!(on, off, "{expr}: dense indexes changed the answer");
-    assert_eq!(on, graph, "{expr}: the rank table changed the answer");
-    assert_eq!(none, 0, "{expr}: CGL_RANK=off still kept a rank table");
-    assert_eq!(no_dense, 0, "{expr}: CGL_DENSE=off still indexed densely");
-    assert_eq!(no_rank, 0, "{expr}: CGL_DENSE=off still kept a rank table");
-    (on, dense, ranked)
+    let on = eval(file, expr, Mode::On);
+    let keys = eval(file, expr, Mode::Keys);
+    let graph = eval(file, expr, Mode::Graph);
+    let off = eval(file, expr, Mode::Off);
+    assert_eq!(
+        on.answer, off.answer,
+        "{expr}: dense indexes changed the answer"
+    );
+    assert_eq!(
+        on.answer, graph.answer,
+        "{expr}: the rank table changed the answer"
+    );
+    assert_eq!(
+        on.answer, keys.answer,
+        "{expr}: the key table changed the answer"
+    );
+    assert_eq!(
+        keys.keyed,
+        on.ranked + on.keyed,
+        "{expr}: the key table solved other positions than the rank table"
+    );
+    assert_eq!(
+        keys.ranked, 0,
+        "{expr}: CGL_RANK=off still kept a rank table"
+    );
+    for (run, name) in [(&graph, "CGL_STORE=off"), (&off, "CGL_DENSE=off")] {
+        assert_eq!(
+            run.ranked + run.keyed,
+            0,
+            "{expr}: {name} still kept a store"
+        );
+    }
+    assert_eq!(off.dense, 0, "{expr}: CGL_DENSE=off still indexed densely");
+    (on.answer, graph.dense, on.ranked)
 }
 
 /// A file holding `source`.
@@ -151,12 +205,15 @@ fn positions_asked_outside_the_domain_are_found_the_ordinary_way() {
     let long = "TicTacToe([0, 0, 0, 0, 0, 0, 0, 0, 0, 0])";
     let expr = format!(
         "(reachable(TicTacToe.start), reachable({odd}), outcome({odd}), if {odd} is D then -1 else remoteness({odd}), \
-         reachable({long}), outcome({long}), TicTacToe([0, 0, 0, 0, 0, 0, 0, 0, 0]) == TicTacToe.start)"
+         reachable({long}), outcome({long}), TicTacToe([0, 0, 0, 0, 0, 0, 0, 0, 0]) == TicTacToe.start, \
+         reachable(TicTacToe.start))"
     );
     let (answer, dense, ranked) = agree(&file, &expr);
     assert!(answer.starts_with("(5478, "), "{answer}");
-    assert!(answer.ends_with(", true)"), "{answer}");
-    // The boards with a 7, or ten cells, are not in the domain: only the 5,478 are ranked.
+    assert!(answer.ends_with(", true, 5478)"), "{answer}");
+    // The boards with a 7, or ten cells, are not in the domain: only the 5,478 are ranked
+    // (the rank table counted is the last run's, from the start again, after the runs of
+    // the other boards, which went to the key table).
     assert_eq!(dense, 5478);
     assert_eq!(ranked, 5478);
 }

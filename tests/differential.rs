@@ -5,8 +5,11 @@
 //! the threads), with values that leave the inferred domains, indexes out of range and
 //! overflows. Every query (outcome, remoteness, reachable, grundy where it is defined and the
 //! moves of every reachable position, of a few starts) runs under `--interpret`, compiled on
-//! one thread and on two, `CGL_DENSE=off` and `CGL_RANK=off` (on one thread and two); stdout, stderr and the exit
-//! code must be the same in all, unless one of them hits a budget.
+//! one thread and on two (the solver of `analysis::parallel` in its rank or key table),
+//! `CGL_DENSE=off` on two threads and `CGL_RANK=off` on one (its key table), and through
+//! the graph with the solver's stores off (`CGL_STORE=off`, with dense indexes and without);
+//! stdout, stderr and the exit code must be the same in all, unless one of them hits a
+//! budget.
 //!
 //! The suite runs a cheap fixed-seed slice. The big sweep runs by hand:
 //! `CGL_DIFF_GAMES=2000 CGL_DIFF_SEED=7 cargo test --release --test integration
@@ -755,8 +758,12 @@ const ENGINES: &[Engine] = &[
     ("threads2", &["--threads", "2"], &[]),
     ("dense_off", &["--threads", "2"], &[("CGL_DENSE", "off")]),
     ("rank_off", &["--threads", "1"], &[("CGL_RANK", "off")]),
-    ("dense_off1", &["--threads", "1"], &[("CGL_DENSE", "off")]),
-    ("rank_off2", &["--threads", "2"], &[("CGL_RANK", "off")]),
+    ("graph", &["--threads", "1"], &[("CGL_STORE", "off")]),
+    (
+        "graph_dense_off",
+        &["--threads", "1"],
+        &[("CGL_STORE", "off"), ("CGL_DENSE", "off")],
+    ),
 ];
 
 /// Diagnostics of a budget: an engine may hit one where another does not.
@@ -776,6 +783,7 @@ fn run(file: &Path, query: &str, args: &[&str], env: &[(&str, &str)]) -> (i32, S
         .current_dir(root())
         .env_remove("CGL_DENSE")
         .env_remove("CGL_RANK")
+        .env_remove("CGL_STORE")
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

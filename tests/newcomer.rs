@@ -123,7 +123,8 @@ fn documented_stored_moves_default_is_the_code_default() {
 /// `--stats` reports (the graph's tables and the analyses' memos), on games with every kind
 /// of position: sparse bit masks (whose dense tables by value dwarf their positions), heaps,
 /// pairs, triples, boards, boxed lists, strings, compounds and a loopy game, each after
-/// every analysis.
+/// every analysis; through the graph, and with the positions the solver of
+/// `analysis::parallel` keeps beside it (counted in both).
 #[test]
 fn memory_estimate_bounds_the_memory_held() {
     use cgl::session::{Session, SessionConfig};
@@ -175,23 +176,31 @@ game Token { position v  loopy  move (v + 1) % 500  move (v + 7) % 500 if v % 3 
             if query.starts_with("Token") && matches!(analysis, "grundy" | "remoteness") {
                 continue;
             }
-            let mut session = Session::new(SessionConfig::default());
-            let index = session.load_source("games.game", GAMES).unwrap();
-            let text = match analysis {
-                "misere_outcome" => format!("outcome(misere({query}))"),
-                _ => format!("{analysis}({query})"),
-            };
-            session
-                .eval_text(&text, &[index])
-                .unwrap_or_else(|d| panic!("{text}: {:?}", d[0].message));
-            let size = GraphSize::of(session.analyzer(), session.instances());
-            assert!(size.positions > 10, "{text}: explored nothing");
-            assert!(
-                size.bytes <= size.estimate,
-                "{text}: {} bytes held, but the estimate counts {}",
-                size.bytes,
-                size.estimate
-            );
+            for stores in [false, true] {
+                let mut config = SessionConfig::default();
+                config.graph.stores = stores;
+                let mut session = Session::new(config);
+                let index = session.load_source("games.game", GAMES).unwrap();
+                let text = match analysis {
+                    "misere_outcome" => format!("outcome(misere({query}))"),
+                    _ => format!("{analysis}({query})"),
+                };
+                session
+                    .eval_text(&text, &[index])
+                    .unwrap_or_else(|d| panic!("{text}: {:?}", d[0].message));
+                let size = GraphSize::of(session.analyzer(), session.instances());
+                let explored = size.positions + size.parallel.positions;
+                assert!(explored > 10, "{text}: explored nothing");
+                if !stores {
+                    assert_eq!(size.parallel.positions, 0, "{text}: the stores are off");
+                }
+                assert!(
+                    size.bytes <= size.estimate,
+                    "{text}: {} bytes held, but the estimate counts {} (stores {stores}): {size:?}",
+                    size.bytes,
+                    size.estimate
+                );
+            }
         }
     }
 }

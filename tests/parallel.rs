@@ -1,9 +1,11 @@
-//! `--threads N`: the parallel solver (`analysis::parallel`) gives the answers, the printed
-//! output and the diagnostics of one thread — on the examples, on the benchmark games at
-//! small sizes, where its run must stop (errors in rules, cycles, limits, the deadline), and
-//! on random games against the one-thread search. Games with a dense domain are solved in
-//! its rank table on one thread too: there the reference is the one-thread search through
-//! the graph (`CGL_RANK=off`), and `cgl run` must print the same, byte for byte.
+//! The solver of `analysis::parallel`, on one thread and on `--threads N`, gives the answers,
+//! the printed output and the diagnostics of the one-thread search through the graph — on
+//! the examples, on the benchmark games at small sizes, where its run must stop (errors in
+//! rules, cycles, limits, the deadline), and on random games. It takes the positions it can
+//! on any number of threads (in its rank table where the game has a dense domain, else in
+//! its key table), so the reference is the graph with the solver's stores off
+//! (`GraphConfig::stores`, `CGL_STORE=off`), and `cgl run` must print the same, byte for
+//! byte.
 
 use cgl::graph::GraphConfig;
 use cgl::session::{Session, SessionConfig};
@@ -14,11 +16,20 @@ use std::process::{Command, Stdio};
 use crate::common::{cgl, root, temp_dir, wait_with_timeout};
 use crate::random_graphs::config;
 
-/// A session on `threads` threads with `source` loaded.
-fn session(threads: usize, source: &str, max_positions: Option<usize>) -> (Session, usize) {
+/// How a session runs its queries: on `threads` threads, with the solver's stores on
+/// (`true`) or every query through the graph.
+type Setup = (usize, bool);
+
+/// The reference: one thread, through the graph.
+const GRAPH: Setup = (1, false);
+
+/// A session set up so, with `source` loaded.
+fn session(setup: Setup, source: &str, max_positions: Option<usize>) -> (Session, usize) {
+    let (threads, stores) = setup;
     let mut s = Session::new(SessionConfig {
         graph: GraphConfig {
             threads,
+            stores,
             max_positions: max_positions.unwrap_or(GraphConfig::default().max_positions),
             ..GraphConfig::default()
         },
@@ -31,10 +42,15 @@ fn session(threads: usize, source: &str, max_positions: Option<usize>) -> (Sessi
     (s, file)
 }
 
-/// The printed values of `exprs` in turn (or the error codes), and how many positions the
-/// session's last parallel run solved.
+/// The printed values of `exprs` in turn (or the error codes) on `threads` threads, and how
+/// many positions the session's last run of the solver solved.
 fn answers(threads: usize, source: &str, exprs: &[&str], max: Option<usize>) -> (String, usize) {
-    let (mut s, file) = session(threads, source, max);
+    answers_in((threads, true), source, exprs, max)
+}
+
+/// The same, set up so.
+fn answers_in(setup: Setup, source: &str, exprs: &[&str], max: Option<usize>) -> (String, usize) {
+    let (mut s, file) = session(setup, source, max);
     let mut out = String::new();
     for e in exprs {
         match s.eval_text(e, &[file]) {
@@ -50,19 +66,25 @@ fn answers(threads: usize, source: &str, exprs: &[&str], max: Option<usize>) -> 
     (out, s.analyzer().solved_in_parallel())
 }
 
-/// The same answers on 1 and 2 threads; the positions the parallel run solved.
+/// The answers of the graph on 1 and 2 threads with the solver's stores on; the positions
+/// the solver's last run on two threads solved.
 fn same_on_two_threads(source: &str, exprs: &[&str], max: Option<usize>) -> usize {
+    let (graph, none) = answers_in(GRAPH, source, exprs, max);
+    assert_eq!(none, 0, "the stores off, the solver kept positions");
     let (one, _) = answers(1, source, exprs, max);
+    assert_eq!(one, graph, "one thread: {source}");
     let (two, solved) = answers(2, source, exprs, max);
-    assert_eq!(one, two, "{source}");
+    assert_eq!(two, graph, "two threads: {source}");
     solved
 }
 
-/// Runs `cgl` with `args` and `CGL_RANK` set to `rank`: (exit code, stdout, stderr).
-fn cgl_rank(args: &[&str], rank: &str) -> (i32, String, String) {
+/// Runs `cgl` with `args` and these variables set: (exit code, stdout, stderr).
+fn cgl_env(args: &[&str], vars: &[(&str, &str)]) -> (i32, String, String) {
     let child = Command::new(env!("CARGO_BIN_EXE_cgl"))
         .args(args)
-        .env("CGL_RANK", rank)
+        .env_remove("CGL_STORE")
+        .env_remove("CGL_RANK")
+        .envs(vars.iter().copied())
         .current_dir(root())
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -72,10 +94,27 @@ fn cgl_rank(args: &[&str], rank: &str) -> (i32, String, String) {
     wait_with_timeout(child, std::time::Duration::from_secs(300), "cgl")
 }
 
+/// The solver's stores off (`CGL_STORE=off`): every query through the graph.
+const STORE_OFF: &[(&str, &str)] = &[("CGL_STORE", "off")];
+/// The rank table off (`CGL_RANK=off`): the solver's key table takes a dense game too.
+const RANK_OFF: &[(&str, &str)] = &[("CGL_RANK", "off")];
+
 /// `cgl run` of `source` with a `print` of each of `exprs`, on one thread through the graph
-/// (`CGL_RANK=off`), on one thread and on two with the rank table: the same exit code,
+/// (`CGL_STORE=off`), on one thread and on two with the solver's stores (the rank table for
+/// a dense game), and on one thread with the key table (`CGL_RANK=off`): the same exit code,
 /// printed values and rendered diagnostics. Returns that output.
 fn same_as_the_graph(name: &str, source: &str, exprs: &[&str], args: &[&str]) -> String {
+    let [graph, stores, two, keys, _] = setups(name, source, exprs, args);
+    assert_eq!(stores, graph, "{name}: one thread, the stores on");
+    assert_eq!(two, graph, "{name}: two threads, the stores on");
+    assert_eq!(keys, graph, "{name}: one thread, the key table");
+    format!("{}{}", graph.1, graph.2)
+}
+
+/// The outputs of `cgl run` of `source` with a `print` of each of `exprs`: through the graph
+/// (`CGL_STORE=off`), with the stores on one thread and on two, and with the key table
+/// (`CGL_RANK=off`) on one thread and on two.
+fn setups(name: &str, source: &str, exprs: &[&str], args: &[&str]) -> [(i32, String, String); 5] {
     let dir = temp_dir(&format!("parallel-{name}"));
     let file = dir.join(format!("{name}.game"));
     let mut text = source.to_string();
@@ -84,17 +123,21 @@ fn same_as_the_graph(name: &str, source: &str, exprs: &[&str], args: &[&str]) ->
     }
     std::fs::write(&file, text + "\n").unwrap();
     let file = file.to_str().unwrap();
-    let run = |threads: &str, rank: &str| {
+    let run = |threads: &str, vars: &[(&str, &str)]| {
         let mut all = vec!["run", "--threads", threads];
         all.extend_from_slice(args);
         all.push(file);
-        cgl_rank(&all, rank)
+        cgl_env(&all, vars)
     };
-    let graph = run("1", "off");
-    assert_eq!(run("1", "on"), graph, "{name}: one thread, rank table on");
-    assert_eq!(run("2", "on"), graph, "{name}: two threads, rank table on");
+    let outputs = [
+        run("1", STORE_OFF),
+        run("1", &[]),
+        run("2", &[]),
+        run("1", RANK_OFF),
+        run("2", RANK_OFF),
+    ];
     std::fs::remove_dir_all(&dir).unwrap();
-    format!("{}{}", graph.1, graph.2)
+    outputs
 }
 
 fn read(path: &str) -> String {
@@ -121,8 +164,11 @@ fn the_examples_check_the_same_on_one_and_two_threads() {
     let two = cgl(&["check", "examples", "--threads", "2"]);
     assert_eq!(one.0, 0, "{}", one.1);
     assert_eq!(one, two);
-    let graph = cgl_rank(&["check", "examples", "--threads", "1"], "off");
-    assert_eq!(one, graph, "the rank table changed what the examples print");
+    let graph = cgl_env(&["check", "examples", "--threads", "1"], STORE_OFF);
+    assert_eq!(
+        one, graph,
+        "the solver's stores changed what the examples print"
+    );
 }
 
 #[test]
@@ -211,7 +257,7 @@ fn an_error_in_a_rule_is_the_diagnostic_of_one_thread() {
         "outcome(F([15, 15, 15]))",
         "remoteness(F([15, 15, 15]))",
     ];
-    let (one, _) = answers(1, FAILING, &exprs, None);
+    let (one, _) = answers_in(GRAPH, FAILING, &exprs, None);
     assert!(one.contains("error cgl::eval"), "{one}");
     // The runs stop at the error; the positions they solved before it stay known (their
     // rules ran without one, and their values are the one-thread search's).
@@ -222,19 +268,16 @@ fn an_error_in_a_rule_is_the_diagnostic_of_one_thread() {
     let file = dir.join("failing.game");
     std::fs::write(&file, FAILING).unwrap();
     let file = file.to_str().unwrap();
-    let run = |t: &str| {
-        cgl(&[
-            "eval",
-            "-f",
-            file,
-            "--threads",
-            t,
-            "outcome(F([15, 15, 15]))",
-        ])
-    };
-    let (one, two) = (run("1"), run("2"));
-    assert_ne!(one.0, 0);
-    assert_eq!(one, two);
+    // `outcome` streams (it stops at the first winning move); `remoteness` runs the solver.
+    for query in ["outcome(F([15, 15, 15]))", "remoteness(F([15, 15, 15]))"] {
+        let run = |t: &str, vars: &[(&str, &str)]| {
+            cgl_env(&["eval", "-f", file, "--threads", t, query], vars)
+        };
+        let graph = run("1", STORE_OFF);
+        assert_ne!(graph.0, 0);
+        assert_eq!(run("1", &[]), graph, "{query}: one thread");
+        assert_eq!(run("2", &[]), graph, "{query}: two threads");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -252,7 +295,7 @@ fn a_cycle_in_a_game_not_declared_loopy_is_the_diagnostic_of_one_thread() {
         "outcome(C([15, 15]))",
         "remoteness(C([14, 15]))",
     ];
-    let (one, _) = answers(1, source, &exprs, None);
+    let (one, _) = answers_in(GRAPH, source, &exprs, None);
     assert!(one.contains("error cgl::graph::cycle"), "{one}");
     same_on_two_threads(source, &exprs, None);
 }
@@ -262,7 +305,7 @@ fn the_position_limit_ends_a_parallel_run_as_it_ends_one_thread() {
     let source = read("benches/games/chomp.game");
     let exprs = [w4("Chomp([8; 8])"), "reachable(Chomp([3; 3]))".to_string()];
     let exprs: Vec<&str> = exprs.iter().map(String::as_str).collect();
-    let (one, _) = answers(1, &source, &exprs, Some(5_000));
+    let (one, _) = answers_in(GRAPH, &source, &exprs, Some(5_000));
     assert!(
         one.starts_with("error cgl::graph::too_many_positions"),
         "{one}"
@@ -293,7 +336,7 @@ fn the_deadline_stops_a_parallel_run_with_the_diagnostic_of_one_thread() {
     assert!(one.2.contains("cgl::limit::timeout"), "{}", one.2);
     assert_eq!(one, two);
     // The rank table takes the board on one thread and two: the graph search stops the same.
-    let graph = cgl_rank(
+    let graph = cgl_env(
         &[
             "eval",
             "-f",
@@ -304,7 +347,7 @@ fn the_deadline_stops_a_parallel_run_with_the_diagnostic_of_one_thread() {
             "1",
             "reachable(TicTacToe.start)",
         ],
-        "off",
+        STORE_OFF,
     );
     assert_eq!(one, graph);
 }
@@ -374,6 +417,26 @@ fn positions_outside_the_domain_print_what_the_graph_prints() {
     same_as_the_graph("outside-first", &source, &first, &[]);
 }
 
+/// [`same_as_the_graph`] of a memory limit the key table, which keeps no moves, may stay
+/// within where the graph does not: the key table answers the same on one thread and on two,
+/// and if it answers, it answers what an unlimited run does.
+fn same_as_the_graph_but_the_key_table(
+    name: &str,
+    source: &str,
+    exprs: &[&str],
+    args: &[&str],
+) -> String {
+    let [graph, stores, two, keys, keys_two] = setups(name, source, exprs, args);
+    assert_eq!(stores, graph, "{name}: one thread, the stores on");
+    assert_eq!(two, graph, "{name}: two threads, the stores on");
+    assert_eq!(keys_two, keys, "{name}: the key table, one thread and two");
+    if keys.0 == 0 {
+        let [unlimited, ..] = setups(&format!("{name}-unlimited"), source, exprs, &[]);
+        assert_eq!(keys, unlimited, "{name}: the key table within the limit");
+    }
+    format!("{}{}", graph.1, graph.2)
+}
+
 #[test]
 fn the_limits_end_a_rank_table_run_as_they_end_the_graph_search() {
     let source = read("benches/games/tictactoe.game");
@@ -388,7 +451,8 @@ fn the_limits_end_a_rank_table_run_as_they_end_the_graph_search() {
     assert!(enough.starts_with("(5478, D"), "{enough}");
     // A mebibyte: the dense index fits, the positions do not (the rank table counts in
     // full, and each position as the graph would count it).
-    let small = same_as_the_graph("memory", &source, &exprs, &["--max-memory", "1"]);
+    let small =
+        same_as_the_graph_but_the_key_table("memory", &source, &exprs, &["--max-memory", "1"]);
     assert!(small.contains("cgl::graph::too_much_memory"), "{small}");
     let enough = same_as_the_graph("memory-enough", &source, &exprs, &["--max-memory", "4"]);
     assert!(enough.starts_with("(5478, D"), "{enough}");
@@ -519,8 +583,10 @@ proptest! {
     ) {
         let s = format!("H({start:?})");
         let query = w3(&s);
+        let (graph, _) = answers_in(GRAPH, &game, &[&query], None);
         let (one, _) = answers(1, &game, &[&query], None);
         let (two, _) = answers(2, &game, &[&query], None);
-        prop_assert_eq!(one, two, "{}", game);
+        prop_assert_eq!(&one, &graph, "one thread: {}", game);
+        prop_assert_eq!(&two, &graph, "two threads: {}", game);
     }
 }

@@ -246,6 +246,14 @@ fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
+/// Whether the solver of `analysis::parallel` may keep positions beside the graph
+/// ([`GraphConfig::stores`]): `CGL_STORE=off` in the environment turns its stores off, for
+/// tests and measurements (every query then goes through the graph, with the same answers),
+/// as `CGL_RANK=off` does with its rank table alone.
+fn stores_on() -> bool {
+    std::env::var_os("CGL_STORE").is_none_or(|v| v != "off")
+}
+
 impl EngineOptions {
     fn config(self) -> SessionConfig {
         self.config_for(false, 1)
@@ -271,6 +279,7 @@ impl EngineOptions {
                     .saturating_mul(1 << 20),
                 max_stored_moves: self.max_stored_moves,
                 threads: self.threads.map_or_else(default_threads, |n| n as usize),
+                stores: stores_on(),
             },
             limits: Limits {
                 compiled_rules: !self.interpret,

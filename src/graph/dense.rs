@@ -139,6 +139,22 @@ impl Ranks {
         Some(rank as u32)
     }
 
+    /// The rank of the list of `rank` (whose cell `i` holds `old`) with cell `i` set to
+    /// `v`, if `v` is in the domain: `rank + (code(v) - code(old))·m^i`, as
+    /// [`Ranks::of_ints`] would rank the list.
+    #[inline]
+    pub fn with_cell(&self, rank: u32, old: i64, (i, v): (usize, i64)) -> Option<u32> {
+        let (new, old) = (self.code_of(v)?, self.code_of(old)?);
+        if i >= self.len {
+            return None;
+        }
+        // Past the table of powers the domain has one value (`m^len` fits a `u32`), and
+        // the rank does not move.
+        let pow = u64::from(self.pow.get(i).copied().unwrap_or(0));
+        let rank = u64::from(rank) + u64::from(new) * pow - u64::from(old) * pow;
+        Some(rank as u32)
+    }
+
     /// The code of a value of the domain, from 0.
     #[inline]
     fn code_of(&self, c: i64) -> Option<u8> {
@@ -475,6 +491,41 @@ mod tests {
         let ranks = index.ranks(InstanceId(0)).unwrap();
         assert_eq!((ranks.cells(), ranks.values()), (3, vec![0, 2, 7]));
         assert_eq!(index.ranks(InstanceId(1)), None);
+    }
+
+    /// Moving a rank by one cell's change gives the rank of the changed list, for every
+    /// list of a few domains (one of them a single value) and every change, in the domain
+    /// or not.
+    #[test]
+    fn a_rank_moved_by_one_cell_is_the_rank_of_the_changed_list() {
+        for (len, domain) in [
+            (3, vec![0, 1, 2]),
+            (4, vec![0, 5, 9]),
+            (2, vec![3]),
+            (5, vec![0, 1]),
+        ] {
+            let ranks = Ranks::new(len, &domain).unwrap();
+            let values: Vec<i64> = domain.iter().copied().chain([-1, 4, 256]).collect();
+            for n in 0..ranks.count() {
+                // The `n`-th list, its cells the digits of `n` in base `m`.
+                let cells: Vec<i64> = (0..len)
+                    .map(|i| domain[(n / ranks.m().pow(i as u32) % ranks.m()) as usize])
+                    .collect();
+                let rank = ranks.of_ints(&cells).unwrap();
+                for i in 0..len {
+                    for &v in &values {
+                        let mut changed = cells.clone();
+                        changed[i] = v;
+                        assert_eq!(
+                            ranks.with_cell(rank, cells[i], (i, v)),
+                            ranks.of_ints(&changed),
+                            "{cells:?}, cell {i} to {v}"
+                        );
+                    }
+                }
+                assert_eq!(ranks.with_cell(rank, cells[0], (len, domain[0])), None);
+            }
+        }
     }
 
     #[test]

@@ -89,9 +89,13 @@ pub struct GraphConfig {
     pub max_memory: usize,
     /// Most moves kept in the graph; moves beyond are generated again when needed.
     pub max_stored_moves: usize,
-    /// Threads one query may use (`--threads`): above 1, the analyses' parallel solver takes
-    /// the positions it can (`analysis::parallel`); 1 is the one-thread search alone.
+    /// Threads one query may use (`--threads`) in the analyses' solver of
+    /// `analysis::parallel`, which takes the positions it can on any number of threads.
     pub threads: usize,
+    /// Whether that solver may keep positions beside the graph, in its rank and key tables
+    /// (the default). Off, every query goes through the graph, on one thread: the reference
+    /// the tests compare the solver with (`CGL_STORE=off` turns it off in a process).
+    pub stores: bool,
 }
 
 impl Default for GraphConfig {
@@ -104,6 +108,7 @@ impl Default for GraphConfig {
             max_memory: 4 << 30,
             max_stored_moves: 100_000_000,
             threads: 1,
+            stores: true,
         }
     }
 }
@@ -112,6 +117,12 @@ impl Default for GraphConfig {
 /// boxed positions, an upper bound for packed ones (30-90 bytes); the data of lists and
 /// tuples comes on top (`heap_bytes`, or a byte a packed cell).
 pub const BYTES_PER_POSITION: usize = 180;
+
+/// What the graph's tables take at their first allocations, counted once by the memory
+/// estimate from the first position on: the nibble index starts at 16 groups (1 KiB), which the bytes of a graph of a
+/// few positions would not cover (when the solver's stores hold the positions, the graph
+/// keeps only the roots).
+const FIRST_ALLOCATIONS: usize = 2048;
 /// Memory per stored move: its target's id in the move arena.
 pub const BYTES_PER_MOVE: usize = 4;
 /// Data of one position large enough that the memory budget is checked as it is interned.
@@ -240,7 +251,13 @@ impl GameGraph {
     /// [`GameGraph::measured_bytes`] plus the memos (what `--stats` reports); tests/newcomer.rs
     /// checks it on games of every kind of position.
     pub fn estimated_bytes(&self) -> usize {
-        self.terms.len() * BYTES_PER_POSITION
+        let first = if self.terms.len() == 0 {
+            0
+        } else {
+            FIRST_ALLOCATIONS
+        };
+        first
+            + self.terms.len() * BYTES_PER_POSITION
             + self.data_bytes
             + self.moves.len() * BYTES_PER_MOVE
             + self.int_atoms.bytes()

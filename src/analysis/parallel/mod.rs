@@ -1,6 +1,7 @@
 //! All cores for one query (`--threads N`): `reachable`, `outcome` and `remoteness` of a
-//! position whose game runs compiled, solved by several threads at once; and on one thread
-//! too, where the game has a dense domain.
+//! position whose game runs compiled, solved by several threads at once, or by one worker
+//! on one thread (the default of the benchmarks), where the store does the work of the
+//! graph's search with less memory and no moves kept.
 //!
 //! It takes a position of an impartial game that is neither loopy nor scored, whose rules
 //! and conditions all run compiled and whose positions are lists of small cells: values are
@@ -12,9 +13,8 @@
 //! - where the graph gave the position's instance a dense index (`graph::dense`: its cells
 //!   in a domain of `m` values inferred from the rules, `m^k` ranks within the budget), a
 //!   rank table (`rank.rs`): one byte a rank, claimed by compare-exchange, no lock and no
-//!   key stored. It interns nothing in the graph, so it is used on one thread as well (one
-//!   worker); `CGL_RANK=off` turns it off, and `CGL_DENSE=off` with the dense indexes;
-//! - else, on two threads or more, a table of positions packed into a [`key::Key`],
+//!   key stored; `CGL_RANK=off` turns it off, and `CGL_DENSE=off` with the dense indexes;
+//! - else a table of positions packed into a [`key::Key`],
 //!   sharded by hash (`table.rs`): read without a lock, a position's options as one batch,
 //!   and claimed and finished under the shard's lock.
 //!
@@ -27,7 +27,9 @@
 //! the store cannot hold, a cycle, the stop, a limit — ends the run with nothing kept, and
 //! the caller runs the one-thread search through the graph, which gives the answer or the
 //! diagnostic as it always does. So answers and diagnostics do not depend on the number of
-//! threads, nor on the rank table.
+//! threads, nor on the store. `CGL_STORE=off` ([`crate::graph::GraphConfig::stores`])
+//! turns both stores off: every query then goes through the graph on one thread, the
+//! reference the tests compare the stores with.
 
 mod key;
 mod rank;
@@ -314,10 +316,10 @@ fn cells_of(an: &Analyzer, t: TermId) -> Option<Vec<i64>> {
 
 /// Whether the solver takes `t`: an atom of an impartial, acyclic-by-declaration (not
 /// `loopy`), unscored game whose rules and conditions all run compiled, and a list of
-/// small cells; kept by rank where its instance has a dense index whose domain holds it
-/// (on any number of threads), else by key on two threads or more. Its instance and kind.
+/// small cells; kept by rank where its instance has a dense index whose domain holds it,
+/// else by key, on any number of threads. Its instance and kind.
 fn applies(an: &Analyzer, w: &World<'_>, t: TermId) -> Option<(InstanceId, Kind)> {
-    if !w.limits.compiled_rules {
+    if !w.limits.compiled_rules || !an.graph.config.stores {
         return None;
     }
     let inst = an.graph.atom_instance(t)?;
@@ -330,9 +332,6 @@ fn applies(an: &Analyzer, w: &World<'_>, t: TermId) -> Option<(InstanceId, Kind)
         if ranks.of_ints(&cells).is_some() {
             return Some((inst, Kind::Ranks(Box::new(ranks.clone()))));
         }
-    }
-    if an.graph.config.threads < 2 {
-        return None;
     }
     Some((inst, Kind::Keys(Key::of(&cells)?)))
 }

@@ -185,6 +185,12 @@ impl Store for RankTable {
         self.ranks.of_ints(cells)
     }
 
+    /// The rank moved by the one cell's change of code: no list built.
+    #[inline]
+    fn id_set(&self, rank: u32, cells: &[i64], at: (usize, i64), _: &mut Vec<i64>) -> Option<u32> {
+        self.ranks.with_cell(rank, *cells.get(at.0)?, at)
+    }
+
     #[inline]
     fn cells(&self, rank: u32, out: &mut Vec<i64>) {
         out.clear();

@@ -45,6 +45,24 @@ pub(super) trait Store: Sync {
     /// The id of the position of these cells, if the store can hold it.
     fn id(&self, cells: &[i64]) -> Option<Self::Id>;
 
+    /// The id of the position `id`, whose cells are `cells`, with cell `i` set to `v`, if
+    /// the store can hold it (as [`Store::id`] of that list, which this default builds in
+    /// `scratch`).
+    #[inline]
+    fn id_set(
+        &self,
+        id: Self::Id,
+        cells: &[i64],
+        (i, v): (usize, i64),
+        scratch: &mut Vec<i64>,
+    ) -> Option<Self::Id> {
+        let _ = id;
+        scratch.clear();
+        scratch.extend_from_slice(cells);
+        *scratch.get_mut(i)? = v;
+        self.id(scratch)
+    }
+
     /// The cells of `id`, into `out` (cleared first).
     fn cells(&self, id: Self::Id, out: &mut Vec<i64>);
 

@@ -51,6 +51,8 @@ pub(super) struct Worker<'s, S: Store> {
     /// Its handle for reading the store without a lock.
     view: S::View,
     cells: Vec<i64>,
+    /// An option's cells, for a store that builds them to name it (`Store::id_set`).
+    scratch: Vec<i64>,
     opts: Vec<Opt<S::Id>>,
     stack: Vec<Frame<S::Id>>,
     on_stack: FxHashSet<S::Id>,
@@ -70,6 +72,7 @@ impl<'s, S: Store> Worker<'s, S> {
             frame: sh.plan.frame.iter().map(|p| p.to_value()).collect(),
             view: sh.table.view(),
             cells: Vec::new(),
+            scratch: Vec::new(),
             opts: Vec::new(),
             stack: Vec::new(),
             on_stack: FxHashSet::default(),
@@ -184,6 +187,7 @@ impl<'s, S: Store> Worker<'s, S> {
         let Worker {
             frame,
             cells,
+            scratch,
             opts,
             view,
             ..
@@ -225,6 +229,9 @@ impl<'s, S: Store> Worker<'s, S> {
             let mut emit = |target: Emitted<'_>| {
                 let id = match target {
                     Emitted::IntList(items) => table.id(items),
+                    // `set(b, i, v)` of the position: its id from the position's, as the
+                    // store has it (a rank moves by one cell's code), no list built.
+                    Emitted::SetCell(i, v) => table.id_set(id, cells, (i, v), scratch),
                     _ => None,
                 };
                 let Some(id) = id else {
@@ -235,7 +242,7 @@ impl<'s, S: Store> Worker<'s, S> {
                 Ok(ControlFlow::Continue(()))
             };
             if rule
-                .run(inputs, plan.max_collection, stop, false, &mut emit)
+                .run_cells(inputs, plan.max_collection, stop, &mut emit)
                 .is_err()
             {
                 return Err(Abort::Rules);

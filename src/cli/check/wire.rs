@@ -31,6 +31,7 @@ pub struct WireSettings {
     max_memory: usize,
     max_stored_moves: usize,
     threads: usize,
+    stores: bool,
     max_call_depth: u32,
     max_collection: u64,
     compiled_rules: bool,
@@ -62,6 +63,7 @@ impl WireSettings {
             max_memory,
             max_stored_moves,
             threads,
+            stores,
         } = *graph;
         let Limits {
             max_call_depth,
@@ -78,6 +80,7 @@ impl WireSettings {
             max_memory,
             max_stored_moves,
             threads,
+            stores,
             max_call_depth,
             max_collection,
             compiled_rules,
@@ -102,6 +105,7 @@ impl WireSettings {
                     max_memory: self.max_memory,
                     max_stored_moves: self.max_stored_moves,
                     threads: self.threads,
+                    stores: self.stores,
                 },
                 limits: Limits {
                     max_call_depth: self.max_call_depth,

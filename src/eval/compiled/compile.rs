@@ -126,7 +126,9 @@ impl Compiler<'_> {
             },
             _ => None,
         };
+        let set_cell = super::cells::set_register(&target, &self.inputs);
         Some(CompiledRule {
+            set_cell,
             cross,
             last_for,
             int_parts,

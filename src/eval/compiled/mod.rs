@@ -21,8 +21,11 @@
 //! `fused.rs` (a filter of a computed list in one pass); `rows.rs` (families of rows and the
 //! quantifiers over them); `hoist.rs` (loop-invariant parts computed once a run, and calls
 //! on arguments fixed for a run shared); `conds.rs` (`terminal if` and `draw if`
-//! conditions, one by one and a game's all together); `table.rs` (the side table by game).
+//! conditions, one by one and a game's all together); `cells.rs` (targets that set one cell
+//! of the position, for a visitor that ranks them from the position's rank); `table.rs` (the
+//! side table by game).
 
+mod cells;
 mod compile;
 mod compile_lists;
 mod conds;
@@ -154,6 +157,9 @@ pub struct CompiledRule {
     /// The target, when it is a comprehension over a list that runs for a block of the
     /// innermost loop's values at once (see `cross.rs`).
     cross: Option<Box<cross::Cross>>,
+    /// The list register whose one cell the target sets, when the target is `set(b, i, v)`
+    /// of an input list `b` that the rule never binds (see `cells.rs`).
+    set_cell: Option<u32>,
 }
 
 /// The shape of a target built from integers only.
@@ -251,6 +257,9 @@ pub enum Emitted<'t> {
     IntList(&'t [i64]),
     /// A block of options (only to visitors that asked for blocks).
     Block(&'t Block<'t>),
+    /// The position's list, given packed ([`InputFrame::packed`]), with cell `.0` set to
+    /// `.1` (only to visitors that asked for cells, [`CompiledRule::run_cells`]).
+    SetCell(usize, i64),
 }
 
 impl Emitted<'_> {
@@ -266,8 +275,8 @@ impl Emitted<'_> {
                 Value::Tuple(items.iter().map(|n| Value::Int(*n)).collect())
             }
             Emitted::IntList(items) => Value::List(items.iter().map(|n| Value::Int(*n)).collect()),
-            // Blocks reach only visitors that take them apart themselves.
-            Emitted::Block(_) => Value::None,
+            // Blocks and cells reach only visitors that take them apart themselves.
+            Emitted::Block(_) | Emitted::SetCell(..) => Value::None,
         }
     }
 

@@ -345,6 +345,8 @@ thread_local! {
 pub(super) struct Run<'r> {
     /// Emit the innermost loop's options a block at a time.
     pub(super) blocks: bool,
+    /// Emit a target that sets one cell of the packed position as that cell (`cells.rs`).
+    pub(super) cells: bool,
     pub(super) max_collection: u64,
     pub(super) stop: &'r Stop,
     pub(super) ticks: u32,
@@ -499,6 +501,7 @@ pub(super) fn with_run<T>(
     b.memo.iter_mut().for_each(|m| m.valid = false);
     let mut run = Run {
         blocks,
+        cells: false,
         max_collection,
         stop,
         ticks: 0,
@@ -632,6 +635,9 @@ impl CompiledRule {
         run: &mut Run<'_>,
         emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
     ) -> Result<ControlFlow<()>, Interrupt> {
+        if run.cells {
+            return self.emit_cell(run, emit);
+        }
         if let (LaneShape::Split, Some(parts)) = (self.int_shape, &self.int_parts) {
             return emit_each(
                 run,

@@ -200,6 +200,9 @@ impl<'a> Interp<'a> {
             Emitted::Block(_) => Err(Box::new(Diag::internal(
                 "a block of options reached a visitor that does not take blocks",
             ))),
+            Emitted::SetCell(..) => Err(Box::new(Diag::internal(
+                "a cell of an option reached a visitor that does not take cells",
+            ))),
             data @ (Emitted::IntTuple(_) | Emitted::IntList(_)) => {
                 self.disjunctive_value(inst, data.into_value(), span, out)
             }
