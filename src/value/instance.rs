@@ -69,3 +69,39 @@ impl Hash for Instance {
         self.0.id.hash(state);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::PosTerm;
+    use std::cmp::Ordering;
+
+    fn params(k: i64) -> Rc<[Value]> {
+        Rc::from(vec![Value::Int(k)])
+    }
+
+    #[test]
+    fn instances_order_by_game_then_parameters_not_by_id() {
+        // Created in the order G[2], H, G[1]: ids 0, 1, 2.
+        let g2 = Instance::new(InstanceId(0), 0, params(2));
+        let h = Instance::new(InstanceId(1), 1, params(0));
+        let g1 = Instance::new(InstanceId(2), 0, params(1));
+        let mut all = vec![h.clone(), g2.clone(), g1.clone()];
+        all.sort();
+        let ids: Vec<u32> = all.iter().map(|i| i.id().0).collect();
+        assert_eq!(ids, [2, 0, 1]);
+        assert_eq!(g1.cmp(&g1.clone()), Ordering::Equal);
+        assert!(Value::Game(g1.clone()) < Value::Game(g2.clone()));
+        assert!(Value::Game(g2.clone()) < Value::Game(h.clone()));
+        // Positions of one instance by data; of two instances by instance first.
+        let atom = |i: &Instance, n: i64| PosTerm::Atom(i.clone(), Value::Int(n));
+        assert!(atom(&g2, 0) < atom(&g2, 1));
+        assert!(atom(&g1, 9) < atom(&g2, 0));
+        assert!(atom(&g2, 9) < atom(&h, 0));
+        // One key under two ids (two sessions' tables): unequal, ordered by id.
+        let other = Instance::new(InstanceId(7), 0, params(1));
+        assert_ne!(g1, other);
+        assert_eq!(g1.cmp(&other), Ordering::Less);
+        assert_eq!(other.cmp(&g1), Ordering::Greater);
+    }
+}
