@@ -86,7 +86,7 @@ mod tests {
         let g2 = Instance::new(InstanceId(0), 0, params(2));
         let h = Instance::new(InstanceId(1), 1, params(0));
         let g1 = Instance::new(InstanceId(2), 0, params(1));
-        let mut all = vec![h.clone(), g2.clone(), g1.clone()];
+        let mut all = [h.clone(), g2.clone(), g1.clone()];
         all.sort();
         let ids: Vec<u32> = all.iter().map(|i| i.id().0).collect();
         assert_eq!(ids, [2, 0, 1]);
