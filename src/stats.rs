@@ -67,6 +67,8 @@ pub struct GameIndex {
     pub index: IndexUse,
     /// What its positions take in the graph, moves aside ([`crate::graph::InstanceIndex`]).
     pub bytes: usize,
+    /// Its dense table ranks sorted lists: `dense (sorted)`.
+    pub sorted: bool,
 }
 
 impl GameIndex {
@@ -79,7 +81,7 @@ impl GameIndex {
             (thousands(positions), ""),
             format!(
                 "{}; {} B a position",
-                index_use(&self.index),
+                index_use(&self.index, self.sorted),
                 thousands(per)
             ),
         )
@@ -95,11 +97,12 @@ fn shorten(name: &str, most: usize) -> String {
     format!("{cut}…")
 }
 
-/// `1 dense, 2 packed, 3 hashed`.
-fn index_use(index: &IndexUse) -> String {
+/// `1 dense, 2 packed, 3 hashed` (`1 dense (sorted)` for a dense table of sorted lists).
+fn index_use(index: &IndexUse, sorted: bool) -> String {
     format!(
-        "{} dense, {} packed, {} hashed",
+        "{} dense{}, {} packed, {} hashed",
         thousands(index.dense),
+        if sorted { " (sorted)" } else { "" },
         thousands(index.packed),
         thousands(index.hashed)
     )
@@ -166,6 +169,7 @@ impl GraphSize {
                     name: names.instance_label(row.inst).to_string(),
                     index: row.index,
                     bytes: row.bytes,
+                    sorted: row.sorted,
                 })
                 .collect(),
             parallel: Aside {
@@ -198,7 +202,7 @@ impl GraphSize {
             Row::new(
                 "indexed",
                 (thousands(self.positions), ""),
-                index_use(&self.index),
+                index_use(&self.index, false),
             ),
         ];
         rows.extend(self.games.iter().map(GameIndex::row));
@@ -498,6 +502,7 @@ mod tests {
                         hashed: 0,
                     },
                     bytes: 1_990 * 23,
+                    sorted: false,
                 }],
                 parallel: Aside::default(),
             },

@@ -380,3 +380,76 @@ fn examples_print_the_same_with_dense_indexes_off() {
         "examples: dense on (left) and off differ"
     );
 }
+
+/// The `--stats` row of the game instance `name` of `expr` on `file` (one thread).
+fn game_row(file: &std::path::Path, expr: &str, name: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_cgl"))
+        .args(["eval", "--stats", "--threads", "1", "-f"])
+        .arg(file)
+        .arg(expr)
+        .current_dir(root())
+        .output()
+        .expect("the cgl binary runs");
+    let err = String::from_utf8_lossy(&out.stderr).to_string();
+    err.lines()
+        .find(|l| l.trim_start().starts_with(name))
+        .unwrap_or_else(|| panic!("no row of {name} in {err}"))
+        .to_string()
+}
+
+/// Chomp written otherwise: other names, the map's branches the other way round under the
+/// negated condition, a filter of its own, a guard that changes nothing.
+const CHOMP_RENAMED: &str = "
+fn keep(xs) = [v for v in xs if 0 < v]
+game Bites {
+    position heights
+    move keep([if not (k < a) then min(b, h) else h for (k, h) in enumerate(heights)])
+        for (a, top) in enumerate(heights), b in 0..top if a + b > 0 if len(heights) >= 0
+}
+";
+
+/// Rules that can break the order: one row grows by one.
+const UNSORTED: &str = "
+game Grow {
+    position rows
+    move [if r == i then l + 1 else l for (r, l) in enumerate(rows)]
+        for (i, w) in enumerate(rows) if w < 3
+}
+";
+
+#[test]
+fn chomp_is_ranked_as_sorted_lists_and_its_answers_agree() {
+    let file = root().join("benches/games/chomp.game");
+    let expr = "(reachable(Chomp([5; 5])), outcome(Chomp([5; 5])), remoteness(Chomp([5; 5])), \
+                [outcome(m) for m in moves(Chomp([5; 5]))])";
+    let (answer, dense, _) = agree(&file, expr);
+    // C(10, 5) = 252 boards, the non-increasing lists of at most 5 rows of 1 to 5 squares
+    // (less the empty one, which no move makes); the first player wins any rectangle.
+    assert!(answer.starts_with("(251, N, "), "{answer}");
+    assert_eq!(dense, 251, "every board is found by its rank");
+    let row = game_row(&file, "outcome(Chomp([4; 4]))", "Chomp");
+    assert!(row.contains("dense (sorted)"), "{row}");
+    // A board asked that is not sorted is found the ordinary way, with the same answer.
+    let (odd, _, _) = agree(&file, "outcome(Chomp([2, 3]))");
+    assert_eq!(odd, "N");
+}
+
+#[test]
+fn chomp_written_differently_is_ranked_alike() {
+    let file = game_file("bites", CHOMP_RENAMED);
+    let (answer, dense, _) = agree(&file, "(reachable(Bites([5; 5])), outcome(Bites([5; 5])))");
+    assert_eq!(answer, "(251, N)");
+    assert_eq!(dense, 251);
+    let row = game_row(&file, "outcome(Bites([4; 4]))", "Bites");
+    assert!(row.contains("dense (sorted)"), "{row}");
+}
+
+#[test]
+fn rules_that_can_break_the_order_get_no_sorted_ranks() {
+    let file = game_file("grow", UNSORTED);
+    let (answer, _, _) = agree(&file, "reachable(Grow([2, 1, 1]))");
+    let row = game_row(&file, "reachable(Grow([2, 1, 1]))", "Grow");
+    assert!(!row.contains("(sorted)"), "{row}");
+    // Every list of three cells from 1 to 3 with the first at least 2: 2 * 9.
+    assert_eq!(answer, "18");
+}

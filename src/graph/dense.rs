@@ -9,11 +9,18 @@
 //! the user asks, such as `G([7, 0, 0])`) has no rank and is indexed the ordinary way; the
 //! home is a function of the position alone, so every position has exactly one.
 //!
+//! Where `m^k` ranks are too many, a game whose rules keep its lists sorted
+//! (`eval::compiled::sorted_domain`, Chomp's rows) ranks them by the combinatorial number
+//! system instead ([`super::SortedRanks`], `C(k + m, k)` ranks of at most `k` cells), with the
+//! same table of ids; [`ListRanks`] is either kind.
+//!
 //! `CGL_DENSE=off` in the environment turns dense indexes off (for tests and measurements:
 //! the answers must be the same either way).
 
 use rustc_hash::FxHashMap;
 
+use super::list_ranks::ListRanks;
+use super::sorted_ranks::SortedRanks;
 use super::TermId;
 use crate::eval::value::InstanceId;
 
@@ -166,7 +173,7 @@ impl Ranks {
 /// The dense table of one instance.
 #[derive(Debug)]
 pub(super) struct DenseTable {
-    ranks: Ranks,
+    ranks: ListRanks,
     /// `id + 1` of the position of each rank (0: not interned).
     ids: IdTable,
 }
@@ -319,7 +326,21 @@ impl DenseTable {
     /// The table for positions of `len` cells in `domain` (sorted values from 0 to 255),
     /// if `m^len` ids take at most `budget` bytes.
     pub(super) fn new(len: usize, domain: &[i64], budget: usize) -> Option<DenseTable> {
-        let ranks = Ranks::new(len, domain)?;
+        DenseTable::of(ListRanks::Cells(Ranks::new(len, domain)?), budget)
+    }
+
+    /// The table for sorted positions ranked by `ranks`, if their ids take at most `budget`
+    /// bytes and their cells are from 0 to 255 (the graph keeps a ranked position's cells in
+    /// bytes).
+    pub(super) fn sorted(ranks: SortedRanks, budget: usize) -> Option<DenseTable> {
+        let (lo, hi) = ranks.bounds();
+        if lo < 0 || hi > 255 || ranks.cells() > super::store::MAX_CELLS {
+            return None;
+        }
+        DenseTable::of(ListRanks::Sorted(ranks), budget)
+    }
+
+    fn of(ranks: ListRanks, budget: usize) -> Option<DenseTable> {
         let count = usize::try_from(ranks.count()).ok()?;
         if count.checked_mul(4)? > budget {
             return None;
@@ -392,9 +413,9 @@ impl DenseIndex {
         }
     }
 
-    /// The ranks of the instance's dense table's positions, if it has one (the analyses'
-    /// rank table of `analysis::parallel` uses the same).
-    pub(super) fn ranks(&self, inst: InstanceId) -> Option<&Ranks> {
+    /// The ranks of the instance's dense table's positions, of either kind, if it has one
+    /// (the analyses' rank table of `analysis::parallel` uses the same).
+    pub(super) fn ranks(&self, inst: InstanceId) -> Option<&ListRanks> {
         match self.state(inst) {
             State::Dense(table) => Some(&table.ranks),
             _ => None,
@@ -488,8 +509,22 @@ mod tests {
         assert_eq!(index.ranks(InstanceId(0)), None);
         index.decide(InstanceId(0), DenseTable::new(3, &[0, 2, 7], 1 << 20));
         index.decide(InstanceId(1), None);
-        let ranks = index.ranks(InstanceId(0)).unwrap();
+        let Some(ListRanks::Cells(ranks)) = index.ranks(InstanceId(0)) else {
+            panic!("no ranks of cells")
+        };
         assert_eq!((ranks.cells(), ranks.values()), (3, vec![0, 2, 7]));
+        let sorted = SortedRanks::new(4, 1, 5, false, super::super::Order::NonIncreasing);
+        index.decide(InstanceId(2), DenseTable::sorted(sorted.unwrap(), 1 << 20));
+        let Some(ListRanks::Sorted(ranks)) = index.ranks(InstanceId(2)) else {
+            panic!("no sorted ranks")
+        };
+        assert_eq!(ranks.count(), 126);
+        assert_eq!(
+            index.rank(InstanceId(2), &[5, 2, 2]),
+            ranks.of_ints(&[5, 2, 2])
+        );
+        assert_eq!(index.rank(InstanceId(2), &[2, 5]), None, "not sorted");
+        assert_eq!(index.rank(InstanceId(2), &[6]), None, "out of bounds");
         assert_eq!(index.ranks(InstanceId(1)), None);
     }
 
@@ -611,5 +646,12 @@ mod tests {
         assert!(DenseTable::new(3, &[-1, 0], 1 << 20).is_none());
         assert!(DenseTable::new(40, &[0, 1, 2], usize::MAX).is_none());
         assert!(DenseTable::new(3, &[], 1 << 20).is_none());
+        // Sorted lists: within the budget, and cells the graph keeps in bytes.
+        let sorted =
+            |len, lo, hi| SortedRanks::new(len, lo, hi, false, super::super::Order::NonIncreasing);
+        assert!(DenseTable::sorted(sorted(12, 1, 12).unwrap(), 1 << 20).is_none());
+        assert!(DenseTable::sorted(sorted(12, 1, 12).unwrap(), 16 << 20).is_some());
+        assert!(DenseTable::sorted(sorted(3, -1, 2).unwrap(), 1 << 20).is_none());
+        assert!(DenseTable::sorted(sorted(3, 0, 256).unwrap(), 1 << 20).is_none());
     }
 }

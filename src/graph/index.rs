@@ -26,6 +26,8 @@ pub struct InstanceIndex {
     /// The bytes its positions take (moves aside): their records, their data, and the
     /// tables that find them (its dense tables whole; a hash index's buckets).
     pub bytes: usize,
+    /// Its dense table ranks sorted lists ([`super::SortedRanks`]).
+    pub sorted: bool,
 }
 
 /// Bytes of one position's record in the store, as `store.rs`'s test asserts.
@@ -50,6 +52,7 @@ impl super::GameGraph {
                     inst: InstanceId(out.len() as u32),
                     index: super::IndexUse::default(),
                     bytes: 0,
+                    sorted: false,
                 });
             }
             let row = &mut out[k];
@@ -89,6 +92,7 @@ impl super::GameGraph {
         out.retain(|row| row.index != super::IndexUse::default());
         for row in &mut out {
             row.bytes += self.dense.bytes_of(row.inst) + self.int_atoms.bytes_of(row.inst);
+            row.sorted = self.dense.ranks(row.inst).is_some_and(|r| r.is_sorted());
         }
         out
     }

@@ -21,16 +21,20 @@ mod batch;
 mod dense;
 mod explore;
 mod index;
+mod list_ranks;
 mod moves;
 mod nibble_table;
 mod sides;
+mod sorted_ranks;
 mod store;
 
 pub use dense::Ranks;
 pub(crate) use index::cell;
 pub use index::InstanceIndex;
 use index::{IntAtoms, TupleKey};
+pub use list_ranks::ListRanks;
 use moves::MoveStore;
+pub use sorted_ranks::{Order, SortedRanks};
 use store::{cells_hash, cells_home, home, pack, CellsOf, Home, NibbleKey, TermStore, MAX_CELLS};
 
 /// Index of a term in the graph.
@@ -376,15 +380,27 @@ impl GameGraph {
                 let game = w.program.games.get(info.game.0 as usize)?;
                 let compiled = w.compiled.games.get(info.game.0 as usize)?;
                 let domain =
-                    crate::eval::compiled::cell_domain(compiled, game, &info.params, cells)?;
-                dense::DenseTable::new(cells.len(), &domain, budget)
+                    crate::eval::compiled::cell_domain(compiled, game, &info.params, cells);
+                let table = domain.and_then(|d| dense::DenseTable::new(cells.len(), &d, budget));
+                // Where `m^k` ranks are too many, sorted lists may still be few.
+                table.or_else(|| {
+                    let d =
+                        crate::eval::compiled::sorted_domain(compiled, game, &info.params, cells)?;
+                    let order = if d.non_increasing {
+                        Order::NonIncreasing
+                    } else {
+                        Order::NonDecreasing
+                    };
+                    let ranks = SortedRanks::new(d.len, d.lo, d.hi, d.fixed, order)?;
+                    dense::DenseTable::sorted(ranks, budget)
+                })
             });
         self.dense.decide(inst, table);
     }
 
     /// The ranks of `inst`'s dense table, if it has one: the analyses' rank table
     /// (`analysis::parallel`) ranks the same instance's positions alike.
-    pub fn dense_ranks(&self, inst: InstanceId) -> Option<&Ranks> {
+    pub fn dense_ranks(&self, inst: InstanceId) -> Option<&ListRanks> {
         self.dense.ranks(inst)
     }
 

@@ -53,7 +53,7 @@ use super::{conv_index, Analyzer};
 use crate::eval::compiled::{CompiledCond, CompiledEnds, CompiledRule};
 use crate::eval::value::{InstanceId, Outcome, Value};
 use crate::eval::World;
-use crate::graph::{Ranks, Term, TermId, MAX_TERMS};
+use crate::graph::{ListRanks, Term, TermId, MAX_TERMS};
 use crate::lower::ir::{Pattern, PositionShape};
 use crate::syntax::ast::Convention;
 
@@ -239,7 +239,7 @@ enum Kind {
     /// By packed key (`--threads` 2 and more).
     Keys(Key),
     /// By rank in the instance's dense domain.
-    Ranks(Box<Ranks>),
+    Ranks(Box<ListRanks>),
 }
 
 /// `reachable(t)` by the solver, where it applies: the count, with every position's

@@ -16,7 +16,7 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 use rustc_hash::FxHashMap;
 
 use super::store::{Seen, Store, DRAW};
-use crate::graph::{Ranks, BYTES_PER_POSITION};
+use crate::graph::{ListRanks, BYTES_PER_POSITION};
 
 /// What a cell holds: not reached, claimed by a thread, a draw, `FIRST + r` for remoteness
 /// `r`, or [`SPILLED`].
@@ -39,10 +39,10 @@ const CHUNK: usize = 1 << CHUNK_BITS;
 /// A chunk of cells, made when one of them is first claimed.
 type Chunk = OnceLock<Box<[AtomicU8]>>;
 
-/// Positions of `len` cells by rank, with their state.
+/// Positions by rank, with their state.
 #[derive(Debug)]
 pub(super) struct RankTable {
-    ranks: Ranks,
+    ranks: ListRanks,
     /// The domain's values, by code.
     values: Vec<i64>,
     /// Ranks are decoded `group` cells at a time: `digits[r * group..][..group]` are the
@@ -61,12 +61,16 @@ impl RankTable {
     /// most 255 of them), if there are at most `u32::MAX` ranks.
     #[cfg(test)]
     fn new(len: usize, domain: &[i64]) -> Option<RankTable> {
-        Ranks::new(len, domain).map(RankTable::of)
+        crate::graph::Ranks::new(len, domain).map(|r| RankTable::of(ListRanks::Cells(r)))
     }
 
-    /// The table of positions ranked by `ranks`.
-    pub(super) fn of(ranks: Ranks) -> RankTable {
-        let (len, m) = (ranks.cells(), ranks.m());
+    /// The table of positions ranked by `ranks` (sorted lists decode by unranking, lists
+    /// of cells a group of digits at a time).
+    pub(super) fn of(ranks: ListRanks) -> RankTable {
+        let (len, m, values) = match &ranks {
+            ListRanks::Cells(r) => (r.cells(), r.m(), r.values()),
+            ListRanks::Sorted(_) => (0, 1, Vec::new()),
+        };
         let (mut group, mut unit) = (1usize, m);
         while group < len && unit * m <= GROUP_TABLE {
             group += 1;
@@ -81,7 +85,7 @@ impl RankTable {
             }
         }
         RankTable {
-            values: ranks.values(),
+            values,
             group,
             unit: unit as u32,
             digits,
@@ -95,7 +99,7 @@ impl RankTable {
     }
 
     /// Whether this table is the one of positions ranked by `ranks`.
-    pub(super) fn is_for(&self, ranks: &Ranks) -> bool {
+    pub(super) fn is_for(&self, ranks: &ListRanks) -> bool {
         self.ranks == *ranks
     }
 
@@ -185,17 +189,36 @@ impl Store for RankTable {
         self.ranks.of_ints(cells)
     }
 
-    /// The rank moved by the one cell's change of code: no list built.
+    /// The rank moved by the one cell's change of code: no list built (a sorted list's is
+    /// ranked again, which checks that it is still sorted).
     #[inline]
-    fn id_set(&self, rank: u32, cells: &[i64], at: (usize, i64), _: &mut Vec<i64>) -> Option<u32> {
-        self.ranks.with_cell(rank, *cells.get(at.0)?, at)
+    fn id_set(
+        &self,
+        rank: u32,
+        cells: &[i64],
+        at: (usize, i64),
+        scratch: &mut Vec<i64>,
+    ) -> Option<u32> {
+        match &self.ranks {
+            ListRanks::Cells(r) => r.with_cell(rank, *cells.get(at.0)?, at),
+            ListRanks::Sorted(r) => {
+                scratch.clear();
+                scratch.extend_from_slice(cells);
+                *scratch.get_mut(at.0)? = at.1;
+                r.of_ints(scratch)
+            }
+        }
     }
 
     #[inline]
     fn cells(&self, rank: u32, out: &mut Vec<i64>) {
         out.clear();
+        let cells = match &self.ranks {
+            ListRanks::Cells(r) => r.cells(),
+            ListRanks::Sorted(r) => return r.unrank(rank, out),
+        };
         let mut rank = rank;
-        let mut left = self.ranks.cells();
+        let mut left = cells;
         while left > 0 {
             let take = left.min(self.group);
             let at = (rank % self.unit) as usize * self.group;
@@ -266,7 +289,7 @@ impl Store for RankTable {
 
     #[inline]
     fn position_bytes(&self, _: u32) -> usize {
-        BYTES_PER_POSITION + self.ranks.cells()
+        BYTES_PER_POSITION + self.ranks.most_cells()
     }
 }
 
@@ -301,6 +324,25 @@ mod tests {
         assert!(RankTable::new(40, &[0, 1, 2]).is_none());
         assert!(RankTable::new(3, &[0, 256]).is_none());
         assert!(RankTable::new(3, &[]).is_none());
+    }
+
+    #[test]
+    fn sorted_ranks_decode_to_their_lists() {
+        use crate::graph::{Order, SortedRanks};
+        let ranks = SortedRanks::new(4, 1, 5, false, Order::NonIncreasing).unwrap();
+        let table = RankTable::of(ListRanks::Sorted(ranks));
+        let mut out = Vec::new();
+        for rank in 0..126 {
+            table.cells(rank, &mut out);
+            assert!(
+                out.len() <= 4 && out.windows(2).all(|w| w[0] >= w[1]),
+                "{out:?}"
+            );
+            assert!(out.iter().all(|c| (1..=5).contains(c)));
+            assert_eq!(table.id(&out), Some(rank), "{out:?}");
+        }
+        assert_eq!(table.id(&[2, 3]), None);
+        assert_eq!(table.chunks.len(), 1);
     }
 
     #[test]

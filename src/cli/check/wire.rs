@@ -415,8 +415,9 @@ struct WireStats {
     graph: [usize; 9],
     /// Dense, packed, hashed.
     index: [usize; 3],
-    /// Each game instance's name and dense, packed, hashed, bytes.
-    games: Vec<(String, [usize; 4])>,
+    /// Each game instance's name and dense, packed, hashed, bytes, 1 if its dense table
+    /// ranks sorted lists.
+    games: Vec<(String, [usize; 5])>,
 }
 
 impl WireStats {
@@ -480,7 +481,11 @@ impl WireStats {
                 .iter()
                 .map(|g| {
                     let i = g.index;
-                    (g.name.clone(), [i.dense, i.packed, i.hashed, g.bytes])
+                    let sorted = usize::from(g.sorted);
+                    (
+                        g.name.clone(),
+                        [i.dense, i.packed, i.hashed, g.bytes, sorted],
+                    )
                 })
                 .collect(),
         }
@@ -520,7 +525,7 @@ impl WireStats {
                 games: self
                     .games
                     .into_iter()
-                    .map(|(name, [dense, packed, hashed, bytes])| GameIndex {
+                    .map(|(name, [dense, packed, hashed, bytes, sorted])| GameIndex {
                         name,
                         index: IndexUse {
                             dense,
@@ -528,6 +533,7 @@ impl WireStats {
                             hashed,
                         },
                         bytes,
+                        sorted: sorted == 1,
                     })
                     .collect(),
                 parallel: Aside {

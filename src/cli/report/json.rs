@@ -198,6 +198,8 @@ struct GameJson {
     indexed_hashed: usize,
     /// What its positions take in the graph, moves aside.
     bytes: usize,
+    /// Its dense table ranks sorted lists (`dense (sorted)`).
+    dense_sorted: bool,
     /// `bytes` over `positions`; `null` when it has none.
     bytes_per_position: Option<usize>,
 }
@@ -213,6 +215,7 @@ impl GameJson {
             indexed_packed: index.packed,
             indexed_hashed: index.hashed,
             bytes: game.bytes,
+            dense_sorted: game.sorted,
             bytes_per_position: game.bytes.checked_div(positions),
         }
     }

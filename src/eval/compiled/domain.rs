@@ -21,8 +21,10 @@
 //! dense index *cover* the game, not what makes it correct.
 
 mod ranges;
+mod sorted;
 
 pub use ranges::position_ranges;
+pub use sorted::{sorted_domain, SortedDomain};
 
 use std::collections::BTreeSet;
 use std::rc::Rc;

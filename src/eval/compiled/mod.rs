@@ -46,7 +46,7 @@ use std::rc::Rc;
 
 use self::{compile::*, lanes::*, lists::*, prog::*, rows::*, run::*};
 pub use conds::{compile_condition, compile_ends, CompiledCond, CompiledEnds};
-pub use domain::{cell_domain, position_ranges};
+pub use domain::{cell_domain, position_ranges, sorted_domain, SortedDomain};
 pub use run::InputFrame;
 pub use table::{CompiledGame, CompiledGames};
 

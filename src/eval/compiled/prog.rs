@@ -510,6 +510,11 @@ impl Prog {
 }
 
 impl ItemTest {
+    /// The comparison and what the item is compared with (the item on the left).
+    pub(super) fn parts(&self) -> (BinaryOp, Src) {
+        (self.op, self.other)
+    }
+
     /// Calls `pass` with each of `items` the test lets through, in order.
     #[inline]
     pub(super) fn each(&self, items: &[i64], regs: &[i64], mut pass: impl FnMut(i64)) {
