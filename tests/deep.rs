@@ -7,7 +7,9 @@
 use std::time::{Duration, Instant};
 
 use cgl::syntax::ast::Convention;
-use cgl::value::{display_short, CompoundKind, InstanceId, InstanceNames, PosTerm, Value};
+use cgl::value::{
+    display_short, CompoundKind, Instance, InstanceId, InstanceNames, PosTerm, Value,
+};
 
 use crate::common::{assert_no_crash, cgl_in, temp_dir};
 
@@ -103,6 +105,11 @@ fn deep_values_print_short_everywhere() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The handle of a test instance `id` (a game of its own, with no parameters).
+fn inst(id: u32) -> Instance {
+    Instance::new(InstanceId(id), id, std::rc::Rc::from(Vec::new()))
+}
+
 struct Names;
 impl InstanceNames for Names {
     fn instance_label(&self, _: InstanceId) -> &str {
@@ -124,13 +131,13 @@ fn through_positions(n: usize, leaf: i64) -> Value {
             2 => Value::Set(std::rc::Rc::new([v].into_iter().collect())),
             _ => v,
         };
-        let atom = PosTerm::Atom(InstanceId(i as u32 % 3), inner);
+        let atom = PosTerm::Atom(inst(i as u32 % 3), inner);
         let term = if i % 5 == 4 {
             atom
         } else {
             // An atom beside the nested one, in compounds of alternating kinds.
             let kind = [CompoundKind::Disjunctive, CompoundKind::Conjunctive][i % 2];
-            let beside = PosTerm::Atom(InstanceId(7), Value::Int(i as i64));
+            let beside = PosTerm::Atom(inst(7), Value::Int(i as i64));
             PosTerm::compound(kind, [atom, beside])
         };
         v = Value::pos(term, Convention::Normal);
@@ -140,10 +147,10 @@ fn through_positions(n: usize, leaf: i64) -> Value {
 
 /// A compound nested `n` deep by itself, alternating its kinds.
 fn deep_compound(n: usize) -> PosTerm {
-    let mut t = PosTerm::Atom(InstanceId(0), Value::Int(0));
+    let mut t = PosTerm::Atom(inst(0), Value::Int(0));
     for i in 0..n {
         let kind = [CompoundKind::Disjunctive, CompoundKind::Selective][i % 2];
-        t = PosTerm::compound(kind, [t, PosTerm::Atom(InstanceId(1), Value::Int(1))]);
+        t = PosTerm::compound(kind, [t, PosTerm::Atom(inst(1), Value::Int(1))]);
     }
     t
 }

@@ -24,6 +24,7 @@ mod fragment;
 mod fuzz;
 mod graph;
 mod hoisting;
+mod instance_order;
 mod isolation;
 mod layers;
 mod loopy;

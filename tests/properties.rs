@@ -1217,7 +1217,7 @@ fn cli_max_positions_is_an_error_not_a_crash() {
 
 /// A conjunctive compound ends as soon as one part ends, so a draw that one part could reach
 /// on its own may be unreachable in the compound. `Fuse(5) & Nim(1)` has one move, to
-/// `Fuse(4) & Nim(0)`, which is over (P, not a draw): Grundy value 1. cgl refuses with
+/// `Nim(0) & Fuse(4)`, which is over (P, not a draw): Grundy value 1. cgl refuses with
 /// `grundy_draw`, because its draw check looks into the parts of a compound rather than at
 /// the compound's own moves (analysis::Draws). Found by `grundy_agrees_with_brute_force`.
 #[test]
@@ -1233,7 +1233,8 @@ game Fuse { position n  move n - 1 if n > 0  draw if n == 0 }
         assert_eq!(eval(&mut s, file, "outcome(Fuse(5) & Nim(1))"), ok("N"));
         assert_eq!(
             eval(&mut s, file, "moves(Fuse(5) & Nim(1))"),
-            ok("[Fuse(4) & Nim(0)]")
+            // Nim is declared first, so its part comes first (spec/language.md §5).
+            ok("[Nim(0) & Fuse(4)]")
         );
         assert_eq!(eval(&mut s, file, "outcome(Fuse(5) & Nim(0))"), ok("P"));
         // So the Grundy values exist.

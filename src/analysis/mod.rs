@@ -83,7 +83,7 @@ impl Analyzer {
 impl Host for Analyzer {
     fn canonical(&mut self, world: &mut World<'_>, term: &PosTerm) -> DiagResult<PosTerm> {
         match self.graph.intern(world, term) {
-            Ok(id) => Ok(self.graph.pos_term(id)),
+            Ok(id) => Ok(self.graph.pos_term(world.games, id)),
             Err(d) => {
                 self.recover(&d);
                 Err(d)
@@ -122,9 +122,9 @@ fn run(
 ) -> DiagResult<Value> {
     let t = an.graph.intern(w, &position.term)?;
     let conv = position.convention;
-    let to_value = |an: &Analyzer, id: TermId| {
+    let to_value = |an: &Analyzer, w: &World<'_>, id: TermId| {
         Value::Pos(Rc::new(Position {
-            term: an.graph.pos_term(id),
+            term: an.graph.pos_term(w.games, id),
             convention: conv,
         }))
     };
@@ -148,14 +148,14 @@ fn run(
             }
             Builtin::Moves => {
                 let options = side_options(an, w, t, side_or_error()?)?;
-                Value::list(options.into_iter().map(|s| to_value(an, s)).collect())
+                Value::list(options.into_iter().map(|s| to_value(an, w, s)).collect())
             }
             Builtin::WinningMoves => {
                 let side = side_or_error()?;
                 let mut out = Vec::new();
                 for s in side_options(an, w, t, side)? {
                     if partizan::good_for(side, partizan::outcome(an, w, s, conv)?) {
-                        out.push(to_value(an, s));
+                        out.push(to_value(an, w, s));
                     }
                 }
                 Value::list(out)
@@ -176,12 +176,12 @@ fn run(
                     }
                 }
                 let keep = if winning.is_empty() { options } else { winning };
-                Value::list(keep.into_iter().map(|s| to_value(an, s)).collect())
+                Value::list(keep.into_iter().map(|s| to_value(an, w, s)).collect())
             }
             Builtin::Score => return Err(not_payoff(an, w, t)),
             Builtin::Line => {
                 let line = partizan::line(an, w, t, conv, side_or_error()?)?;
-                Value::list(line.into_iter().map(|s| to_value(an, s)).collect())
+                Value::list(line.into_iter().map(|s| to_value(an, w, s)).collect())
             }
             Builtin::Reachable => Value::Int(reachable(an, w, t, conv)? as i64),
             other => return Err(Box::new(Diag::internal(format!("`{}` is not an analysis", other.name())))),
@@ -210,14 +210,14 @@ fn run(
         },
         Builtin::Moves => {
             let succ = an.graph.successors(w, t)?;
-            Value::list(succ.into_iter().map(|s| to_value(an, s)).collect())
+            Value::list(succ.into_iter().map(|s| to_value(an, w, s)).collect())
         }
         Builtin::WinningMoves => {
             let succ = an.graph.successors(w, t)?;
             let mut out = Vec::new();
             for s in succ {
                 if outcome(an, w, s, conv)? == Outcome::P {
-                    out.push(to_value(an, s));
+                    out.push(to_value(an, w, s));
                 }
             }
             Value::list(out)
@@ -235,12 +235,12 @@ fn run(
                     _ => true,
                 };
                 if keeps {
-                    out.push(to_value(an, s));
+                    out.push(to_value(an, w, s));
                 }
             }
             Value::list(out)
         }
-        Builtin::Line => Value::list(line(an, w, t, conv)?.into_iter().map(|s| to_value(an, s)).collect()),
+        Builtin::Line => Value::list(line(an, w, t, conv)?.into_iter().map(|s| to_value(an, w, s)).collect()),
         other => return Err(Box::new(Diag::internal(format!("`{}` is not an analysis", other.name())))),
     })
 }
@@ -267,14 +267,14 @@ fn run_scored(
     if conv == Convention::Misere {
         return refuse("misère play (its payoffs say who gains at the end)");
     }
-    let to_value = |an: &Analyzer, id: TermId| {
+    let to_value = |an: &Analyzer, w: &World<'_>, id: TermId| {
         Value::Pos(Rc::new(Position {
-            term: an.graph.pos_term(id),
+            term: an.graph.pos_term(w.games, id),
             convention: conv,
         }))
     };
-    let list = |an: &Analyzer, ids: Vec<TermId>| {
-        Value::list(ids.into_iter().map(|s| to_value(an, s)).collect())
+    let list = |an: &Analyzer, w: &World<'_>, ids: Vec<TermId>| {
+        Value::list(ids.into_iter().map(|s| to_value(an, w, s)).collect())
     };
     Ok(match builtin {
         Builtin::Score => Value::number(payoff::score(an, w, t)?),
@@ -286,15 +286,15 @@ fn run_scored(
                     out.push(s);
                 }
             }
-            list(an, out)
+            list(an, w, out)
         }
         Builtin::OptimalMoves => {
             let ids = payoff::optimal_moves(an, w, t)?;
-            list(an, ids)
+            list(an, w, ids)
         }
         Builtin::Line => {
             let ids = payoff::line(an, w, t)?;
-            list(an, ids)
+            list(an, w, ids)
         }
         Builtin::Grundy => return refuse("Grundy value"),
         Builtin::Remoteness => return refuse("remoteness"),

@@ -3,7 +3,7 @@
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use super::value::{CompoundKind, InstanceId, InstanceNames, Value};
+use super::value::{CompoundKind, Instance, InstanceId, InstanceNames, Value};
 use crate::lower::ir::GameId;
 use crate::syntax::ast::Convention;
 
@@ -42,6 +42,8 @@ pub struct GameTable {
     pub(crate) strategic: HashMap<InstanceId, Rc<StrategicTable>>,
     index: HashMap<(GameId, Rc<[Value]>), InstanceId>,
     infos: Vec<InstanceInfo>,
+    /// The handle values hold of each instance, by id.
+    handles: Vec<Instance>,
     /// The instance with all-default parameters, per game.
     pub(crate) default_instances: HashMap<GameId, InstanceId>,
     /// The bytes the payoff tables in `strategic` take (their payoffs and strategies).
@@ -65,8 +67,17 @@ impl GameTable {
     pub fn insert(&mut self, info: InstanceInfo) -> InstanceId {
         let id = InstanceId(self.infos.len() as u32);
         self.index.insert((info.game, info.params.clone()), id);
+        self.handles
+            .push(Instance::new(id, info.game.0, info.params.clone()));
         self.infos.push(info);
         id
+    }
+
+    /// The handle of an instance, as values and positions hold it (ordered by its game's
+    /// declaration index, then its parameters).
+    #[inline]
+    pub fn instance(&self, id: InstanceId) -> Instance {
+        self.handles[id.0 as usize].clone()
     }
 
     /// The information of an instance.
@@ -117,7 +128,7 @@ pub fn position_help(
     let Value::Game(inst) = value else {
         return fallback.to_string();
     };
-    let info = games.info(*inst);
+    let info = games.info(inst.id());
     let game = &program.games[info.game.0 as usize];
     let name = &info.label;
     if game.strategic.is_some() {

@@ -247,8 +247,9 @@ impl GameGraph {
         let target = if self.int_atoms.int_is_dense_in(inst, n) {
             Target::Int(n)
         } else {
-            let term = PosTerm::Atom(inst, Value::Int(n));
-            batch.options.push((OptionTarget::Term(term), rule));
+            batch
+                .options
+                .push((OptionTarget::Atom(Value::Int(n)), rule));
             Target::Other(batch.options.len() as u32 - 1)
         };
         batch.probes.push(Probe::new(target, rule));
@@ -261,8 +262,7 @@ impl GameGraph {
             [a, b] if self.int_atoms.pair_is_dense_in(inst, a, b) => Target::Pair(a, b),
             _ => {
                 let data = Value::Tuple(items.iter().map(|n| Value::Int(*n)).collect());
-                let term = PosTerm::Atom(inst, data);
-                batch.options.push((OptionTarget::Term(term), rule));
+                batch.options.push((OptionTarget::Atom(data), rule));
                 Target::Other(batch.options.len() as u32 - 1)
             }
         };
@@ -348,6 +348,7 @@ impl GameGraph {
                     }
                     Target::Other(i) => match &batch.options[i as usize].0 {
                         OptionTarget::Term(term) => self.intern(w, term)?,
+                        OptionTarget::Atom(data) => self.intern_atom(w, inst, data)?,
                         OptionTarget::IntList(range) => {
                             self.intern_int_list(w, inst, &batch.ints[range.clone()])?
                         }

@@ -158,7 +158,7 @@ impl GameGraph {
         kind: CompoundKind,
         parts: &[TermId],
     ) -> DiagResult<Vec<TermId>> {
-        let parts = self.parts_in_order(parts);
+        let parts = self.parts_in_order(w, parts);
         let mut options: Vec<Vec<TermId>> = Vec::with_capacity(parts.len());
         for part in &parts {
             options.push(self.successors(w, *part)?);
@@ -168,9 +168,9 @@ impl GameGraph {
 
     /// The parts of a compound in the order of the positions they stand for: term ids depend
     /// on what was interned first, the moves' order must not.
-    pub(super) fn parts_in_order(&self, parts: &[TermId]) -> Vec<TermId> {
+    pub(super) fn parts_in_order(&self, w: &World<'_>, parts: &[TermId]) -> Vec<TermId> {
         let mut sorted = parts.to_vec();
-        sorted.sort_by_cached_key(|p| self.pos_term(*p));
+        sorted.sort_by_cached_key(|p| self.pos_term(w.games, *p));
         sorted
     }
 

@@ -15,7 +15,7 @@ use rustc_hash::FxBuildHasher;
 
 use crate::diag::{Code, Diag, DiagResult};
 use crate::eval::value::{CompoundKind, InstanceId, InstanceNames, PosTerm, Value};
-use crate::eval::{Interp, OptionTarget, PositionData, Stop, World};
+use crate::eval::{GameTable, Interp, OptionTarget, PositionData, Stop, World};
 
 mod batch;
 mod dense;
@@ -466,15 +466,16 @@ impl GameGraph {
         self.info[t.idx()]
     }
 
-    /// The position a term stands for, as a value-level term.
-    pub fn pos_term(&self, t: TermId) -> PosTerm {
+    /// The position a term stands for, as a value-level term (its instances' handles from
+    /// `games`).
+    pub fn pos_term(&self, games: &GameTable, t: TermId) -> PosTerm {
         match self.term(t) {
-            Term::Atom(inst, data) => PosTerm::Atom(inst, data),
+            Term::Atom(inst, data) => PosTerm::Atom(games.instance(inst), data),
             Term::Compound(kind, parts) => {
                 // Compounds nest as deeply as the terms interned: stack enough at each level.
                 let parts = parts
                     .iter()
-                    .map(|p| crate::stack::grow(|| self.pos_term(*p)));
+                    .map(|p| crate::stack::grow(|| self.pos_term(games, *p)));
                 PosTerm::compound(kind, parts.collect::<Vec<_>>())
             }
         }
@@ -482,11 +483,11 @@ impl GameGraph {
 
     /// How a term prints in a diagnostic (cut after
     /// [`crate::eval::value::SHOWN_IN_DIAGNOSTICS`] bytes).
-    pub fn show(&self, names: &dyn InstanceNames, t: TermId) -> String {
-        let term = self.pos_term(t);
-        let convention = first_convention(&term, names);
+    pub fn show(&self, games: &GameTable, t: TermId) -> String {
+        let term = self.pos_term(games, t);
+        let convention = first_convention(&term, games);
         let position = crate::eval::value::Position { term, convention };
-        crate::eval::value::display_short(&Value::Pos(std::rc::Rc::new(position)), names)
+        crate::eval::value::display_short(&Value::Pos(std::rc::Rc::new(position)), games)
     }
 
     fn insert(&mut self, term: Term, info: TermInfo) -> DiagResult<TermId> {
@@ -700,7 +701,7 @@ impl GameGraph {
     /// Interns a value-level position term.
     pub fn intern(&mut self, w: &mut World<'_>, term: &PosTerm) -> DiagResult<TermId> {
         match term {
-            PosTerm::Atom(inst, data) => self.intern_atom(w, *inst, data),
+            PosTerm::Atom(inst, data) => self.intern_atom(w, inst.id(), data),
             PosTerm::Compound(kind, parts) => {
                 let mut ids = Vec::with_capacity(parts.len());
                 for part in parts.iter() {
@@ -868,7 +869,7 @@ fn noted(
 
 /// The position `data` of `inst` as the user writes it, for a diagnostic's note.
 fn shown_position(w: &World<'_>, inst: InstanceId, data: PositionData<'_>) -> String {
-    let position = PosTerm::Atom(inst, data.to_value());
+    let position = PosTerm::Atom(w.games.instance(inst), data.to_value());
     crate::eval::value::display_short(
         &Value::pos(position.clone(), first_convention(&position, &*w.games)),
         &*w.games,

@@ -55,7 +55,7 @@ impl GameGraph {
         let (left, right) = match self.compound_of(t) {
             None => self.atom_side_options(w, t)?,
             Some((kind, parts)) => {
-                let parts = self.parts_in_order(parts);
+                let parts = self.parts_in_order(w, parts);
                 let mut lefts = Vec::with_capacity(parts.len());
                 let mut rights = Vec::with_capacity(parts.len());
                 for part in &parts {

@@ -647,7 +647,7 @@ impl Repl {
                 p.term.instances(&mut instances);
                 let mut games: Vec<String> = instances
                     .iter()
-                    .map(|i| self.session.show(&Value::Game(*i)))
+                    .map(|i| self.session.instance_label(*i).to_string())
                     .collect();
                 games.dedup();
                 let play = if p.is_misere() {

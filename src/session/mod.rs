@@ -211,6 +211,11 @@ impl Session {
         crate::eval::position_help(&self.program, &self.games, value, fallback)
     }
 
+    /// The name of a game instance as a value prints it (`Subtraction[S = {2, 4}]`).
+    pub fn instance_label(&self, id: crate::eval::value::InstanceId) -> &str {
+        crate::eval::value::InstanceNames::instance_label(&self.games, id)
+    }
+
     /// Prints a value.
     pub fn show(&self, value: &Value) -> String {
         crate::eval::value::display(value, &self.games)
@@ -341,7 +346,7 @@ impl Session {
         let Value::Game(inst) = value else {
             return None;
         };
-        let game = self.games.info(*inst).game;
+        let game = self.games.info(inst.id()).game;
         self.program.games[game.0 as usize].strategic.as_ref()?;
         Some(self.interp().strategic_table(value, span, "`:explain`"))
     }

@@ -163,7 +163,7 @@ fn write_value_here(out: &mut Out, value: &Value, names: &dyn InstanceNames) {
             let _ = write!(out.text, "{o:?}");
         }
         Value::Mode(m) => out.text.push_str(m.name()),
-        Value::Game(id) => out.text.push_str(names.instance_label(*id)),
+        Value::Game(i) => out.text.push_str(names.instance_label(i.id())),
         Value::Pos(p) => write_position(out, p, names),
         Value::Split(parts) => write_seq(out, "split(", parts.iter(), ")", names),
     }
@@ -200,10 +200,10 @@ fn write_term(out: &mut Out, term: &PosTerm, names: &dyn InstanceNames, nested: 
     }
     match term {
         PosTerm::Atom(id, data) => {
-            out.text.push_str(names.instance_label(*id));
+            out.text.push_str(names.instance_label(id.id()));
             match data {
                 Value::Tuple(fields) if !fields.is_empty() => {
-                    let defaults = names.field_defaults(*id);
+                    let defaults = names.field_defaults(id.id());
                     let mut shown = fields.len();
                     while shown > 0
                         && defaults

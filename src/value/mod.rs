@@ -27,7 +27,10 @@ use crate::syntax::ast::Convention;
 
 mod display;
 mod hash;
+mod instance;
 mod order;
+
+pub use instance::{Instance, InstanceId};
 
 pub use hash::{forget_digests, remembered_digests};
 
@@ -81,17 +84,13 @@ impl CompoundKind {
     }
 }
 
-/// A game instance: a game with its parameter values. Index into [`super::GameTable`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct InstanceId(pub u32);
-
 /// A position of one game, or a compound of positions. Equality, order and hashing are
 /// structural, as a value's are (`order.rs`, `hash.rs`); a term nested deeply is dropped
 /// without recursion.
 #[derive(Clone, Debug)]
 pub enum PosTerm {
     /// A position of a game instance: the instance and the position's data.
-    Atom(InstanceId, Value),
+    Atom(Instance, Value),
     /// A compound: parts flattened (no part has the same kind) and sorted, so that equal
     /// multisets compare equal. No parts: the empty game, written `split()`.
     Compound(CompoundKind, Rc<[PosTerm]>),
@@ -138,7 +137,7 @@ impl PosTerm {
         let mut stack = vec![self];
         while let Some(t) = stack.pop() {
             match t {
-                PosTerm::Atom(i, _) => out.push(*i),
+                PosTerm::Atom(i, _) => out.push(i.id()),
                 PosTerm::Compound(_, parts) => stack.extend(parts.iter().rev()),
             }
         }
@@ -149,7 +148,7 @@ impl PosTerm {
         let mut stack = vec![self];
         while let Some(t) = stack.pop() {
             match t {
-                PosTerm::Atom(i, _) => return Some(*i),
+                PosTerm::Atom(i, _) => return Some(i.id()),
                 PosTerm::Compound(_, parts) => stack.extend(parts.iter().rev()),
             }
         }
@@ -201,7 +200,7 @@ pub enum Value {
     /// `disjunctive`, `conjunctive`, `selective`.
     Mode(CompoundKind),
     /// A game (with its parameters), such as `Kayles` or `Subtraction[S = {2, 4, 7}]`.
-    Game(InstanceId),
+    Game(Instance),
     /// A position or compound of positions.
     Pos(Rc<Position>),
     /// `split(...)` of position data, before the game it belongs to is known.
@@ -460,8 +459,19 @@ impl Drop for PosTerm {
     }
 }
 
-/// A term that holds nothing, left where a part was taken out to be dropped.
-const PLACEHOLDER: PosTerm = PosTerm::Atom(InstanceId(0), Value::None);
+thread_local! {
+    /// The parts of [`placeholder`], shared so that leaving one allocates nothing.
+    static NO_PARTS: Rc<[PosTerm]> = Rc::from(Vec::new());
+}
+
+/// A term that holds nothing, left where a part was taken out to be dropped: the empty game
+/// (its parts shared while the thread's table of them lives).
+fn placeholder() -> PosTerm {
+    let parts = NO_PARTS
+        .try_with(Rc::clone)
+        .unwrap_or_else(|_| Rc::from(Vec::new()));
+    PosTerm::Compound(CompoundKind::Disjunctive, parts)
+}
 
 /// Something whose nested parts a drop takes out before it goes.
 enum Owned {
@@ -478,14 +488,6 @@ fn drop_all(mut stack: Vec<Owned>) {
             Owned::Value(v) => take_nested(v, &mut stack),
             Owned::Term(t) => take_term(t, &mut stack),
         }
-    }
-}
-
-/// Whether a term holds anything that may nest.
-fn term_nests(t: &PosTerm) -> bool {
-    match t {
-        PosTerm::Atom(_, data) => nests(data),
-        PosTerm::Compound(_, parts) => !parts.is_empty(),
     }
 }
 
@@ -518,12 +520,27 @@ fn take_nested(v: &mut Value, stack: &mut Vec<Owned>) {
         }
         Value::Pos(p) => {
             if let Some(p) = Rc::get_mut(p) {
-                if term_nests(&p.term) {
-                    stack.push(Owned::Term(std::mem::replace(&mut p.term, PLACEHOLDER)));
-                }
+                take_part(&mut p.term, stack);
             }
         }
         _ => {}
+    }
+}
+
+/// Moves what may nest in a part (of a compound or a position) to `stack`: an atom's data
+/// (the atom stays, holding `none`), or the part itself if it is a compound with parts.
+fn take_part(part: &mut PosTerm, stack: &mut Vec<Owned>) {
+    match part {
+        PosTerm::Atom(_, data) => {
+            if nests(data) {
+                stack.push(Owned::Value(std::mem::replace(data, Value::None)));
+            }
+        }
+        PosTerm::Compound(_, parts) => {
+            if !parts.is_empty() {
+                stack.push(Owned::Term(std::mem::replace(part, placeholder())));
+            }
+        }
     }
 }
 
@@ -538,8 +555,8 @@ fn take_term(t: &mut PosTerm, stack: &mut Vec<Owned>) {
         }
         PosTerm::Compound(_, parts) => {
             if let Some(parts) = Rc::get_mut(parts) {
-                for part in parts.iter_mut().filter(|p| term_nests(p)) {
-                    stack.push(Owned::Term(std::mem::replace(part, PLACEHOLDER)));
+                for part in parts.iter_mut() {
+                    take_part(part, stack);
                 }
             }
         }

@@ -9,8 +9,8 @@ use rustc_hash::FxHashSet;
 
 use crate::num::Rational;
 
-use super::hash::known_digest;
-use super::{PosTerm, Position, Value, PLAIN_NODES};
+use super::hash::{known_digest, seq_address};
+use super::{Instance, PosTerm, Position, Value, PLAIN_NODES};
 
 /// One equality or order comparison: the plain budget left, and the pairs of shared nodes
 /// found equal so far (by address; both values are borrowed for the whole walk).
@@ -107,7 +107,7 @@ impl CmpWalk {
             (Value::Range(a, b), Value::Range(c, d)) => (a, b).cmp(&(c, d)),
             (Value::Outcome(x), Value::Outcome(y)) => x.cmp(y),
             (Value::Mode(x), Value::Mode(y)) => x.cmp(y),
-            (Value::Game(x), Value::Game(y)) => x.cmp(y),
+            (Value::Game(x), Value::Game(y)) => self.cmp_instance(x, y),
             (Value::Pos(x), Value::Pos(y)) => self.cmp_pos(x, y),
             (Value::Rational(x), Value::Rational(y)) => x.cmp(y),
             (Value::Rational(x), Value::Int(y)) => x.cmp(&Rational::int(*y)),
@@ -218,12 +218,38 @@ impl CmpWalk {
         o
     }
 
+    /// The order of two instances: the same one is equal to itself; others by the game's
+    /// declaration index, then the parameters, then (for instances of two sessions' tables
+    /// only, where one game and one list of parameters may have two ids) the id.
+    fn cmp_instance(&mut self, a: &Instance, b: &Instance) -> Ordering {
+        if a.same(b) {
+            return Ordering::Equal;
+        }
+        let (a, b) = (a.key(), b.key());
+        a.game.cmp(&b.game).then_with(|| {
+            let (x, y) = (&a.params, &b.params);
+            let key = (seq_address(x), seq_address(y));
+            let o = if key.0 == key.1 {
+                Ordering::Equal
+            } else if let Some(remember) = self.enter(key) {
+                self.items(x.iter(), y.iter(), x.len(), y.len(), key, remember)
+            } else {
+                Ordering::Equal
+            };
+            o.then(a.id.0.cmp(&b.id.0))
+        })
+    }
+
     /// The order of two terms: atoms before compounds; atoms by instance, then data;
     /// compounds by kind, then their parts lexicographically, then the number of parts.
     fn cmp_term(&mut self, a: &PosTerm, b: &PosTerm) -> Ordering {
         match (a, b) {
             (PosTerm::Atom(i, x), PosTerm::Atom(j, y)) => {
-                i.cmp(j).then_with(|| super::deep(x, || self.cmp(x, y)))
+                if i.same(j) {
+                    super::deep(x, || self.cmp(x, y))
+                } else {
+                    self.cmp_instance(i, j)
+                }
             }
             (PosTerm::Atom(..), PosTerm::Compound(..)) => Ordering::Less,
             (PosTerm::Compound(..), PosTerm::Atom(..)) => Ordering::Greater,
@@ -352,5 +378,17 @@ impl PartialOrd for PosTerm {
 impl Ord for PosTerm {
     fn cmp(&self, other: &PosTerm) -> Ordering {
         CmpWalk::new().cmp_term(self, other)
+    }
+}
+
+impl PartialOrd for Instance {
+    fn partial_cmp(&self, other: &Instance) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Instance {
+    fn cmp(&self, other: &Instance) -> Ordering {
+        CmpWalk::new().cmp_instance(self, other)
     }
 }

@@ -51,9 +51,9 @@ use super::memo::RemCode;
 use super::solve::{MemoTable, Slot};
 use super::{conv_index, Analyzer};
 use crate::eval::compiled::{CompiledCond, CompiledEnds, CompiledRule};
-use crate::eval::value::{InstanceId, Outcome, PosTerm, Value};
+use crate::eval::value::{InstanceId, Outcome, Value};
 use crate::eval::World;
-use crate::graph::{ListRanks, TermId, MAX_TERMS};
+use crate::graph::{ListRanks, Term, TermId, MAX_TERMS};
 use crate::lower::ir::{Pattern, PositionShape};
 use crate::syntax::ast::Convention;
 
@@ -308,8 +308,7 @@ fn write(an: &mut Analyzer, t: TermId, conv: Convention, code: u32) {
 
 /// The cells of the atom `t`'s data, if it is a list of integers.
 fn cells_of(an: &Analyzer, t: TermId) -> Option<Vec<i64>> {
-    let term = an.graph.pos_term(t);
-    let PosTerm::Atom(_, Value::List(items)) = &term else {
+    let Term::Atom(_, Value::List(items)) = &an.graph.term(t) else {
         return None;
     };
     items.iter().map(Value::as_int).collect()

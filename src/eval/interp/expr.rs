@@ -15,7 +15,10 @@ impl<'a> Interp<'a> {
             ExprKind::Lit(v) => v.clone(),
             ExprKind::Local(slot) => frame[*slot as usize].clone(),
             ExprKind::Const(id) => self.constant(*id, span)?,
-            ExprKind::Game(id) => Value::Game(self.default_instance(*id)?),
+            ExprKind::Game(id) => {
+                let inst = self.default_instance(*id)?;
+                Value::Game(self.world.games.instance(inst))
+            }
             ExprKind::Unary(op, e) => {
                 let v = self.eval(e, frame)?;
                 match (op, &v) {
@@ -145,7 +148,7 @@ impl<'a> Interp<'a> {
                 let callee_value = self.eval(callee, frame)?;
                 let args = self.eval_all(args, frame)?;
                 match callee_value {
-                    Value::Game(inst) => self.make_position(inst, args, span)?,
+                    Value::Game(ref inst) => self.make_position(inst.id(), args, span)?,
                     other => {
                         return Err(type_error(
                             callee.span,
@@ -213,7 +216,7 @@ impl<'a> Interp<'a> {
             ExprKind::NamedField(base, name) => {
                 let v = self.eval(base, frame)?;
                 match (&v, name.as_str()) {
-                    (Value::Game(inst), "start") => self.start_position(*inst, span)?,
+                    (Value::Game(inst), "start") => self.start_position(inst.id(), span)?,
                     _ => {
                         return Err(type_error(
                             span,
@@ -629,7 +632,8 @@ impl<'a> Interp<'a> {
         args: Vec<(Option<String>, Value, Span)>,
         span: Span,
     ) -> DiagResult<Value> {
-        if let Value::Game(inst) = base {
+        if let Value::Game(inst) = &base {
+            let inst = inst.id();
             let game = self.world.games.info(inst).game;
             return self.variant(game, Some(inst), args, span);
         }

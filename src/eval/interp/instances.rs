@@ -75,7 +75,8 @@ impl<'a> Interp<'a> {
             }
             params[idx] = Some(value);
         }
-        Ok(Value::Game(self.instance(game_id, params, span)?))
+        let inst = self.instance(game_id, params, span)?;
+        Ok(Value::Game(self.world.games.instance(inst)))
     }
 
     /// The instance of `game` with these parameters (missing ones take their defaults).
@@ -229,7 +230,8 @@ impl<'a> Interp<'a> {
                 .help("nested tuples in the pattern need tuples of the same size"),
             ));
         }
-        Ok(Value::pos(PosTerm::Atom(inst, data), info.convention))
+        let atom = PosTerm::Atom(self.world.games.instance(inst), data);
+        Ok(Value::pos(atom, info.convention))
     }
 
     pub(super) fn start_position(&mut self, inst: InstanceId, span: Span) -> DiagResult<Value> {
@@ -317,7 +319,7 @@ impl<'a> Interp<'a> {
             }
             data => {
                 self.check_target_data(inst, &data, span)?;
-                Ok(PosTerm::Atom(inst, data))
+                Ok(PosTerm::Atom(self.world.games.instance(inst), data))
             }
         }
     }

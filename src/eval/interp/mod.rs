@@ -327,6 +327,8 @@ pub type ScanVisit<'v, 'a> =
 pub enum OptionTarget {
     /// The option's position term.
     Term(PosTerm),
+    /// A position of the same game whose data is this value.
+    Atom(Value),
     /// A position of the same game whose data is the list of these integers (a range of the
     /// caller's buffer).
     IntList(std::ops::Range<usize>),
@@ -598,7 +600,7 @@ fn fits_shape(shape: &PositionShape, data: &Value) -> bool {
 fn flatten_disjunctive(term: &PosTerm, out: &mut Vec<(InstanceId, Value)>) -> bool {
     match term {
         PosTerm::Atom(i, d) => {
-            out.push((*i, d.clone()));
+            out.push((i.id(), d.clone()));
             true
         }
         PosTerm::Compound(CompoundKind::Disjunctive, parts) => {

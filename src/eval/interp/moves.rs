@@ -350,7 +350,7 @@ impl<'a> Interp<'a> {
             };
         }
         let shown = self.show(&Value::pos(
-            crate::eval::value::PosTerm::Atom(inst, data.to_value()),
+            crate::eval::value::PosTerm::Atom(self.world.games.instance(inst), data.to_value()),
             game.convention,
         ));
         let mut diag = Diag::error(

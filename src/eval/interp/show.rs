@@ -33,7 +33,7 @@ impl<'a> Interp<'a> {
             return Err(out_of_stack(span));
         }
         match term {
-            PosTerm::Atom(inst, data) => self.atom_picture(*inst, data, span),
+            PosTerm::Atom(inst, data) => self.atom_picture(inst.id(), data, span),
             PosTerm::Compound(kind, parts) => {
                 let mut drawn = Vec::with_capacity(parts.len());
                 for part in parts.iter() {
@@ -68,7 +68,8 @@ impl<'a> Interp<'a> {
             return Ok(None);
         };
         let drawing = |this: &Self, mut d: Box<Diag>| {
-            let position = Value::pos(PosTerm::Atom(inst, data.clone()), Convention::Normal);
+            let atom = PosTerm::Atom(this.world.games.instance(inst), data.clone());
+            let position = Value::pos(atom, Convention::Normal);
             d.notes.push(format!(
                 "while drawing {} with the `show` clause of `{}`",
                 this.show(&position),

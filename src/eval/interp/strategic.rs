@@ -73,11 +73,11 @@ impl<'a> Interp<'a> {
     ) -> DiagResult<Rc<StrategicTable>> {
         let inst = match v {
             Value::Game(inst)
-                if self.world.program.games[self.world.games.info(*inst).game.0 as usize]
+                if self.world.program.games[self.world.games.info(inst.id()).game.0 as usize]
                     .strategic
                     .is_some() =>
             {
-                *inst
+                inst.id()
             }
             other => {
                 return Err(type_error(
