@@ -64,23 +64,51 @@ enum Reg {
     List(List),
 }
 
-/// The registers bound so far, innermost last (a scope is a length of this list).
+/// The registers an analysis's pass over a rule has bound so far, innermost last, each with
+/// what the analysis knows of it (`R`); a binding shadows the outer ones of its register. A
+/// scope is a length: [`Regs::scope`] opens one, [`Regs::close`] drops what it bound.
+pub(super) struct Regs<R>(Vec<(u32, R)>);
+
+impl<R> Default for Regs<R> {
+    fn default() -> Regs<R> {
+        Regs(Vec::new())
+    }
+}
+
+impl<R> Regs<R> {
+    /// What the innermost binding of `reg` holds.
+    pub(super) fn get(&self, reg: u32) -> Option<&R> {
+        self.0.iter().rev().find(|(r, _)| *r == reg).map(|(_, v)| v)
+    }
+
+    pub(super) fn bind(&mut self, reg: u32, value: R) {
+        self.0.push((reg, value));
+    }
+
+    /// The scope that bindings from now on belong to.
+    pub(super) fn scope(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Drops the bindings of `scope` and of the scopes inside it.
+    pub(super) fn close(&mut self, scope: usize) {
+        self.0.truncate(scope);
+    }
+}
+
+/// The registers bound so far.
 #[derive(Default)]
 struct Env {
-    regs: Vec<(u32, Reg)>,
+    regs: Regs<Reg>,
 }
 
 impl Env {
     fn get(&self, reg: u32) -> Option<&Reg> {
-        self.regs
-            .iter()
-            .rev()
-            .find(|(r, _)| *r == reg)
-            .map(|(_, v)| v)
+        self.regs.get(reg)
     }
 
     fn bind(&mut self, reg: u32, value: Reg) {
-        self.regs.push((reg, value));
+        self.regs.bind(reg, value);
     }
 
     fn bind_ints(&mut self, reg: u32, ints: Ints) {
@@ -227,10 +255,10 @@ impl Pass<'_> {
                 _ => self.escaped = true,
             },
             Target::Let(bindings, inner) => {
-                let scope = env.regs.len();
+                let scope = env.regs.scope();
                 self.bind(bindings, env);
                 self.target(inner, env);
-                env.regs.truncate(scope);
+                env.regs.close(scope);
             }
             Target::Int(_) | Target::Tuple(_) | Target::Split(_) | Target::SplitList(_) => {
                 self.escaped = true;
@@ -310,10 +338,10 @@ impl Pass<'_> {
                 other => other,
             },
             ListExpr::Let(bindings, body) => {
-                let scope = env.regs.len();
+                let scope = env.regs.scope();
                 self.bind(bindings, env);
                 let list = self.list(body, env);
-                env.regs.truncate(scope);
+                env.regs.close(scope);
                 list
             }
             ListExpr::Comp(..)
@@ -395,10 +423,10 @@ impl Pass<'_> {
                 List::Unknown => None,
             },
             IntExpr::Let(bindings, body) | IntExpr::Memo(_, bindings, body) => {
-                let scope = env.regs.len();
+                let scope = env.regs.scope();
                 self.bind(bindings, env);
                 let ints = self.int(body, env);
-                env.regs.truncate(scope);
+                env.regs.close(scope);
                 ints
             }
             IntExpr::Call(..) | IntExpr::SumList(_) | IntExpr::Fold(_) => None,

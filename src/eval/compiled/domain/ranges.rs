@@ -23,6 +23,7 @@ use std::rc::Rc;
 
 use super::super::lists::{Binding, GenClause, ListExpr};
 use super::super::{BoolExpr, CompiledGame, IntExpr, Target};
+use super::Regs;
 use crate::eval::arith::IntOp;
 use crate::eval::value::Value;
 use crate::lower::ir::{Game, Pattern, PositionShape};
@@ -171,7 +172,7 @@ struct Pass<'b> {
     any: Vec<bool>,
     /// Something unbounded, or of the wrong shape, could be a target.
     escaped: bool,
-    regs: Vec<(u32, Reg)>,
+    regs: Regs<Reg>,
 }
 
 /// The box of the positions of `game` (compiled as `compiled`, instance parameters
@@ -215,17 +216,17 @@ pub fn position_ranges(
             fixed: vec![(None, None); slots.len()],
             any: vec![false; slots.len()],
             escaped: false,
-            regs: Vec::new(),
+            regs: Regs::default(),
         };
         for rule in &rules {
-            pass.regs.clear();
+            pass.regs = Regs::default();
             for (i, value) in params.iter().enumerate() {
-                pass.regs.push((i as u32, param_reg(value)));
+                pass.regs.bind(i as u32, param_reg(value));
             }
             for (j, slot) in slots.iter().enumerate() {
                 if let Some(slot) = slot {
                     pass.regs
-                        .push((*slot, Reg::Int(Bounds::exactly(Affine::var(j)))));
+                        .bind(*slot, Reg::Int(Bounds::exactly(Affine::var(j))));
                 }
             }
             for step in &rule.steps {
@@ -320,14 +321,6 @@ fn param_reg(value: &Value) -> Reg {
 }
 
 impl Pass<'_> {
-    fn get(&self, reg: u32) -> Option<&Reg> {
-        self.regs
-            .iter()
-            .rev()
-            .find(|(r, _)| *r == reg)
-            .map(|(_, v)| v)
-    }
-
     /// The interval the bounds take over the box (`None` on a side without a bound).
     fn concrete(&self, b: &Bounds) -> (Option<i64>, Option<i64>) {
         let lo =
@@ -365,7 +358,7 @@ impl Pass<'_> {
                     })
                 };
                 let bounds = Bounds { lo: lo.lo, hi };
-                self.regs.push((*reg, Reg::Int(bounds)));
+                self.regs.bind(*reg, Reg::Int(bounds));
             }
             GenClause::Items { index, item, list } => {
                 let (indexes, items) = match self.list(list) {
@@ -376,13 +369,13 @@ impl Pass<'_> {
                     None => (Bounds::unknown(), Bounds::unknown()),
                 };
                 if let Some(reg) = index {
-                    self.regs.push((*reg, Reg::Int(indexes)));
+                    self.regs.bind(*reg, Reg::Int(indexes));
                 }
                 if let Some(reg) = item {
-                    self.regs.push((*reg, Reg::Int(items)));
+                    self.regs.bind(*reg, Reg::Int(items));
                 }
             }
-            GenClause::Rows { reg, .. } => self.regs.push((*reg, Reg::Unknown)),
+            GenClause::Rows { reg, .. } => self.regs.bind(*reg, Reg::Unknown),
             GenClause::If(cond) => self.guard(cond),
         }
     }
@@ -422,7 +415,7 @@ impl Pass<'_> {
                     let (sign, IntExpr::Reg(reg)) = terms[i] else {
                         continue;
                     };
-                    let Some(Reg::Int(own)) = self.get(*reg).cloned() else {
+                    let Some(Reg::Int(own)) = self.regs.get(*reg).cloned() else {
                         continue;
                     };
                     // The rest of D's terms: their sum's bounds.
@@ -465,7 +458,7 @@ impl Pass<'_> {
                         lo: union(&own.lo, &lo),
                         hi: union(&own.hi, &hi),
                     };
-                    self.regs.push((*reg, Reg::Int(narrowed)));
+                    self.regs.bind(*reg, Reg::Int(narrowed));
                 }
             }
             _ => {}
@@ -529,10 +522,10 @@ impl Pass<'_> {
                 }
             }
             Target::Let(bindings, inner) => {
-                let scope = self.regs.len();
+                let scope = self.regs.scope();
                 self.bind(bindings);
                 self.target(inner);
-                self.regs.truncate(scope);
+                self.regs.close(scope);
             }
             _ => self.escaped = true,
         }
@@ -540,7 +533,7 @@ impl Pass<'_> {
 
     fn bind(&mut self, bindings: &[Binding]) {
         for binding in bindings {
-            let reg = match binding {
+            let (reg, value) = match binding {
                 Binding::Int(reg, e) => (*reg, Reg::Int(self.int(e))),
                 Binding::List(reg, e) => (*reg, self.list(e).map_or(Reg::Unknown, Reg::List)),
                 Binding::Bool(reg, _) => (*reg, Reg::Int(Bounds::interval(Some(0), Some(1)))),
@@ -548,24 +541,24 @@ impl Pass<'_> {
                 // Reads go to the caller's register itself.
                 Binding::Alias(..) => continue,
             };
-            self.regs.push(reg);
+            self.regs.bind(reg, value);
         }
     }
 
     /// A list expression, when it is known exactly.
     fn list(&mut self, e: &ListExpr) -> Option<Rc<[i64]>> {
         match e {
-            ListExpr::Reg(r) => match self.get(*r) {
+            ListExpr::Reg(r) => match self.regs.get(*r) {
                 Some(Reg::List(xs)) => Some(xs.clone()),
                 _ => None,
             },
             ListExpr::Lit(xs) => Some(Rc::from(&xs[..])),
             ListExpr::Reversed(inner) => Some(self.list(inner)?.iter().rev().copied().collect()),
             ListExpr::Let(bindings, body) => {
-                let scope = self.regs.len();
+                let scope = self.regs.scope();
                 self.bind(bindings);
                 let list = self.list(body);
-                self.regs.truncate(scope);
+                self.regs.close(scope);
                 list
             }
             _ => None,
@@ -576,7 +569,7 @@ impl Pass<'_> {
     fn int(&mut self, e: &IntExpr) -> Bounds {
         match e {
             IntExpr::Lit(n) => Bounds::exactly(Affine::constant(*n)),
-            IntExpr::Reg(r) => match self.get(*r) {
+            IntExpr::Reg(r) => match self.regs.get(*r) {
                 Some(Reg::Int(b)) => b.clone(),
                 _ => Bounds::unknown(),
             },
@@ -650,10 +643,10 @@ impl Pass<'_> {
                 None => Bounds::interval(Some(0), None),
             },
             IntExpr::Let(bindings, body) | IntExpr::Memo(_, bindings, body) => {
-                let scope = self.regs.len();
+                let scope = self.regs.scope();
                 self.bind(bindings);
                 let b = self.int(body);
-                self.regs.truncate(scope);
+                self.regs.close(scope);
                 b
             }
             IntExpr::Call(..) | IntExpr::SumList(_) | IntExpr::Fold(_) => Bounds::unknown(),

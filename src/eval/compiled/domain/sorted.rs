@@ -40,7 +40,7 @@ use mono::{bin, cmp_mono, fixed, if_mono, refine, Int, Iv, Mono};
 use super::super::lists::{Binding, Gen, GenClause, ListExpr};
 use super::super::prog::Src;
 use super::super::{BoolExpr, CompiledGame, IntExpr, Target};
-use super::all_rules;
+use super::{all_rules, Regs};
 use crate::eval::arith::IntOp;
 use crate::eval::value::Value;
 use crate::lower::ir::{Game, Pattern, PositionShape};
@@ -102,7 +102,7 @@ struct Pass {
     board: Seq,
     /// The comprehension whose index and item the integers move with, when inside one.
     inside: Option<(Option<u32>, Option<u32>)>,
-    regs: Vec<(u32, Reg)>,
+    regs: Regs<Reg>,
 }
 
 /// Sorted lists whose rules keep them sorted, starting from a position of cells `first`
@@ -164,14 +164,14 @@ fn grow(
             let mut pass = Pass {
                 board: board.clone(),
                 inside: None,
-                regs: Vec::new(),
+                regs: Regs::default(),
             };
             for (i, value) in params.iter().enumerate() {
                 if let Some(reg) = param_reg(value) {
-                    pass.regs.push((i as u32, reg));
+                    pass.regs.bind(i as u32, reg);
                 }
             }
-            pass.regs.push((slot, Reg::List(List::Seq(board.clone()))));
+            pass.regs.bind(slot, Reg::List(List::Seq(board.clone())));
             for step in &rule.steps {
                 pass.step(step);
             }
@@ -247,14 +247,6 @@ fn same(a: &IntExpr, b: &IntExpr) -> bool {
 }
 
 impl Pass {
-    fn get(&self, reg: u32) -> Option<&Reg> {
-        self.regs
-            .iter()
-            .rev()
-            .find(|(r, _)| *r == reg)
-            .map(|(_, v)| v)
-    }
-
     /// The default of an expression the inference does not follow.
     fn opaque(&self) -> Int {
         match self.inside {
@@ -279,7 +271,7 @@ impl Pass {
                     hi.hi.and_then(|h| h.checked_sub(1))
                 };
                 let iv = Iv { lo: lo.lo, hi };
-                self.regs.push((*reg, Reg::Int(Int::constant(iv))));
+                self.regs.bind(*reg, Reg::Int(Int::constant(iv)));
             }
             GenClause::Items { index, item, list } => {
                 let (index_iv, item_iv) = match self.list(list) {
@@ -297,13 +289,13 @@ impl Pass {
                     List::Unknown => (Iv::ALL, Iv::ALL),
                 };
                 if let Some(reg) = index {
-                    self.regs.push((*reg, Reg::Int(Int::constant(index_iv))));
+                    self.regs.bind(*reg, Reg::Int(Int::constant(index_iv)));
                 }
                 if let Some(reg) = item {
-                    self.regs.push((*reg, Reg::Int(Int::constant(item_iv))));
+                    self.regs.bind(*reg, Reg::Int(Int::constant(item_iv)));
                 }
             }
-            GenClause::Rows { reg, .. } => self.regs.push((*reg, Reg::List(List::Unknown))),
+            GenClause::Rows { reg, .. } => self.regs.bind(*reg, Reg::List(List::Unknown)),
             GenClause::If(_) => {}
         }
     }
@@ -317,10 +309,10 @@ impl Pass {
                 List::Unknown => None,
             },
             Target::Let(bindings, inner) => {
-                let scope = self.regs.len();
+                let scope = self.regs.scope();
                 self.bind(bindings);
                 let seq = self.target(inner);
-                self.regs.truncate(scope);
+                self.regs.close(scope);
                 seq
             }
             Target::Int(_) | Target::Tuple(_) | Target::Split(_) | Target::SplitList(_) => None,
@@ -334,7 +326,7 @@ impl Pass {
                 // Inside a comprehension only a register bound outside it (a list made
                 // there may move with the item).
                 Binding::List(reg, e) if self.inside.is_some() => match e {
-                    ListExpr::Reg(r) => match self.get(*r) {
+                    ListExpr::Reg(r) => match self.regs.get(*r) {
                         Some(Reg::List(list)) => (*reg, Reg::List(list.clone())),
                         _ => (*reg, Reg::List(List::Unknown)),
                     },
@@ -346,13 +338,13 @@ impl Pass {
                 // Reads go to the caller's register itself.
                 Binding::Alias(..) => continue,
             };
-            self.regs.push((reg, value));
+            self.regs.bind(reg, value);
         }
     }
 
     fn list(&mut self, e: &ListExpr) -> List {
         match e {
-            ListExpr::Reg(r) => match self.get(*r) {
+            ListExpr::Reg(r) => match self.regs.get(*r) {
                 Some(Reg::List(list)) => list.clone(),
                 _ => List::Unknown,
             },
@@ -365,7 +357,7 @@ impl Pass {
                 let (op, other) = filter.test.parts();
                 let other = match other {
                     Src::Lit(n) => Iv::of(n, n),
-                    Src::Reg(r) => match self.get(r) {
+                    Src::Reg(r) => match self.regs.get(r) {
                         Some(Reg::Int(i)) => i.iv,
                         _ => Iv::ALL,
                     },
@@ -396,10 +388,10 @@ impl Pass {
                 List::Unknown => List::Unknown,
             },
             ListExpr::Let(bindings, body) => {
-                let scope = self.regs.len();
+                let scope = self.regs.scope();
                 self.bind(bindings);
                 let list = self.list(body);
-                self.regs.truncate(scope);
+                self.regs.close(scope);
                 list
             }
             ListExpr::Comp(..)
@@ -438,7 +430,7 @@ impl Pass {
             return List::Unknown;
         };
         let guarded = gen.clauses.iter().any(|c| matches!(c, GenClause::If(_)));
-        let scope = self.regs.len();
+        let scope = self.regs.scope();
         if let Some(reg) = index {
             let iv = Iv {
                 lo: Some(0),
@@ -448,14 +440,14 @@ impl Pass {
                 index: Mono::Up,
                 ..Int::constant(iv)
             };
-            self.regs.push((reg, Reg::Int(int)));
+            self.regs.bind(reg, Reg::Int(int));
         }
         if let Some(reg) = item {
             let item_int = Int {
                 item: Mono::Up,
                 ..Int::constant(s.iv)
             };
-            self.regs.push((reg, Reg::Int(item_int)));
+            self.regs.bind(reg, Reg::Int(item_int));
             // Guards that compare the item narrow it (they hold wherever the body is read).
             let mut iv = s.iv;
             for clause in &gen.clauses {
@@ -468,12 +460,12 @@ impl Pass {
                     }
                 }
             }
-            self.regs.push((reg, Reg::Int(Int { iv, ..item_int })));
+            self.regs.bind(reg, Reg::Int(Int { iv, ..item_int }));
         }
         self.inside = Some((index, item));
         let g = self.int(body);
         self.inside = None;
-        self.regs.truncate(scope);
+        self.regs.close(scope);
         List::Seq(Seq {
             mono: g.index.join(g.item.compose(s.mono)),
             iv: g.iv,
@@ -485,7 +477,7 @@ impl Pass {
     fn int(&mut self, e: &IntExpr) -> Int {
         match e {
             IntExpr::Lit(n) => Int::constant(Iv::of(*n, *n)),
-            IntExpr::Reg(r) => match self.get(*r) {
+            IntExpr::Reg(r) => match self.regs.get(*r) {
                 Some(Reg::Int(i)) => *i,
                 Some(Reg::Bool((index, item))) => Int {
                     iv: Iv::of(0, 1),
@@ -596,10 +588,10 @@ impl Pass {
                 None => self.opaque(),
             },
             IntExpr::Let(bindings, body) | IntExpr::Memo(_, bindings, body) => {
-                let scope = self.regs.len();
+                let scope = self.regs.scope();
                 self.bind(bindings);
                 let int = self.int(body);
-                self.regs.truncate(scope);
+                self.regs.close(scope);
                 int
             }
             IntExpr::Call(..) | IntExpr::SumList(_) | IntExpr::Fold(_) => self.opaque(),
@@ -628,7 +620,7 @@ impl Pass {
         };
         match e {
             BoolExpr::Lit(_) => still,
-            BoolExpr::Reg(r) => match self.get(*r) {
+            BoolExpr::Reg(r) => match self.regs.get(*r) {
                 Some(Reg::Bool(m)) => *m,
                 _ => unknown,
             },
@@ -660,10 +652,10 @@ impl Pass {
                 dirs
             }
             BoolExpr::Let(bindings, body) | BoolExpr::Memo(_, bindings, body) => {
-                let scope = self.regs.len();
+                let scope = self.regs.scope();
                 self.bind(bindings);
                 let m = self.boolean(body);
-                self.regs.truncate(scope);
+                self.regs.close(scope);
                 m
             }
             BoolExpr::In(..)
