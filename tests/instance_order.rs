@@ -58,3 +58,31 @@ fn output_does_not_depend_on_which_instance_came_first() {
     assert_eq!(fresh[3], "[G(2) | H([1]), G(2), G(1), G(0)]");
     assert_eq!(fresh[4], "{G, G[k = 2], H}");
 }
+
+/// Game values that are not numbers (`Value::Form`) order by structure too, in CGSuite's
+/// order of options (`cgt::ValueTable::form_order`), not by when this thread's table of
+/// canonical forms first made them. Each query runs on a new thread, so on a new table.
+#[test]
+fn game_values_do_not_depend_on_which_form_came_first() {
+    let queries = [
+        "{ {3|1}, {2|1}, {5|1} }",
+        "sorted([{5|1}, ^, *, {1|-1}, *2, v, {2|1}])",
+        "left_options({ {1|-1}, * | -5 })",
+        "{ {{2|1} | 0}, {{3|1} | 0}, {{3|1}, * | 0} }",
+    ];
+    let on_a_new_thread = |before: &'static [&'static str]| {
+        std::thread::spawn(move || shown_after(before, &queries))
+            .join()
+            .expect("no panic")
+    };
+    let fresh = on_a_new_thread(&[]);
+    assert_eq!(fresh[0], "{{2|1}, {3|1}, {5|1}}");
+    assert_eq!(fresh[1], "[*, *2, v, ^, +-1, {2|1}, {5|1}]");
+    assert_eq!(fresh[2], "[*, +-1]");
+    for before in [
+        &["{5|1}", "{3|1}", "^", "v", "{1|-1}", "{{3|1} | 0}"][..],
+        &["{1|-1} + {2|1}", "{5|1}", "*2", "^", "{{3|1}, * | 0}"][..],
+    ] {
+        assert_eq!(on_a_new_thread(before), fresh, "after {before:?}");
+    }
+}

@@ -27,6 +27,7 @@
 mod analysis;
 mod budget;
 mod dyadic;
+mod order;
 mod parse;
 mod print;
 mod table;

@@ -9,12 +9,11 @@
 //! - anything else `{L|R}`, nested forms written with more bars (`{2||1|0}`) up to three,
 //!   in braces beyond; a list of several options brackets each of them.
 //!
-//! Options are listed in CGSuite's order: numbers by value, then nimbers, then other nus,
+//! Options are listed in CGSuite's order (`ValueTable::form_order`): numbers by value, then nimbers, then other nus,
 //! then the rest by their sorted Left, then Right, options. `Style::Unicode` writes `±`, `↑`,
 //! `↓`, `⇑`, `⇓` instead of `+-`, `^`, `v`, `^^`, `vv`.
 
 use std::cell::Cell;
-use std::cmp::Ordering;
 
 use super::table::{GameId, Nus, ValueTable};
 
@@ -35,16 +34,10 @@ pub enum Style {
 /// How many bars make CGSuite put a nested form in braces.
 const MAX_SLASHES: usize = 4;
 
-/// Comparisons of CGSuite's print order one printing may make; beyond them options are
-/// listed by id (a form's tree may be exponentially larger than its table entries).
-const MAX_ORDER_STEPS: usize = 1 << 20;
-
-/// What one printing may still write and compare.
+/// What one printing may still write.
 struct Room {
     /// Characters left to write (approximately: options are written to scratch strings).
     chars: Cell<usize>,
-    /// Print-order comparisons left.
-    steps: Cell<usize>,
 }
 
 impl Room {
@@ -72,7 +65,6 @@ impl ValueTable {
     pub fn show_bounded(&mut self, g: GameId, style: Style, max_len: usize) -> (String, bool) {
         let room = Room {
             chars: Cell::new(max_len),
-            steps: Cell::new(MAX_ORDER_STEPS),
         };
         let mut out = String::new();
         self.write_value(g, &mut out, true, false, style, &room);
@@ -109,11 +101,7 @@ impl ValueTable {
             return 0;
         }
         room.spend(3);
-        let (l, r) = self.stored(g);
-        let mut lo = l.to_vec();
-        let mut ro = r.to_vec();
-        lo.sort_by(|&a, &b| self.print_order(a, b, room));
-        ro.sort_by(|&a, &b| self.print_order(a, b, room));
+        let (lo, ro) = self.ordered_options(g);
         if self.neg(g).ok() == Some(g) && !lo.is_empty() {
             out.push_str(match style {
                 Style::Ascii | Style::Explicit => "+-",
@@ -214,50 +202,6 @@ impl ValueTable {
             }
         }
         None
-    }
-
-    /// CGSuite's order of options in print: numbers, nimbers, other nus, then the rest.
-    fn print_order(&self, a: GameId, b: GameId, room: &Room) -> Ordering {
-        if a == b {
-            return Ordering::Equal;
-        }
-        if room.steps.get() == 0 {
-            return a.cmp(&b);
-        }
-        room.steps.set(room.steps.get() - 1);
-        let class = |g: GameId| match self.as_nus(g) {
-            Some(v) if v.ups == 0 && v.nim == 0 => 0,
-            Some(v) if v.ups == 0 && v.number.is_zero() => 1,
-            Some(_) => 2,
-            None => 3,
-        };
-        let (ca, cb) = (class(a), class(b));
-        if ca != cb {
-            return ca.cmp(&cb);
-        }
-        match (self.as_nus(a), self.as_nus(b)) {
-            (Some(x), Some(y)) => (x.number, x.ups, x.nim).cmp(&(y.number, y.ups, y.nim)),
-            _ => {
-                let (al, ar) = self.stored(a);
-                let (bl, br) = self.stored(b);
-                let sorted = |o: &[GameId]| {
-                    let mut v = o.to_vec();
-                    v.sort_by(|&p, &q| self.print_order(p, q, room));
-                    v
-                };
-                let by_list = |x: &[GameId], y: &[GameId]| {
-                    for (&p, &q) in x.iter().zip(y) {
-                        let c = super::budget::deeper(|| self.print_order(p, q, room));
-                        if c != Ordering::Equal {
-                            return c;
-                        }
-                    }
-                    x.len().cmp(&y.len())
-                };
-                by_list(&sorted(&al), &sorted(&bl))
-                    .then_with(|| by_list(&sorted(&ar), &sorted(&br)))
-            }
-        }
     }
 }
 

@@ -132,6 +132,8 @@ pub struct ValueTable {
     /// Canonical forms by the (sorted, distinct) option lists they were built from.
     built: FxHashMap<OptionsKey, GameId>,
     pub(super) memo: super::analysis::Memo,
+    /// What the form order has compared ([`ValueTable::form_order`]).
+    pub(super) order: super::order::OrderMemo,
     max_values: usize,
     zero: GameId,
     /// Whether new forms are matched against the nus forms (off only in the test that
@@ -177,6 +179,7 @@ impl ValueTable {
             neg_memo: FxHashMap::default(),
             built: FxHashMap::default(),
             memo: Default::default(),
+            order: Default::default(),
             max_values: max_values.max(1),
             zero: GameId(0),
             recognise_nus: true,
@@ -210,12 +213,14 @@ impl ValueTable {
             + self.sum_memo.len()
             + self.neg_memo.len()
             + self.built.len()
-            + self.memo.entries();
+            + self.memo.entries()
+            + self.order.entries();
         self.nodes.len() * std::mem::size_of::<Node>()
             + self.option_ids * std::mem::size_of::<GameId>()
             + (self.by_options.len() + self.built.len()) * 2 * ARRAY_BYTES
             + entries * ENTRY_BYTES
             + self.memo.extra_bytes()
+            + self.order.extra_bytes()
     }
 
     /// Caps the memory the table may hold (estimated, [`ValueTable::estimated_bytes`]): past

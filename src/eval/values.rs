@@ -405,13 +405,15 @@ pub fn call(stop: &Stop, name: &str, args: &[(Value, Span)], span: Span) -> Diag
                         } else {
                             Side::Right
                         };
-                        let ids = t.options(g, side).map_err(|e| cgt_error(e, span))?;
-                        let mut out = ids
+                        // In the order values sort in, found here: comparing two
+                        // `Value::Form`s reads this table, which this closure holds.
+                        let mut ids = t.options(g, side).map_err(|e| cgt_error(e, span))?;
+                        ids.sort_by(|&a, &b| t.form_order(a, b));
+                        let out = ids
                             .into_iter()
                             .map(|id| value_of(t, id))
                             .collect::<Result<Vec<_>, _>>()
                             .map_err(|e| cgt_error(e, span))?;
-                        out.sort();
                         Ok(Value::list(out))
                     }
                     "thermograph" => {

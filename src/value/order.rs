@@ -112,8 +112,8 @@ impl CmpWalk {
             (Value::Rational(x), Value::Rational(y)) => x.cmp(y),
             (Value::Rational(x), Value::Int(y)) => x.cmp(&Rational::int(*y)),
             (Value::Int(x), Value::Rational(y)) => Rational::int(*x).cmp(y),
-            // By id: a deterministic order for sets, not the order of games (`<=` is that).
-            (Value::Form(x), Value::Form(y)) => x.cmp(y),
+            // CGSuite's print order, by structure: not the order of games (`<=` is that).
+            (Value::Form(x), Value::Form(y)) => super::with_forms(|t| t.form_order(*x, *y)),
             (Value::Set(x), Value::Set(y)) => {
                 if Rc::ptr_eq(x, y) {
                     return Ordering::Equal;
