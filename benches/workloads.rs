@@ -27,6 +27,9 @@
 //! and peak memory. A missing package shows as an error in its cells but does not fail the
 //! run (it is a peer, not one of our baselines).
 //!
+//! A last table runs cgl's W3 4x4 and W4 12x12 queries on one thread and on every core
+//! (issue 19's two-thread target), the rounds interleaved, not with `--quick` or `--floor`.
+//!
 //! `--floor` runs W3 and W4 only, with the `packed` baseline in the peer's column instead of
 //! the hash map: the hand-written algorithm over a hashed table of positions packed into one
 //! word, what hashing costs at best. Its table is printed, not written into the spec.
@@ -474,14 +477,20 @@ fn run_suite(options: &Options) -> Result<bool, String> {
     .into_iter()
     .flatten()
     .collect();
-    let table = tables.join("\n\n");
+    let threads = threads_table(&exe, options);
+    let table = tables
+        .into_iter()
+        .chain(threads.as_ref().map(|(table, _)| table.clone()))
+        .collect::<Vec<_>>()
+        .join("\n\n");
+    let threads_differ = threads.is_some_and(|(_, differ)| differ);
     let rows: Vec<Row> = others.into_iter().chain(values).collect();
     println!("{table}");
     if let Some(path) = &options.write_spec {
         write_spec(path, &table, options)?;
         eprintln!("wrote the table into {}", path.display());
     }
-    let differ = rows.iter().any(|r| equal(r) == "NO");
+    let differ = threads_differ || rows.iter().any(|r| equal(r) == "NO");
     // pycgt and nashpy (W8's and W9's `map`) are peers, not our baselines: they may be
     // missing.
     let baseline_failed = rows.iter().any(|r| {
@@ -501,6 +510,74 @@ fn run_suite(options: &Options) -> Result<bool, String> {
         eprintln!("a baseline failed: see the table");
     }
     Ok(!differ && !baseline_failed)
+}
+
+/// The workloads whose one query is measured on one thread and on every core (issue 19).
+const THREAD_ROWS: [(&str, &str); 2] = [("W3", "4x4"), ("W4", "12x12")];
+
+/// cgl on [`THREAD_ROWS`] with one thread and with every core, the rounds interleaved (one
+/// thread, then all, `--repeat` times) so that a change in the machine's speed during the
+/// run falls on both: the table, and whether the answers differ. `None` with fewer than two
+/// cores, with `--quick` or `--floor`, or when `--only` leaves out W3 and W4.
+fn threads_table(exe: &Path, options: &Options) -> Option<(String, bool)> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    if cores < 2 || options.quick || options.floor {
+        return None;
+    }
+    let mut cells = vec![vec![
+        "workload".to_string(),
+        "size".into(),
+        "1 thread".into(),
+        format!("{cores} threads"),
+        "speed-up".into(),
+        format!("MB (1 / {cores})"),
+        "answers equal".into(),
+    ]];
+    let mut differ = false;
+    for (workload, size) in THREAD_ROWS {
+        if let Some(only) = &options.only {
+            if !only.iter().any(|w| w == workload) {
+                continue;
+            }
+        }
+        let run = |threads: usize| {
+            let mut cmd = Command::new(exe);
+            cmd.args(["--child", workload, size, "cgl"]);
+            cmd.env(THREADS_VAR, threads.to_string());
+            let run = run_child(cmd, options.timeout, false);
+            eprintln!(
+                "{workload} {size:>6} cgl --threads {threads} {}",
+                run.describe()
+            );
+            run
+        };
+        let (mut one, mut all) = (Vec::new(), Vec::new());
+        for round in 0..options.repeat {
+            if round == 0 || one.iter().chain(&all).all(Run::worth_repeating) {
+                one.push(run(1));
+                all.push(run(cores));
+            }
+        }
+        let (one, all) = (Run::median(&one), Run::median(&all));
+        let equal = match (one.digest(), all.digest()) {
+            (Some(a), Some(b)) if a == b => "yes",
+            (Some(_), Some(_)) => {
+                differ = true;
+                "NO"
+            }
+            _ => "–",
+        };
+        cells.push(vec![
+            workload.to_string(),
+            size.to_string(),
+            time_cell(Some(&one), options.timeout),
+            time_cell(Some(&all), options.timeout),
+            ratio_cell(&one, Some(&all), options.timeout.as_secs_f64()),
+            format!("{} / {}", mb_cell(Some(&one)), mb_cell(Some(&all))),
+            equal.to_string(),
+        ]);
+    }
+    (cells.len() > 1).then(|| (markdown(&cells), differ))
 }
 
 /// Runs a child to its end or the timeout. Its stdout's last line is `ok ...` or
