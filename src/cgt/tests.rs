@@ -359,3 +359,117 @@ fn a_spent_budget_stops_every_recursion() {
     assert_eq!(hot_sum(&mut small, 30), Err(CgtError::Memory(1 << 16)));
     assert!(small.estimated_bytes() < 1 << 20);
 }
+
+/// The form order's brute force: a key per form, compared by the derived order (the
+/// variants in the order of the classes, option lists sorted and compared as `Vec`s),
+/// recomputed from the options at every level with no memo.
+#[derive(PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum FormKey {
+    Number(Dyadic),
+    Nimber(u32),
+    Nus(Dyadic, i32, u32),
+    Other(Vec<FormKey>, Vec<FormKey>),
+}
+
+fn form_key(t: &mut ValueTable, g: GameId) -> FormKey {
+    match t.as_nus(g) {
+        Some(v) if v.ups == 0 && v.nim == 0 => FormKey::Number(v.number),
+        Some(v) if v.ups == 0 && v.number.is_zero() => FormKey::Nimber(v.nim),
+        Some(v) => FormKey::Nus(v.number, v.ups, v.nim),
+        None => {
+            let mut side = |s: Side| {
+                let mut keys: Vec<FormKey> = t
+                    .options(g, s)
+                    .unwrap()
+                    .into_iter()
+                    .map(|o| form_key(t, o))
+                    .collect();
+                keys.sort();
+                keys
+            };
+            let left = side(Side::Left);
+            FormKey::Other(left, side(Side::Right))
+        }
+    }
+}
+
+/// The games born by day 2 and a sample of day 3's, in `t`, in the order made.
+fn some_forms(t: &mut ValueTable) -> Vec<GameId> {
+    let day1: Vec<GameId> = ["0", "*", "1", "-1"].map(|s| t.parse(s).unwrap()).into();
+    let subsets = |xs: &[GameId], mask: u32| -> Vec<GameId> {
+        (0..xs.len())
+            .filter(|i| mask >> i & 1 == 1)
+            .map(|i| xs[i])
+            .collect()
+    };
+    let mut forms = day1.clone();
+    for l in 0..16 {
+        for r in 0..16 {
+            let g = t.game(&subsets(&day1, l), &subsets(&day1, r)).unwrap();
+            if !forms.contains(&g) {
+                forms.push(g);
+            }
+        }
+    }
+    let day2 = forms.clone();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..200 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let pick = |s: u64| -> Vec<GameId> {
+            (0..3)
+                .map(|k| day2[(s >> (8 * k)) as usize % day2.len()])
+                .take(1 + (s >> 30) as usize % 3)
+                .collect()
+        };
+        let g = t.game(&pick(seed), &pick(seed >> 32)).unwrap();
+        if !forms.contains(&g) {
+            forms.push(g);
+        }
+    }
+    forms
+}
+
+#[test]
+fn the_form_order_is_structural_total_and_the_brute_forces() {
+    let mut t = ValueTable::new();
+    let forms = some_forms(&mut t);
+    assert!(forms.len() > 100, "{}", forms.len());
+    // Against the brute force, for every pair; a strict total order on distinct forms.
+    let keys: Vec<FormKey> = forms.iter().map(|&g| form_key(&mut t, g)).collect();
+    for (i, &a) in forms.iter().enumerate() {
+        for (j, &b) in forms.iter().enumerate() {
+            let o = t.form_order(a, b);
+            assert_eq!(o, keys[i].cmp(&keys[j]), "{} vs {}", t.show(a), t.show(b));
+            assert_eq!(o == std::cmp::Ordering::Equal, i == j);
+            assert_eq!(o, t.form_order(b, a).reverse());
+        }
+    }
+    // The same forms made in another order, from their printed text read back from the last
+    // to the first: other ids, the same order.
+    let mut other = ValueTable::new();
+    let texts: Vec<String> = forms.iter().map(|&g| t.show(g)).collect();
+    let again: Vec<GameId> = texts
+        .iter()
+        .rev()
+        .map(|s| other.parse(s).unwrap())
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    let ids_agree = forms
+        .iter()
+        .zip(&again)
+        .all(|(a, b)| forms.iter().zip(&again).all(|(c, d)| (a < c) == (b < d)));
+    assert!(
+        !ids_agree,
+        "the second table should make the forms in another order"
+    );
+    let sorted = |t: &mut ValueTable, gs: &[GameId]| {
+        let mut gs = gs.to_vec();
+        gs.sort_by(|&a, &b| t.form_order(a, b));
+        gs.into_iter().map(|g| t.show(g)).collect::<Vec<_>>()
+    };
+    assert_eq!(sorted(&mut t, &forms), sorted(&mut other, &again));
+}
