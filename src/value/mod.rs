@@ -173,6 +173,25 @@ impl Position {
     }
 }
 
+/// The convention of a compound of `parts`, or `None` when they disagree. A part that
+/// belongs to no game (the empty game `split()`, a compound of empty games) has no
+/// convention of its own, and prints without one (`Pz(2) & split()` in a misère game): it
+/// takes the convention of the parts that belong to a game. Only when no part does must
+/// theirs agree. No parts: normal play.
+pub fn joint_convention(parts: &[&Position]) -> Option<Convention> {
+    let first = parts.first().map_or(Convention::Normal, |p| p.convention);
+    if parts.iter().all(|p| p.convention == first) {
+        return Some(first);
+    }
+    let mut games = parts.iter().filter(|p| p.term.first_instance().is_some());
+    let Some(one) = games.next() else {
+        return None;
+    };
+    games
+        .all(|p| p.convention == one.convention)
+        .then_some(one.convention)
+}
+
 /// A cgl value. Equality, order and hashing are structural (see the module documentation).
 #[derive(Clone, Debug)]
 pub enum Value {

@@ -582,7 +582,7 @@ impl<'a> Interp<'a> {
         let (Value::Pos(x), Value::Pos(y)) = (a, b) else {
             return Err(Box::new(Diag::internal("compound of non-positions")));
         };
-        if x.convention != y.convention {
+        let Some(convention) = joint_convention(&[x, y]) else {
             return Err(Box::new(
                 Diag::error(
                     Code::EvalMixedConvention,
@@ -591,7 +591,7 @@ impl<'a> Interp<'a> {
                 .label(span, format!("{} and {}", self.show(a), self.show(b)))
                 .help("misère play applies to a whole game: write `misere(x + y)`"),
             ));
-        }
+        };
         // Parts of the same kind are flattened into the new compound: `p + p` doubles.
         let parts = |t: &PosTerm| match t {
             PosTerm::Compound(k, parts) if *k == kind => parts.len(),
@@ -602,7 +602,7 @@ impl<'a> Interp<'a> {
             PosTerm::compound(kind, [x.term.clone(), y.term.clone()]),
             span,
         )?;
-        Ok(Value::pos(term, x.convention))
+        Ok(Value::pos(term, convention))
     }
 
     /// The canonical form of a compound written by the user: the form the graph keeps, in
