@@ -324,7 +324,7 @@ impl<'a> Interp<'a> {
                         ));
                     };
                     let terms: Vec<PosTerm> = positions.iter().map(|p| p.term.clone()).collect();
-                    let term = self.canonical(PosTerm::compound(CompoundKind::Disjunctive, terms), span)?;
+                    let term = self.compound_term(CompoundKind::Disjunctive, terms, span)?;
                     Value::pos(term, convention)
                 } else {
                     // Outside rules there is no game to give position data a meaning.
