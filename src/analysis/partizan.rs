@@ -74,12 +74,7 @@ pub fn good_for(side: Side, o: Outcome) -> bool {
 /// it has one. A sum with a part that has none (a conjunctive or selective compound of
 /// partizan positions, or a position whose play reaches one) is searched on its own moves,
 /// as under `--explicit`.
-fn by_value(
-    an: &mut Analyzer,
-    w: &mut World<'_>,
-    t: TermId,
-    conv: Convention,
-) -> DiagResult<bool> {
+fn by_value(an: &mut Analyzer, w: &mut World<'_>, t: TermId, conv: Convention) -> DiagResult<bool> {
     let sum = conv == Convention::Normal
         && !an.graph.config.explicit
         && matches!(an.graph.compound_of(t), Some((CompoundKind::Disjunctive, p)) if !p.is_empty());
@@ -144,7 +139,11 @@ fn value_deps(
         return Ok(());
     }
     if has_no_form(an, t) {
-        return if strict { Err(compound_error()) } else { Ok(()) };
+        return if strict {
+            Err(compound_error())
+        } else {
+            Ok(())
+        };
     }
     match an.graph.compound_of(t) {
         Some((CompoundKind::Disjunctive, parts)) if !an.graph.config.explicit => {
