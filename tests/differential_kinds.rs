@@ -300,10 +300,7 @@ impl Model {
                 let mut out = Vec::new();
                 let mut index = vec![0usize; parts.len()];
                 'all: loop {
-                    let moved = index
-                        .iter()
-                        .zip(&choices)
-                        .any(|(i, c)| c[*i].is_some());
+                    let moved = index.iter().zip(&choices).any(|(i, c)| c[*i].is_some());
                     if moved {
                         let next: Vec<Term> = index
                             .iter()
@@ -553,9 +550,7 @@ fn games(r: &mut Rng) -> Vec<Game> {
         };
         let size = 3 + r.below(3);
         // An impartial game's moves may not lead into a partizan game.
-        let targets: Vec<usize> = (0..i)
-            .filter(|h| partizan || !games[*h].partizan)
-            .collect();
+        let targets: Vec<usize> = (0..i).filter(|h| partizan || !games[*h].partizan).collect();
         let mut lists: [Vec<Vec<Opt>>; 3] = Default::default();
         for p in 0..size {
             for (li, list) in lists.iter_mut().enumerate() {
@@ -1003,7 +998,8 @@ pub fn sweep(seeds: impl Iterator<Item = u64>, keep: Option<&Path>) -> Tally {
         tally.cases += 1;
         tally.starts += items(&case.classes).map_or(0, |a| a.len());
         tally.partizan += usize::from(case.source.contains("left move"));
-        tally.misere += usize::from(case.query.contains("misere") || case.source.contains("misere"));
+        tally.misere +=
+            usize::from(case.query.contains("misere") || case.source.contains("misere"));
         let report = check(seed, &case, &file, &mut tally);
         if report.is_empty() {
             continue;
@@ -1207,13 +1203,20 @@ game Nim {
 /// parts that are over, so the grouping of written parts showed: `Nim(0) + Nim(0) + Nim(0)`
 /// was `Nim(0)` (`Nim(0) + Nim(0)` is `split()`, and `split() + Nim(0)` was `Nim(0)`), and
 /// not equal to `split(Nim(0), Nim(0), Nim(0))`, which was `split()`; a sum of partizan
-/// positions with no moves stayed partizan, and `moves` of it needed a side.
+/// positions with no moves stayed partizan, and `moves` of it needed a side. A move
+/// target's `split` did the same: `split(0, split())` was the position 0, and `split(0, 0)`
+/// `split()`, two options for one game.
 #[test]
 fn a_compound_is_the_same_however_its_parts_are_grouped() {
     let source = format!(
         "{PZ}game Nim {{
     position n
     move k for k in 0..n
+}}
+game Drop {{
+    position n
+    move split(n - 1, split()) if n >= 1
+    move split(n - 1, 0) if n >= 1
 }}
 "
     );
@@ -1230,6 +1233,8 @@ fn a_compound_is_the_same_however_its_parts_are_grouped() {
             "Nim(0) & split()",
             "Pz(3) + Pz(0) + Nim(0)",
             "Nim(0)",
+            "moves(Drop(1))",
+            "moves(Drop(2))",
         ],
     );
     assert_eq!(
@@ -1244,6 +1249,8 @@ fn a_compound_is_the_same_however_its_parts_are_grouped() {
             "Nim(0) & split()",
             "Pz(3)",
             "Nim(0)",
+            "[split()]",
+            "[Drop(1)]",
         ]
     );
 }

@@ -131,6 +131,21 @@ impl PosTerm {
         PosTerm::Compound(kind, Rc::from(flat))
     }
 
+    /// The term with every compound in the canonical form of [`PosTerm::compound`], as a
+    /// compound built part by part without it (a move target's `split`) is.
+    pub fn normalized(&self) -> PosTerm {
+        match self {
+            PosTerm::Atom(..) => self.clone(),
+            PosTerm::Compound(kind, parts) => PosTerm::compound(
+                *kind,
+                parts
+                    .iter()
+                    .map(|p| crate::stack::grow(|| p.normalized()))
+                    .collect::<Vec<_>>(),
+            ),
+        }
+    }
+
     /// Every instance that appears in the term, in order (a walk with a stack of its own, so
     /// compounds nested a million deep cost no native stack).
     pub fn instances(&self, out: &mut Vec<InstanceId>) {
@@ -184,9 +199,7 @@ pub fn joint_convention(parts: &[&Position]) -> Option<Convention> {
         return Some(first);
     }
     let mut games = parts.iter().filter(|p| p.term.first_instance().is_some());
-    let Some(one) = games.next() else {
-        return None;
-    };
+    let one = games.next()?;
     games
         .all(|p| p.convention == one.convention)
         .then_some(one.convention)
