@@ -78,6 +78,8 @@ fn empty() -> Term {
 enum Piece {
     Own(usize),
     Other(usize, usize),
+    /// `split()`, a part of a `split` (in a conjunctive game, it ends play at once).
+    Empty,
 }
 
 /// A move's target.
@@ -111,6 +113,7 @@ impl Game {
         match piece {
             Piece::Own(m) => m.to_string(),
             Piece::Other(h, q) => format!("{}({q})", games[h].name),
+            Piece::Empty => "split()".to_string(),
         }
     }
 
@@ -181,6 +184,7 @@ impl Model {
         match piece {
             Piece::Own(m) => Term::Atom(g, m),
             Piece::Other(h, q) => Term::Atom(h, q),
+            Piece::Empty => empty(),
         }
     }
 
@@ -530,7 +534,15 @@ fn option(r: &mut Rng, p: usize, targets: &[usize], games: &[Game]) -> Option<Op
         0 => Some(Opt::Split(Vec::new())),
         1..=5 => {
             let k = if r.chance(10) { 3 } else { 2 };
-            let parts: Option<Vec<Piece>> = (0..k).map(|_| piece(r, p, targets, games)).collect();
+            let parts: Option<Vec<Piece>> = (0..k)
+                .map(|i| {
+                    if i > 0 && r.chance(8) {
+                        Some(Piece::Empty)
+                    } else {
+                        piece(r, p, targets, games)
+                    }
+                })
+                .collect();
             parts.map(Opt::Split)
         }
         _ => piece(r, p, targets, games).map(Opt::Piece),
