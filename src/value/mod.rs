@@ -191,15 +191,20 @@ impl Position {
 /// The convention of a compound of `parts`, or `None` when they disagree. A part that
 /// belongs to no game (the empty game `split()`, a compound of empty games) has no
 /// convention of its own, and prints without one (`Pz(2) & split()` in a misère game): it
-/// takes the convention of the parts that belong to a game. Only when no part does must
-/// theirs agree. No parts: normal play.
+/// takes the convention of the parts that belong to a game. When no part does, the compound
+/// is misère if a part is: a normal-play empty game may be a bare `split()`, while a misère
+/// one came from `misere(...)` or from misère parts that were over and dropped
+/// (`Pz(1) | Im(0) | split()` of misère games `Pz` and `Im` with no move there). No parts:
+/// normal play.
 pub fn joint_convention(parts: &[&Position]) -> Option<Convention> {
     let first = parts.first().map_or(Convention::Normal, |p| p.convention);
     if parts.iter().all(|p| p.convention == first) {
         return Some(first);
     }
     let mut games = parts.iter().filter(|p| p.term.first_instance().is_some());
-    let one = games.next()?;
+    let Some(one) = games.next() else {
+        return Some(Convention::Misere);
+    };
     games
         .all(|p| p.convention == one.convention)
         .then_some(one.convention)
