@@ -1035,10 +1035,11 @@ pub fn sweep(seeds: impl Iterator<Item = u64>, keep: Option<&Path>) -> Tally {
     tally
 }
 
-/// A cheap fixed slice of the sweep.
+/// A cheap fixed slice of the sweep: eight cases of about 60 ms each (seed 4 is left out,
+/// whose case takes 0.3 s).
 #[test]
 fn value_kinds_agree_every_way() {
-    let tally = sweep(0..8, None);
+    let tally = sweep([0, 1, 2, 3, 5, 6, 7, 9].into_iter(), None);
     assert!(tally.failing.is_empty(), "{tally:?}");
     assert_eq!(tally.budgets, 0, "{tally:?}");
 }
