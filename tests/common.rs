@@ -55,6 +55,9 @@ pub fn wait_with_timeout(mut child: Child, timeout: Duration, what: &str) -> (i3
         buf
     });
     let started = Instant::now();
+    // Polls from 0.1 ms, doubling up to 5 ms: most runs end in a few milliseconds, and a
+    // first sleep of 5 ms would be paid by every one of them.
+    let mut pause = Duration::from_micros(100);
     let status = loop {
         if let Some(status) = child.try_wait().expect("waiting for cgl") {
             break status;
@@ -64,7 +67,8 @@ pub fn wait_with_timeout(mut child: Child, timeout: Duration, what: &str) -> (i3
             let _ = child.wait();
             panic!("{what} did not finish within {timeout:?} (a hang?)");
         }
-        std::thread::sleep(Duration::from_millis(5));
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(5));
     };
     let stdout = out_reader.join().expect("stdout reader");
     let stderr = err_reader.join().expect("stderr reader");

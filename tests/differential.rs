@@ -31,7 +31,7 @@ impl Rng {
         Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
 
-    fn next(&mut self) -> u64 {
+    pub fn next(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x << 13;
         x ^= x >> 7;
@@ -40,20 +40,20 @@ impl Rng {
         x
     }
 
-    fn below(&mut self, n: usize) -> usize {
+    pub fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
 
     /// True `percent` times in a hundred.
-    fn chance(&mut self, percent: usize) -> bool {
+    pub fn chance(&mut self, percent: usize) -> bool {
         self.below(100) < percent
     }
 
-    fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+    pub fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
         xs[self.below(xs.len())]
     }
 
-    fn pick_of<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
+    pub fn pick_of<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
         &xs[self.below(xs.len())]
     }
 }
@@ -767,13 +767,13 @@ const ENGINES: &[Engine] = &[
 ];
 
 /// Diagnostics of a budget: an engine may hit one where another does not.
-const BUDGETS: &[&str] = &[
+pub const BUDGETS: &[&str] = &[
     "cgl::graph::too_many_positions",
     "cgl::graph::too_much_memory",
     "cgl::limit::timeout",
 ];
 
-fn run(file: &Path, query: &str, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+pub fn run(file: &Path, query: &str, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_cgl"));
     cmd.arg("eval")
         .args(args)

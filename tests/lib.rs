@@ -17,6 +17,7 @@ mod deep;
 mod dense;
 mod diagnostics;
 mod differential;
+mod differential_kinds;
 mod domain;
 mod engines;
 mod examples;

@@ -99,6 +99,9 @@ pub struct Memos {
     pub(super) partizan_rem: [Vec<Slot<super::partizan::Race>>; 2],
     /// Canonical forms (normal play), ids in the thread's value table.
     pub(super) values: Vec<Slot<crate::cgt::GameId>>,
+    /// Whether the term has a canonical form: false when a conjunctive or selective compound
+    /// of partizan positions lies below it (in a sum's parts or a position's options).
+    pub(super) has_value: Vec<Slot<bool>>,
     /// Per instance, the Grundy value of the integer position `n` at index `n` (`u64::MAX`:
     /// not known), so that a heap game's options are valued with one look-up each.
     int_grundy: Vec<Vec<u64>>,
@@ -161,6 +164,7 @@ impl Memos {
             + self.partizan_outcome.iter().map(|m| vec(m)).sum::<usize>()
             + self.partizan_rem.iter().map(|m| vec(m)).sum::<usize>()
             + vec(&self.values)
+            + vec(&self.has_value)
             + vec(&self.score)
             + vec(&self.score_order)
             + self.value_table_bytes()

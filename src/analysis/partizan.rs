@@ -70,11 +70,92 @@ pub fn good_for(side: Side, o: Outcome) -> bool {
     }
 }
 
-/// A sum under normal play whose class is read off its value (the sum of its parts').
-fn by_value(an: &Analyzer, t: TermId, conv: Convention) -> bool {
-    conv == Convention::Normal
+/// A sum under normal play whose class is read off its value (the sum of its parts'), when
+/// it has one. A sum with a part that has none (a conjunctive or selective compound of
+/// partizan positions, or a position whose play reaches one) is searched on its own moves,
+/// as under `--explicit`.
+fn by_value(an: &mut Analyzer, w: &mut World<'_>, t: TermId, conv: Convention) -> DiagResult<bool> {
+    let sum = conv == Convention::Normal
         && !an.graph.config.explicit
-        && matches!(an.graph.compound_of(t), Some((CompoundKind::Disjunctive, p)) if !p.is_empty())
+        && matches!(an.graph.compound_of(t), Some((CompoundKind::Disjunctive, p)) if !p.is_empty());
+    if !sum {
+        return Ok(false);
+    }
+    solve(an, w, HasValue, t)
+}
+
+/// Whether a term has a canonical form ([`ValueOf`] would find one): over the same terms
+/// as `ValueOf`, false at a conjunctive or selective compound of partizan positions.
+#[derive(Clone, Copy)]
+struct HasValue;
+
+impl Analysis for HasValue {
+    type V = bool;
+    type Memo = Vec<Slot<bool>>;
+    fn memo(self, an: &mut Analyzer) -> &mut Vec<Slot<bool>> {
+        &mut an.memos.has_value
+    }
+    fn deps(
+        self,
+        an: &mut Analyzer,
+        w: &mut World<'_>,
+        t: TermId,
+        out: &mut Vec<TermId>,
+    ) -> DiagResult<()> {
+        value_deps(an, w, t, out, false)
+    }
+    fn combine(
+        self,
+        an: &mut Analyzer,
+        _: &mut World<'_>,
+        t: TermId,
+        _: &[TermId],
+        values: &[bool],
+    ) -> DiagResult<bool> {
+        Ok(!has_no_form(an, t) && values.iter().all(|v| *v))
+    }
+}
+
+/// A conjunctive or selective compound of partizan positions: no canonical form.
+fn has_no_form(an: &Analyzer, t: TermId) -> bool {
+    an.graph.info(t).partizan
+        && matches!(
+            an.graph.compound_of(t),
+            Some((CompoundKind::Conjunctive | CompoundKind::Selective, _))
+        )
+}
+
+/// The terms whose canonical forms a term's is made of: none for an impartial term (its
+/// nimber), a sum's parts (its explicit options under `--explicit`), a position's options;
+/// none for a compound without a form, which is an error when `strict`.
+fn value_deps(
+    an: &mut Analyzer,
+    w: &mut World<'_>,
+    t: TermId,
+    out: &mut Vec<TermId>,
+    strict: bool,
+) -> DiagResult<()> {
+    if !an.graph.info(t).partizan {
+        return Ok(());
+    }
+    if has_no_form(an, t) {
+        return if strict {
+            Err(compound_error())
+        } else {
+            Ok(())
+        };
+    }
+    match an.graph.compound_of(t) {
+        Some((CompoundKind::Disjunctive, parts)) if !an.graph.config.explicit => {
+            out.extend_from_slice(parts);
+        }
+        _ => {
+            let (left, right) = an.graph.side_options(w, t)?;
+            out.extend(left);
+            out.extend(right);
+        }
+    }
+    Ok(())
 }
 
 /// Outcome classes of partizan play: Left wins moving first iff some Left option is L or P
@@ -96,7 +177,7 @@ impl Analysis for ClassOf {
         t: TermId,
         out: &mut Vec<TermId>,
     ) -> DiagResult<()> {
-        if !an.graph.info(t).partizan || by_value(an, t, self.0) {
+        if !an.graph.info(t).partizan || by_value(an, w, t, self.0)? {
             return Ok(());
         }
         let (left, right) = an.graph.side_options(w, t)?;
@@ -123,7 +204,7 @@ impl Analysis for ClassOf {
         if info.draw {
             return Err(draw_error());
         }
-        if by_value(an, t, self.0) {
+        if by_value(an, w, t, self.0)? {
             let g = solve(an, w, ValueOf, t)?;
             return class_of_form(w.stop, g);
         }
@@ -242,22 +323,7 @@ impl Analysis for ValueOf {
         t: TermId,
         out: &mut Vec<TermId>,
     ) -> DiagResult<()> {
-        if !an.graph.info(t).partizan {
-            return Ok(());
-        }
-        match an.graph.compound_of(t) {
-            Some((CompoundKind::Disjunctive, parts)) if !an.graph.config.explicit => {
-                out.extend_from_slice(parts);
-                Ok(())
-            }
-            Some((CompoundKind::Conjunctive | CompoundKind::Selective, _)) => Err(compound_error()),
-            _ => {
-                let (left, right) = an.graph.side_options(w, t)?;
-                out.extend(left);
-                out.extend(right);
-                Ok(())
-            }
-        }
+        value_deps(an, w, t, out, true)
     }
     fn combine(
         self,

@@ -172,34 +172,55 @@ fn write_value_here(out: &mut Out, value: &Value, names: &dyn InstanceNames) {
 fn write_position(out: &mut Out, position: &Position, names: &dyn InstanceNames) {
     let mut instances = Vec::new();
     position.term.instances(&mut instances);
-    // The empty game belongs to no game: it is natural under normal play.
-    let natural = if instances.is_empty() {
-        position.convention == Convention::Normal
-    } else {
-        instances
-            .iter()
-            .all(|i| names.instance_convention(*i) == position.convention)
-    };
-    if natural {
-        write_term(out, &position.term, names, false);
+    let first = instances.first().map(|i| names.instance_convention(*i));
+    if !instances
+        .iter()
+        .all(|i| Some(names.instance_convention(*i)) == first)
+    {
+        // Games of both conventions: each part of a game whose convention is not the
+        // position's is wrapped, so that the parts combine when the text is read back
+        // (`misere(Nim(1)) + M(2)` for a misère `M`; `misere(Nim(1) + M(2))` would combine
+        // a normal-play part with a misère one).
+        write_term(out, &position.term, names, false, Some(position.convention));
         return;
     }
-    out.text.push_str(match position.convention {
-        Convention::Normal => "normal(",
-        Convention::Misere => "misere(",
-    });
-    write_term(out, &position.term, names, false);
+    // The empty game belongs to no game: it is natural under normal play.
+    if first.unwrap_or(Convention::Normal) == position.convention {
+        write_term(out, &position.term, names, false, None);
+        return;
+    }
+    write_convention(out, position.convention);
+    write_term(out, &position.term, names, false, None);
     out.close(")");
 }
 
+fn write_convention(out: &mut Out, convention: Convention) {
+    out.text.push_str(match convention {
+        Convention::Normal => "normal(",
+        Convention::Misere => "misere(",
+    });
+}
+
 /// Writes a term: nothing once the limit is reached (a position held in a position ... a
-/// million deep prints as its first bytes, in time bounded by them).
-fn write_term(out: &mut Out, term: &PosTerm, names: &dyn InstanceNames, nested: bool) {
+/// million deep prints as its first bytes, in time bounded by them). With `wrap`, a
+/// position of a game whose convention is not that one is written in `misere(...)` or
+/// `normal(...)`.
+fn write_term(
+    out: &mut Out,
+    term: &PosTerm,
+    names: &dyn InstanceNames,
+    nested: bool,
+    wrap: Option<Convention>,
+) {
     if out.full() {
         return;
     }
     match term {
         PosTerm::Atom(id, data) => {
+            let wrapped = wrap.filter(|c| names.instance_convention(id.id()) != *c);
+            if let Some(c) = wrapped {
+                write_convention(out, c);
+            }
             out.text.push_str(names.instance_label(id.id()));
             match data {
                 Value::Tuple(fields) if !fields.is_empty() => {
@@ -220,6 +241,9 @@ fn write_term(out: &mut Out, term: &PosTerm, names: &dyn InstanceNames, nested: 
                     out.close(")");
                 }
             }
+            if wrapped.is_some() {
+                out.close(")");
+            }
         }
         PosTerm::Compound(kind, parts) => {
             if parts.is_empty() {
@@ -236,7 +260,7 @@ fn write_term(out: &mut Out, term: &PosTerm, names: &dyn InstanceNames, nested: 
                 if out.full() {
                     break;
                 }
-                crate::stack::grow(|| write_term(out, part, names, true));
+                crate::stack::grow(|| write_term(out, part, names, true, wrap));
             }
             if nested {
                 out.close(")");

@@ -131,6 +131,21 @@ impl PosTerm {
         PosTerm::Compound(kind, Rc::from(flat))
     }
 
+    /// The term with every compound in the canonical form of [`PosTerm::compound`], as a
+    /// compound built part by part without it (a move target's `split`) is.
+    pub fn normalized(&self) -> PosTerm {
+        match self {
+            PosTerm::Atom(..) => self.clone(),
+            PosTerm::Compound(kind, parts) => PosTerm::compound(
+                *kind,
+                parts
+                    .iter()
+                    .map(|p| crate::stack::grow(|| p.normalized()))
+                    .collect::<Vec<_>>(),
+            ),
+        }
+    }
+
     /// Every instance that appears in the term, in order (a walk with a stack of its own, so
     /// compounds nested a million deep cost no native stack).
     pub fn instances(&self, out: &mut Vec<InstanceId>) {
@@ -171,6 +186,28 @@ impl Position {
     pub fn is_misere(&self) -> bool {
         self.convention == Convention::Misere
     }
+}
+
+/// The convention of a compound of `parts`, or `None` when they disagree. A part that
+/// belongs to no game (the empty game `split()`, a compound of empty games) has no
+/// convention of its own, and prints without one (`Pz(2) & split()` in a misère game): it
+/// takes the convention of the parts that belong to a game. When no part does, the compound
+/// is misère if a part is: a normal-play empty game may be a bare `split()`, while a misère
+/// one came from `misere(...)` or from misère parts that were over and dropped
+/// (`Pz(1) | Im(0) | split()` of misère games `Pz` and `Im` with no move there). No parts:
+/// normal play.
+pub fn joint_convention(parts: &[&Position]) -> Option<Convention> {
+    let first = parts.first().map_or(Convention::Normal, |p| p.convention);
+    if parts.iter().all(|p| p.convention == first) {
+        return Some(first);
+    }
+    let mut games = parts.iter().filter(|p| p.term.first_instance().is_some());
+    let Some(one) = games.next() else {
+        return Some(Convention::Misere);
+    };
+    games
+        .all(|p| p.convention == one.convention)
+        .then_some(one.convention)
 }
 
 /// A cgl value. Equality, order and hashing are structural (see the module documentation).

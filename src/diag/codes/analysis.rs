@@ -153,7 +153,8 @@ macro_rules! analysis_codes {
         player moves in one part. Conjunctive and selective compounds, where a player moves
         in every part or in several, have no such algebra.
 
-        Use `outcome(p)`, which searches the compound's own moves.
+        Use `outcome(p)`, which searches the compound's own moves (and those of a sum with
+        such a compound as a part).
         ";
     AnalysisValueLimit = "cgl::analysis::value_limit",
         "a game value is too large for cgl's value table",

@@ -312,23 +312,20 @@ impl<'a> Interp<'a> {
                     // in the game's own mode, once the target is read (`target_term`).
                     Value::Split(Rc::from(parts))
                 } else if parts.iter().all(|p| matches!(p, Value::Pos(_))) {
-                    let mut convention = None;
-                    let mut terms = Vec::new();
-                    for p in &parts {
-                        if let Value::Pos(pos) = p {
-                            if convention.is_some_and(|c| c != pos.convention) {
-                                return Err(Box::new(
-                                    Diag::error(Code::EvalMixedConvention, "cannot combine a misère position with a normal-play one")
-                                        .label(span, "in this split")
-                                        .help("misère play applies to a whole game: write `misere(split(...))`"),
-                                ));
-                            }
-                            convention = Some(pos.convention);
-                            terms.push(pos.term.clone());
-                        }
-                    }
-                    let term = self.canonical(PosTerm::compound(CompoundKind::Disjunctive, terms), span)?;
-                    Value::pos(term, convention.unwrap_or(Convention::Normal))
+                    let positions: Vec<&Position> = parts.iter().filter_map(|p| match p {
+                        Value::Pos(pos) => Some(&**pos),
+                        _ => None,
+                    }).collect();
+                    let Some(convention) = joint_convention(&positions) else {
+                        return Err(Box::new(
+                            Diag::error(Code::EvalMixedConvention, "cannot combine a misère position with a normal-play one")
+                                .label(span, "in this split")
+                                .help("misère play applies to a whole game: write `misere(split(...))`"),
+                        ));
+                    };
+                    let terms: Vec<PosTerm> = positions.iter().map(|p| p.term.clone()).collect();
+                    let term = self.compound_term(CompoundKind::Disjunctive, terms, span)?;
+                    Value::pos(term, convention)
                 } else {
                     // Outside rules there is no game to give position data a meaning.
                     return Err(type_error(

@@ -582,7 +582,7 @@ impl<'a> Interp<'a> {
         let (Value::Pos(x), Value::Pos(y)) = (a, b) else {
             return Err(Box::new(Diag::internal("compound of non-positions")));
         };
-        if x.convention != y.convention {
+        let Some(convention) = joint_convention(&[x, y]) else {
             return Err(Box::new(
                 Diag::error(
                     Code::EvalMixedConvention,
@@ -591,18 +591,32 @@ impl<'a> Interp<'a> {
                 .label(span, format!("{} and {}", self.show(a), self.show(b)))
                 .help("misère play applies to a whole game: write `misere(x + y)`"),
             ));
-        }
+        };
         // Parts of the same kind are flattened into the new compound: `p + p` doubles.
         let parts = |t: &PosTerm| match t {
             PosTerm::Compound(k, parts) if *k == kind => parts.len(),
             _ => 1,
         };
         self.sized(parts(&x.term) + parts(&y.term), span, "compound")?;
-        let term = self.canonical(
-            PosTerm::compound(kind, [x.term.clone(), y.term.clone()]),
-            span,
-        )?;
-        Ok(Value::pos(term, x.convention))
+        let term = self.compound_term(kind, vec![x.term.clone(), y.term.clone()], span)?;
+        Ok(Value::pos(term, convention))
+    }
+
+    /// The canonical form of the compound of `parts`. With a graph, the parts go to it as
+    /// they are, so that it drops those that are over before a compound of one part becomes
+    /// that part: `Nim(0) + split()` is `split()`, as `Nim(0) + Nim(0)` is, and
+    /// `Nim(0) + Nim(0) + Nim(0)` equals `split(Nim(0), Nim(0), Nim(0))` (reduced here
+    /// first, `Nim(0) + split()` was `Nim(0)`).
+    pub(super) fn compound_term(
+        &mut self,
+        kind: CompoundKind,
+        parts: Vec<PosTerm>,
+        span: Span,
+    ) -> DiagResult<PosTerm> {
+        if self.host.is_none() {
+            return Ok(PosTerm::compound(kind, parts));
+        }
+        self.canonical(PosTerm::Compound(kind, Rc::from(parts)), span)
     }
 
     /// The canonical form of a compound written by the user: the form the graph keeps, in

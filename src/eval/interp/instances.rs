@@ -296,11 +296,12 @@ impl<'a> Interp<'a> {
         let start_span = start.span;
         let value = self.eval(start, &mut frame)?;
         self.target_term(inst, value, start_span)
-            .map(|t| Value::pos(t, self.world.games.info(inst).convention))
+            .map(|t| Value::pos(t.normalized(), self.world.games.info(inst).convention))
     }
 
     /// Turns the value of a move target (or `start`) into a position term of `inst`'s game:
-    /// position data, a position of any game, or a `split(...)` of either.
+    /// position data, a position of any game, or a `split(...)` of either, its compound as
+    /// written (not in canonical form: see [`PosTerm::normalized`]).
     pub(super) fn target_term(
         &mut self,
         inst: InstanceId,
@@ -315,7 +316,11 @@ impl<'a> Interp<'a> {
                 for part in parts.iter() {
                     terms.push(self.target_term(inst, part.clone(), span)?);
                 }
-                Ok(PosTerm::compound(mode, terms))
+                // As written: the graph interns an option's compound whole, dropping the
+                // parts that are over before a compound of one part becomes that part, so
+                // `split(0, split())` of a position 0 with no move is `split()`, as
+                // `split(0, 0)` is (reduced here first, it was the position 0).
+                Ok(PosTerm::Compound(mode, Rc::from(terms)))
             }
             data => {
                 self.check_target_data(inst, &data, span)?;

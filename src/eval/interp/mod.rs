@@ -18,7 +18,10 @@ use super::games::{GameTable, InstanceInfo, StrategicTable};
 use super::grid;
 use super::host::Host;
 use super::stop::Stop;
-use super::value::{display_bounded, display_short, CompoundKind, InstanceId, PosTerm, Value};
+use super::value::{
+    display_bounded, display_short, joint_convention, CompoundKind, InstanceId, PosTerm, Position,
+    Value,
+};
 use super::values;
 use crate::diag::{Code, Diag, DiagResult, Span};
 use crate::lower::ir::Expr;
