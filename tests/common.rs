@@ -79,6 +79,15 @@ pub fn wait_with_timeout(mut child: Child, timeout: Duration, what: &str) -> (i3
     )
 }
 
+/// The number in the environment variable `name`, or `default` when it is unset or not one
+/// (the sizes of the sweeps run by hand).
+pub fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// A fresh, empty folder under the system's temp folder, unique to this process and `name`.
 pub fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("cgl-test-{}-{name}", std::process::id()));

@@ -21,7 +21,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use crate::common::{root, temp_dir, wait_with_timeout};
+use crate::common::{env_or, root, temp_dir, wait_with_timeout};
 
 /// A xorshift generator: the same seed gives the same games on every machine.
 pub struct Rng(u64);
@@ -889,14 +889,8 @@ fn random_games_agree_in_every_engine() {
 #[test]
 #[ignore = "a long sweep, run by hand"]
 fn differential_sweep() {
-    let games: u64 = std::env::var("CGL_DIFF_GAMES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(200);
-    let seed: u64 = std::env::var("CGL_DIFF_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1000);
+    let games = env_or("CGL_DIFF_GAMES", 200);
+    let seed = env_or("CGL_DIFF_SEED", 1000);
     let keep = root().join("target/differential");
     let tally = sweep(seed..seed + games, Some(&keep));
     println!("{tally:?}");

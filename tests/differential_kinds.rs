@@ -32,7 +32,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
 
-use crate::common::{assert_no_crash, root, temp_dir};
+use crate::common::{assert_no_crash, env_or, root, temp_dir};
 use crate::differential::{run, Rng, BUDGETS};
 
 /// The kind of a compound.
@@ -1048,14 +1048,8 @@ fn value_kinds_agree_every_way() {
 #[test]
 #[ignore = "a long sweep, run by hand"]
 fn differential_kinds_sweep() {
-    let cases: u64 = std::env::var("CGL_KINDS_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(300);
-    let seed: u64 = std::env::var("CGL_KINDS_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1000);
+    let cases = env_or("CGL_KINDS_CASES", 300);
+    let seed = env_or("CGL_KINDS_SEED", 1000);
     let keep = root().join("target/differential_kinds");
     let tally = sweep(seed..seed + cases, Some(&keep));
     println!("{tally:?}");
