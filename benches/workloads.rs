@@ -428,12 +428,14 @@ fn run_suite(options: &Options) -> Result<bool, String> {
                 check_examples(size, options.timeout)?
             } else {
                 let run = |imp: &str| {
-                    let mut cmd = Command::new(&exe);
-                    cmd.args(["--child", workload, size, imp]);
-                    cmd.env(THREADS_VAR, options.threads.to_string());
-                    let run = run_child(cmd, options.timeout, false);
-                    eprintln!("{workload} {size:>6} {imp:<4} {}", run.describe());
-                    run
+                    let label = format!("{imp:<4}");
+                    child_run(
+                        &exe,
+                        (workload, size, imp),
+                        options.threads,
+                        &label,
+                        options,
+                    )
                 };
                 // W8's and W9's second peers are Python packages (in the `map` column of
                 // their own table)
@@ -512,6 +514,23 @@ fn run_suite(options: &Options) -> Result<bool, String> {
     Ok(!differ && !baseline_failed)
 }
 
+/// One implementation of a row in a child (this binary again, `--child`), cgl's queries on
+/// `threads` threads; reported on stderr after `label` as it ends.
+fn child_run(
+    exe: &Path,
+    (workload, size, imp): (&str, &str, &str),
+    threads: usize,
+    label: &str,
+    options: &Options,
+) -> Run {
+    let mut cmd = Command::new(exe);
+    cmd.args(["--child", workload, size, imp]);
+    cmd.env(THREADS_VAR, threads.to_string());
+    let run = run_child(cmd, options.timeout, false);
+    eprintln!("{workload} {size:>6} {label} {}", run.describe());
+    run
+}
+
 /// The workloads whose one query is measured on one thread and on every core (issue 19).
 const THREAD_ROWS: [(&str, &str); 2] = [("W3", "4x4"), ("W4", "12x12")];
 
@@ -541,15 +560,8 @@ fn threads_table(exe: &Path, options: &Options) -> Option<(String, bool)> {
             }
         }
         let run = |threads: usize| {
-            let mut cmd = Command::new(exe);
-            cmd.args(["--child", workload, size, "cgl"]);
-            cmd.env(THREADS_VAR, threads.to_string());
-            let run = run_child(cmd, options.timeout, false);
-            eprintln!(
-                "{workload} {size:>6} cgl --threads {threads} {}",
-                run.describe()
-            );
-            run
+            let label = format!("cgl --threads {threads}");
+            child_run(exe, (workload, size, "cgl"), threads, &label, options)
         };
         let (mut one, mut all) = (Vec::new(), Vec::new());
         for round in 0..options.repeat {
