@@ -74,6 +74,9 @@ impl Cross {
             return None;
         }
         let mut out = std::mem::take(&mut run.b.list_out);
+        if out.len() < len {
+            out.resize(len, 0);
+        }
         let flow = self.blocks(reg, a, b, len, run, &mut out, emit);
         run.b.list_out = out;
         Some(flow)
@@ -87,7 +90,7 @@ impl Cross {
         b: i64,
         len: usize,
         run: &mut Run<'_>,
-        out: &mut Vec<i64>,
+        out: &mut [i64],
         emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
     ) -> Result<ControlFlow<()>, Interrupt> {
         let per = LANES / len;
@@ -106,16 +109,16 @@ impl Cross {
                 if len as u64 > limit {
                     return Err(Interrupt::Fallback);
                 }
-                out.clear();
                 let row = &run.b.cross[3 * LANES + q * len..][..len];
-                match &self.test {
+                let items = match &self.test {
                     Some(test) => {
-                        test.extend_filtered(out, row, &run.b.regs);
+                        let kept = test.filter_into(out, row, &run.b.regs);
                         tick_n(&mut run.ticks, run.stop, len)?;
+                        &out[..kept]
                     }
-                    None => out.extend_from_slice(row),
-                }
-                if emit(Emitted::IntList(out))
+                    None => row,
+                };
+                if emit(Emitted::IntList(items))
                     .map_err(Interrupt::Error)?
                     .is_break()
                 {

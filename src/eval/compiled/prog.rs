@@ -590,19 +590,13 @@ impl ItemTest {
         out.truncate(start + kept);
     }
 
-    /// Appends to `out`, in order, the items of `row` that the test lets through. They are
-    /// read from `row` and written once (not copied first and read back, which would wait
-    /// for the copy's stores).
-    pub(super) fn extend_filtered(&self, out: &mut Vec<i64>, row: &[i64], regs: &[i64]) {
+    /// Writes to the front of `dst` (at least as long as `row`), in order, the items of
+    /// `row` that the test lets through; how many. They are read from `row` and written once
+    /// (not copied first and read back, which would wait for the copy's stores), into a
+    /// buffer that is not resized or cleared per row.
+    pub(super) fn filter_into(&self, dst: &mut [i64], row: &[i64], regs: &[i64]) -> usize {
         let y = self.other_value(regs);
-        let start = out.len();
-        out.resize(start + row.len(), 0);
-        let kept = by_test!(self.op, y, |test| compact_into(
-            &mut out[start..],
-            row,
-            test
-        ));
-        out.truncate(start + kept);
+        by_test!(self.op, y, |test| compact_into(dst, row, test))
     }
 
     /// Appends to `out`, in order, the lanes of `values` that `keep` keeps (lanes of 1) and
@@ -661,8 +655,10 @@ fn compact(items: &mut [i64], test: impl Fn(i64) -> bool) -> usize {
 /// no branch per item; how many passed.
 #[inline(always)]
 fn compact_into(dst: &mut [i64], src: &[i64], test: impl Fn(i64) -> bool) -> usize {
+    let dst = &mut dst[..src.len()];
     let mut kept = 0;
     for &v in src {
+        // `kept` is at most the items read before this one, so always in bounds.
         dst[kept] = v;
         kept += usize::from(test(v));
     }
