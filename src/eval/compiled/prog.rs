@@ -651,8 +651,8 @@ fn compact(items: &mut [i64], test: impl Fn(i64) -> bool) -> usize {
     kept
 }
 
-/// Writes the items of `src` that pass `test` to the front of `dst` (as long), in order, with
-/// no branch per item; how many passed.
+/// Writes the items of `src` that pass `test` to the front of `dst` (at least as long), in
+/// order, with no branch per item; how many passed.
 #[inline(always)]
 fn compact_into(dst: &mut [i64], src: &[i64], test: impl Fn(i64) -> bool) -> usize {
     let dst = &mut dst[..src.len()];
