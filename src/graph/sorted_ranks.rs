@@ -125,9 +125,16 @@ impl SortedRanks {
     /// The rank of this list, if it is sorted, of the right length and its cells in bounds.
     #[inline]
     pub fn of_ints(&self, cells: &[i64]) -> Option<u32> {
+        self.of_kept(cells, |_| true)
+    }
+
+    /// [`SortedRanks::of_ints`] of the list of those of `cells` that `keep` keeps, in order,
+    /// ranked as they are read (the list is not built).
+    #[inline]
+    pub fn of_kept(&self, cells: &[i64], keep: impl Fn(i64) -> bool) -> Option<u32> {
         match self.order {
-            Order::NonIncreasing => self.of_codes(cells.len(), cells.iter().copied()),
-            Order::NonDecreasing => self.of_codes(cells.len(), cells.iter().rev().copied()),
+            Order::NonIncreasing => self.of_codes(cells.iter().copied().filter(|c| keep(*c))),
+            Order::NonDecreasing => self.of_codes(cells.iter().rev().copied().filter(|c| keep(*c))),
         }
     }
 
@@ -143,27 +150,31 @@ impl SortedRanks {
         self.of_ints(&buf[..len])
     }
 
-    /// The rank of `n` cells given from the greatest.
+    /// The rank of the cells given from the greatest.
     #[inline]
-    fn of_codes(&self, n: usize, cells: impl Iterator<Item = i64>) -> Option<u32> {
-        if n > self.len || (self.fixed && n != self.len) {
-            return None;
-        }
+    fn of_codes(&self, cells: impl Iterator<Item = i64>) -> Option<u32> {
         let shift = if self.fixed { self.lo } else { self.lo - 1 };
+        // The least code of a cell (`lo`'s); code 0 of a list that is not fixed is padding.
+        let least = u64::from(!self.fixed);
         let row = self.top + 1;
-        let (mut rank, mut prev, mut at) = (0u64, self.top, 0usize);
+        // Where the terms of a cell past the last place would start.
+        let end = self.len * row;
+        let (mut rank, mut prev, mut at) = (0u64, self.top as u64, 0usize);
         for c in cells {
-            if c < self.lo || c > self.hi {
-                return None;
-            }
-            // In `0..=top`: `lo..=hi` less `shift`.
-            let code = (c - shift) as usize;
-            if code > prev {
+            // `lo..=hi` less `shift` is `least..=top`; the code must also be at most the one
+            // before. Both in one comparison: a cell below `lo` wraps past every code (its
+            // distance below `shift` plus the distance from `hi` up to `i64::MAX` is more
+            // than `top`).
+            let code = c.wrapping_sub(shift) as u64;
+            if at == end || code.wrapping_sub(least) > prev - least {
                 return None;
             }
             prev = code;
-            rank += u64::from(self.terms[at + code]);
+            rank += u64::from(self.terms[at + code as usize]);
             at += row;
+        }
+        if self.fixed && at != end {
+            return None;
         }
         // Padding with code 0 adds `C(len - 1 - i, len - i) = 0`; the sum is below the count.
         Some(rank as u32)
@@ -265,6 +276,65 @@ mod tests {
         assert_eq!(up.of_ints(&[0, 1]), None, "fixed: exactly three cells");
         assert_eq!(up.of_ints(&[2, 1, 1]), None);
         assert_eq!(up.of_ints(&[1, 1, 2]).map(|_| ()), Some(()));
+    }
+
+    /// Every list of at most `len` cells in `lo..=hi`, sorted or not.
+    fn all_lists(len: usize, lo: i64, hi: i64) -> Vec<Vec<i64>> {
+        let mut out = vec![Vec::new()];
+        let mut last = vec![Vec::new()];
+        for _ in 0..len {
+            let mut next = Vec::new();
+            for cells in &last {
+                for c in lo..=hi {
+                    let mut longer: Vec<i64> = cells.clone();
+                    longer.push(c);
+                    next.push(longer);
+                }
+            }
+            out.extend(next.iter().cloned());
+            last = next;
+        }
+        out
+    }
+
+    #[test]
+    fn a_list_has_a_rank_exactly_when_it_is_one_of_the_sorted_lists() {
+        // Brute force: the lists one cell longer and one step out of bounds each side, ranked
+        // whole and filtered as they are read (`of_kept` against `of_ints` of the filtered
+        // list), and at the ends of the integers, where the codes would overflow.
+        for order in [Order::NonIncreasing, Order::NonDecreasing] {
+            for fixed in [false, true] {
+                for (len, lo, hi) in [(3, 1, 3), (2, -1, 1), (3, 0, 2)] {
+                    let ranks = SortedRanks::new(len, lo, hi, fixed, order).unwrap();
+                    let sorted = all_sorted(len, lo, hi, fixed, order);
+                    for cells in all_lists(len + 1, lo - 1, hi + 1) {
+                        let rank = ranks.of_ints(&cells);
+                        assert_eq!(rank.is_some(), sorted.contains(&cells), "{cells:?}");
+                        for t in lo - 1..=hi + 1 {
+                            let kept: Vec<i64> = cells.iter().copied().filter(|c| *c > t).collect();
+                            assert_eq!(ranks.of_kept(&cells, |c| c > t), ranks.of_ints(&kept));
+                        }
+                    }
+                }
+            }
+            for (lo, hi) in [(i64::MAX - 2, i64::MAX), (i64::MIN + 1, i64::MIN + 3)] {
+                for fixed in [false, true] {
+                    let ranks = SortedRanks::new(2, lo, hi, fixed, order).unwrap();
+                    let sorted = all_sorted(2, lo, hi, fixed, order);
+                    let edges = [i64::MIN, i64::MIN + 1, -1, 0, 1, i64::MAX - 1, i64::MAX];
+                    let mut cells: Vec<i64> = (lo..=hi).chain(edges).collect();
+                    cells.sort_unstable();
+                    cells.dedup();
+                    for a in &cells {
+                        for b in &cells {
+                            let list = vec![*a, *b];
+                            let rank = ranks.of_ints(&list);
+                            assert_eq!(rank.is_some(), sorted.contains(&list), "{list:?}");
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -16,6 +16,7 @@ use std::sync::{Mutex, MutexGuard, OnceLock};
 use rustc_hash::FxHashMap;
 
 use super::store::{Seen, Store, DRAW};
+use crate::eval::compiled::Keep;
 use crate::graph::{ListRanks, BYTES_PER_POSITION};
 
 /// What a cell holds: not reached, claimed by a thread, a draw, `FIRST + r` for remoteness
@@ -187,6 +188,18 @@ impl Store for RankTable {
     #[inline]
     fn id(&self, cells: &[i64]) -> Option<u32> {
         self.ranks.of_ints(cells)
+    }
+
+    /// A sorted list's rank as its cells are filtered: no list built.
+    #[inline]
+    fn id_kept(&self, cells: &[i64], keep: Keep, scratch: &mut Vec<i64>) -> Option<u32> {
+        match &self.ranks {
+            ListRanks::Sorted(r) => r.of_kept(cells, |c| keep.keeps(c)),
+            ListRanks::Cells(_) => {
+                keep.filter_into(cells, scratch);
+                self.id(scratch)
+            }
+        }
     }
 
     /// The rank moved by the one cell's change of code: no list built (a sorted list's is

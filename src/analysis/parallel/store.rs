@@ -3,6 +3,8 @@
 //! (`table.rs`), and positions of a game instance with a dense domain by rank, a byte each
 //! (`rank.rs`).
 
+use crate::eval::compiled::Keep;
+
 /// A position claimed by a thread that has not finished it yet (as an option's code: not
 /// known yet).
 pub(super) const ACTIVE: u32 = u32::MAX - 1;
@@ -60,6 +62,14 @@ pub(super) trait Store: Sync {
         scratch.clear();
         scratch.extend_from_slice(cells);
         *scratch.get_mut(i)? = v;
+        self.id(scratch)
+    }
+
+    /// The id of the list of those of `cells` that `keep` keeps, in order, if the store can
+    /// hold it (as [`Store::id`] of that list, which this default builds in `scratch`).
+    #[inline]
+    fn id_kept(&self, cells: &[i64], keep: Keep, scratch: &mut Vec<i64>) -> Option<Self::Id> {
+        keep.filter_into(cells, scratch);
         self.id(scratch)
     }
 

@@ -227,18 +227,23 @@ impl<'s, S: Store> Worker<'s, S> {
         let start = opts.len();
         for rule in &plan.rules {
             let mut emit = |target: Emitted<'_>| {
-                let id = match target {
-                    Emitted::IntList(items) => table.id(items),
+                let mut push =
+                    |id: Option<S::Id>| id.map(|id| opts.push(Opt { id, code: ACTIVE })).is_some();
+                let held = match target {
+                    Emitted::IntList(items) => push(table.id(items)),
+                    // Filtered rows, each ranked as it is filtered (no list built).
+                    Emitted::Kept { rows, len, keep } => rows
+                        .chunks_exact(len)
+                        .all(|row| push(table.id_kept(row, keep, scratch))),
                     // `set(b, i, v)` of the position: its id from the position's, as the
                     // store has it (a rank moves by one cell's code), no list built.
-                    Emitted::SetCell(i, v) => table.id_set(id, cells, (i, v), scratch),
-                    _ => None,
+                    Emitted::SetCell(i, v) => push(table.id_set(id, cells, (i, v), scratch)),
+                    _ => false,
                 };
-                let Some(id) = id else {
+                if !held {
                     // Not a position the store holds: the one-thread search takes it.
                     return Err(Box::new(Diag::internal("not a target of the store")));
-                };
-                opts.push(Opt { id, code: ACTIVE });
+                }
                 Ok(ControlFlow::Continue(()))
             };
             if rule

@@ -41,7 +41,8 @@ impl CompiledRule {
     /// [`CompiledRule::run`] (in blocks: a crossed list target runs a block of its loop's
     /// values at once, `cross.rs`) for a visitor that takes a target setting one
     /// cell of the packed position as [`Emitted::SetCell`]: when the rule's target is such a
-    /// `set` of the list `frame.packed` gives, every option comes so; else as from `run`.
+    /// `set` of the list `frame.packed` gives, every option comes so; else as from `run`,
+    /// but for a crossed block's filtered lists, which come as [`Emitted::Kept`].
     pub fn run_cells(
         &self,
         frame: InputFrame<'_>,
@@ -52,6 +53,7 @@ impl CompiledRule {
         let cells = self.set_cell.is_some() && frame.packed.map(|(slot, _)| slot) == self.set_cell;
         with_run(&self.shape, frame, max_collection, stop, true, |run| {
             run.cells = cells;
+            run.kept = true;
             self.steps_from(0, run, emit)
         })
     }

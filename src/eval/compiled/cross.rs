@@ -4,7 +4,9 @@
 //! one lane program over the loop's values crossed with the list's items (lane `q * len + k`
 //! is value `q` and item `k`), so its operations are dispatched once a block rather than
 //! once an option; then each value's row of lanes is filtered into its target and emitted,
-//! in order.
+//! in order. A visitor that asked for cells ([`CompiledRule::run_cells`]) takes the rows
+//! unfiltered, with the filter's test, as [`Emitted::Kept`], and ranks each row as it filters
+//! it: the whole block in one call when the test does not read the loop's variable.
 //!
 //! The meaning is the loop's: each value's target is the comprehension's list (filtered),
 //! counted and limited as it would be. A lane error anywhere in the block (where computing
@@ -15,6 +17,7 @@
 use std::ops::ControlFlow;
 
 use super::gen_blocks::INDEXES;
+use super::run::CrossFilled;
 use super::*;
 use crate::diag::DiagResult;
 use crate::eval::arith;
@@ -100,28 +103,48 @@ impl Cross {
             let m = arith::range_count(start, b).min(per as u64) as usize;
             let lanes = m * len;
             self.compute(start, m, len, run)?;
-            for q in 0..m {
-                // As the loop does it value by value: the step, the variable, then the
-                // comprehension's steps and limit, and the filter's.
-                run.tick()?;
-                run.b.regs[reg as usize] = start + q as i64;
-                tick_n(&mut run.ticks, run.stop, len)?;
-                if len as u64 > limit {
-                    return Err(Interrupt::Fallback);
-                }
-                let row = &run.b.cross[3 * LANES + q * len..][..len];
-                let items = match &self.test {
-                    Some(test) => {
-                        let kept = test.filter_into(out, row, &run.b.regs);
-                        tick_n(&mut run.ticks, run.stop, len)?;
-                        &out[..kept]
-                    }
-                    None => row,
-                };
-                if emit(Emitted::IntList(items))
+            if len as u64 > limit {
+                return Err(Interrupt::Fallback);
+            }
+            // A visitor that filters the rows itself takes the whole block in one call when
+            // the filter's test is the same for every value of the loop: the steps of the
+            // values counted at once, the variable left at the last value.
+            let whole = self.test.filter(|t| run.kept && !t.reads(reg));
+            if let Some(test) = whole {
+                tick_n(&mut run.ticks, run.stop, m * (2 * len + 1))?;
+                run.b.regs[reg as usize] = start + m as i64 - 1;
+                let keep = test.keep(&run.b.regs);
+                let rows = &run.b.cross[3 * LANES..][..lanes];
+                if emit(Emitted::Kept { rows, len, keep })
                     .map_err(Interrupt::Error)?
                     .is_break()
                 {
+                    return Ok(ControlFlow::Break(()));
+                }
+                start += m as i64;
+                continue;
+            }
+            for q in 0..m {
+                // As the loop does it value by value: the step, the variable, then the
+                // comprehension's steps (its limit checked above), and the filter's.
+                run.tick()?;
+                run.b.regs[reg as usize] = start + q as i64;
+                tick_n(&mut run.ticks, run.stop, len)?;
+                let rows = &run.b.cross[3 * LANES + q * len..][..len];
+                let emitted = match &self.test {
+                    Some(test) => {
+                        tick_n(&mut run.ticks, run.stop, len)?;
+                        if run.kept {
+                            let keep = test.keep(&run.b.regs);
+                            Emitted::Kept { rows, len, keep }
+                        } else {
+                            let kept = test.filter_into(out, rows, &run.b.regs);
+                            Emitted::IntList(&out[..kept])
+                        }
+                    }
+                    None => Emitted::IntList(rows),
+                };
+                if emit(emitted).map_err(Interrupt::Error)?.is_break() {
                     return Ok(ControlFlow::Break(()));
                 }
             }
@@ -138,6 +161,7 @@ impl Cross {
             regs,
             lists,
             cross,
+            cross_filled: filled,
             body_cols,
             ..
         } = &mut *run.b;
@@ -149,14 +173,29 @@ impl Cross {
         let (inputs, values) = cross.split_at_mut(3 * LANES);
         let (item_lanes, rest) = inputs.split_at_mut(LANES);
         let (index_lanes, outer_lanes) = rest.split_at_mut(LANES);
-        for q in 0..m {
+        // The lanes are filled only where earlier blocks (of this run's loops, or of the
+        // next value of an enclosing loop, over the same list) did not leave them as this
+        // block needs them: rows of the same items, the same values.
+        if filled.len != len || filled.rows == 0 || item_lanes[..len] != *items {
+            *filled = CrossFilled {
+                len,
+                ..CrossFilled::default()
+            };
+        }
+        for q in filled.rows..m {
             let at = q * len;
             item_lanes[at..at + len].copy_from_slice(items);
-            if self.body.reads_index {
-                index_lanes[at..at + len].copy_from_slice(&INDEXES[..len]);
-            }
-            outer_lanes[at..at + len].fill(start + q as i64);
+            index_lanes[at..at + len].copy_from_slice(&INDEXES[..len]);
         }
+        filled.rows = filled.rows.max(m);
+        if filled.outer_start != start {
+            filled.outer_start = start;
+            filled.outer_rows = 0;
+        }
+        for q in filled.outer_rows..m {
+            outer_lanes[q * len..][..len].fill(start + q as i64);
+        }
+        filled.outer_rows = filled.outer_rows.max(m);
         let at = Lanes {
             regs,
             reg: NO_REG,

@@ -47,6 +47,7 @@ use std::rc::Rc;
 use self::{compile::*, lanes::*, lists::*, prog::*, rows::*, run::*};
 pub use conds::{compile_condition, compile_ends, CompiledCond, CompiledEnds};
 pub use domain::{cell_domain, position_ranges, sorted_domain, SortedDomain};
+pub use prog::Keep;
 pub use run::InputFrame;
 pub use table::{CompiledGame, CompiledGames};
 
@@ -260,6 +261,18 @@ pub enum Emitted<'t> {
     /// The position's list, given packed ([`InputFrame::packed`]), with cell `.0` set to
     /// `.1` (only to visitors that asked for cells, [`CompiledRule::run_cells`]).
     SetCell(usize, i64),
+    /// Options that are lists of integers, not built: for each row of `len` cells of `rows`
+    /// (`len` at least 1), the list of its cells that `keep` keeps, in order (only to visitors
+    /// that asked for cells, [`CompiledRule::run_cells`], which may rank a row as they
+    /// filter it).
+    Kept {
+        /// The rows, one after the other.
+        rows: &'t [i64],
+        /// The cells of a row.
+        len: usize,
+        /// The filter's test.
+        keep: Keep,
+    },
 }
 
 impl Emitted<'_> {
@@ -275,8 +288,9 @@ impl Emitted<'_> {
                 Value::Tuple(items.iter().map(|n| Value::Int(*n)).collect())
             }
             Emitted::IntList(items) => Value::List(items.iter().map(|n| Value::Int(*n)).collect()),
+
             // Blocks and cells reach only visitors that take them apart themselves.
-            Emitted::Block(_) | Emitted::SetCell(..) => Value::None,
+            Emitted::Block(_) | Emitted::SetCell(..) | Emitted::Kept { .. } => Value::None,
         }
     }
 
@@ -284,6 +298,7 @@ impl Emitted<'_> {
     pub fn count(&self) -> u64 {
         match self {
             Emitted::Block(block) => block.keep.iter().filter(|k| **k).count() as u64,
+            Emitted::Kept { rows, len, .. } => (rows.len() / len) as u64,
             _ => 1,
         }
     }

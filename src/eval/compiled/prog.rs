@@ -571,6 +571,32 @@ macro_rules! by_test {
     }};
 }
 
+/// A filter's test on integers, with the value it compares with read: an item is kept when
+/// it lies in `lo..=hi` (outside it when `outside`). Every comparison of an integer with one
+/// value is such a range or its complement, so one test covers the six.
+#[derive(Debug, Clone, Copy)]
+pub struct Keep {
+    lo: i64,
+    /// `hi - lo`, as an unsigned number.
+    span: u64,
+    outside: bool,
+}
+
+impl Keep {
+    /// Whether the test keeps `v`.
+    #[inline(always)]
+    pub fn keeps(&self, v: i64) -> bool {
+        // `lo <= v <= hi` in one comparison: below `lo`, the difference wraps past `span`.
+        (v.wrapping_sub(self.lo) as u64 <= self.span) != self.outside
+    }
+
+    /// The items of `cells` it keeps, in order, into `out` (cleared first).
+    pub fn filter_into(&self, cells: &[i64], out: &mut Vec<i64>) {
+        out.clear();
+        out.extend(cells.iter().filter(|c| self.keeps(**c)));
+    }
+}
+
 impl ItemTest {
     /// The value the item is compared with.
     pub(super) fn other_value(&self, regs: &[i64]) -> i64 {
@@ -580,6 +606,34 @@ impl ItemTest {
             Src::Lit(v) => v,
             // Not made (see `item_test`).
             Src::Item | Src::Index | Src::Outer | Src::Col(_) => 0,
+        }
+    }
+
+    /// Whether the test reads register `reg`.
+    pub(super) fn reads(&self, reg: u32) -> bool {
+        matches!(self.other, Src::Reg(r) | Src::BoolReg(r) if r == reg)
+    }
+
+    /// The test with what the item is compared with read from `regs`.
+    pub(super) fn keep(&self, regs: &[i64]) -> Keep {
+        let y = self.other_value(regs);
+        let (lo, hi, outside) = match self.op {
+            BinaryOp::Eq => (y, y, false),
+            BinaryOp::Ne => (y, y, true),
+            // `v < i64::MIN` keeps nothing: outside everything.
+            BinaryOp::Lt => y
+                .checked_sub(1)
+                .map_or((i64::MIN, i64::MAX, true), |h| (i64::MIN, h, false)),
+            BinaryOp::Le => (i64::MIN, y, false),
+            BinaryOp::Gt => y
+                .checked_add(1)
+                .map_or((i64::MIN, i64::MAX, true), |l| (l, i64::MAX, false)),
+            _ => (y, i64::MAX, false),
+        };
+        Keep {
+            lo,
+            span: hi.wrapping_sub(lo) as u64,
+            outside,
         }
     }
 
@@ -670,6 +724,46 @@ fn each_where(items: &[i64], test: impl Fn(i64) -> bool, pass: &mut impl FnMut(i
     for &v in items {
         if test(v) {
             pass(v);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_keep_test_keeps_what_its_comparison_holds_for() {
+        let edges = [
+            i64::MIN,
+            i64::MIN + 1,
+            -2,
+            -1,
+            0,
+            1,
+            2,
+            i64::MAX - 1,
+            i64::MAX,
+        ];
+        let ops = [
+            BinaryOp::Eq,
+            BinaryOp::Ne,
+            BinaryOp::Lt,
+            BinaryOp::Le,
+            BinaryOp::Gt,
+            BinaryOp::Ge,
+        ];
+        for op in ops {
+            for y in edges {
+                let keep = ItemTest {
+                    op,
+                    other: Src::Lit(y),
+                }
+                .keep(&[]);
+                for v in edges {
+                    assert_eq!(keep.keeps(v), compare(op, v, y), "{v} {op:?} {y}");
+                }
+            }
         }
     }
 }

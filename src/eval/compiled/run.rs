@@ -331,6 +331,19 @@ pub(super) struct Buffers {
     /// A block of an innermost loop's values crossed with a list's items (see `cross.rs`):
     /// the items', indexes' and values' lanes and the body's.
     pub(super) cross: Vec<i64>,
+    /// What the input lanes of `cross` hold from earlier blocks (see `cross.rs`).
+    pub(super) cross_filled: CrossFilled,
+}
+
+/// How much of the input lanes of a run's `cross` buffer a block may use as they are: the
+/// first `rows` rows of `len` lanes hold the list's items (as the first row has them) and
+/// their indexes, and the first `outer_rows` the values from `outer_start` up, a value a row.
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct CrossFilled {
+    pub(super) len: usize,
+    pub(super) rows: usize,
+    pub(super) outer_start: i64,
+    pub(super) outer_rows: usize,
 }
 
 thread_local! {
@@ -347,6 +360,8 @@ pub(super) struct Run<'r> {
     pub(super) blocks: bool,
     /// Emit a target that sets one cell of the packed position as that cell (`cells.rs`).
     pub(super) cells: bool,
+    /// The visitor takes a filtered list as [`Emitted::Kept`] (`cross.rs`).
+    pub(super) kept: bool,
     pub(super) max_collection: u64,
     pub(super) stop: &'r Stop,
     pub(super) ticks: u32,
@@ -502,6 +517,7 @@ pub(super) fn with_run<T>(
     let mut run = Run {
         blocks,
         cells: false,
+        kept: false,
         max_collection,
         stop,
         ticks: 0,

@@ -200,7 +200,7 @@ impl<'a> Interp<'a> {
             Emitted::Block(_) => Err(Box::new(Diag::internal(
                 "a block of options reached a visitor that does not take blocks",
             ))),
-            Emitted::SetCell(..) => Err(Box::new(Diag::internal(
+            Emitted::SetCell(..) | Emitted::Kept { .. } => Err(Box::new(Diag::internal(
                 "a cell of an option reached a visitor that does not take cells",
             ))),
             data @ (Emitted::IntTuple(_) | Emitted::IntList(_)) => {
