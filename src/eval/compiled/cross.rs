@@ -4,9 +4,9 @@
 //! one lane program over the loop's values crossed with the list's items (lane `q * len + k`
 //! is value `q` and item `k`), so its operations are dispatched once a block rather than
 //! once an option; then each value's row of lanes is filtered into its target and emitted,
-//! in order. A visitor that asked for cells ([`CompiledRule::run_cells`]) takes the rows
-//! unfiltered, with the filter's test, as [`Emitted::Kept`], and ranks each row as it filters
-//! it: the whole block in one call when the test does not read the loop's variable.
+//! in order. A visitor that asked for cells ([`CompiledRule::run_cells`]) takes the whole
+//! block's rows unfiltered, with the filter's test, as one [`Emitted::Kept`], and ranks each
+//! row as it filters it, when the test does not read the loop's variable.
 //!
 //! The meaning is the loop's: each value's target is the comprehension's list (filtered),
 //! counted and limited as it would be. A lane error anywhere in the block (where computing
@@ -134,13 +134,8 @@ impl Cross {
                 let emitted = match &self.test {
                     Some(test) => {
                         tick_n(&mut run.ticks, run.stop, len)?;
-                        if run.kept {
-                            let keep = test.keep(&run.b.regs);
-                            Emitted::Kept { rows, len, keep }
-                        } else {
-                            let kept = test.filter_into(out, rows, &run.b.regs);
-                            Emitted::IntList(&out[..kept])
-                        }
+                        let kept = test.filter_into(out, rows, &run.b.regs);
+                        Emitted::IntList(&out[..kept])
                     }
                     None => Emitted::IntList(rows),
                 };
