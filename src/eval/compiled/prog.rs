@@ -160,8 +160,8 @@ impl Build {
         }
     }
 
-    /// An arm of a fused select: `min`/`max` of two operands, one the same in every lane,
-    /// computed within the select; any other expression as an operand.
+    /// An arm of a fused select: `min`/`max` of two operands, one or both varying from lane
+    /// to lane, computed within the select; any other expression as an operand.
     fn arm(&mut self, e: &IntExpr) -> Option<ArmSrc> {
         if let IntExpr::Min(xs) | IntExpr::Max(xs) = e {
             if let [x, y] = xs.as_slice() {
