@@ -153,31 +153,31 @@ impl SortedRanks {
     /// The rank of the cells given from the greatest.
     #[inline]
     fn of_codes(&self, cells: impl Iterator<Item = i64>) -> Option<u32> {
-        let shift = if self.fixed { self.lo } else { self.lo - 1 };
-        // The least code of a cell (`lo`'s); code 0 of a list that is not fixed is padding.
-        let least = u64::from(!self.fixed);
+        // A cell's code less the least code (`lo`'s; code 0 of a list that is not fixed is
+        // padding) is `c - lo`, in `0..=top - least` for `c` in `lo..=hi`.
+        let least = usize::from(!self.fixed);
         let row = self.top + 1;
-        // Where the terms of a cell past the last place would start.
-        let end = self.len * row;
-        let (mut rank, mut prev, mut at) = (0u64, self.top as u64, 0usize);
+        // Place `i`'s terms start at `i * row`; `at` is that plus the least code, so a
+        // place past the last (a list too long) is past the end of the terms.
+        let (mut rank, mut prev, mut at) = (0u32, (self.top - least) as u64, least);
         for c in cells {
-            // `lo..=hi` less `shift` is `least..=top`; the code must also be at most the one
-            // before. Both in one comparison: a cell below `lo` wraps past every code (its
-            // distance below `shift` plus the distance from `hi` up to `i64::MAX` is more
-            // than `top`).
-            let code = c.wrapping_sub(shift) as u64;
-            if at == end || code.wrapping_sub(least) > prev - least {
+            // In bounds and at most the code before, in one comparison: a cell below `lo`
+            // wraps past every code (its distance below `lo` plus the distance from `hi`
+            // up to `i64::MAX` is more than `top`).
+            let code = c.wrapping_sub(self.lo) as u64;
+            if code > prev {
                 return None;
             }
+            // `code + least <= top < row`: past the terms exactly when past the last place.
+            rank += *self.terms.get(at + code as usize)?;
             prev = code;
-            rank += u64::from(self.terms[at + code as usize]);
             at += row;
         }
-        if self.fixed && at != end {
+        if self.fixed && at != self.len * row {
             return None;
         }
         // Padding with code 0 adds `C(len - 1 - i, len - i) = 0`; the sum is below the count.
-        Some(rank as u32)
+        Some(rank)
     }
 
     /// The list of rank `rank` (below the count), into `out` (cleared first).

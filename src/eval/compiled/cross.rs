@@ -109,11 +109,11 @@ impl Cross {
             // A visitor that filters the rows itself takes the whole block in one call when
             // the filter's test is the same for every value of the loop: the steps of the
             // values counted at once, the variable left at the last value.
-            let whole = self.test.filter(|t| run.kept && !t.reads(reg));
-            if let Some(test) = whole {
+            // (A test that keeps nothing goes value by value, each row filtered to nothing.)
+            let whole = self.test.as_ref().filter(|t| run.kept && !t.reads(reg));
+            if let Some(keep) = whole.and_then(|t| t.keep(&run.b.regs)) {
                 tick_n(&mut run.ticks, run.stop, m * (2 * len + 1))?;
                 run.b.regs[reg as usize] = start + m as i64 - 1;
-                let keep = test.keep(&run.b.regs);
                 let rows = &run.b.cross[3 * LANES..][..lanes];
                 if emit(Emitted::Kept { rows, len, keep })
                     .map_err(Interrupt::Error)?

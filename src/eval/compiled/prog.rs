@@ -572,22 +572,21 @@ macro_rules! by_test {
 }
 
 /// A filter's test on integers, with the value it compares with read: an item is kept when
-/// it lies in `lo..=hi` (outside it when `outside`). Every comparison of an integer with one
-/// value is such a range or its complement, so one test covers the six.
+/// it lies in `from..=from + width`, counted around the ends of the integers (`!= y` is the
+/// range from `y + 1` round to `y - 1`). Every comparison of an integer with one value that
+/// keeps something is such a range, so one unsigned comparison covers the six.
 #[derive(Debug, Clone, Copy)]
 pub struct Keep {
-    lo: i64,
-    /// `hi - lo`, as an unsigned number.
-    span: u64,
-    outside: bool,
+    from: i64,
+    width: u64,
 }
 
 impl Keep {
     /// Whether the test keeps `v`.
     #[inline(always)]
     pub fn keeps(&self, v: i64) -> bool {
-        // `lo <= v <= hi` in one comparison: below `lo`, the difference wraps past `span`.
-        (v.wrapping_sub(self.lo) as u64 <= self.span) != self.outside
+        // Below `from`, the difference wraps past `width`.
+        v.wrapping_sub(self.from) as u64 <= self.width
     }
 
     /// The items of `cells` it keeps, in order, into `out` (cleared first).
@@ -614,27 +613,22 @@ impl ItemTest {
         matches!(self.other, Src::Reg(r) | Src::BoolReg(r) if r == reg)
     }
 
-    /// The test with what the item is compared with read from `regs`.
-    pub(super) fn keep(&self, regs: &[i64]) -> Keep {
+    /// The test with what the item is compared with read from `regs`; `None` when it keeps
+    /// nothing (`< i64::MIN`, `> i64::MAX`).
+    pub(super) fn keep(&self, regs: &[i64]) -> Option<Keep> {
         let y = self.other_value(regs);
-        let (lo, hi, outside) = match self.op {
-            BinaryOp::Eq => (y, y, false),
-            BinaryOp::Ne => (y, y, true),
-            // `v < i64::MIN` keeps nothing: outside everything.
-            BinaryOp::Lt => y
-                .checked_sub(1)
-                .map_or((i64::MIN, i64::MAX, true), |h| (i64::MIN, h, false)),
-            BinaryOp::Le => (i64::MIN, y, false),
-            BinaryOp::Gt => y
-                .checked_add(1)
-                .map_or((i64::MIN, i64::MAX, true), |l| (l, i64::MAX, false)),
-            _ => (y, i64::MAX, false),
+        let (from, to) = match self.op {
+            BinaryOp::Eq => (y, y),
+            BinaryOp::Ne => (y.wrapping_add(1), y.wrapping_sub(1)),
+            BinaryOp::Lt => (i64::MIN, y.checked_sub(1)?),
+            BinaryOp::Le => (i64::MIN, y),
+            BinaryOp::Gt => (y.checked_add(1)?, i64::MAX),
+            _ => (y, i64::MAX),
         };
-        Keep {
-            lo,
-            span: hi.wrapping_sub(lo) as u64,
-            outside,
-        }
+        Some(Keep {
+            from,
+            width: to.wrapping_sub(from) as u64,
+        })
     }
 
     /// Keeps, in order, the items of `out[start..]` that the test lets through.
@@ -761,7 +755,8 @@ mod tests {
                 }
                 .keep(&[]);
                 for v in edges {
-                    assert_eq!(keep.keeps(v), compare(op, v, y), "{v} {op:?} {y}");
+                    let kept = keep.is_some_and(|k| k.keeps(v));
+                    assert_eq!(kept, compare(op, v, y), "{v} {op:?} {y}");
                 }
             }
         }
