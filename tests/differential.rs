@@ -202,7 +202,7 @@ fn list_rule(r: &mut Rng, param: bool, escapes: &mut bool, sets_only: bool) -> S
     let which = if sets_only {
         *r.pick_of(&[0, 1, 2, 8, 8, 14, 17, 18, 19])
     } else {
-        r.below(21)
+        r.below(23)
     };
     match which {
         14 => {
@@ -220,6 +220,27 @@ fn list_rule(r: &mut Rng, param: bool, escapes: &mut bool, sets_only: bool) -> S
             "move [if y == w then min(y, v) else y for y in b] for w in b, v in 0..w{}",
             r.pick(&["", " if v != 1", " if w != v + 2", " if (w, v) != (2, 0)"])
         ),
+        // Chomp's shape: the loop around the innermost one binds an index and an item,
+        // which the comprehension reads; some guards narrow the inner range for every
+        // value, some for some values only (`i > 0 or ...`), some for none.
+        21 | 22 => {
+            let body = if which == 21 { "min(l, j)" } else { "min(l, w - 1 - j)" };
+            let guard = r.pick(&[
+                "",
+                " if (i, j) != (0, 0)",
+                " if j != 1",
+                " if i + j > 1",
+                " if i > 0 or j % 2 == 0",
+                " if j % 3 != 1",
+            ]);
+            let filtered = format!("[if r {op} i then {body} else l for (r, l) in enumerate(b)]");
+            let target = if r.chance(70) {
+                format!("{keep}({filtered})")
+            } else {
+                filtered
+            };
+            format!("move {target} for (i, w) in enumerate(b), j in 0..w{guard}")
+        }
         17 => format!("move set(b, len(b) - 1 - i, v) for i in {idx}, v in 0..b[len(b) - 1 - i]{g}"),
         18 => format!(
             "move set(b, i, v) for i in {idx}, v in 0..b[i] if sum(b[j] for j in [0, {}]) > v{}",

@@ -121,7 +121,9 @@ impl Compiler<'_> {
         // loop's values at once.
         let cross = match (&target, last_for) {
             (Target::List(list), Some(k)) => match &steps[k] {
-                GenClause::Range { reg, .. } => super::cross::Cross::plan(list, *reg),
+                GenClause::Range { reg, .. } => {
+                    super::cross::Cross::plan(list, *reg, k.checked_sub(1).map(|a| &steps[a]))
+                }
                 _ => None,
             },
             _ => None,

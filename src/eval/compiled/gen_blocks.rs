@@ -53,7 +53,7 @@ impl Gen {
                 values: &items[start..next],
                 index_reg: simple.index.unwrap_or(NO_REG),
                 index_values: indexes,
-                outer_values: &[],
+                outer_values: [&[]; OUTER],
             };
             let keep = match &progs.guard {
                 Some(guard) => guard.run(&at, guard_cols)?,
@@ -126,7 +126,7 @@ fn body_lanes(
         } else {
             &[]
         },
-        outer_values: &[],
+        outer_values: [&[]; OUTER],
     };
     let start = out.len();
     out.resize(start + len, 0);

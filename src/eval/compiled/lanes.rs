@@ -38,10 +38,15 @@ pub(super) struct Lanes<'l> {
     pub(super) values: &'l [i64],
     pub(super) index_reg: u32,
     pub(super) index_values: &'l [i64],
-    /// The innermost loop's values, for a lane program that reads them as lanes (see
-    /// `cross.rs`; empty elsewhere).
-    pub(super) outer_values: &'l [i64],
+    /// The innermost loop's values and, when a block runs over the enclosing loop too, the
+    /// values of the two registers that loop binds, for a lane program that reads them as
+    /// lanes ([`Src::Outer`](super::prog::Src::Outer), `cross.rs`; empty elsewhere).
+    pub(super) outer_values: [&'l [i64]; OUTER],
 }
+
+/// How many loop registers a crossed block may read as lanes: the innermost loop's and the
+/// two that the loop around it binds (an index and an item).
+pub(super) const OUTER: usize = 3;
 
 /// No register (see [`Lanes`]).
 pub(super) const NO_REG: u32 = u32::MAX;

@@ -9,7 +9,7 @@
 //! runs in every lane (both arms of an `if`), booleans are 0 or 1, and an error in any lane
 //! (an overflow, a division by zero) sends the whole expression to the interpreter.
 
-use super::lanes::{compare, flipped, Lanes, LANES};
+use super::lanes::{compare, flipped, Lanes, LANES, OUTER};
 use super::run::Eval;
 use super::select::{select, select_cmp, ArmSrc};
 use super::{BoolExpr, IntExpr, Interrupt};
@@ -23,8 +23,9 @@ pub(super) enum Src {
     Item,
     /// The item's index (`enumerate`), lane by lane.
     Index,
-    /// The innermost loop's variable, lane by lane (see `cross.rs`).
-    Outer,
+    /// A loop's variable, lane by lane (see `cross.rs`): the innermost loop's (0), or one
+    /// the loop around it binds (1 and 2).
+    Outer(u8),
     /// A literal.
     Lit(i64),
     /// An integer register, the same in every lane.
@@ -64,6 +65,8 @@ pub(super) struct Prog {
     out: Src,
     /// Whether an operand is the items' index.
     pub(super) reads_index: bool,
+    /// Which loops' variables an operand reads as lanes (see [`Src::Outer`]).
+    pub(super) reads_outer: [bool; OUTER],
 }
 
 /// A program's value in a block: its lanes, or one value for all of them.
@@ -82,9 +85,10 @@ struct Build {
     ops: Vec<Op>,
     item: Option<u32>,
     index: Option<u32>,
-    /// The innermost loop's variable, when it varies from lane to lane too.
-    outer: Option<u32>,
+    /// The loops' variables that vary from lane to lane too (see [`Src::Outer`]).
+    outer: [Option<u32>; OUTER],
     reads_index: bool,
+    reads_outer: [bool; OUTER],
 }
 
 impl Build {
@@ -102,8 +106,9 @@ impl Build {
         } else if Some(r) == self.index {
             self.reads_index = true;
             Src::Index
-        } else if Some(r) == self.outer {
-            Src::Outer
+        } else if let Some(k) = self.outer.iter().position(|o| *o == Some(r)) {
+            self.reads_outer[k] = true;
+            Src::Outer(k as u8)
         } else {
             Src::Reg(r)
         }
@@ -217,26 +222,26 @@ impl Prog {
     /// The program of an integer expression over a generator binding `item` and `index`,
     /// when blocks can compute it and it is not too long.
     pub(super) fn int(e: &IntExpr, item: Option<u32>, index: Option<u32>) -> Option<Prog> {
-        Self::int_over(e, item, index, None)
+        Self::int_over(e, item, index, [None; OUTER])
     }
 
-    /// [`Prog::int`] with the innermost loop's variable `outer` varying from lane to lane
-    /// too (see `cross.rs`).
+    /// [`Prog::int`] with the loops' variables `outer` varying from lane to lane too: the
+    /// innermost loop's, and maybe the two the loop around it binds (see `cross.rs`).
     pub(super) fn cross(
         e: &IntExpr,
         item: Option<u32>,
         index: Option<u32>,
-        outer: u32,
+        outer: [Option<u32>; OUTER],
     ) -> Option<Prog> {
-        Self::int_over(e, item, index, Some(outer))
+        Self::int_over(e, item, index, outer)
     }
 
-    /// [`Prog::int`] over the lanes' `outer` variable, if any.
+    /// [`Prog::int`] over the lanes' `outer` variables, if any.
     fn int_over(
         e: &IntExpr,
         item: Option<u32>,
         index: Option<u32>,
-        outer: Option<u32>,
+        outer: [Option<u32>; OUTER],
     ) -> Option<Prog> {
         let mut b = Build {
             ops: Vec::new(),
@@ -244,12 +249,14 @@ impl Prog {
             index,
             outer,
             reads_index: false,
+            reads_outer: [false; OUTER],
         };
         let out = b.int(e)?;
         Some(Prog {
             ops: b.ops,
             out,
             reads_index: b.reads_index,
+            reads_outer: b.reads_outer,
         })
     }
 
@@ -259,14 +266,16 @@ impl Prog {
             ops: Vec::new(),
             item,
             index,
-            outer: None,
+            outer: [None; OUTER],
             reads_index: false,
+            reads_outer: [false; OUTER],
         };
         let out = b.boolean(e)?;
         Some(Prog {
             ops: b.ops,
             out,
             reads_index: b.reads_index,
+            reads_outer: b.reads_outer,
         })
     }
 
@@ -390,7 +399,7 @@ fn resolve<'a>(s: Src, at: &Lanes<'a>, done: &'a [i64], n: usize) -> V<'a> {
     match s {
         Src::Item => V::S(at.values),
         Src::Index => V::S(at.index_values),
-        Src::Outer => V::S(at.outer_values),
+        Src::Outer(k) => V::S(at.outer_values[k as usize]),
         Src::Lit(v) => V::C(v),
         Src::Reg(r) => V::C(at.regs[r as usize]),
         Src::BoolReg(r) => V::C(i64::from(at.regs[r as usize] != 0)),
@@ -523,7 +532,7 @@ impl ItemTest {
             Src::BoolReg(r) => i64::from(regs[r as usize] != 0),
             Src::Lit(v) => v,
             // Not made (see `item_test`).
-            Src::Item | Src::Index | Src::Outer | Src::Col(_) => return,
+            Src::Item | Src::Index | Src::Outer(_) | Src::Col(_) => return,
         };
         let pass = &mut pass;
         match self.op {
@@ -604,7 +613,7 @@ impl ItemTest {
             Src::BoolReg(r) => i64::from(regs[r as usize] != 0),
             Src::Lit(v) => v,
             // Not made (see `item_test`).
-            Src::Item | Src::Index | Src::Outer | Src::Col(_) => 0,
+            Src::Item | Src::Index | Src::Outer(_) | Src::Col(_) => 0,
         }
     }
 

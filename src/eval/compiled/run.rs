@@ -336,12 +336,14 @@ pub(super) struct Buffers {
 }
 
 /// How much of the input lanes of a run's `cross` buffer a block may use as they are: the
-/// first `rows` rows of `len` lanes hold the list's items (as the first row has them) and
-/// their indexes, and the first `outer_rows` the values from `outer_start` up, a value a row.
+/// first `rows` rows of `len` lanes hold the list's items (as the first row has them), the
+/// first `index_rows` their indexes, and the first `outer_rows` the values from
+/// `outer_start` up, a value a row.
 #[derive(Debug, Default, Clone, Copy)]
 pub(super) struct CrossFilled {
     pub(super) len: usize,
     pub(super) rows: usize,
+    pub(super) index_rows: usize,
     pub(super) outer_start: i64,
     pub(super) outer_rows: usize,
 }
@@ -574,6 +576,13 @@ impl CompiledRule {
                     None => self.inner_loop(*reg, a, b, guards, run, emit),
                 }
             }
+            // The loop around the innermost one, maybe run with it as one (`cross.rs`).
+            GenClause::Items { .. } | GenClause::Range { .. } if self.last_for == Some(k + 1) => {
+                match self.flat(k, run, emit) {
+                    Some(flow) => flow,
+                    None => self.one_step(k, run, emit),
+                }
+            }
             _ => self.one_step(k, run, emit),
         }
     }
@@ -739,7 +748,7 @@ impl CompiledRule {
                 values: &values[..n],
                 index_reg: NO_REG,
                 index_values: &[],
-                outer_values: &[],
+                outer_values: [&[]; OUTER],
             };
             keep[..n].fill(true);
             for step in guards {

@@ -16,7 +16,7 @@ use crate::syntax::ast::BinaryOp;
 pub(super) enum Lane {
     Item,
     Index,
-    Outer,
+    Outer(u8),
     Col(u32),
 }
 
@@ -74,7 +74,7 @@ impl ArmSrc {
         let lanes = |lane: Lane| match lane {
             Lane::Item => at.values,
             Lane::Index => at.index_values,
-            Lane::Outer => at.outer_values,
+            Lane::Outer(k) => at.outer_values[k as usize],
             Lane::Col(k) => &done[k as usize * LANES..][..n],
         };
         let value = |uniform: Uniform| match uniform {
@@ -96,7 +96,7 @@ fn lane_of(s: Src) -> Option<Lane> {
     match s {
         Src::Item => Some(Lane::Item),
         Src::Index => Some(Lane::Index),
-        Src::Outer => Some(Lane::Outer),
+        Src::Outer(k) => Some(Lane::Outer(k)),
         Src::Col(k) => Some(Lane::Col(k)),
         Src::Lit(_) | Src::Reg(_) | Src::BoolReg(_) => None,
     }
@@ -107,7 +107,7 @@ fn uniform_of(s: Src) -> Option<Uniform> {
         Src::Lit(v) => Some(Uniform::Lit(v)),
         Src::Reg(r) => Some(Uniform::Reg(r)),
         Src::BoolReg(r) => Some(Uniform::BoolReg(r)),
-        Src::Item | Src::Index | Src::Outer | Src::Col(_) => None,
+        Src::Item | Src::Index | Src::Outer(_) | Src::Col(_) => None,
     }
 }
 
@@ -248,23 +248,23 @@ pub(super) fn select_cmp(
 ) -> bool {
     match (a, b) {
         (V::C(x), V::C(y)) => fill(dst, if compare(op, x, y) { t } else { f }),
-        (V::S(xs), V::C(y)) => by_lane_and_value(op, dst, xs, y, t, f),
-        (V::C(x), V::S(ys)) => by_lane_and_value(flipped(op), dst, ys, x, t, f),
-        (V::S(xs), V::S(ys)) => pick(dst, LaneVsLane(op, xs, ys), t, f),
+        (V::S(xs), V::C(y)) => by_lane(op, dst, xs, Same(y), t, f),
+        (V::C(x), V::S(ys)) => by_lane(flipped(op), dst, ys, Same(x), t, f),
+        (V::S(xs), V::S(ys)) => by_lane(op, dst, xs, Of(ys), t, f),
     }
     false
 }
 
-/// [`select_cmp`] of lanes `xs` against one value `y`, a loop per comparison.
+/// [`select_cmp`] of lanes `xs` against `y` (one value, or lanes), a loop per comparison.
 #[inline(always)]
-fn by_lane_and_value(op: BinaryOp, dst: &mut [i64], xs: &[i64], y: i64, t: Arm<'_>, f: Arm<'_>) {
+fn by_lane(op: BinaryOp, dst: &mut [i64], xs: &[i64], y: impl At, t: Arm<'_>, f: Arm<'_>) {
     match op {
-        BinaryOp::Eq => pick(dst, LaneVs::<EQ>(xs, y), t, f),
-        BinaryOp::Ne => pick(dst, LaneVs::<NE>(xs, y), t, f),
-        BinaryOp::Lt => pick(dst, LaneVs::<LT>(xs, y), t, f),
-        BinaryOp::Le => pick(dst, LaneVs::<LE>(xs, y), t, f),
-        BinaryOp::Gt => pick(dst, LaneVs::<GT>(xs, y), t, f),
-        _ => pick(dst, LaneVs::<GE>(xs, y), t, f),
+        BinaryOp::Eq => pick(dst, LaneVs::<EQ, _>(xs, y), t, f),
+        BinaryOp::Ne => pick(dst, LaneVs::<NE, _>(xs, y), t, f),
+        BinaryOp::Lt => pick(dst, LaneVs::<LT, _>(xs, y), t, f),
+        BinaryOp::Le => pick(dst, LaneVs::<LE, _>(xs, y), t, f),
+        BinaryOp::Gt => pick(dst, LaneVs::<GT, _>(xs, y), t, f),
+        _ => pick(dst, LaneVs::<GE, _>(xs, y), t, f),
     }
 }
 
@@ -277,12 +277,10 @@ trait Test: Copy {
 /// A condition column: the lanes that are not 0.
 #[derive(Clone, Copy)]
 struct NonZero<'a>(&'a [i64]);
-/// A lane compared with one value, the operator a type parameter (see [`EQ`]).
+/// A lane compared with one value or another lane, the operator a type parameter (see
+/// [`EQ`]).
 #[derive(Clone, Copy)]
-struct LaneVs<'a, const OP: u8>(&'a [i64], i64);
-/// Two lanes compared.
-#[derive(Clone, Copy)]
-struct LaneVsLane<'a>(BinaryOp, &'a [i64], &'a [i64]);
+struct LaneVs<'a, const OP: u8, Y>(&'a [i64], Y);
 
 /// The operators of [`LaneVs`].
 const EQ: u8 = 0;
@@ -303,14 +301,14 @@ impl Test for NonZero<'_> {
     }
 }
 
-impl<const OP: u8> Test for LaneVs<'_, OP> {
+impl<const OP: u8, Y: At> Test for LaneVs<'_, OP, Y> {
     #[inline(always)]
     fn fit(self, n: usize) -> Self {
-        LaneVs(&self.0[..n], self.1)
+        LaneVs(&self.0[..n], self.1.fit(n))
     }
     #[inline(always)]
     fn holds(&self, k: usize) -> bool {
-        let (x, y) = (self.0[k], self.1);
+        let (x, y) = (self.0[k], self.1.at(k));
         match OP {
             EQ => x == y,
             NE => x != y,
@@ -319,17 +317,6 @@ impl<const OP: u8> Test for LaneVs<'_, OP> {
             GT => x > y,
             _ => x >= y,
         }
-    }
-}
-
-impl Test for LaneVsLane<'_> {
-    #[inline(always)]
-    fn fit(self, n: usize) -> Self {
-        LaneVsLane(self.0, &self.1[..n], &self.2[..n])
-    }
-    #[inline(always)]
-    fn holds(&self, k: usize) -> bool {
-        compare(self.0, self.1[k], self.2[k])
     }
 }
 
