@@ -326,6 +326,8 @@ impl CompiledRule {
         Some(self.flat_loop(k, &mut rows, run, emit))
     }
 
+    /// [`CompiledRule::flat`]'s loop: the outer loop's values bound as `run_clauses` binds
+    /// them, each value's inner loop added to `rows`, the last rows sent.
     fn flat_loop(
         &self,
         k: usize,

@@ -536,3 +536,31 @@ impl BoolExpr {
         Ok(())
     }
 }
+
+/// Values the lane kernels' tests try: every comparison, and integers at the ends and
+/// around zero.
+#[cfg(test)]
+pub(super) mod test_values {
+    use crate::syntax::ast::BinaryOp;
+
+    pub(in crate::eval::compiled) const OPS: [BinaryOp; 6] = [
+        BinaryOp::Eq,
+        BinaryOp::Ne,
+        BinaryOp::Lt,
+        BinaryOp::Le,
+        BinaryOp::Gt,
+        BinaryOp::Ge,
+    ];
+
+    pub(in crate::eval::compiled) const EDGES: [i64; 9] = [
+        i64::MIN,
+        i64::MIN + 1,
+        -2,
+        -1,
+        0,
+        1,
+        2,
+        i64::MAX - 1,
+        i64::MAX,
+    ];
+}

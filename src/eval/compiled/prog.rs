@@ -733,37 +733,19 @@ fn each_where(items: &[i64], test: impl Fn(i64) -> bool, pass: &mut impl FnMut(i
 
 #[cfg(test)]
 mod tests {
+    use super::super::lanes::test_values::{EDGES, OPS};
     use super::*;
 
     #[test]
     fn a_keep_test_keeps_what_its_comparison_holds_for() {
-        let edges = [
-            i64::MIN,
-            i64::MIN + 1,
-            -2,
-            -1,
-            0,
-            1,
-            2,
-            i64::MAX - 1,
-            i64::MAX,
-        ];
-        let ops = [
-            BinaryOp::Eq,
-            BinaryOp::Ne,
-            BinaryOp::Lt,
-            BinaryOp::Le,
-            BinaryOp::Gt,
-            BinaryOp::Ge,
-        ];
-        for op in ops {
-            for y in edges {
+        for op in OPS {
+            for y in EDGES {
                 let keep = ItemTest {
                     op,
                     other: Src::Lit(y),
                 }
                 .keep(&[]);
-                for v in edges {
+                for v in EDGES {
                     let kept = keep.is_some_and(|k| k.keeps(v));
                     assert_eq!(kept, compare(op, v, y), "{v} {op:?} {y}");
                 }

@@ -351,16 +351,8 @@ fn fill(dst: &mut [i64], arm: Arm<'_>) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::lanes::test_values::{EDGES, OPS};
     use super::*;
-
-    const OPS: [BinaryOp; 6] = [
-        BinaryOp::Eq,
-        BinaryOp::Ne,
-        BinaryOp::Lt,
-        BinaryOp::Le,
-        BinaryOp::Gt,
-        BinaryOp::Ge,
-    ];
 
     /// An arm's value in lane `k`, as the unfused operations compute it.
     fn arm_at(arm: Arm<'_>, k: usize) -> i64 {
@@ -386,17 +378,7 @@ mod tests {
     /// of the integers, against the lane-by-lane meaning.
     #[test]
     fn a_fused_select_picks_lane_by_lane_what_the_unfused_operations_would() {
-        let edges = [
-            i64::MIN,
-            i64::MIN + 1,
-            -2,
-            -1,
-            0,
-            1,
-            2,
-            i64::MAX - 1,
-            i64::MAX,
-        ];
+        let edges = EDGES;
         let mut seed = 0x9e37_79b9_7f4a_7c15u64;
         let mut lanes = |n: usize| -> Vec<i64> {
             (0..n)
