@@ -203,9 +203,7 @@ impl Cross {
             cross_filled: filled,
             ..
         } = &mut *run.b;
-        if cross.len() < CROSS_BLOCKS * LANES {
-            cross.resize(CROSS_BLOCKS * LANES, 0);
-        }
+        sized(cross);
         let items = &lists[self.list as usize][..len];
         let (item_lanes, rest) = cross.split_at_mut(LANES);
         let index_lanes = &mut rest[..LANES];
@@ -251,6 +249,13 @@ impl Cross {
             outer_values: OUTER_LANES.map(lane),
         };
         body.run_into(&at, body_cols, &mut values[..lanes])
+    }
+}
+
+/// The run's `cross` buffer grown to its [`CROSS_BLOCKS`] blocks, if it is not yet.
+fn sized(cross: &mut Vec<i64>) {
+    if cross.len() < CROSS_BLOCKS * LANES {
+        cross.resize(CROSS_BLOCKS * LANES, 0);
     }
 }
 
@@ -302,6 +307,7 @@ impl CompiledRule {
     ) -> Option<Result<ControlFlow<()>, Interrupt>> {
         let cross = self.cross.as_deref()?;
         let body = cross.flat.as_ref()?;
+        let bound = bound(&self.steps[k])?;
         if !run.kept || !run.blocks || self.int_parts.is_some() {
             return None;
         }
@@ -313,9 +319,14 @@ impl CompiledRule {
             Some(test) => Some(test.keep(&run.b.regs)?),
             None => None,
         };
+        if len as u64 > run.max_collection {
+            return Some(Err(Interrupt::Fallback));
+        }
+        sized(&mut run.b.cross);
         let mut rows = FlatRows {
             cross,
             body,
+            bound,
             keep,
             len,
             per: LANES / len,
@@ -323,58 +334,14 @@ impl CompiledRule {
             steps: 1 + len * (1 + usize::from(cross.test.is_some())),
             pending: 0,
         };
-        Some(self.flat_loop(k, &mut rows, run, emit))
-    }
-
-    /// [`CompiledRule::flat`]'s loop: the outer loop's values bound as `run_clauses` binds
-    /// them, each value's inner loop added to `rows`, the last rows sent.
-    fn flat_loop(
-        &self,
-        k: usize,
-        rows: &mut FlatRows<'_>,
-        run: &mut Run<'_>,
-        emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
-    ) -> Result<ControlFlow<()>, Interrupt> {
-        if rows.len as u64 > run.max_collection {
-            return Err(Interrupt::Fallback);
-        }
-        if run.b.cross.len() < CROSS_BLOCKS * LANES {
-            run.b.cross.resize(CROSS_BLOCKS * LANES, 0);
-        }
-        match &self.steps[k] {
-            GenClause::Items {
-                index,
-                item,
-                list: ListExpr::Reg(list),
-            } => {
-                let n = run.b.lists[*list as usize].len();
-                for i in 0..n {
-                    let v = run.b.lists[*list as usize][i];
-                    lists::bind_item(run, *index, *item, i, v)?;
-                    if self.flat_inner(k + 1, rows, run, emit)?.is_break() {
-                        return Ok(ControlFlow::Break(()));
-                    }
-                }
-            }
-            GenClause::Range {
-                reg,
-                lo,
-                hi,
-                inclusive,
-            } => {
-                let (a, b) = lists::range(run, lo, hi, *inclusive)?;
-                for v in a..b {
-                    run.tick()?;
-                    run.b.regs[*reg as usize] = v;
-                    if self.flat_inner(k + 1, rows, run, emit)?.is_break() {
-                        return Ok(ControlFlow::Break(()));
-                    }
-                }
-            }
-            // Not planned (see `bound`).
-            _ => return Err(Interrupt::Fallback),
-        }
-        rows.send(run, emit)
+        // The outer loop binds its values as it would alone, then the rows left are sent.
+        let flow = lists::run_clauses(&self.steps[k..=k], run, &mut |run| {
+            self.flat_inner(k + 1, &mut rows, run, emit)
+        });
+        Some(match flow {
+            Ok(ControlFlow::Continue(())) => rows.send(run, emit),
+            other => other,
+        })
     }
 
     /// The innermost loop (clause `k`) for the outer loop's value in the registers: its rows
@@ -404,12 +371,7 @@ impl CompiledRule {
             }
             return self.inner_loop(*reg, a0, b0, guards, run, emit);
         }
-        let bound = match &self.steps[k - 1] {
-            GenClause::Items { index, item, .. } => [*index, *item],
-            GenClause::Range { reg, .. } => [Some(*reg), None],
-            _ => [None, None],
-        };
-        let values = bound.map(|r| r.map_or(0, |r| run.b.regs[r as usize]));
+        let values = rows.bound.map(|r| r.map_or(0, |r| run.b.regs[r as usize]));
         let len = rows.len;
         let mut start = a;
         while start < b {
@@ -444,6 +406,8 @@ impl CompiledRule {
 struct FlatRows<'c> {
     cross: &'c Cross,
     body: &'c Prog,
+    /// The registers the outer loop binds (see [`bound`]).
+    bound: [Option<u32>; 2],
     /// The filter's test (the rows go as [`Emitted::Kept`]), or none (each row is a list).
     keep: Option<Keep>,
     len: usize,

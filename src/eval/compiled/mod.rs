@@ -288,7 +288,6 @@ impl Emitted<'_> {
                 Value::Tuple(items.iter().map(|n| Value::Int(*n)).collect())
             }
             Emitted::IntList(items) => Value::List(items.iter().map(|n| Value::Int(*n)).collect()),
-
             // Blocks and cells reach only visitors that take them apart themselves.
             Emitted::Block(_) | Emitted::SetCell(..) | Emitted::Kept { .. } => Value::None,
         }

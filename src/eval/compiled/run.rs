@@ -329,7 +329,7 @@ pub(super) struct Buffers {
     pub(super) guard_cols: Vec<i64>,
     pub(super) body_cols: Vec<i64>,
     /// A block of an innermost loop's values crossed with a list's items (see `cross.rs`):
-    /// the items', indexes' and values' lanes and the body's.
+    /// the input lanes (items, indexes, the loops' variables) and the body's.
     pub(super) cross: Vec<i64>,
     /// What the input lanes of `cross` hold from earlier blocks (see `cross.rs`).
     pub(super) cross_filled: CrossFilled,
