@@ -3,6 +3,13 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    if let Some(missing) = missing_cpu_feature() {
+        eprintln!(
+            "error: this build of cgl needs a processor with {missing} (x86-64-v2, \
+             .cargo/config.toml)\n  help: rebuild it with RUSTFLAGS=\"-C target-cpu=native\""
+        );
+        return ExitCode::from(2);
+    }
     // Evaluation recurses over expressions and user functions (both bounded by limits), never
     // over the game graph; a large stack makes those limits, not the stack, the bound.
     let worker = std::thread::Builder::new()
@@ -15,4 +22,23 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// A feature this build was compiled to use that the processor lacks: the lane kernels are
+/// built for x86-64-v2 (see .cargo/config.toml), whose instructions would stop an older
+/// processor with no message.
+fn missing_cpu_feature() -> Option<&'static str> {
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse4.2"))]
+    {
+        if !std::is_x86_feature_detected!("sse4.2") {
+            return Some("SSE4.2");
+        }
+    }
+    #[cfg(all(target_arch = "x86_64", target_feature = "popcnt"))]
+    {
+        if !std::is_x86_feature_detected!("popcnt") {
+            return Some("POPCNT");
+        }
+    }
+    None
 }
