@@ -24,8 +24,8 @@
 //! table: their second peer is a Python package, pycgt for W8, run by `$CGL_PYCGT_PYTHON`
 //! (default `python3`) as `--child W8 5x5 pycgt`, and nashpy for W9, run by
 //! `$CGL_NASHPY_PYTHON` as `--child W9 8 nashpy`; the Python process measures its own time
-//! and peak memory. A missing package shows as an error in its cells but does not fail the
-//! run (it is a peer, not one of our baselines).
+//! and peak memory. A package that interpreter cannot import is not run: its cells say "not
+//! installed", and the run does not fail (it is a peer, not one of our baselines).
 //!
 //! A last table runs cgl's W3 4x4 and W4 12x12 queries on one thread and on every core
 //! (issue 19's two-thread target), the rounds interleaved, not with `--quick` or `--floor`.
@@ -335,6 +335,8 @@ enum Run {
     Failed { message: String },
     /// It was killed at the timeout.
     Timeout,
+    /// A Python peer whose package the interpreter cannot import: not run.
+    NotInstalled,
 }
 
 impl Run {
@@ -396,6 +398,7 @@ impl Run {
             }
             Run::Failed { message } => format!("error: {message}"),
             Run::Timeout => "timeout".into(),
+            Run::NotInstalled => "not installed".into(),
         }
     }
 }
@@ -446,9 +449,13 @@ fn run_suite(options: &Options) -> Result<bool, String> {
                 };
                 let imps = ["hand", peer, "cgl"];
                 let mut samples: [Vec<Run>; 3] = Default::default();
-                for round in 0..options.repeat {
+                if !peer_installed(peer) {
+                    samples[1].push(Run::NotInstalled);
+                }
+                for _ in 0..options.repeat {
                     for (imp, runs) in imps.iter().zip(&mut samples) {
-                        if round == 0 || runs.iter().all(Run::worth_repeating) {
+                        // true on the first round (no runs yet) unless the peer is missing
+                        if runs.iter().all(Run::worth_repeating) {
                             runs.push(run(imp));
                         }
                     }
@@ -726,7 +733,7 @@ fn check_examples(copies: &str, timeout: Duration) -> Result<Row, String> {
     let per_copy = match &cgl {
         Run::Ok { secs, .. } => format!("{} per copy", seconds(secs / n as f64)),
         Run::Timeout => format!("> {} per copy", seconds(timeout.as_secs_f64() / n as f64)),
-        Run::Failed { .. } => "–".into(),
+        Run::Failed { .. } | Run::NotInstalled => "–".into(),
     };
     let note = Some(match cgl.digest() {
         Some(summary) => format!("{summary}; {per_copy}"),
@@ -774,6 +781,7 @@ fn time_cell(run: Option<&Run>, timeout: Duration) -> String {
         None => "–".into(),
         Some(Run::Ok { secs, .. }) => seconds(*secs),
         Some(Run::Timeout) => format!("timeout (> {} s)", timeout.as_secs()),
+        Some(Run::NotInstalled) => "not installed".into(),
         Some(Run::Failed { message }) => {
             let short: String = message.chars().take(48).collect();
             if short.len() < message.len() {
@@ -942,6 +950,16 @@ fn peer_of(workload: &str) -> Option<&'static str> {
         "W8" => Some("pycgt"),
         "W9" => Some("nashpy"),
         _ => None,
+    }
+}
+
+/// Whether an implementation can run here: false only for a Python peer whose package its
+/// interpreter cannot import (the table then says so instead of printing the import error).
+fn peer_installed(imp: &str) -> bool {
+    match imp {
+        "pycgt" => baselines::domineering::installed(),
+        "nashpy" => baselines::bimatrix::installed(),
+        _ => true,
     }
 }
 

@@ -170,6 +170,12 @@ pub fn python() -> String {
     std::env::var("CGL_NASHPY_PYTHON").unwrap_or_else(|_| "python3".to_string())
 }
 
+/// Whether `python()` can import nashpy and numpy (the table says "not installed" where it
+/// cannot).
+pub fn installed() -> bool {
+    super::common::imports(&python(), "import numpy, nashpy")
+}
+
 /// nashpy's vertex enumeration of the size's game, in its own Python process.
 pub fn nashpy(n: usize) -> Result<PeerRun, String> {
     let (a, b) = game(n);

@@ -1,6 +1,6 @@
 //! Pieces shared by the baselines: the mex bitset, the value of a position with draws, the
 //! solver of the hand-written state-space baselines over a dense or a packed hashed table,
-//! and printing as cgl prints.
+//! printing as cgl prints, and whether a Python peer is installed.
 
 /// The least excluded value of a set of small integers, as a bitset reused between
 /// positions: clearing costs only the words that were used.
@@ -314,4 +314,15 @@ pub fn solve<M: Memo>(
 pub fn list<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
     let items: Vec<String> = items.into_iter().map(|x| x.to_string()).collect();
     format!("[{}]", items.join(", "))
+}
+
+/// Whether `python` runs `import_line` without an error (a Python peer's packages are
+/// installed); false too where `python` itself cannot be run.
+pub fn imports(python: &str, import_line: &str) -> bool {
+    std::process::Command::new(python)
+        .args(["-c", import_line])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
 }

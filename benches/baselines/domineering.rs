@@ -192,6 +192,11 @@ pub fn python() -> String {
     std::env::var("CGL_PYCGT_PYTHON").unwrap_or_else(|_| "python3".to_string())
 }
 
+/// Whether `python()` can import pycgt (the table says "not installed" where it cannot).
+pub fn installed() -> bool {
+    super::common::imports(&python(), "import pycgt")
+}
+
 /// pycgt 0.2.0's `domineering.rectangle(rows, cols)`, Left vertical as here. Its rendered
 /// value (CGSuite's notation: `+-1`, `Miny(2)`, `{2|-1/2}`) is parsed by cgl's value table
 /// and printed as cgl prints it, so the answers compare as strings.
