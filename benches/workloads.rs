@@ -454,7 +454,8 @@ fn run_suite(options: &Options) -> Result<bool, String> {
                 }
                 for _ in 0..options.repeat {
                     for (imp, runs) in imps.iter().zip(&mut samples) {
-                        // true on the first round (no runs yet) unless the peer is missing
+                        // every implementation runs in the first round (no runs yet) but a
+                        // missing peer, whose NotInstalled is never worth repeating
                         if runs.iter().all(Run::worth_repeating) {
                             runs.push(run(imp));
                         }

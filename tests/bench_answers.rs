@@ -216,3 +216,13 @@ fn bench_answers_w9_bimatrix() {
         "0.000000 1.000000 | 0.500000 0.500000\n0.333333 0.666667 | 1.000000 0.000000"
     );
 }
+
+/// The check behind the table's "not installed": an import that works, a module that does
+/// not exist, and an interpreter that does not exist.
+#[test]
+fn bench_python_peer_check_tells_installed_from_missing() {
+    use baselines::common::imports;
+    assert!(imports("python3", "import sys"));
+    assert!(!imports("python3", "import cgl_no_such_module"));
+    assert!(!imports("cgl-no-such-python", "import sys"));
+}
