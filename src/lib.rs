@@ -24,6 +24,7 @@
 //! ```
 
 pub mod analysis;
+pub mod api;
 pub mod cgt;
 pub mod cli;
 pub mod diag;

@@ -3,6 +3,7 @@
 // Tests may unwrap and panic: a panic is how a test fails.
 #![allow(clippy::expect_used, clippy::unwrap_used, clippy::panic)]
 
+mod api;
 mod bench_answers;
 mod bombs;
 mod boundaries;

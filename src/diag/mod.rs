@@ -1,7 +1,9 @@
 //! Diagnostics: source spans, the map of loaded sources, and the one diagnostic type that
-//! every phase reports with. Only [`render`] knows how miette draws them.
+//! every phase reports with. Only [`render`] knows how miette draws them; `data.rs` turns
+//! them into plain data ([`Diagnostic`]) for programs.
 
 mod codes;
+mod data;
 mod render;
 mod suggest;
 
@@ -9,6 +11,7 @@ use std::fmt;
 use std::sync::Arc;
 
 pub use codes::Code;
+pub use data::{severity_text, Diagnostic, Locator, Place};
 pub use render::{render, render_all, RenderStyle};
 pub use suggest::did_you_mean;
 

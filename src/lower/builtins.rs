@@ -301,6 +301,15 @@ pub fn written_elsewhere(name: &str) -> Option<&'static str> {
     })
 }
 
+/// The built-in function or constant of this name, as a `'static` name (for references).
+pub fn known_name(name: &str) -> Option<&'static str> {
+    BUILTINS
+        .iter()
+        .map(|(n, ..)| *n)
+        .chain(CONSTANT_NAMES.iter().copied())
+        .find(|n| *n == name)
+}
+
 /// Looks a built-in function up by name.
 pub fn lookup(name: &str) -> Option<(Builtin, usize, usize)> {
     BUILTINS

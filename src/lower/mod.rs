@@ -5,4 +5,4 @@ pub mod builtins;
 pub mod ir;
 mod resolve;
 
-pub use resolve::{lower_expr, lower_file, Exports, Global, LoweredFile, Scope};
+pub use resolve::{lower_expr, lower_file, Exports, Global, LoweredFile, Reference, Scope, Target};

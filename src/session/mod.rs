@@ -4,15 +4,21 @@
 //! of a session (parts of a line, definitions typed at the prompt, tables); `load.rs` reads
 //! files and their imports, `expect.rs` checks `expect` lines and explains failures.
 
+mod budget;
+mod data;
 mod expect;
 mod failure;
 mod load;
+mod lookup;
 mod prompt;
 mod run;
 
+pub use budget::{Budget, Cancel};
+pub use data::{picture_svg, Data, Equilibria, Equilibrium};
 pub use load::{escaped, shown};
+pub use lookup::{Definition, DefinitionKind, NameAt};
 pub use prompt::{Binding, Bindings, Fragment, GameInfo, ParsedExpr, Rows, TableVar};
-pub use run::{Outcome, Ran, RunOptions, StatementKind};
+pub use run::{Gave, Ran, RunOptions, StatementKind};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -31,7 +31,7 @@ pub enum StatementKind {
 
 /// What running one statement gave.
 #[derive(Debug)]
-pub enum Outcome {
+pub enum Gave {
     /// A `print`'s text: a string as it is, any other value as cgl prints it.
     Printed(String),
     /// An `expect` held.
@@ -50,7 +50,7 @@ pub struct Ran {
     /// The statement's expression.
     pub span: Span,
     /// What it gave.
-    pub outcome: Outcome,
+    pub outcome: Gave,
     /// For a failed expectation that evaluated to something, what it evaluated to (when
     /// [`RunOptions::failed_values`] asks for it); empty otherwise.
     pub values: FailedValues,
@@ -77,28 +77,28 @@ impl Session {
             let span = body.expr.span;
             let mut values = FailedValues::default();
             let outcome = if out_of_time {
-                Outcome::Skipped
+                Gave::Skipped
             } else {
                 match kind {
                     StatementKind::Print => match self.eval_body(body) {
-                        Ok(Value::Str(ref s)) => Outcome::Printed(s.to_string()),
-                        Ok(v) => Outcome::Printed(self.show(&v)),
-                        Err(d) => Outcome::Failed(d),
+                        Ok(Value::Str(ref s)) => Gave::Printed(s.to_string()),
+                        Ok(v) => Gave::Printed(self.show(&v)),
+                        Err(d) => Gave::Failed(d),
                     },
                     StatementKind::Expect => match self.check_expect(body) {
-                        ExpectResult::Passed => Outcome::Passed,
+                        ExpectResult::Passed => Gave::Passed,
                         ExpectResult::Failed(d) => {
                             if options.failed_values
                                 && matches!(d.code, Code::CheckFailed | Code::CheckNotBoolean)
                             {
                                 values = self.failed_values(body);
                             }
-                            Outcome::Failed(d)
+                            Gave::Failed(d)
                         }
                     },
                 }
             };
-            if let Outcome::Failed(d) = &outcome {
+            if let Gave::Failed(d) = &outcome {
                 // Out of time, or stopped (Ctrl-C, or `check`'s watchdog giving up on the file).
                 out_of_time =
                     options.skip_after_timeout && (d.code == TIMEOUT || d.code == INTERRUPTED);
@@ -124,9 +124,9 @@ impl Session {
             ..RunOptions::default()
         };
         self.run_statements(index, options, &mut |_, ran| match ran.outcome {
-            Outcome::Printed(text) => out(text),
-            Outcome::Failed(d) => failures.push(*d),
-            Outcome::Passed | Outcome::Skipped => {}
+            Gave::Printed(text) => out(text),
+            Gave::Failed(d) => failures.push(*d),
+            Gave::Passed | Gave::Skipped => {}
         });
         failures
     }
@@ -164,10 +164,10 @@ mod tests {
         let mut seen = Vec::new();
         session.run_statements(index, options, &mut |session, ran| {
             let what = match ran.outcome {
-                Outcome::Printed(text) => format!("printed {text}"),
-                Outcome::Passed => "passed".to_string(),
-                Outcome::Failed(d) => format!("failed {}", d.code),
-                Outcome::Skipped => "skipped".to_string(),
+                Gave::Printed(text) => format!("printed {text}"),
+                Gave::Passed => "passed".to_string(),
+                Gave::Failed(d) => format!("failed {}", d.code),
+                Gave::Skipped => "skipped".to_string(),
             };
             let values = ran
                 .values

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{Global, Resolver};
+use super::{Global, Resolver, Target};
 use crate::diag::{did_you_mean, Code, Diag, Span};
 use crate::lower::builtins::{self, CONSTANT_NAMES};
 use crate::lower::ir::{self, Clause, GameId};
@@ -64,7 +64,7 @@ impl<'a> Resolver<'a> {
 
     fn unknown_name(&mut self, name: &str, span: Span) -> ir::Expr {
         let mut candidates: Vec<&str> = self.globals.keys().map(String::as_str).collect();
-        candidates.extend(self.scopes.iter().flatten().map(|(n, _)| n.as_str()));
+        candidates.extend(self.scopes.iter().flatten().map(|(n, ..)| n.as_str()));
         candidates.extend(builtins::BUILTINS.iter().map(|(n, ..)| *n));
         candidates.extend(CONSTANT_NAMES);
         candidates.sort_unstable();
@@ -119,10 +119,12 @@ impl<'a> Resolver<'a> {
             ExprKind::Bool(b) => K::Lit(Value::Bool(*b)),
             ExprKind::None => K::Lit(Value::None),
             ExprKind::Name(name) => {
-                if let Some(slot) = self.lookup_local(name) {
+                if let Some((slot, bound)) = self.lookup_local(name) {
+                    self.refer(span, Target::Local(bound));
                     K::Local(slot)
-                } else if let Some(global) = self.globals.get(name) {
-                    match global {
+                } else if let Some(&global) = self.globals.get(name) {
+                    self.refer(span, Target::Global(global));
+                    match &global {
                         Global::Game(id) => K::Game(*id),
                         Global::Const(id) => K::Const(*id),
                         Global::Fn(_) => {
@@ -138,6 +140,9 @@ impl<'a> Resolver<'a> {
                         }
                     }
                 } else if let Some(v) = builtins::constant(name) {
+                    if let Some(known) = builtins::known_name(name) {
+                        self.refer(span, Target::Builtin(known));
+                    }
                     K::Lit(v)
                 } else if builtins::lookup(name).is_some() {
                     self.errors.push(
@@ -326,8 +331,9 @@ impl<'a> Resolver<'a> {
         if let ExprKind::Name(name) = &callee.kind {
             if self.lookup_local(name).is_none() {
                 match self.globals.get(name) {
-                    Some(Global::Fn(id)) => {
-                        let arity = self.fn_arities.get(id).copied().unwrap_or(0);
+                    Some(&Global::Fn(id)) => {
+                        self.refer(callee.span, Target::Global(Global::Fn(id)));
+                        let arity = self.fn_arities.get(&id).copied().unwrap_or(0);
                         if arity != args.len() {
                             self.arity_error(
                                 &format!("function `{name}`"),
@@ -336,7 +342,7 @@ impl<'a> Resolver<'a> {
                                 span,
                             );
                         }
-                        return K::CallFn(*id, args);
+                        return K::CallFn(id, args);
                     }
                     Some(Global::Game(id)) => {
                         if let Some(sig) = self.sigs.get(id) {
@@ -362,6 +368,9 @@ impl<'a> Resolver<'a> {
                     Some(Global::Const(_)) => {}
                     None => {
                         if let Some((builtin, lo, hi)) = builtins::lookup(name) {
+                            if let Some(known) = builtins::known_name(name) {
+                                self.refer(callee.span, Target::Builtin(known));
+                            }
                             if args.len() < lo || args.len() > hi {
                                 self.arity_error(&format!("`{name}`"), (lo, hi), args.len(), span);
                             }

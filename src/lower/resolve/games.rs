@@ -19,7 +19,7 @@ impl<'a> Resolver<'a> {
                 self.errors
                     .push(duplicate_binding(&name.name, name.span, prev));
             }
-            self.bind(&name.name);
+            self.bind(&name.name, name.span);
             params.push(ir::GameParam {
                 name: name.name.clone(),
                 default,
@@ -299,7 +299,7 @@ impl<'a> Resolver<'a> {
                 self.errors
                     .push(duplicate_binding(&name.name, name.span, prev));
             }
-            slots.push(self.bind(&name.name));
+            slots.push(self.bind(&name.name, name.span));
         }
         let payoff = match payoff_ast {
             Some((e, true)) => {

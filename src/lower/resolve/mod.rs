@@ -40,6 +40,29 @@ pub struct LoweredFile {
     pub scope: Scope,
     /// `expect` and `print` statements in source order.
     pub statements: Vec<Statement>,
+    /// Every name used in the file, with what it resolved to, in source order (for hover and
+    /// go-to-definition).
+    pub references: Vec<Reference>,
+}
+
+/// A name used in a file, and what it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reference {
+    /// Where the name is written.
+    pub span: Span,
+    /// What it names.
+    pub target: Target,
+}
+
+/// What a used name names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Target {
+    /// A game, function or constant of the program.
+    Global(Global),
+    /// A variable (a parameter, a pattern, a comprehension's variable), bound at this span.
+    Local(Span),
+    /// A built-in function or constant, by name.
+    Builtin(&'static str),
 }
 
 /// Lowers a parsed file into `program`. `imports` are the exports of the files it imports,
@@ -153,6 +176,7 @@ pub fn lower_file(
         exports,
         scope,
         statements: Vec::new(),
+        references: Vec::new(),
     };
     let mut games = Vec::new();
     let mut fns = Vec::new();
@@ -172,7 +196,7 @@ pub fn lower_file(
                     if let Some(prev) = seen.insert(&p.name, p.span) {
                         r.errors.push(duplicate_binding(&p.name, p.span, prev));
                     }
-                    r.bind(&p.name);
+                    r.bind(&p.name, p.span);
                 }
                 let body_expr = r.expr(body);
                 fns.push(ir::Function {
@@ -214,10 +238,15 @@ pub fn lower_file(
             }
         }
         errors.append(&mut r.errors);
+        lowered.references.append(&mut r.references);
     }
     if !errors.is_empty() {
         return Err(errors);
     }
+    // Resolved in the order lowering visits them (a comprehension's clauses before its body).
+    lowered
+        .references
+        .sort_unstable_by_key(|r| (r.span.start, r.span.end));
     program.add_games(games);
     program.fns.extend(fns);
     program.consts.extend(consts);
@@ -314,7 +343,10 @@ struct Resolver<'a> {
     sigs: &'a HashMap<GameId, GameSig>,
     fn_arities: &'a HashMap<FnId, usize>,
     errors: Vec<Diag>,
-    scopes: Vec<Vec<(String, Slot)>>,
+    /// The names resolved so far, and what they name.
+    references: Vec<Reference>,
+    /// The variables in scope, innermost last: name, slot, where it is bound.
+    scopes: Vec<Vec<(String, Slot, Span)>>,
     next_slot: Slot,
     max_slot: Slot,
 }
@@ -330,6 +362,7 @@ impl<'a> Resolver<'a> {
             sigs,
             fn_arities,
             errors: Vec::new(),
+            references: Vec::new(),
             scopes: vec![Vec::new()],
             next_slot: 0,
             max_slot: 0,
@@ -350,23 +383,29 @@ impl<'a> Resolver<'a> {
         }
     }
 
-    fn bind(&mut self, name: &str) -> Slot {
+    fn bind(&mut self, name: &str, span: Span) -> Slot {
         let slot = self.next_slot;
         self.next_slot += 1;
         self.max_slot = self.max_slot.max(self.next_slot);
         if let Some(scope) = self.scopes.last_mut() {
-            scope.push((name.to_string(), slot));
+            scope.push((name.to_string(), slot, span));
         }
         slot
     }
 
-    fn lookup_local(&self, name: &str) -> Option<Slot> {
+    /// The slot of a variable in scope, and where it is bound.
+    fn lookup_local(&self, name: &str) -> Option<(Slot, Span)> {
         self.scopes
             .iter()
             .rev()
             .flat_map(|s| s.iter().rev())
-            .find(|(n, _)| n == name)
-            .map(|(_, s)| *s)
+            .find(|(n, ..)| n == name)
+            .map(|(_, slot, span)| (*slot, *span))
+    }
+
+    /// Notes that the name at `span` names `target`.
+    fn refer(&mut self, span: Span, target: Target) {
+        self.references.push(Reference { span, target });
     }
 
     fn pattern(&mut self, pattern: &ast::Pattern, seen: &mut HashMap<String, Span>) -> ir::Pattern {
@@ -376,7 +415,7 @@ impl<'a> Resolver<'a> {
                     self.errors
                         .push(duplicate_binding(&ident.name, ident.span, prev));
                 }
-                ir::Pattern::Bind(self.bind(&ident.name), ident.span)
+                ir::Pattern::Bind(self.bind(&ident.name, ident.span), ident.span)
             }
             ast::Pattern::Wildcard(span) => ir::Pattern::Wildcard(*span),
             ast::Pattern::Tuple(items, span) => {
