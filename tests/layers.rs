@@ -24,6 +24,7 @@ const LAYERS: &[&str] = &[
     "stats",
     "progress",
     "session",
+    "api",
     "repl",
     "cli",
 ];
@@ -96,6 +97,33 @@ fn modules_depend_only_on_lower_layers() {
     assert!(
         wrong.is_empty(),
         "imports against the layers {LAYERS:?}:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// The shells: they reach the core only through the library face, `crate::api`.
+const SHELLS: &[&str] = &["repl", "cli"];
+
+#[test]
+fn shells_use_only_the_library_face() {
+    let src = root().join("src");
+    let mut wrong = Vec::new();
+    for shell in SHELLS {
+        let mut files = Vec::new();
+        rust_files(&src.join(shell), &mut files);
+        assert!(!files.is_empty(), "src/{shell} has no files");
+        for path in &files {
+            let source = std::fs::read_to_string(path).expect("a readable file");
+            for (line, used) in used_modules(&source) {
+                if used != "api" && !SHELLS.contains(&used.as_str()) {
+                    wrong.push(format!("{}:{line}: `crate::{used}`", path.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "a shell uses the core past `crate::api` (add what it needs to src/api/mod.rs):\n{}",
         wrong.join("\n")
     );
 }

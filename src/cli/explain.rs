@@ -1,9 +1,9 @@
 //! `cgl explain [CODE]`: a diagnostic code's explanation from the catalogue
-//! ([`crate::diag::Code`]), as `rustc --explain` gives one; without a code, the list of all.
+//! ([`crate::api::Code`]), as `rustc --explain` gives one; without a code, the list of all.
 
 use std::io::Write;
 
-use crate::diag::{did_you_mean, render, Code, Diag, RenderStyle, SourceMap};
+use crate::api::{did_you_mean, render, Code, Diag, RenderStyle, SourceMap};
 
 /// Writes the explanation of `code` (or, with none, one line per code) to `out` and returns
 /// 0; an unknown code gets a diagnostic on `err`, with the closest codes, and exit code 2.

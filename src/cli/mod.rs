@@ -20,12 +20,12 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
 
-use crate::diag::{render, Code, Diag, RenderStyle, SourceMap};
-use crate::eval::{Limits, Meter, Stop};
-use crate::graph::GraphConfig;
-use crate::progress::{Clearing, Gauge, Progress, Tally};
-use crate::session::{LoadPolicy, Session, SessionConfig, DEFAULT_MAX_FILE_MIB};
-use crate::stats::{total, Stats, Work};
+use crate::api::progress::{Clearing, Gauge, Progress, Tally};
+use crate::api::stats::{total, Stats, Work};
+use crate::api::GraphConfig;
+use crate::api::{render, Code, Diag, RenderStyle, SourceMap};
+use crate::api::{Limits, Meter, Stop};
+use crate::api::{LoadPolicy, Session, SessionConfig, DEFAULT_MAX_FILE_MIB};
 use check::{check_all, inputs, CheckSettings};
 use report::{reporter, Format, Totals};
 use tracked::{io_error_text, Tracked};
@@ -403,7 +403,7 @@ pub fn main() -> ExitCode {
 /// module documentation).
 pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Write) -> u8 {
     let off = cli.command.as_ref().is_some_and(Command::no_progress);
-    let progress = crate::progress::wanted(off, std::io::stderr().is_terminal());
+    let progress = crate::api::progress::wanted(off, std::io::stderr().is_terminal());
     // The meter of a command that runs one session.
     let meter = progress.then(|| Arc::new(Meter::default()));
     let gauge = meter.clone().map(|m| m as Arc<dyn Gauge>);
@@ -559,7 +559,7 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
 
 /// The canonical path of the folder given to `--confine`.
 fn confined_root(dir: &Path) -> Result<PathBuf, String> {
-    let shown = crate::session::shown(dir);
+    let shown = crate::api::shown(dir);
     let root = std::fs::canonicalize(dir)
         .map_err(|e| format!("--confine {shown}: cannot find the folder ({e})"))?;
     if !root.is_dir() {
@@ -701,7 +701,7 @@ fn run_file(
 /// a `show` clause fails.
 fn draw(
     session: &mut Session,
-    value: &crate::eval::value::Value,
+    value: &crate::api::Value,
     expr: &str,
     style: RenderStyle,
     out: &mut dyn Write,
@@ -709,7 +709,7 @@ fn draw(
 ) -> u8 {
     const MOST: usize = 40;
     let file = session.sources.add("<expression>", expr);
-    let span = crate::diag::Span::new(file, 0, expr.len());
+    let span = crate::api::Span::new(file, 0, expr.len());
     let pictures = match session.pictures(value, span, MOST) {
         Ok(p) => p,
         Err(d) => {
@@ -717,7 +717,7 @@ fn draw(
             return 1;
         }
     };
-    use crate::eval::picture::gallery;
+    use crate::api::gallery;
     match pictures.as_slice() {
         [] => {}
         [(label, picture)] if label.is_empty() => {
@@ -725,9 +725,7 @@ fn draw(
         }
         _ => {
             let _ = writeln!(out, "{}", gallery(&pictures, crate::repl::columns()));
-            if let crate::eval::value::Value::List(items)
-            | crate::eval::value::Value::Tuple(items) = value
-            {
+            if let crate::api::Value::List(items) | crate::api::Value::Tuple(items) = value {
                 if items.len() > MOST {
                     let _ = writeln!(out, "... and {} more", items.len() - MOST);
                 }
@@ -798,7 +796,7 @@ fn eval(
                     err,
                     "note: the value is printed in part: cgl prints at most {} bytes of a \
                      value, and `…` stands for the rest",
-                    crate::eval::value::MAX_SHOWN
+                    crate::api::MAX_SHOWN
                 );
             }
             if show {

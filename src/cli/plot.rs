@@ -1,14 +1,14 @@
 //! `cgl plot` and `cgl dot`: evaluate what a picture shows through the session, and hand it
-//! to `crate::plot` as plain data to draw.
+//! to `crate::api::plot` as plain data to draw.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::diag::{Code, Diag, Span};
-use crate::eval::builtins::{self, Builtin};
-use crate::eval::value::{Outcome, Value};
-use crate::plot::{self, dot, Axis, Cell, DrawError, Grid, Mark, Plot, Sequence};
-use crate::session::{Bindings, ParsedExpr, Session, TableVar};
+use crate::api::builtins::{self, Builtin};
+use crate::api::plot::{self, dot, Axis, Cell, DrawError, Grid, Mark, Plot, Sequence};
+use crate::api::{Bindings, ParsedExpr, Session, TableVar};
+use crate::api::{Code, Diag, Span};
+use crate::api::{Outcome, Value};
 
 /// Most values along one axis of a plot (a picture wider than this is unreadable anyway).
 pub const MOST_PER_AXIS: usize = 5_000;
@@ -105,9 +105,7 @@ fn axis_var(
     let source = ParsedExpr::parse(file, text, &(eq + 1..text.len()))?;
     let range_span = source.span();
     let count = match session.eval_parsed(&source, scope)? {
-        Value::Range(a, b) => {
-            usize::try_from(crate::eval::arith::range_count(a, b)).unwrap_or(usize::MAX)
-        }
+        Value::Range(a, b) => usize::try_from(crate::api::range_count(a, b)).unwrap_or(usize::MAX),
         Value::List(ref items) | Value::Tuple(ref items) => items.len(),
         Value::Set(ref items) => items.len(),
         other => {
@@ -440,7 +438,7 @@ pub fn emit(
         Some(path) => std::fs::write(path, bytes).map_err(|e| {
             format!(
                 "cannot write {}: {}",
-                crate::session::shown(path),
+                crate::api::shown(path),
                 super::io_error_text(&e)
             )
         }),

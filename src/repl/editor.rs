@@ -14,8 +14,8 @@ use rustyline::validate::{ValidationContext, ValidationResult, Validator};
 use rustyline::{CompletionType, Config, Context, Editor, Helper};
 
 use super::command::{needs_more, starts_command, COMMANDS};
-use crate::eval::builtins::{BUILTINS, CONSTANT_NAMES};
-use crate::syntax::lex::{is_word_char, KEYWORDS};
+use crate::api::builtins::{BUILTINS, CONSTANT_NAMES};
+use crate::api::lex::{is_word_char, KEYWORDS};
 
 /// The prompt of a new entry.
 pub const PROMPT: &str = "cgl> ";

@@ -2,7 +2,7 @@
 //!
 //! A student types expressions, statements of the .game language and `let` bindings, and
 //! meta-commands (`:explain`, `:table`, `:play`, ...) that show a game from several sides.
-//! Everything runs on one [`Session`](crate::session::Session), so later entries reuse what
+//! Everything runs on one [`Session`](crate::api::Session), so later entries reuse what
 //! earlier ones computed. A mistake is a diagnostic, drawn as `cgl check` draws it, and the
 //! session goes on; only `:quit` and the end of the input (Ctrl-D) end it.
 //!
@@ -30,10 +30,10 @@ use std::sync::Arc;
 pub use command::{parse_command, Command, CommandError, Generator};
 pub use play::{choose_move, OptionFacts};
 
-use crate::diag::{Diag, RenderStyle};
-use crate::eval::Meter;
-use crate::progress::{Clearing, Eraser, Progress};
-use crate::session::{LoadPolicy, SessionConfig};
+use crate::api::progress::{Clearing, Eraser, Progress};
+use crate::api::Meter;
+use crate::api::{Diag, RenderStyle};
+use crate::api::{LoadPolicy, SessionConfig};
 use editor::{read_entry, Lines, Piped, Read, Terminal};
 use state::{Flow, Repl};
 

@@ -6,12 +6,12 @@ use std::io::Write;
 use super::editor::{Lines, Read};
 use super::explain::{options, outcome, remoteness};
 use super::Errors;
-use crate::cgt::Side;
-use crate::diag::{Code, Diag, Span};
-use crate::eval::builtins::Builtin;
-use crate::eval::picture::{gallery, indent};
-use crate::eval::value::{Outcome, PosTerm, Value};
-use crate::session::{Bindings, Session};
+use crate::api::builtins::Builtin;
+use crate::api::Side;
+use crate::api::{gallery, indent};
+use crate::api::{Bindings, Session};
+use crate::api::{Code, Diag, Span};
+use crate::api::{Outcome, PosTerm, Value};
 
 /// What the computer knows of one option: its outcome (for the player who moves next, the
 /// opponent) and its remoteness (`None` for a draw).

@@ -13,16 +13,16 @@ use super::command::{
 };
 use super::editor::Lines;
 use super::{explain, help, play, table, Errors};
-use crate::diag::{render, Code, Diag, FileId, Label, RenderStyle, Span};
-use crate::eval::builtins;
-use crate::eval::picture::{gallery, indent};
-use crate::eval::value::{PosTerm, Value};
-use crate::eval::Stop;
-use crate::session::{
-    Binding, Bindings, Fragment, LoadPolicy, Outcome, ParsedExpr, Rows, RunOptions, Session,
+use crate::api::builtins;
+use crate::api::stats::{self, GraphSize};
+use crate::api::Stop;
+use crate::api::{gallery, indent};
+use crate::api::{render, Code, Diag, FileId, Label, RenderStyle, Span};
+use crate::api::{
+    Binding, Bindings, Fragment, Gave, LoadPolicy, ParsedExpr, Rows, RunOptions, Session,
     SessionConfig, TableVar,
 };
-use crate::stats::{self, GraphSize};
+use crate::api::{PosTerm, Value};
 
 /// Most values a `:table` or `:grid` shows.
 const MAX_CELLS: usize = 100_000;
@@ -95,7 +95,7 @@ impl Repl {
     }
 
     /// Notes the progress of every computation on `meter` (the progress line reads it).
-    pub fn set_meter(&mut self, meter: Arc<crate::eval::Meter>) {
+    pub fn set_meter(&mut self, meter: Arc<crate::api::Meter>) {
         self.stop = self.stop.clone().with_meter(meter);
         self.session.set_stop(self.stop.clone());
     }
@@ -315,18 +315,18 @@ impl Repl {
         };
         self.session
             .run_statements(index, options, &mut |session, ran| match ran.outcome {
-                Outcome::Printed(text) => {
+                Gave::Printed(text) => {
                     let _ = writeln!(out, "{text}");
                 }
-                Outcome::Passed => {
+                Gave::Passed => {
                     let _ = writeln!(out, "ok");
                 }
-                Outcome::Failed(d) => {
+                Gave::Failed(d) => {
                     failed = true;
                     let _ = write!(err, "{}", render(&d, &session.sources, style));
                     let _ = writeln!(err);
                 }
-                Outcome::Skipped => {}
+                Gave::Skipped => {}
             });
         self.failed |= failed;
         Ok(())
@@ -587,7 +587,7 @@ impl Repl {
     fn check_size(&mut self, source: &ParsedExpr, span: Span) -> Result<(), Errors> {
         let n = match self.session.eval_parsed(source, &self.scope) {
             Ok(Value::Range(a, b)) => {
-                usize::try_from(crate::eval::arith::range_count(a, b)).unwrap_or(usize::MAX)
+                usize::try_from(crate::api::range_count(a, b)).unwrap_or(usize::MAX)
             }
             Ok(Value::List(ref items) | Value::Tuple(ref items)) => items.len(),
             Ok(Value::Set(ref items)) => items.len(),

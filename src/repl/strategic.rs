@@ -4,12 +4,12 @@
 
 use std::fmt::Write as _;
 
-use crate::diag::{Code, Diag, Span};
-use crate::eval::builtins::Builtin;
-use crate::eval::value::Value;
-use crate::eval::StrategicTable;
-use crate::session::Session;
-use crate::strategic::Game;
+use crate::api::builtins::Builtin;
+use crate::api::Session;
+use crate::api::StrategicGame;
+use crate::api::StrategicTable;
+use crate::api::Value;
+use crate::api::{Code, Diag, Span};
 
 /// Tables larger than this many cells are summarised, not printed.
 const MAX_CELLS: usize = 2_500;
@@ -46,7 +46,7 @@ fn columns(rows: &[Vec<String>]) -> String {
 }
 
 /// A payoff, starred when the player's strategy is a best response to the others'.
-fn marked(g: &Game, profile: &[usize], player: usize) -> String {
+fn marked(g: &StrategicGame, profile: &[usize], player: usize) -> String {
     let best = g.best_responses(profile)[player].contains(&profile[player]);
     format!(
         "{}{}",

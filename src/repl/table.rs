@@ -4,9 +4,9 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use crate::eval::builtins;
-use crate::eval::value::{Outcome, Value};
-use crate::session::Session;
+use crate::api::builtins;
+use crate::api::Session;
+use crate::api::{Outcome, Value};
 
 /// The mark of `true` in `:table` and `:grid` (what stands out, as P-positions are black in
 /// the papers' pictures).

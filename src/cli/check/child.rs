@@ -2,7 +2,7 @@
 //! (a hidden command, not for people) checks one file exactly as `cgl check` does in
 //! process and writes its report on stdout as one JSON document ([`super::wire`]), nothing
 //! else. With `beats` in its settings it also writes its progress on stderr, a
-//! [`crate::progress::BEAT`] line a tick.
+//! [`crate::api::progress::BEAT`] line a tick.
 //!
 //! It lives only as long as its parent: the parent holds the child's stdin open and never
 //! writes to it, so when the parent ends, however it ends (Ctrl-C, a kill), the child reads
@@ -17,7 +17,7 @@ use std::time::Duration;
 use super::check_file;
 use super::threads::check_isolated;
 use super::wire::{self, WireSettings};
-use crate::progress::{Relay, Tally};
+use crate::api::progress::{Relay, Tally};
 
 /// The exit status of a child whose parent went away (its report has no reader).
 const ORPHANED: i32 = 130;

@@ -20,10 +20,10 @@ use std::time::{Duration, Instant};
 
 use super::wire::{self, WireSettings};
 use super::{give_up_after, given_up, CheckSettings, Input};
+use crate::api::progress::{note_beat, parse_beat, Entered, Meter, Tally};
+use crate::api::{escaped, shown};
+use crate::api::{Code, Diag, RenderStyle};
 use crate::cli::report::{FileReport, Problem};
-use crate::diag::{Code, Diag, RenderStyle};
-use crate::progress::{note_beat, parse_beat, Entered, Meter, Tally};
-use crate::session::{escaped, shown};
 
 /// The longest record read from a child; a child that writes more is a crash (no correct
 /// report of one file comes near it).
@@ -446,9 +446,9 @@ fn not_started(path: &Path, e: &std::io::Error) -> FileReport {
 }
 
 fn plain(diag: &Diag, path: &Path) -> FileReport {
-    let rendered = crate::diag::render(diag, &Default::default(), RenderStyle::Plain);
+    let rendered = crate::api::render(diag, &Default::default(), RenderStyle::Plain);
     let mut problem = Problem::plain(diag.code, diag.message.clone(), diag.help.clone(), rendered);
-    problem.notes = diag.notes.clone();
+    problem.diagnostic.notes = diag.notes.clone();
     FileReport::not_checked(shown(path), vec![problem])
 }
 

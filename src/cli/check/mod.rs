@@ -24,11 +24,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::report::{ExpectReport, ExpectStatus, FileReport, Locator, Place, Problem};
-use crate::diag::{Code, Diag, RenderStyle, Severity};
-use crate::eval::{Stop, INTERRUPTED, TIMEOUT};
-use crate::progress::Tally;
-use crate::session::{shown, LoadPolicy, Outcome, RunOptions, Session, SessionConfig};
-use crate::stats::{Stats, Work};
+use crate::api::progress::Tally;
+use crate::api::stats::{Stats, Work};
+use crate::api::{shown, Gave, LoadPolicy, RunOptions, Session, SessionConfig};
+use crate::api::{Code, Diag, RenderStyle, Severity};
+use crate::api::{Stop, INTERRUPTED, TIMEOUT};
 
 pub use child::run as run_child;
 
@@ -189,7 +189,7 @@ fn outside_folder(dir: &Path) -> FileReport {
         ),
     )
     .help("with --confine, cgl reads only files inside the confined folder; its files are not checked");
-    let rendered = crate::diag::render(&diag, &Default::default(), RenderStyle::Plain);
+    let rendered = crate::api::render(&diag, &Default::default(), RenderStyle::Plain);
     let problem = Problem::plain(diag.code, diag.message, diag.help, rendered);
     FileReport::not_checked(shown(dir), vec![problem])
 }
@@ -210,9 +210,9 @@ fn given_up(path: &Path, budget: Duration, limit: Duration, killed: bool) -> Fil
          parsing a very large file?) was still running"
     ))
     .help("make the file smaller or simpler; if it is small, this is a bug in cgl");
-    let rendered = crate::diag::render(&diag, &Default::default(), RenderStyle::Plain);
+    let rendered = crate::api::render(&diag, &Default::default(), RenderStyle::Plain);
     let mut problem = Problem::plain(diag.code, diag.message.clone(), diag.help, rendered);
-    problem.notes = diag.notes;
+    problem.diagnostic.notes = diag.notes;
     FileReport::not_checked(shown(path), vec![problem])
 }
 
@@ -290,14 +290,16 @@ fn check_file(path: &Path, settings: &CheckSettings, stop: &Arc<AtomicBool>) -> 
             column: 0,
             end_line: 0,
             end_column: 0,
+            start: 0,
+            end: 0,
         });
         let text = session.sources.snippet(ran.span).to_string();
         let status = match ran.outcome {
-            Outcome::Passed => ExpectStatus::Passed,
+            Gave::Passed => ExpectStatus::Passed,
             // Not asked for: `prints` is off.
-            Outcome::Printed(_) => return,
-            Outcome::Skipped => ExpectStatus::Skipped,
-            Outcome::Failed(mut diag) => {
+            Gave::Printed(_) => return,
+            Gave::Skipped => ExpectStatus::Skipped,
+            Gave::Failed(mut diag) => {
                 if diag.code == TIMEOUT || diag.code == INTERRUPTED {
                     // Where the work stood when the deadline passed ("while generating the
                     // moves of ...") differs from run to run; the rest does not. (Stopped by

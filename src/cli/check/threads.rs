@@ -17,9 +17,9 @@ use std::sync::{Arc, Once};
 use std::time::{Duration, Instant};
 
 use super::{give_up_after, given_up, CheckSettings, Input};
+use crate::api::shown;
+use crate::api::{Diag, RenderStyle};
 use crate::cli::report::{FileReport, Problem};
-use crate::diag::{Diag, RenderStyle};
-use crate::session::shown;
 
 /// Stack of each worker thread, as large as the main thread's (src/main.rs), so that a file
 /// that `cgl run` can run, `cgl check` can check. Evaluation recurses over expressions and
@@ -268,7 +268,7 @@ fn payload_text(payload: &(dyn Any + Send)) -> String {
 
 fn crashed(path: &Path, what: String) -> FileReport {
     let diag = Diag::internal(format!("checking this file crashed ({what})"));
-    let rendered = crate::diag::render(&diag, &Default::default(), RenderStyle::Plain);
+    let rendered = crate::api::render(&diag, &Default::default(), RenderStyle::Plain);
     let problem = Problem::plain(diag.code, diag.message, diag.help, rendered);
     FileReport::not_checked(shown(path), vec![problem])
 }
@@ -277,10 +277,10 @@ fn crashed(path: &Path, what: String) -> FileReport {
 mod tests {
     use super::super::bad_path;
     use super::*;
+    use crate::api::Code;
+    use crate::api::TIMEOUT;
+    use crate::api::{LoadPolicy, SessionConfig};
     use crate::cli::report::{ExpectReport, ExpectStatus, Place};
-    use crate::diag::Code;
-    use crate::eval::TIMEOUT;
-    use crate::session::{LoadPolicy, SessionConfig};
 
     fn settings(jobs: usize, timeout: Option<Duration>) -> CheckSettings {
         CheckSettings {
@@ -327,6 +327,8 @@ mod tests {
                     column: 8,
                     end_line: 1,
                     end_column: 9,
+                    start: 7,
+                    end: 8,
                 },
                 text: "true".to_string(),
                 status: ExpectStatus::Passed,

@@ -13,13 +13,13 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 
 use super::CheckSettings;
+use crate::api::stats::{Aside, Compiled, GameIndex, GraphSize, Stats, Work};
+use crate::api::BinaryOp;
+use crate::api::Limits;
+use crate::api::RenderStyle;
+use crate::api::{FailedValues, LoadPolicy, SessionConfig};
+use crate::api::{GraphConfig, IndexUse};
 use crate::cli::report::{ExpectReport, ExpectStatus, FileReport, Place, Problem};
-use crate::diag::{Code, RenderStyle, Severity};
-use crate::eval::Limits;
-use crate::graph::{GraphConfig, IndexUse};
-use crate::session::{FailedValues, LoadPolicy, SessionConfig};
-use crate::stats::{Aside, Compiled, GameIndex, GraphSize, Stats, Work};
-use crate::syntax::ast::BinaryOp;
 
 /// [`CheckSettings`] as the child gets them (`--settings`), the limits already resolved by
 /// the parent (`--max-memory`'s share of each file, the defaults of `--confine`). The
@@ -145,8 +145,8 @@ pub fn decode(bytes: &[u8]) -> Result<FileReport, String> {
 #[derive(Serialize, Deserialize)]
 struct WireReport {
     path: String,
-    errors: Vec<WireProblem>,
-    warnings: Vec<WireProblem>,
+    errors: Vec<Problem>,
+    warnings: Vec<Problem>,
     expects: Vec<WireExpect>,
     stats: Option<WireStats>,
 }
@@ -162,23 +162,18 @@ impl WireReport {
         } = report;
         WireReport {
             path: path.clone(),
-            errors: errors.iter().map(WireProblem::of).collect(),
-            warnings: warnings.iter().map(WireProblem::of).collect(),
+            errors: errors.clone(),
+            warnings: warnings.clone(),
             expects: expects.iter().map(WireExpect::of).collect(),
             stats: stats.as_ref().map(WireStats::of),
         }
     }
 
     fn report(self) -> Result<FileReport, String> {
-        let problems = |list: Vec<WireProblem>| {
-            list.into_iter()
-                .map(WireProblem::problem)
-                .collect::<Result<Vec<_>, _>>()
-        };
         Ok(FileReport {
             path: self.path,
-            errors: problems(self.errors)?,
-            warnings: problems(self.warnings)?,
+            errors: self.errors,
+            warnings: self.warnings,
             expects: self
                 .expects
                 .into_iter()
@@ -190,110 +185,8 @@ impl WireReport {
 }
 
 #[derive(Serialize, Deserialize)]
-struct WirePlace {
-    file: String,
-    line: usize,
-    column: usize,
-    end_line: usize,
-    end_column: usize,
-}
-
-impl WirePlace {
-    fn of(place: &Place) -> WirePlace {
-        let Place {
-            file,
-            line,
-            column,
-            end_line,
-            end_column,
-        } = place;
-        WirePlace {
-            file: file.clone(),
-            line: *line,
-            column: *column,
-            end_line: *end_line,
-            end_column: *end_column,
-        }
-    }
-
-    fn place(self) -> Place {
-        Place {
-            file: self.file,
-            line: self.line,
-            column: self.column,
-            end_line: self.end_line,
-            end_column: self.end_column,
-        }
-    }
-}
-
-#[derive(Serialize, Deserialize)]
-struct WireProblem {
-    code: String,
-    warning: bool,
-    message: String,
-    place: Option<WirePlace>,
-    labels: Vec<(WirePlace, String)>,
-    notes: Vec<String>,
-    help: Option<String>,
-    rendered: String,
-}
-
-impl WireProblem {
-    fn of(problem: &Problem) -> WireProblem {
-        let Problem {
-            code,
-            severity,
-            message,
-            place,
-            labels,
-            notes,
-            help,
-            rendered,
-        } = problem;
-        WireProblem {
-            code: code.name().to_string(),
-            warning: *severity == Severity::Warning,
-            message: message.clone(),
-            place: place.as_ref().map(WirePlace::of),
-            labels: labels
-                .iter()
-                .map(|(p, text)| (WirePlace::of(p), text.clone()))
-                .collect(),
-            notes: notes.clone(),
-            help: help.clone(),
-            rendered: rendered.clone(),
-        }
-    }
-
-    fn problem(self) -> Result<Problem, String> {
-        let code = Code::from_name(&self.code)
-            .filter(|c| c.name() == self.code)
-            .ok_or_else(|| format!("unknown diagnostic code `{}`", self.code))?;
-        Ok(Problem {
-            code,
-            severity: if self.warning {
-                Severity::Warning
-            } else {
-                Severity::Error
-            },
-            message: self.message,
-            place: self.place.map(WirePlace::place),
-            labels: self
-                .labels
-                .into_iter()
-                .map(|(p, text)| (p.place(), text))
-                .collect(),
-            notes: self.notes,
-            help: self.help,
-            rendered: self.rendered,
-        })
-    }
-}
-
-#[derive(Serialize, Deserialize)]
 struct WireExpect {
-    place: WirePlace,
+    place: Place,
     text: String,
     status: WireStatus,
 }
@@ -302,7 +195,7 @@ struct WireExpect {
 enum WireStatus {
     Passed,
     Failed {
-        problem: Box<WireProblem>,
+        problem: Box<Problem>,
         value: Option<String>,
         operator: Option<String>,
         actual: Option<String>,
@@ -343,7 +236,7 @@ impl WireExpect {
                     expected,
                 } = values;
                 WireStatus::Failed {
-                    problem: Box::new(WireProblem::of(problem)),
+                    problem: problem.clone(),
                     value: value.clone(),
                     operator: operator.map(str::to_string),
                     actual: actual.clone(),
@@ -352,7 +245,7 @@ impl WireExpect {
             }
         };
         WireExpect {
-            place: WirePlace::of(place),
+            place: place.clone(),
             text: text.clone(),
             status,
         }
@@ -385,11 +278,11 @@ impl WireExpect {
                     actual,
                     expected,
                 };
-                ExpectStatus::Failed(Box::new(problem.problem()?), values)
+                ExpectStatus::Failed(problem, values)
             }
         };
         Ok(ExpectReport {
-            place: self.place.place(),
+            place: self.place,
             text: self.text,
             status,
         })
@@ -549,6 +442,7 @@ impl WireStats {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::Code;
 
     #[test]
     fn every_comparison_crosses_the_pipe() {
@@ -568,6 +462,8 @@ mod tests {
                         column: 8,
                         end_line: 1,
                         end_column: 9,
+                        start: 7,
+                        end: 8,
                     },
                     text: "x".into(),
                     status: ExpectStatus::Failed(

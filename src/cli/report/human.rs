@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use super::{one_line, ExpectStatus, FileReport, Place, Problem, Reporter, Totals};
-use crate::diag::Severity;
+use crate::api::Severity;
 
 /// Output errors (a closed pipe) are ignored: there is nobody left to tell.
 pub(super) struct Human {
@@ -106,7 +106,7 @@ fn github_annotations(report: &FileReport, out: &mut dyn Write) {
             }
             ExpectStatus::Skipped => {
                 let problem = Problem::plain(
-                    crate::eval::TIMEOUT,
+                    crate::api::TIMEOUT,
                     "not checked: the file ran out of time before this expectation".to_string(),
                     Some("allow more time with --timeout".to_string()),
                     String::new(),

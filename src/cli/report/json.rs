@@ -6,8 +6,8 @@ use serde::Serialize;
 use serde_json::ser::CharEscape;
 
 use super::{ExpectStatus, FileReport, Problem, Reporter, Totals};
-use crate::diag::Severity;
-use crate::stats::{GameIndex, Stats};
+use crate::api::stats::{GameIndex, Stats};
+use crate::api::Severity;
 
 /// One JSON document: `{"format": "cgl-check", "version": 1, "records": [...], "summary":
 /// {...}}`, one record per line, each written as soon as its file is done. Records are
@@ -83,7 +83,7 @@ impl Reporter for Json {
                 }
                 ExpectStatus::Skipped => {
                     record.status = "skipped";
-                    record.code = Some(crate::eval::TIMEOUT.name());
+                    record.code = Some(crate::api::TIMEOUT.name());
                     record.message =
                         Some("not checked: the file ran out of time before this expectation");
                 }

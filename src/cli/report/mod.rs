@@ -12,14 +12,16 @@ mod human;
 mod json;
 mod junit;
 
-use std::collections::BTreeMap;
 use std::io::Write;
 
 use clap::ValueEnum;
 
-use crate::diag::{render, Code, Diag, FileId, RenderStyle, Severity, SourceMap, Span};
-use crate::session::FailedValues;
-use crate::stats::Stats;
+use serde::{Deserialize, Serialize};
+
+use crate::api::stats::Stats;
+use crate::api::FailedValues;
+use crate::api::{render, Code, Diag, RenderStyle, SourceMap};
+pub use crate::api::{Diagnostic, Locator, Place};
 use human::Human;
 use json::Json;
 use junit::Junit;
@@ -38,81 +40,22 @@ pub enum Format {
     Github,
 }
 
-/// Where something is: the file as the user named it, and 1-based lines and columns
-/// (columns count characters) of its first character and of the character after it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Place {
-    /// The file, as shown in diagnostics.
-    pub file: String,
-    /// Line of the start.
-    pub line: usize,
-    /// Column of the start.
-    pub column: usize,
-    /// Line of the end.
-    pub end_line: usize,
-    /// Column of the end (exclusive).
-    pub end_column: usize,
-}
-
-/// Turns spans into places. Keeps the line starts of each source it has seen, so that a file
-/// with 10,000 expectations is not scanned from its start 20,000 times
-/// ([`SourceMap::line_col`] scans).
-#[derive(Debug, Default)]
-pub struct Locator {
-    line_starts: BTreeMap<FileId, Vec<usize>>,
-}
-
-impl Locator {
-    /// The place of a span, if its source is known.
-    pub fn place(&mut self, span: Span, sources: &SourceMap) -> Option<Place> {
-        let source = sources.get(span.file)?;
-        let text: &str = &source.text;
-        let starts = self.line_starts.entry(span.file).or_insert_with(|| {
-            std::iter::once(0)
-                .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-                .collect()
-        });
-        let (line, column) = line_col(text, starts, span.start as usize);
-        let (end_line, end_column) = line_col(text, starts, span.end as usize);
-        Some(Place {
-            file: source.name.clone(),
-            line,
-            column,
-            end_line,
-            end_column,
-        })
-    }
-}
-
-/// 1-based line and column (in characters) of a byte offset, as [`SourceMap::line_col`]
-/// counts them.
-fn line_col(text: &str, line_starts: &[usize], offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let line = line_starts.partition_point(|&start| start <= offset).max(1);
-    let start = line_starts.get(line - 1).copied().unwrap_or(0);
-    let column = text.get(start..offset).map_or(0, |s| s.chars().count()) + 1;
-    (line, column)
-}
-
-/// A diagnostic, flattened to text, with its rendering.
-#[derive(Clone, Debug)]
+/// A diagnostic as data, with its rendering (what the human format prints).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Problem {
-    /// The stable code (`cgl::check::failed`).
-    pub code: Code,
-    /// Error or warning.
-    pub severity: Severity,
-    /// The headline.
-    pub message: String,
-    /// Where the primary label points, if anywhere.
-    pub place: Option<Place>,
-    /// The labels: place and text.
-    pub labels: Vec<(Place, String)>,
-    /// Notes.
-    pub notes: Vec<String>,
-    /// How to fix it.
-    pub help: Option<String>,
+    /// What it says, and where.
+    #[serde(flatten)]
+    pub diagnostic: Diagnostic,
     /// The diagnostic as `cgl` draws it (without colour unless the style asks for it).
     pub rendered: String,
+}
+
+impl std::ops::Deref for Problem {
+    type Target = Diagnostic;
+
+    fn deref(&self) -> &Diagnostic {
+        &self.diagnostic
+    }
 }
 
 impl Problem {
@@ -124,17 +67,7 @@ impl Problem {
         locator: &mut Locator,
     ) -> Problem {
         Problem {
-            code: diag.code,
-            severity: diag.severity,
-            message: diag.message.clone(),
-            place: diag.primary_span().and_then(|s| locator.place(s, sources)),
-            labels: diag
-                .labels
-                .iter()
-                .filter_map(|l| Some((locator.place(l.span, sources)?, l.message.clone())))
-                .collect(),
-            notes: diag.notes.clone(),
-            help: diag.help.clone(),
+            diagnostic: Diagnostic::of(diag, sources, locator),
             rendered: render(diag, sources, style),
         }
     }
@@ -143,13 +76,7 @@ impl Problem {
     /// `rendered` is the whole text the human format prints for it.
     pub fn plain(code: Code, message: String, help: Option<String>, rendered: String) -> Problem {
         Problem {
-            code,
-            severity: Severity::Error,
-            message,
-            place: None,
-            labels: Vec::new(),
-            notes: Vec::new(),
-            help,
+            diagnostic: Diagnostic::plain(code, message, help),
             rendered,
         }
     }
@@ -313,30 +240,4 @@ pub fn reporter(format: Format, stats: bool) -> Box<dyn Reporter> {
 /// An expression written over several lines, on one line.
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn places_agree_with_the_source_map() {
-        let mut sources = SourceMap::default();
-        let text = "ab\nçd€\n\nx";
-        let file = sources.add("t.game", text);
-        let mut locator = Locator::default();
-        for start in 0..=text.len() {
-            if !text.is_char_boundary(start) {
-                continue;
-            }
-            let span = Span::new(file, start, text.len());
-            let place = locator.place(span, &sources).unwrap();
-            assert_eq!(
-                (place.line, place.column),
-                sources.line_col(span),
-                "at {start}"
-            );
-            assert_eq!((place.end_line, place.end_column), (4, 2));
-        }
-    }
 }

@@ -7,11 +7,11 @@ mod partizan;
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use crate::diag::{Code, Diag, Span};
-use crate::eval::builtins::{self, Builtin};
-use crate::eval::picture::{gallery, indent};
-use crate::eval::value::{Outcome, Value};
-use crate::session::Session;
+use crate::api::builtins::{self, Builtin};
+use crate::api::Session;
+use crate::api::{gallery, indent};
+use crate::api::{Code, Diag, Span};
+use crate::api::{Outcome, Value};
 use partizan::explain_partizan;
 
 /// Codes of the analyses' errors that mean "not defined here" rather than "went wrong".
@@ -87,8 +87,8 @@ fn defined(
 /// The stop condition of the session, and the one of `:explain`'s optional facts (the same
 /// flag, so Ctrl-C still stops them, and a deadline [`EXPLAIN_BUDGET`] away).
 struct Budget {
-    own: crate::eval::Stop,
-    optional: crate::eval::Stop,
+    own: crate::api::Stop,
+    optional: crate::api::Stop,
 }
 
 impl Budget {
@@ -118,7 +118,7 @@ impl Budget {
         match result {
             Ok(Ok(v)) => Ok(Fact::Known(v)),
             Ok(Err(reason)) => Ok(Fact::Undefined(reason)),
-            Err(d) if d.code == crate::eval::TIMEOUT && self.own.check().is_ok() => {
+            Err(d) if d.code == crate::api::TIMEOUT && self.own.check().is_ok() => {
                 Ok(Fact::Skipped)
             }
             Err(d) => Err(d),

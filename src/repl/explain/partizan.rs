@@ -4,10 +4,10 @@
 use std::fmt::Write as _;
 
 use super::{meaning, outcome, MAX_ROWS};
-use crate::diag::{Code, Diag, Span};
-use crate::eval::builtins::Builtin;
-use crate::eval::value::{Outcome, Value};
-use crate::session::Session;
+use crate::api::builtins::Builtin;
+use crate::api::Session;
+use crate::api::{Code, Diag, Span};
+use crate::api::{Outcome, Value};
 
 /// Codes of `value`'s errors that mean "no value here" rather than "went wrong".
 const NO_VALUE: &[Code] = &[
@@ -17,9 +17,9 @@ const NO_VALUE: &[Code] = &[
 ];
 
 /// The stops and temperature of a game value, in words.
-fn stops_text(value: &Value, stop: &crate::eval::Stop) -> Option<String> {
-    use crate::cgt::Dyadic;
-    let id = crate::value::with_forms(|t| match value {
+fn stops_text(value: &Value, stop: &crate::api::Stop) -> Option<String> {
+    use crate::api::Dyadic;
+    let id = crate::api::with_forms(|t| match value {
         Value::Form(id) => Some(*id),
         Value::Int(n) => t.integer(*n).ok(),
         Value::Rational(r) => Dyadic::from_fraction(r.numer(), r.denom())
@@ -27,7 +27,7 @@ fn stops_text(value: &Value, stop: &crate::eval::Stop) -> Option<String> {
             .ok(),
         _ => None,
     })?;
-    crate::value::with_forms(|t| {
+    crate::api::with_forms(|t| {
         t.with_budget(stop.sooner(super::EXPLAIN_BUDGET).budget(), |t| {
             Some((t.stops(id).ok()?, t.temperature(id).ok()?))
         })?;
@@ -55,7 +55,7 @@ pub(super) fn explain_partizan(
     span: Span,
     color: bool,
 ) -> Result<String, Box<Diag>> {
-    use crate::cgt::Side;
+    use crate::api::Side;
     let shown = session.show(position);
     let here = outcome(session, position, span)?;
     let mut out = String::new();
