@@ -31,6 +31,7 @@ pub mod diag;
 pub mod eval;
 pub mod graph;
 pub mod lower;
+pub mod lsp;
 pub mod num;
 pub mod plot;
 pub mod progress;

@@ -25,6 +25,7 @@ const LAYERS: &[&str] = &[
     "progress",
     "session",
     "api",
+    "lsp",
     "repl",
     "cli",
 ];
@@ -102,7 +103,7 @@ fn modules_depend_only_on_lower_layers() {
 }
 
 /// The shells: they reach the core only through the library face, `crate::api`.
-const SHELLS: &[&str] = &["repl", "cli"];
+const SHELLS: &[&str] = &["lsp", "repl", "cli"];
 
 #[test]
 fn shells_use_only_the_library_face() {

@@ -30,6 +30,7 @@ mod instance_order;
 mod isolation;
 mod layers;
 mod loopy;
+mod lsp;
 mod newcomer;
 mod parallel;
 mod partizan;

@@ -173,6 +173,8 @@ enum Command {
         /// The code (the `cgl::` may be left out).
         code: Option<String>,
     },
+    /// Serve the Language Server Protocol on stdin and stdout, for an editor.
+    Lsp,
     /// Explore games interactively (also what `cgl` alone does).
     Repl {
         /// Files to load first.
@@ -195,7 +197,7 @@ impl Command {
             | Command::Plot { unattended, .. }
             | Command::Dot { unattended, .. } => unattended.no_progress,
             Command::Repl { no_progress, .. } => *no_progress,
-            Command::Explain { .. } | Command::CheckChild { .. } => false,
+            Command::Explain { .. } | Command::CheckChild { .. } | Command::Lsp => false,
         }
     }
 }
@@ -540,6 +542,7 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
             })
         }
         Some(Command::Explain { code }) => explain::explain(code.as_deref(), style, out, err),
+        Some(Command::Lsp) => crate::lsp::serve(&mut std::io::stdin().lock(), &mut { out }),
         Some(Command::Repl { files, options, .. }) => crate::repl::run(
             &files,
             (options.config(), options.policy(None)),

@@ -75,6 +75,12 @@ impl SourceMap {
         FileId((self.sources.len() - 1) as u32)
     }
 
+    /// The text of the source last added under `name`.
+    pub fn text_of(&self, name: &str) -> Option<Arc<str>> {
+        let source = self.sources.iter().rev().find(|s| s.name == name)?;
+        Some(source.text.clone())
+    }
+
     /// The source behind an id.
     pub fn get(&self, id: FileId) -> Option<&Source> {
         self.sources.get(id.0 as usize)

@@ -184,6 +184,14 @@ impl Session {
         self.load_parsed(file, Path::new("."), &mut Vec::new())
     }
 
+    /// Loads the text of an editor's buffer for the file at `path`: its imports are read
+    /// beside that file (under the session's [`LoadPolicy`]), its diagnostics name `path`.
+    pub fn load_buffer(&mut self, path: &Path, text: &str) -> Result<usize, Vec<Diag>> {
+        let file = self.sources.add(shown(path), text);
+        let dir = path.parent().unwrap_or(Path::new("."));
+        self.load_parsed(file, dir, &mut Vec::new())
+    }
+
     /// The loaded file at an index.
     pub fn file(&self, index: usize) -> &LoadedFile {
         &self.files[index]
