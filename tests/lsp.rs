@@ -201,11 +201,11 @@ fn an_editor_gets_diagnostics_hover_definitions_and_an_outline() {
     );
 
     // Definition of `k` in `k <= n` is the `for k`.
-    let def = c.request("textDocument/definition", at(1, 56, URI));
+    let def = c.request("textDocument/definition", at(1, 55, URI));
     assert_eq!(def["result"]["uri"], URI);
     assert_eq!(
         def["result"]["range"]["start"],
-        json!({"line": 1, "character": 40})
+        json!({"line": 1, "character": 41})
     );
 
     let symbols = c.request(
