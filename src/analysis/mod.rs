@@ -12,7 +12,8 @@
 //! and applies the checks of the kinds of game that play reaches (`kind::Guard`) for every
 //! recurrence alike; `cycle.rs` tells a declared cycle from a mistake. Below them all sit
 //! the remoteness codes and rules (`rem.rs`); above them the memo tables (`memo.rs`), which
-//! name every solver's value type. No file here imports one that imports it back.
+//! name every solver's value type. Apart from the `Analyzer`, which every file takes from this
+//! one, no file here imports one that imports it back.
 
 mod choose;
 mod cycle;

@@ -1,11 +1,10 @@
 //! Retrograde analysis: outcomes and remoteness where play can cycle (games declared `loopy`).
 //!
 //! The depth-first search of `solve.rs` needs a DAG. When it closes a cycle that a `loopy`
-//! game declares, it ends with [`Unsolved::Cycle`](super::solve::Unsolved) and
-//! `impartial.rs` asks here instead: the positions reachable from the root are explored
-//! once (each with its options, a forward list), the predecessor lists are built from them,
-//! and decisions flow backwards from the ends of play, in order of remoteness, through a
-//! queue (linear in positions + moves):
+//! game declares, it ends with `Unsolved::Cycle` and `impartial.rs` asks here instead: the
+//! positions reachable from the root are explored once (each with its options, a forward
+//! list), the predecessor lists are built from them, and decisions flow backwards from the
+//! ends of play, in order of remoteness, through a queue (linear in positions + moves):
 //!
 //! - a terminal position is lost (`P`, remoteness 0) under normal play, won (`N`, remoteness
 //!   1, as if by one last move) under misère play, and a declared draw stays undecided;
