@@ -85,16 +85,6 @@ const NO_FAIL_FILE: &[(Code, &str)] = &[
          `a_panic_is_an_internal_error_for_that_file_only` makes one",
     ),
     (
-        Code::InternalLoopyCycle,
-        "never reported: the depth-first search gives up with it at a declared cycle and the \
-         retrograde solver takes over (every test of a loopy game goes through it)",
-    ),
-    (
-        Code::InternalOnlyAtoms,
-        "never reported: `outcome`'s search over positions gives up with it at a compound and \
-         the general search takes over (every test of `outcome` on a compound goes through it)",
-    ),
-    (
         Code::ExplainUnknownCode,
         "`cgl explain`'s, not a file's; tests/cli.rs `explain_every_code_and_only_codes`",
     ),

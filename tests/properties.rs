@@ -1219,7 +1219,8 @@ fn cli_max_positions_is_an_error_not_a_crash() {
 /// on its own may be unreachable in the compound. `Fuse(5) & Nim(1)` has one move, to
 /// `Nim(0) & Fuse(4)`, which is over (P, not a draw): Grundy value 1. cgl refuses with
 /// `grundy_draw`, because its draw check looks into the parts of a compound rather than at
-/// the compound's own moves (analysis::Draws). Found by `grundy_agrees_with_brute_force`.
+/// the compound's own moves (`Draws`, analysis/impartial.rs). Found by
+/// `grundy_agrees_with_brute_force`.
 #[test]
 fn regression_grundy_where_only_a_part_of_a_conjunctive_compound_reaches_a_draw() {
     let source = "

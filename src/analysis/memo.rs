@@ -1,75 +1,18 @@
 //! The analyses' memo tables, kept beside the game graph (indexed by its term ids) rather than
 //! inside it: the graph knows positions and moves, the analyses know what they computed.
+//!
+//! `Memos` holds every solver's table, so it stands above them all and names their value
+//! types (a partizan race, what the parallel solver kept); the solvers reach their tables
+//! through the [`Analyzer`](super::Analyzer) and never name this file.
 
-use super::solve::{MemoTable, Slot};
-use super::Rem;
-use crate::diag::{Diag, DiagResult};
+use super::parallel::Solved;
+use super::partizan::Race;
+use super::rem::RemMemo;
+use super::solve::Slot;
 use crate::eval::value::{InstanceId, Outcome};
 use crate::graph::{cell, GameGraph, TermId};
 use crate::num::Rational;
-
-/// A remoteness as the memo keeps it, in 4 bytes: `r`, or `u32::MAX` for a draw. A
-/// remoteness is the length of a play, so below the number of positions (`u32` ids).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct RemCode(pub(super) u32);
-
-impl RemCode {
-    pub(super) const DRAW: RemCode = RemCode(u32::MAX);
-    /// Remoteness values from here up are not kept (`RemMemo` needs three codes).
-    const MAX: u32 = u32::MAX - 3;
-
-    pub(super) fn get(self) -> Rem {
-        (self != RemCode::DRAW).then_some(u64::from(self.0))
-    }
-
-    pub(super) fn of(r: Rem) -> DiagResult<RemCode> {
-        match r {
-            None => Ok(RemCode::DRAW),
-            Some(r) => match u32::try_from(r) {
-                Ok(code) if code < RemCode::MAX => Ok(RemCode(code)),
-                _ => Err(Box::new(Diag::internal(format!(
-                    "a remoteness of {r} is past what the memo can hold"
-                )))),
-            },
-        }
-    }
-}
-
-/// The remoteness memo: a slot in 4 bytes, not the 8 of a `Slot<RemCode>` (a large board has
-/// millions of positions): 0 unknown, 1 on the search stack, 2 a draw, `r + 3` remoteness `r`.
-#[derive(Clone, Debug, Default)]
-pub struct RemMemo(Vec<u32>);
-
-impl RemMemo {
-    /// The memo's size in bytes.
-    pub fn bytes(&self) -> usize {
-        std::mem::size_of_val(self.0.as_slice())
-    }
-}
-
-impl MemoTable<RemCode> for RemMemo {
-    fn slot(&self, i: usize) -> Slot<RemCode> {
-        match self.0.get(i).copied().unwrap_or(0) {
-            0 => Slot::Unknown,
-            1 => Slot::Active,
-            2 => Slot::Done(RemCode::DRAW),
-            code => Slot::Done(RemCode(code - 3)),
-        }
-    }
-
-    fn put(&mut self, i: usize, value: Slot<RemCode>) {
-        if self.0.len() <= i {
-            self.0.resize(i + 1, 0);
-        }
-        self.0[i] = match value {
-            Slot::Unknown => 0,
-            Slot::Active => 1,
-            Slot::Done(RemCode::DRAW) => 2,
-            // Below `RemCode::MAX` (see `RemCode::of`), so no overflow.
-            Slot::Done(RemCode(r)) => r + 3,
-        };
-    }
-}
+use crate::syntax::ast::Convention;
 
 /// Every memo of the analyses, by term id, plus dense tables by value for the commonest
 /// positions (heaps and pairs of small integers), read in the streaming path's tight loops.
@@ -82,9 +25,9 @@ pub struct Memos {
     /// Grundy values.
     pub(super) grundy: Vec<Slot<u64>>,
     /// Outcomes, per convention (normal, misère).
-    pub(super) outcome: [Vec<Slot<Outcome>>; 2],
+    outcome: [Vec<Slot<Outcome>>; 2],
     /// Remoteness, per convention.
-    pub(super) remoteness: [RemMemo; 2],
+    remoteness: [RemMemo; 2],
     /// Scores of payoff games' positions, for the player to move.
     pub(super) score: Vec<Slot<Rational>>,
     /// Where retrograde analysis decided a loopy payoff game's position with a score other
@@ -94,9 +37,9 @@ pub struct Memos {
     /// The last stamp given out in `score_order`.
     pub(super) score_clock: u32,
     /// Outcome classes of partizan play (L, R, N, P), per convention.
-    pub(super) partizan_outcome: [Vec<Slot<Outcome>>; 2],
+    partizan_outcome: [Vec<Slot<Outcome>>; 2],
     /// Who wins and in how many moves with Left and with Right to move, per convention.
-    pub(super) partizan_rem: [Vec<Slot<super::partizan::Race>>; 2],
+    partizan_rem: [Vec<Slot<Race>>; 2],
     /// Canonical forms (normal play), ids in the thread's value table.
     pub(super) values: Vec<Slot<crate::cgt::GameId>>,
     /// Whether the term has a canonical form: false when a conjunctive or selective compound
@@ -116,7 +59,7 @@ pub struct Memos {
     value_bytes: usize,
     /// What parallel runs solved (`--threads`): the remoteness of every position reachable
     /// from their roots, by packed position rather than by term id.
-    pub(super) parallel: Option<Box<super::parallel::Solved>>,
+    pub(super) parallel: Option<Box<Solved>>,
 }
 
 /// One game's known pair outcomes (see [`Memos::pair_outcomes`]).
@@ -150,7 +93,45 @@ fn pair_is_dense(a: i64, b: i64) -> bool {
     (a as u64 | b as u64) < PAIR_BELOW as u64
 }
 
+/// The index of a convention's table in the memos kept per convention.
+fn at(conv: Convention) -> usize {
+    match conv {
+        Convention::Normal => 0,
+        Convention::Misere => 1,
+    }
+}
+
 impl Memos {
+    /// The outcomes of impartial play under `conv`.
+    pub(super) fn outcome(&self, conv: Convention) -> &[Slot<Outcome>] {
+        &self.outcome[at(conv)]
+    }
+
+    /// The outcomes of impartial play under `conv`, to write.
+    pub(super) fn outcome_mut(&mut self, conv: Convention) -> &mut Vec<Slot<Outcome>> {
+        &mut self.outcome[at(conv)]
+    }
+
+    /// The remoteness under `conv`.
+    pub(super) fn remoteness(&self, conv: Convention) -> &RemMemo {
+        &self.remoteness[at(conv)]
+    }
+
+    /// The remoteness under `conv`, to write.
+    pub(super) fn remoteness_mut(&mut self, conv: Convention) -> &mut RemMemo {
+        &mut self.remoteness[at(conv)]
+    }
+
+    /// The outcome classes of partizan play under `conv`.
+    pub(super) fn partizan_outcome_mut(&mut self, conv: Convention) -> &mut Vec<Slot<Outcome>> {
+        &mut self.partizan_outcome[at(conv)]
+    }
+
+    /// The races of partizan play under `conv`.
+    pub(super) fn partizan_rem_mut(&mut self, conv: Convention) -> &mut Vec<Slot<Race>> {
+        &mut self.partizan_rem[at(conv)]
+    }
+
     /// The memory the memos hold, in bytes (the items of each table).
     pub fn bytes(&self) -> usize {
         fn vec<T>(v: &[T]) -> usize {

@@ -2,12 +2,15 @@
 //! outcome classes (L, R, N, P) by searching who wins moving first, the race to the end
 //! (remoteness with a side to move) and canonical forms built bottom-up in the thread's value
 //! table ([`crate::value::with_forms`]). An impartial term met below a partizan one is
-//! answered by the impartial analyses: its class is N or P, its value its nimber.
+//! answered by the impartial analyses (`impartial.rs`): its class is N or P, its value its
+//! nimber. A cycle that a `loopy` game declares has no solver in partizan play yet: it is
+//! the diagnostic `cgl::analysis::partizan_loopy`.
 //!
 //! [`GameGraph::side_options`]: crate::graph::GameGraph::side_options
 
-use super::solve::{solve, Analysis, Slot};
-use super::{conv_index, retro, Analyzer};
+use super::kind::Guard;
+use super::solve::{solve, Analysis, OnCycle, Searched, Slot};
+use super::{impartial, Analyzer};
 use crate::cgt::{CgtError, GameId, Side, ValueTable};
 use crate::diag::{Code, Diag, DiagResult};
 use crate::eval::value::{with_forms, CompoundKind, Outcome};
@@ -74,7 +77,7 @@ pub fn good_for(side: Side, o: Outcome) -> bool {
 /// it has one. A sum with a part that has none (a conjunctive or selective compound of
 /// partizan positions, or a position whose play reaches one) is searched on its own moves,
 /// as under `--explicit`.
-fn by_value(an: &mut Analyzer, w: &mut World<'_>, t: TermId, conv: Convention) -> DiagResult<bool> {
+fn by_value(an: &mut Analyzer, w: &mut World<'_>, t: TermId, conv: Convention) -> Searched<bool> {
     let sum = conv == Convention::Normal
         && !an.graph.config.explicit
         && matches!(an.graph.compound_of(t), Some((CompoundKind::Disjunctive, p)) if !p.is_empty());
@@ -92,6 +95,8 @@ struct HasValue;
 impl Analysis for HasValue {
     type V = bool;
     type Memo = Vec<Slot<bool>>;
+    type Way = ();
+    const GUARD: Guard = Guard::None;
     fn memo(self, an: &mut Analyzer) -> &mut Vec<Slot<bool>> {
         &mut an.memos.has_value
     }
@@ -101,17 +106,18 @@ impl Analysis for HasValue {
         w: &mut World<'_>,
         t: TermId,
         out: &mut Vec<TermId>,
-    ) -> DiagResult<()> {
-        value_deps(an, w, t, out, false)
+    ) -> Searched<()> {
+        value_deps(an, w, t, out, false)?;
+        Ok(())
     }
     fn combine(
         self,
         an: &mut Analyzer,
         _: &mut World<'_>,
         t: TermId,
-        _: &[TermId],
+        (): (),
         values: &[bool],
-    ) -> DiagResult<bool> {
+    ) -> Searched<bool> {
         Ok(!has_no_form(an, t) && values.iter().all(|v| *v))
     }
 }
@@ -125,37 +131,73 @@ fn has_no_form(an: &Analyzer, t: TermId) -> bool {
         )
 }
 
-/// The terms whose canonical forms a term's is made of: none for an impartial term (its
-/// nimber), a sum's parts (its explicit options under `--explicit`), a position's options;
-/// none for a compound without a form, which is an error when `strict`.
+/// How a canonical form is made.
+#[derive(Clone, Copy, Debug, Default)]
+enum Form {
+    /// An impartial term's: its nimber.
+    #[default]
+    Nimber,
+    /// None: a conjunctive or selective compound of partizan positions.
+    Without,
+    /// A sum's: the sum of its parts' forms.
+    Sum,
+    /// `{ Left's options | Right's }`, the first this many of the dependencies Left's.
+    Options(usize),
+}
+
+/// The terms whose canonical forms a term's is made of, and how: none for an impartial term
+/// (its nimber), a sum's parts (its explicit options under `--explicit`), a position's
+/// options; none for a compound without a form, which is an error when `strict`.
 fn value_deps(
     an: &mut Analyzer,
     w: &mut World<'_>,
     t: TermId,
     out: &mut Vec<TermId>,
     strict: bool,
-) -> DiagResult<()> {
+) -> DiagResult<Form> {
     if !an.graph.info(t).partizan {
-        return Ok(());
+        return Ok(Form::Nimber);
     }
     if has_no_form(an, t) {
         return if strict {
             Err(compound_error())
         } else {
-            Ok(())
+            Ok(Form::Without)
         };
     }
     match an.graph.compound_of(t) {
         Some((CompoundKind::Disjunctive, parts)) if !an.graph.config.explicit => {
             out.extend_from_slice(parts);
+            Ok(Form::Sum)
         }
-        _ => {
-            let (left, right) = an.graph.side_options(w, t)?;
-            out.extend(left);
-            out.extend(right);
-        }
+        _ => Ok(Form::Options(sides_into(an, w, t, out)?)),
     }
-    Ok(())
+}
+
+/// Left's options of `t` and then Right's, into `out`; how many are Left's.
+fn sides_into(
+    an: &mut Analyzer,
+    w: &mut World<'_>,
+    t: TermId,
+    out: &mut Vec<TermId>,
+) -> DiagResult<usize> {
+    let (left, right) = an.graph.side_options(w, t)?;
+    let lefts = left.len();
+    out.extend(left);
+    out.extend(right);
+    Ok(lefts)
+}
+
+/// How an outcome class is made.
+#[derive(Clone, Copy, Debug, Default)]
+enum Class {
+    /// An impartial term's: by impartial play.
+    #[default]
+    Impartial,
+    /// A sum's, read off its value.
+    ByValue,
+    /// From the options' classes, the first this many of them Left's.
+    Options(usize),
 }
 
 /// Outcome classes of partizan play: Left wins moving first iff some Left option is L or P
@@ -167,8 +209,10 @@ struct ClassOf(Convention);
 impl Analysis for ClassOf {
     type V = Outcome;
     type Memo = Vec<Slot<Outcome>>;
+    type Way = Class;
+    const GUARD: Guard = Guard::Partizan;
     fn memo(self, an: &mut Analyzer) -> &mut Vec<Slot<Outcome>> {
-        &mut an.memos.partizan_outcome[conv_index(self.0)]
+        an.memos.partizan_outcome_mut(self.0)
     }
     fn deps(
         self,
@@ -176,44 +220,43 @@ impl Analysis for ClassOf {
         w: &mut World<'_>,
         t: TermId,
         out: &mut Vec<TermId>,
-    ) -> DiagResult<()> {
-        if !an.graph.info(t).partizan || by_value(an, w, t, self.0)? {
-            return Ok(());
+    ) -> Searched<Class> {
+        if !an.graph.info(t).partizan {
+            return Ok(Class::Impartial);
         }
-        let (left, right) = an.graph.side_options(w, t)?;
-        out.extend(left);
-        out.extend(right);
-        Ok(())
+        if by_value(an, w, t, self.0)? {
+            return Ok(Class::ByValue);
+        }
+        Ok(Class::Options(sides_into(an, w, t, out)?))
     }
     fn combine(
         self,
         an: &mut Analyzer,
         w: &mut World<'_>,
         t: TermId,
-        _: &[TermId],
+        way: Class,
         values: &[Outcome],
-    ) -> DiagResult<Outcome> {
-        let info = an.graph.info(t);
-        if !info.partizan {
-            super::payoff::refuse_scored_in_partizan(an, w, t)?;
-            return match super::outcome(an, w, t, self.0)? {
-                Outcome::D => Err(draw_error()),
+    ) -> Searched<Outcome> {
+        match way {
+            Class::Impartial => match impartial::outcome(an, w, t, self.0)? {
+                Outcome::D => Err(draw_error().into()),
                 o => Ok(o),
-            };
+            },
+            _ if an.graph.info(t).draw => Err(draw_error().into()),
+            Class::ByValue => {
+                let g = solve(an, w, ValueOf, t)?;
+                Ok(class_of_form(w.stop, g)?)
+            }
+            Class::Options(lefts) => {
+                let (lv, rv) = values.split_at(lefts);
+                let misere = self.0 == Convention::Misere;
+                let left_wins =
+                    (misere && lv.is_empty()) || lv.iter().any(|o| good_for(Side::Left, *o));
+                let right_wins =
+                    (misere && rv.is_empty()) || rv.iter().any(|o| good_for(Side::Right, *o));
+                Ok(class(left_wins, right_wins))
+            }
         }
-        if info.draw {
-            return Err(draw_error());
-        }
-        if by_value(an, w, t, self.0)? {
-            let g = solve(an, w, ValueOf, t)?;
-            return class_of_form(w.stop, g);
-        }
-        let (left, _) = an.graph.side_options(w, t)?;
-        let (lv, rv) = values.split_at(left.len());
-        let misere = self.0 == Convention::Misere;
-        let left_wins = (misere && lv.is_empty()) || lv.iter().any(|o| good_for(Side::Left, *o));
-        let right_wins = (misere && rv.is_empty()) || rv.iter().any(|o| good_for(Side::Right, *o));
-        Ok(class(left_wins, right_wins))
     }
 }
 
@@ -242,8 +285,11 @@ struct RaceOf(Convention);
 impl Analysis for RaceOf {
     type V = Race;
     type Memo = Vec<Slot<Race>>;
+    /// How many of the dependencies are Left's options (the rest are Right's).
+    type Way = usize;
+    const GUARD: Guard = Guard::Partizan;
     fn memo(self, an: &mut Analyzer) -> &mut Vec<Slot<Race>> {
-        &mut an.memos.partizan_rem[conv_index(self.0)]
+        an.memos.partizan_rem_mut(self.0)
     }
     fn deps(
         self,
@@ -251,26 +297,21 @@ impl Analysis for RaceOf {
         w: &mut World<'_>,
         t: TermId,
         out: &mut Vec<TermId>,
-    ) -> DiagResult<()> {
-        let (left, right) = an.graph.side_options(w, t)?;
-        out.extend(left);
-        out.extend(right);
-        Ok(())
+    ) -> Searched<usize> {
+        Ok(sides_into(an, w, t, out)?)
     }
     fn combine(
         self,
         an: &mut Analyzer,
-        w: &mut World<'_>,
+        _: &mut World<'_>,
         t: TermId,
-        _: &[TermId],
+        lefts: usize,
         values: &[Race],
-    ) -> DiagResult<Race> {
-        super::payoff::refuse_scored_in_partizan(an, w, t)?;
+    ) -> Searched<Race> {
         if an.graph.info(t).draw {
-            return Err(draw_error());
+            return Err(draw_error().into());
         }
-        let (left, _) = an.graph.side_options(w, t)?;
-        let (lv, rv) = values.split_at(left.len());
+        let (lv, rv) = values.split_at(lefts);
         let misere = self.0 == Convention::Misere;
         let one = |side: Side, options: &[Race]| -> DiagResult<(bool, u32)> {
             if options.is_empty() {
@@ -313,6 +354,8 @@ struct ValueOf;
 impl Analysis for ValueOf {
     type V = GameId;
     type Memo = Vec<Slot<GameId>>;
+    type Way = Form;
+    const GUARD: Guard = Guard::None;
     fn memo(self, an: &mut Analyzer) -> &mut Vec<Slot<GameId>> {
         &mut an.memos.values
     }
@@ -322,40 +365,38 @@ impl Analysis for ValueOf {
         w: &mut World<'_>,
         t: TermId,
         out: &mut Vec<TermId>,
-    ) -> DiagResult<()> {
-        value_deps(an, w, t, out, true)
+    ) -> Searched<Form> {
+        Ok(value_deps(an, w, t, out, true)?)
     }
     fn combine(
         self,
         an: &mut Analyzer,
         w: &mut World<'_>,
         t: TermId,
-        _: &[TermId],
+        form: Form,
         values: &[GameId],
-    ) -> DiagResult<GameId> {
-        let info = an.graph.info(t);
-        if !info.partizan {
-            let g = super::grundy(an, w, t)?;
-            let g = u32::try_from(g).map_err(|_| cgt_error(CgtError::Limit))?;
-            return forms(w.stop, |table| table.nimber(g));
-        }
-        if info.draw {
-            return Err(draw_error());
-        }
-        if let Some((CompoundKind::Disjunctive, _)) = an.graph.compound_of(t) {
-            if !an.graph.config.explicit {
-                return forms(w.stop, |table| {
-                    let mut sum = table.zero();
-                    for v in values {
-                        sum = table.add(sum, *v)?;
-                    }
-                    Ok(sum)
-                });
+    ) -> Searched<GameId> {
+        let made = match form {
+            Form::Nimber => {
+                let g = impartial::grundy(an, w, t)?;
+                let g = u32::try_from(g).map_err(|_| cgt_error(CgtError::Limit))?;
+                forms(w.stop, |table| table.nimber(g))
             }
-        }
-        let (left, _) = an.graph.side_options(w, t)?;
-        let (lv, rv) = values.split_at(left.len());
-        forms(w.stop, |table| table.game(lv, rv))
+            _ if an.graph.info(t).draw => Err(draw_error()),
+            Form::Without => Err(compound_error()),
+            Form::Sum => forms(w.stop, |table| {
+                let mut sum = table.zero();
+                for v in values {
+                    sum = table.add(sum, *v)?;
+                }
+                Ok(sum)
+            }),
+            Form::Options(lefts) => {
+                let (lv, rv) = values.split_at(lefts);
+                forms(w.stop, |table| table.game(lv, rv))
+            }
+        };
+        Ok(made?)
     }
 }
 
@@ -366,7 +407,7 @@ pub fn outcome(
     t: TermId,
     conv: Convention,
 ) -> DiagResult<Outcome> {
-    solve(an, w, ClassOf(conv), t).map_err(loopy_error)
+    solve(an, w, ClassOf(conv), t).or_loopy(|| Err(loopy_error()))
 }
 
 /// The canonical form of `t` (normal play only).
@@ -385,7 +426,7 @@ pub fn value(
             .help("use `outcome(p)` (searched under misère play), or `value(normal(p))`"),
         ));
     }
-    solve(an, w, ValueOf, t).map_err(loopy_error)
+    solve(an, w, ValueOf, t).or_loopy(|| Err(loopy_error()))
 }
 
 /// Whether `side` wins moving first from `t`, and the number of moves to the end.
@@ -396,7 +437,7 @@ pub fn race(
     conv: Convention,
     side: Side,
 ) -> DiagResult<(bool, u64)> {
-    let r = solve(an, w, RaceOf(conv), t).map_err(loopy_error)?;
+    let r = solve(an, w, RaceOf(conv), t).or_loopy(|| Err(loopy_error()))?;
     Ok((r.wins(side), u64::from(r.rem(side))))
 }
 
@@ -481,11 +522,8 @@ fn compound_error() -> Box<Diag> {
     )
 }
 
-/// A declared cycle met by a partizan search becomes its own diagnostic.
-fn loopy_error(e: Box<Diag>) -> Box<Diag> {
-    if e.code != retro::LOOPY_CYCLE {
-        return e;
-    }
+/// The diagnostic for a cycle that a `loopy` game declares, met by a partizan search.
+fn loopy_error() -> Box<Diag> {
     Box::new(
         Diag::error(
             Code::AnalysisPartizanLoopy,

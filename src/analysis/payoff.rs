@@ -3,128 +3,22 @@
 //! there its `payoff`; a position's score is what the player to move can secure, the negamax
 //! of the payoffs: `score(end) = payoff(end)`, `score(p) = max { -score(q) : p -> q }`.
 //!
-//! Acyclic play is solved by the depth-first search of [`super::solve`]. Where a `loopy` game
-//! declares a cycle, infinite play scores 0 for both players and [`solve_loopy`] answers by
-//! retrograde analysis in order of the scores' magnitudes (see there).
+//! Acyclic play is solved by the depth-first search of `solve.rs`. Where it meets a cycle
+//! that a `loopy` game declares, infinite play scores 0 for both players and [`solve_loopy`]
+//! answers by retrograde analysis in order of the scores' magnitudes (see there). That play
+//! stays among payoff games is checked by `kind.rs`.
 
 use std::cmp::Ordering;
 
-use super::retro::{self, LOOPY_CYCLE};
-use super::solve::{solve, Analysis, MemoTable, Slot};
+use super::kind::{compound_diag, require_scored, Guard};
+use super::retro;
+use super::solve::{solve, Analysis, MemoTable, OnCycle, Searched, Slot};
 use super::Analyzer;
 use crate::diag::{Code, Diag, DiagResult};
-use crate::eval::value::Value;
+use crate::eval::value::{Outcome, Value};
 use crate::eval::{Interp, PositionData, World};
 use crate::graph::{Term, TermId};
 use crate::num::Rational;
-
-/// Whether the position `t` is of a game with `payoff` clauses (`None` for a compound).
-fn atom_scored(an: &Analyzer, w: &World<'_>, t: TermId) -> Option<bool> {
-    let inst = an.graph.atom_instance(t)?;
-    let game = w.games.info(inst).game;
-    Some(
-        w.program
-            .games
-            .get(game.0 as usize)
-            .is_some_and(|g| !g.payoffs.is_empty()),
-    )
-}
-
-/// Whether any game of the program has payoffs (else no check below is needed).
-pub(super) fn any_scored(w: &World<'_>) -> bool {
-    w.program.kinds().payoffs
-}
-
-/// Whether `t` is a position of a payoff game. A compound with such a part is an error: its
-/// end has no payoff (`cgl::analysis::payoff_compound`).
-pub(super) fn is_scored(an: &Analyzer, w: &World<'_>, t: TermId) -> DiagResult<bool> {
-    if let Some(scored) = atom_scored(an, w, t) {
-        return Ok(scored);
-    }
-    if !any_scored(w) {
-        return Ok(false);
-    }
-    let mut stack = vec![t];
-    while let Some(c) = stack.pop() {
-        match an.graph.compound_of(c) {
-            Some((_, parts)) => stack.extend_from_slice(parts),
-            None if atom_scored(an, w, c) == Some(true) => return Err(compound_diag(an, w, t)),
-            None => {}
-        }
-    }
-    Ok(false)
-}
-
-#[cold]
-fn compound_diag(an: &Analyzer, w: &World<'_>, t: TermId) -> Box<Diag> {
-    Box::new(
-        Diag::error(
-            Code::AnalysisPayoffCompound,
-            format!(
-                "{} is a compound with a part of a payoff game, and a compound's end has no payoff",
-                an.graph.show(&*w.games, t)
-            ),
-        )
-        .help("compounds of payoff games (sums, `&`, `|`, `split`) are not defined: write the combined game as one game whose `payoff` says what its end pays"),
-    )
-}
-
-/// An error unless the move `from -> to` stays among positions of payoff games.
-fn require_scored(an: &Analyzer, w: &World<'_>, from: TermId, to: TermId) -> DiagResult<()> {
-    match atom_scored(an, w, to) {
-        Some(true) => Ok(()),
-        None => Err(compound_diag(an, w, to)),
-        Some(false) => Err(mixed_diag(an, w, from, to)),
-    }
-}
-
-#[cold]
-fn mixed_diag(an: &Analyzer, w: &World<'_>, from: TermId, to: TermId) -> Box<Diag> {
-    let (a, b) = (an.graph.show(&*w.games, from), an.graph.show(&*w.games, to));
-    Box::new(
-        Diag::error(
-            Code::AnalysisPayoffMixed,
-            format!("{a} moves to {b}, but only one of their games has `payoff` clauses"),
-        )
-        .help("give both games `payoff` clauses (normal play is `payoff -1`), or neither"),
-    )
-}
-
-/// An error if the end of play `t`, met by an analysis of winning and losing, is a payoff
-/// game's: its payoff is not a win or a loss (`cgl::analysis::payoff_mixed`).
-pub(super) fn refuse_scored_end(an: &Analyzer, w: &World<'_>, t: TermId) -> DiagResult<()> {
-    if atom_scored(an, w, t) != Some(true) {
-        return Ok(());
-    }
-    Err(Box::new(
-        Diag::error(
-            Code::AnalysisPayoffMixed,
-            format!(
-                "play reaches {}, an end with a payoff, from a game without payoffs",
-                an.graph.show(&*w.games, t)
-            ),
-        )
-        .help("give both games `payoff` clauses (normal play is `payoff -1`), or neither"),
-    ))
-}
-
-/// An error if partizan play reaches `t`, a position of a payoff game: payoff games are
-/// impartial, and a score is not an outcome class (`cgl::analysis::payoff_mixed`).
-pub(super) fn refuse_scored_in_partizan(an: &Analyzer, w: &World<'_>, t: TermId) -> DiagResult<()> {
-    if atom_scored(an, w, t) != Some(true) {
-        return Ok(());
-    }
-    Err(Box::new(
-        Diag::error(
-            Code::AnalysisPayoffMixed,
-            format!(
-                "partizan play reaches {}, a position of a payoff game",
-                an.graph.show(&*w.games, t)
-            ),
-        )
-        .help("payoff games are impartial and scored; a partizan game's positions are won or lost: keep the two apart"),
-    ))
-}
 
 /// The payoff of the terminal position `t`, to the player to move there.
 fn payoff_at(an: &Analyzer, w: &mut World<'_>, t: TermId) -> DiagResult<Rational> {
@@ -167,6 +61,8 @@ struct Negamax;
 impl Analysis for Negamax {
     type V = Rational;
     type Memo = Vec<Slot<Rational>>;
+    type Way = ();
+    const GUARD: Guard = Guard::Payoff;
     fn memo(self, an: &mut Analyzer) -> &mut Vec<Slot<Rational>> {
         &mut an.memos.score
     }
@@ -176,21 +72,17 @@ impl Analysis for Negamax {
         w: &mut World<'_>,
         t: TermId,
         out: &mut Vec<TermId>,
-    ) -> DiagResult<()> {
-        an.graph.successors_into(w, t, out)?;
-        for q in out.iter() {
-            require_scored(an, w, t, *q)?;
-        }
-        Ok(())
+    ) -> Searched<()> {
+        Ok(an.graph.successors_into(w, t, out)?)
     }
     fn combine(
         self,
         an: &mut Analyzer,
         w: &mut World<'_>,
         t: TermId,
-        _: &[TermId],
+        (): (),
         values: &[Rational],
-    ) -> DiagResult<Rational> {
+    ) -> Searched<Rational> {
         let mut best: Option<Rational> = None;
         for v in values {
             let mine = negate(*v)?;
@@ -200,25 +92,32 @@ impl Analysis for Negamax {
         }
         match best {
             Some(b) => Ok(b),
-            None => payoff_at(an, w, t),
+            None => Ok(payoff_at(an, w, t)?),
         }
     }
 }
 
 /// The score of the position `t` of a payoff game, for the player to move.
 pub(super) fn score(an: &mut Analyzer, w: &mut World<'_>, t: TermId) -> DiagResult<Rational> {
-    match solve(an, w, Negamax, t) {
-        Err(e) if e.code == LOOPY_CYCLE => {
-            solve_loopy(an, w, t)?;
-            match an.memos.score.slot(t.0 as usize) {
-                Slot::Done(v) => Ok(v),
-                _ => Err(Box::new(Diag::internal(
-                    "retrograde analysis left its root unscored",
-                ))),
-            }
+    solve(an, w, Negamax, t).or_loopy(|| {
+        solve_loopy(an, w, t)?;
+        match an.memos.score.slot(t.0 as usize) {
+            Slot::Done(v) => Ok(v),
+            _ => Err(Box::new(Diag::internal(
+                "retrograde analysis left its root unscored",
+            ))),
         }
-        other => other,
-    }
+    })
+}
+
+/// The outcome of a payoff game's position: the sign of its score (`N` if the player to move
+/// comes out ahead, `P` if behind, `D` if even).
+pub(super) fn outcome(an: &mut Analyzer, w: &mut World<'_>, t: TermId) -> DiagResult<Outcome> {
+    Ok(match score(an, w, t)?.cmp(&Rational::ZERO) {
+        Ordering::Greater => Outcome::N,
+        Ordering::Less => Outcome::P,
+        Ordering::Equal => Outcome::D,
+    })
 }
 
 /// `|a|` against `|b|`, exactly.

@@ -3,9 +3,10 @@
 //! that solves each position's remoteness on its way back up where it can, so that an
 //! `outcome` or `remoteness` asked after it needs no second pass over the rules.
 
-use super::memo::RemCode;
+use super::kind::any_scored;
+use super::rem::{lego_rule, RemCode};
 use super::solve::{MemoTable, Slot};
-use super::{conv_index, lego_rule, parallel, payoff, Analyzer};
+use super::{parallel, Analyzer};
 use crate::diag::DiagResult;
 use crate::eval::World;
 use crate::graph::TermId;
@@ -81,7 +82,7 @@ pub fn reachable(
 /// win/loss games (a `loopy` game's cycles are retrograde analysis's, a payoff game's
 /// positions are scored, a partizan position's race has a side).
 fn solves_on_the_way(an: &Analyzer, w: &World<'_>, t: TermId) -> bool {
-    !an.graph.info(t).partizan && !payoff::any_scored(w) && !w.program.kinds().loopy
+    !an.graph.info(t).partizan && !any_scored(w) && !w.program.kinds().loopy
 }
 
 /// Writes the remoteness of the position `t`, whose moves are `succ`, when each of them has
@@ -98,7 +99,7 @@ fn settle(
     if an.graph.compound_of(t).is_some() {
         return;
     }
-    let memo = &an.memos.remoteness[conv_index(conv)];
+    let memo = an.memos.remoteness(conv);
     if let Slot::Done(_) = memo.slot(t.0 as usize) {
         return;
     }
@@ -110,6 +111,8 @@ fn settle(
         }
     }
     if let Ok(code) = RemCode::of(lego_rule(an.graph.info(t), conv, values)) {
-        an.memos.remoteness[conv_index(conv)].put(t.0 as usize, Slot::Done(code));
+        an.memos
+            .remoteness_mut(conv)
+            .put(t.0 as usize, Slot::Done(code));
     }
 }

@@ -1,7 +1,7 @@
 //! Retrograde analysis: outcomes and remoteness where play can cycle (games declared `loopy`).
 //!
-//! The depth-first search of [`super::solve`] needs a DAG. When it closes a cycle that a
-//! `loopy` game declared, it gives up with [`LOOPY_CYCLE`] and the query comes here: the
+//! The depth-first search of `solve.rs` needs a DAG. When it closes a cycle that a `loopy`
+//! game declares, it ends with `Unsolved::Cycle` and `impartial.rs` asks here instead: the
 //! positions reachable from the root are explored once (each with its options, a forward
 //! list), the predecessor lists are built from them, and decisions flow backwards from the
 //! ends of play, in order of remoteness, through a queue (linear in positions + moves):
@@ -16,23 +16,48 @@
 //!
 //! This is the recurrence of the acyclic search (`lego`) read as a least fixed point, so the
 //! two agree wherever both apply; positions whose remoteness is already known are not
-//! explored again, their values seed the queue. Results go into the same memo tables.
+//! explored again, their values seed the queue. Results go into the same memo tables. The
+//! exploration ([`explore`]) and the merge of seeds and queue ([`next_in_order`]) serve the
+//! payoff games' retrograde analysis too (`payoff.rs`).
 
-use super::memo::RemCode;
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};
 
-use super::solve::{cycle_diag, declared_loopy, MemoTable, Slot};
-use super::{conv_index, Analyzer};
-use crate::diag::{Code, Diag, DiagResult};
+use super::kind::refuse_scored_end;
+use super::rem::{parity, Rem, RemCode};
+use super::solve::{MemoTable, Slot};
+use super::{cycle, Analyzer};
+use crate::diag::{Diag, DiagResult};
 use crate::eval::value::Outcome;
 use crate::eval::World;
 use crate::graph::TermId;
 use crate::syntax::ast::Convention;
 
-/// The code with which the depth-first search gives up at a cycle that a `loopy` game
-/// declares: caught by `outcome` and `remoteness`, which then run [`solve`]; never shown.
-pub(super) const LOOPY_CYCLE: Code = Code::InternalLoopyCycle;
+/// The outcome of `t` under `conv` by retrograde analysis: the parity of its remoteness.
+pub(super) fn outcome(
+    an: &mut Analyzer,
+    w: &mut World<'_>,
+    t: TermId,
+    conv: Convention,
+) -> DiagResult<Outcome> {
+    Ok(parity(remoteness(an, w, t, conv)?))
+}
+
+/// The remoteness of `t` under `conv` by retrograde analysis from `t`.
+pub(super) fn remoteness(
+    an: &mut Analyzer,
+    w: &mut World<'_>,
+    t: TermId,
+    conv: Convention,
+) -> DiagResult<Rem> {
+    solve(an, w, t, conv)?;
+    match an.memos.remoteness(conv).slot(t.0 as usize) {
+        Slot::Done(code) => Ok(code.get()),
+        _ => Err(Box::new(Diag::internal(
+            "retrograde analysis left its root unsolved",
+        ))),
+    }
+}
 
 /// Not yet decided (a draw if it stays so).
 const UNDECIDED: u32 = u32::MAX;
@@ -41,14 +66,8 @@ const ABSENT: u32 = u32::MAX;
 
 /// Solves outcome and remoteness under `conv` for `root` and every position reachable from it
 /// whose remoteness is not known yet, and records both in the memos.
-pub(super) fn solve(
-    an: &mut Analyzer,
-    w: &mut World<'_>,
-    root: TermId,
-    conv: Convention,
-) -> DiagResult<()> {
-    let ci = conv_index(conv);
-    let known = move |an: &Analyzer, t: TermId| match an.memos.remoteness[ci].slot(t.0 as usize) {
+fn solve(an: &mut Analyzer, w: &mut World<'_>, root: TermId, conv: Convention) -> DiagResult<()> {
+    let known = move |an: &Analyzer, t: TermId| match an.memos.remoteness(conv).slot(t.0 as usize) {
         Slot::Done(code) => Some(code),
         _ => None,
     };
@@ -80,7 +99,7 @@ pub(super) fn solve(
                 }
             }
             None if undecided[p] == 0 && !an.graph.info(nodes[p]).draw => {
-                super::payoff::refuse_scored_end(an, w, nodes[p])?;
+                refuse_scored_end(an, w, nodes[p])?;
                 rem[p] = if conv == Convention::Normal { 0 } else { 1 };
                 seeds.push(len_u32(p)?);
             }
@@ -137,8 +156,8 @@ pub(super) fn solve(
             r if r % 2 == 0 => (RemCode(r), Outcome::P),
             r => (RemCode(r), Outcome::N),
         };
-        an.memos.remoteness[ci].put(t, Slot::Done(code));
-        an.memos.outcome[ci].put(t, Slot::Done(o));
+        an.memos.remoteness_mut(conv).put(t, Slot::Done(code));
+        an.memos.outcome_mut(conv).put(t, Slot::Done(o));
     }
     Ok(())
 }
@@ -267,7 +286,7 @@ fn check_cycles(
             continue;
         }
         let members: Vec<TermId> = scc.iter().map(|i| nodes[i.index()]).collect();
-        if declared_loopy(an, w, &members) {
+        if cycle::declared(an, w, &members) {
             continue;
         }
         // A shortest cycle through the first member, by breadth-first search inside the
@@ -302,7 +321,7 @@ fn check_cycles(
             .chain(std::iter::once(start))
             .map(|p| nodes[p])
             .collect();
-        return Err(cycle_diag(an, w, &path)?);
+        return Err(cycle::diagnostic(an, w, &path)?);
     }
     Ok(())
 }

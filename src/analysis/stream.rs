@@ -144,7 +144,7 @@ pub(crate) fn outcome(
             if !search(an, w, t, Kind::Outcome)? {
                 return Ok(None);
             }
-            match slot(&an.memos.outcome[0], t) {
+            match slot(an.memos.outcome(Convention::Normal), t) {
                 Slot::Done(o) => Ok(Some(o)),
                 _ => Err(Box::new(Diag::internal(
                     "the streaming search left no value",
@@ -242,14 +242,14 @@ fn search(an: &mut Analyzer, w: &mut World<'_>, root: TermId, kind: Kind) -> Dia
 fn is_active(an: &Analyzer, kind: Kind, t: TermId) -> bool {
     match kind {
         Kind::Grundy => matches!(slot(&an.memos.grundy, t), Slot::Active),
-        Kind::Outcome => matches!(slot(&an.memos.outcome[0], t), Slot::Active),
+        Kind::Outcome => matches!(slot(an.memos.outcome(Convention::Normal), t), Slot::Active),
     }
 }
 
 fn is_done(an: &Analyzer, kind: Kind, t: TermId) -> bool {
     match kind {
         Kind::Grundy => matches!(slot(&an.memos.grundy, t), Slot::Done(_)),
-        Kind::Outcome => matches!(slot(&an.memos.outcome[0], t), Slot::Done(_)),
+        Kind::Outcome => matches!(slot(an.memos.outcome(Convention::Normal), t), Slot::Done(_)),
     }
 }
 
@@ -263,20 +263,20 @@ fn mark(an: &mut Analyzer, kind: Kind, t: TermId, value: Option<ScanValue>) {
             }
         }
         (Kind::Outcome, Some(ScanValue::Outcome(o))) => {
-            set(&mut an.memos.outcome[0], t, Slot::Done(o));
+            set(an.memos.outcome_mut(Convention::Normal), t, Slot::Done(o));
             if an.memos.note_pair_outcome(&an.graph, t, o) {
                 an.graph.set_value_table_bytes(an.memos.value_table_bytes());
             }
         }
         (Kind::Grundy, _) => set(&mut an.memos.grundy, t, Slot::Unknown),
-        (Kind::Outcome, _) => set(&mut an.memos.outcome[0], t, Slot::Unknown),
+        (Kind::Outcome, _) => set(an.memos.outcome_mut(Convention::Normal), t, Slot::Unknown),
     }
 }
 
 fn mark_active(an: &mut Analyzer, kind: Kind, t: TermId) {
     match kind {
         Kind::Grundy => set(&mut an.memos.grundy, t, Slot::Active),
-        Kind::Outcome => set(&mut an.memos.outcome[0], t, Slot::Active),
+        Kind::Outcome => set(an.memos.outcome_mut(Convention::Normal), t, Slot::Active),
     }
 }
 
@@ -681,7 +681,10 @@ impl<'s> Scanner<'s> {
         let mut known = true;
         for &id in ids.iter() {
             if self.kind == Kind::Outcome && single {
-                let known = match (slot(&an.memos.outcome[0], id), slot(&an.memos.grundy, id)) {
+                let known = match (
+                    slot(an.memos.outcome(Convention::Normal), id),
+                    slot(&an.memos.grundy, id),
+                ) {
                     (Slot::Done(o), _) => Some(o),
                     (Slot::Active, _) => {
                         self.give_up = true;

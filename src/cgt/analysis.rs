@@ -22,51 +22,11 @@
 
 use std::rc::Rc;
 
-use rustc_hash::FxHashMap;
-
 use super::budget::deeper;
 use super::dyadic::Dyadic;
-use super::table::{number_options, GameId, Side, ValueTable};
+use super::table::{GameId, Side, ValueTable};
 use super::thermo::{Thermograph, Trajectory};
 use super::CgtError;
-
-/// The analyses' memo tables.
-#[derive(Default)]
-pub(super) struct Memo {
-    stops: FxHashMap<GameId, (Dyadic, Dyadic)>,
-    thermographs: FxHashMap<GameId, Rc<Thermograph>>,
-    birthdays: FxHashMap<GameId, u64>,
-    cooled: FxHashMap<(GameId, Dyadic), GameId>,
-    heated: FxHashMap<(GameId, GameId), GameId>,
-    all_small: FxHashMap<GameId, bool>,
-    far_star: FxHashMap<GameId, u32>,
-    atomic_weights: FxHashMap<GameId, GameId>,
-    projected: FxHashMap<GameId, GameId>,
-}
-
-/// Estimated bytes of a thermograph beside its memo entry (the `Rc`, two walls of a few
-/// pieces each).
-const THERMOGRAPH_BYTES: usize = 256;
-
-impl Memo {
-    /// How many entries the memos hold.
-    pub(super) fn entries(&self) -> usize {
-        self.stops.len()
-            + self.thermographs.len()
-            + self.birthdays.len()
-            + self.cooled.len()
-            + self.heated.len()
-            + self.all_small.len()
-            + self.far_star.len()
-            + self.atomic_weights.len()
-            + self.projected.len()
-    }
-
-    /// Bytes the memos hold beyond their entries: the thermographs.
-    pub(super) fn extra_bytes(&self) -> usize {
-        self.thermographs.len() * THERMOGRAPH_BYTES
-    }
-}
 
 impl ValueTable {
     /// Both stops of `g`: `(left stop, right stop)`.
@@ -400,10 +360,5 @@ impl ValueTable {
         let p = self.game(&left, &right)?;
         self.memo.projected.insert(g, p);
         Ok(p)
-    }
-
-    /// The canonical options of the number `x`, as numbers.
-    pub fn number_options(x: Dyadic) -> Result<(Option<Dyadic>, Option<Dyadic>), CgtError> {
-        number_options(x)
     }
 }

@@ -7,38 +7,10 @@
 use std::cmp::Ordering;
 use std::rc::Rc;
 
-use rustc_hash::FxHashMap;
-
-use super::table::{GameId, ValueTable};
+use super::table::{GameId, Ordered, ValueTable};
 
 /// Most compared pairs the memo keeps; past it, it starts again (it is only a cache).
 const MAX_PAIRS: usize = 1 << 22;
-
-/// A form's Left and Right options, each list in the form order.
-type Ordered = (Rc<[GameId]>, Rc<[GameId]>);
-
-/// What [`ValueTable::form_order`] has compared and sorted.
-#[derive(Default)]
-pub(super) struct OrderMemo {
-    /// The order of `(a, b)` with `a < b` by id.
-    pairs: FxHashMap<(GameId, GameId), Ordering>,
-    /// A non-number's stored Left and Right options, each in the form order.
-    sorted: FxHashMap<GameId, Ordered>,
-    /// Option ids held in `sorted`.
-    ids: usize,
-}
-
-impl OrderMemo {
-    /// Entries of its maps, for the table's memory estimate.
-    pub(super) fn entries(&self) -> usize {
-        self.pairs.len() + self.sorted.len()
-    }
-
-    /// Bytes of the option arrays it holds.
-    pub(super) fn extra_bytes(&self) -> usize {
-        self.ids * std::mem::size_of::<GameId>() + self.sorted.len() * 2 * 16
-    }
-}
 
 impl ValueTable {
     /// CGSuite's order of forms: numbers by value, then nimbers, then the other

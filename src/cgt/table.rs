@@ -15,7 +15,10 @@ use super::dyadic::Dyadic;
 use super::CgtError;
 
 mod canonical;
+mod memo;
 pub(super) use canonical::number_options;
+pub(super) use memo::Ordered;
+use memo::{Memo, OrderMemo};
 
 /// The id of a canonical form in a [`ValueTable`]. Ids from different tables do not mix.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -131,9 +134,10 @@ pub struct ValueTable {
     neg_memo: FxHashMap<GameId, GameId>,
     /// Canonical forms by the (sorted, distinct) option lists they were built from.
     built: FxHashMap<OptionsKey, GameId>,
-    pub(super) memo: super::analysis::Memo,
+    /// What the analyses on values have computed (`analysis.rs`).
+    pub(super) memo: Memo,
     /// What the form order has compared ([`ValueTable::form_order`]).
-    pub(super) order: super::order::OrderMemo,
+    pub(super) order: OrderMemo,
     max_values: usize,
     zero: GameId,
     /// Whether new forms are matched against the nus forms (off only in the test that
@@ -271,6 +275,11 @@ impl ValueTable {
     /// The integer `n`.
     pub fn integer(&mut self, n: i64) -> Result<GameId, CgtError> {
         self.number(Dyadic::int(n))
+    }
+
+    /// The canonical options of the number `x`, as numbers.
+    pub fn number_options(x: Dyadic) -> Result<(Option<Dyadic>, Option<Dyadic>), CgtError> {
+        number_options(x)
     }
 
     /// The nimber `*m` = `{0, *, ..., *(m-1) | 0, *, ..., *(m-1)}`; `m` at most [`MAX_NIMBER`].

@@ -3,6 +3,11 @@
 //! interpreter reaches them only through [`Host`], which the analysis layer implements for
 //! the graph. Move rules and conditions run with no host, so an analysis inside a rule cannot
 //! happen (`cgl::eval::analysis_in_rules`) and exploring the graph never re-enters it.
+//!
+//! This file and `interp/mod.rs` import each other: a host is lent the interpreter's
+//! [`World`] (the program, instances and constants it may read and extend) for each call,
+//! and the interpreter holds its host as a `&mut dyn Host`. The trait has a file of its own
+//! because it is the boundary the analysis layer implements.
 
 use super::builtins::Builtin;
 use super::interp::World;

@@ -3,7 +3,7 @@
 //! an interval ([`SortedRanks`], `C(k + m, k)` ranks). The graph's dense tables and the
 //! analyses' rank table (`analysis::parallel`) take either.
 
-use super::dense::Ranks;
+use super::cell_ranks::Ranks;
 use super::sorted_ranks::SortedRanks;
 
 /// How the list positions of an instance are ranked.

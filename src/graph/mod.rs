@@ -18,6 +18,7 @@ use crate::eval::value::{CompoundKind, InstanceId, InstanceNames, PosTerm, Value
 use crate::eval::{GameTable, Interp, OptionTarget, PositionData, Stop, World};
 
 mod batch;
+mod cell_ranks;
 mod dense;
 mod explore;
 mod index;
@@ -28,7 +29,7 @@ mod sides;
 mod sorted_ranks;
 mod store;
 
-pub use dense::Ranks;
+pub use cell_ranks::Ranks;
 pub(crate) use index::cell;
 pub use index::InstanceIndex;
 use index::{IntAtoms, TupleKey};

@@ -47,9 +47,9 @@ use store::{Seen, Store, DRAW};
 use table::Table;
 use worker::Worker;
 
-use super::memo::RemCode;
+use super::rem::RemCode;
 use super::solve::{MemoTable, Slot};
-use super::{conv_index, Analyzer};
+use super::Analyzer;
 use crate::eval::compiled::{CompiledCond, CompiledEnds, CompiledRule};
 use crate::eval::value::{InstanceId, Outcome, Value};
 use crate::eval::World;
@@ -274,10 +274,7 @@ pub(super) fn prepare(an: &mut Analyzer, w: &World<'_>, t: TermId, conv: Convent
 }
 
 fn known(an: &Analyzer, t: TermId, conv: Convention) -> bool {
-    matches!(
-        an.memos.remoteness[conv_index(conv)].slot(t.0 as usize),
-        Slot::Done(_)
-    )
+    matches!(an.memos.remoteness(conv).slot(t.0 as usize), Slot::Done(_))
 }
 
 /// Writes what a run found of `t` (its remoteness and outcome) into the memos.
@@ -301,9 +298,12 @@ fn write(an: &mut Analyzer, t: TermId, conv: Convention, code: u32) {
         r if r % 2 == 0 => (RemCode(r), Outcome::P),
         r => (RemCode(r), Outcome::N),
     };
-    let i = conv_index(conv);
-    an.memos.remoteness[i].put(t.0 as usize, Slot::Done(rem));
-    an.memos.outcome[i].put(t.0 as usize, Slot::Done(outcome));
+    an.memos
+        .remoteness_mut(conv)
+        .put(t.0 as usize, Slot::Done(rem));
+    an.memos
+        .outcome_mut(conv)
+        .put(t.0 as usize, Slot::Done(outcome));
 }
 
 /// The cells of the atom `t`'s data, if it is a list of integers.

@@ -150,25 +150,6 @@ macro_rules! driver_codes {
 
         Please report it with the file and the command that caused it.
         ";
-    InternalOnlyAtoms = "cgl::internal::only_atoms",
-        "an internal signal: a search limited to positions met a compound",
-        r"
-        `outcome` first tries a fast search over plain positions; when it meets a compound it
-        gives up with this code and the general search takes over. It is handled inside cgl
-        and never reported; if it is shown, it is a bug.
-
-        Please report it with the file and the command that caused it.
-        ";
-    InternalLoopyCycle = "cgl::internal::loopy_cycle",
-        "an internal signal: the depth-first search met a cycle that a loopy game declares",
-        r"
-        The analyses first walk the positions depth first; a cycle through positions of
-        games declared `loopy` makes the walk give up with this code, and the retrograde
-        solver takes over. It is handled inside cgl and never reported; if it is shown, it is
-        a bug.
-
-        Please report it with the file and the command that caused it.
-        ";
 
     // ---- cgl explain
     ExplainUnknownCode = "cgl::explain::unknown_code",

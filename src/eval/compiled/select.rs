@@ -6,6 +6,12 @@
 //!
 //! Every arm is computed in every lane, as the unfused operations would compute it; none
 //! can fail.
+//!
+//! This file and `prog.rs` import each other, on purpose: it is one operation of the lane
+//! program (`Op::Select`, `Op::SelectCmp`) taken out of `prog.rs` for its size, so it reads
+//! the program's operands (`Src`, and `V` as one block resolves them) and the program builds
+//! its arms (`ArmSrc`) and runs its kernels. Moving the operand types to a file of their own
+//! would separate them from the only code that makes them.
 
 use super::lanes::{compare, flipped, Lanes, LANES};
 use super::prog::{Src, V};
