@@ -378,6 +378,11 @@ impl DenseIndex {
         }
         self.states[i] = match table {
             Some(table) => {
+                use crate::eval::compiled::reached::{mark, Reached};
+                mark(match table.ranks {
+                    ListRanks::Sorted(_) => Reached::Sorted,
+                    _ => Reached::Dense,
+                });
                 self.bytes += table.ids.len() * 4;
                 self.used += table.ids.bytes();
                 State::Dense(Box::new(table))

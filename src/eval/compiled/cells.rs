@@ -51,6 +51,10 @@ impl CompiledRule {
         emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
     ) -> Result<ControlFlow<()>, Interrupt> {
         let cells = self.set_cell.is_some() && frame.packed.map(|(slot, _)| slot) == self.set_cell;
+        mark(Reached::Rule);
+        if cells {
+            mark(Reached::Cells);
+        }
         with_run(&self.shape, frame, max_collection, stop, true, |run| {
             run.cells = cells;
             run.kept = true;

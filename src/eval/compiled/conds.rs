@@ -44,6 +44,7 @@ impl CompiledCond {
         max_collection: u64,
         stop: &Stop,
     ) -> Result<bool, Interrupt> {
+        mark(Reached::Condition);
         with_run(&self.shape, frame, max_collection, stop, false, |run| {
             self.cond.eval(run)
         })
@@ -114,6 +115,7 @@ impl CompiledEnds {
             }
             Ok(false)
         };
+        mark(Reached::Ends);
         with_run(&self.shape, frame, max_collection, stop, false, |run| {
             if !any(&self.terminal, run)? {
                 return Ok(None);

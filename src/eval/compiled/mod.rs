@@ -37,6 +37,7 @@ mod hoist;
 mod lanes;
 mod lists;
 mod prog;
+pub mod reached;
 mod rows;
 mod run;
 mod select;
@@ -44,6 +45,7 @@ mod table;
 
 use std::rc::Rc;
 
+use self::reached::{mark, Reached};
 use self::{compile::*, lanes::*, lists::*, prog::*, rows::*, run::*};
 pub use conds::{compile_condition, compile_ends, CompiledCond, CompiledEnds};
 pub use domain::{cell_domain, position_ranges, sorted_domain, SortedDomain};

@@ -164,6 +164,7 @@ impl IndexedQuant {
     }
 
     pub(super) fn eval(&self, run: &mut Run<'_>) -> Eval<bool> {
+        mark(Reached::Quantifier);
         let y = self.other.leaf(run).ok_or(Interrupt::Fallback)?;
         let b = &run.b;
         let (items, board) = (&b.lists[self.items as usize], &b.lists[self.board as usize]);
@@ -217,6 +218,7 @@ impl LinesQuant {
     }
 
     pub(super) fn eval(&self, run: &mut Run<'_>) -> Eval<bool> {
+        mark(Reached::Quantifier);
         let y = self.inner.other.leaf(run).ok_or(Interrupt::Fallback)?;
         // The rows read in place (a constant's, or a register's), not shared out.
         let rows: &RowSet = match &self.rows {

@@ -246,6 +246,7 @@ pub(super) fn select_cmp(
     t: Arm<'_>,
     f: Arm<'_>,
 ) -> bool {
+    super::mark(super::Reached::Select);
     match (a, b) {
         (V::C(x), V::C(y)) => fill(dst, if compare(op, x, y) { t } else { f }),
         (V::S(xs), V::C(y)) => by_lane(op, dst, xs, Same(y), t, f),
