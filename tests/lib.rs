@@ -45,4 +45,5 @@ mod seed_brute;
 mod spec;
 mod strategic;
 mod strategic_deadlines;
+mod sweep;
 mod values;
