@@ -6,6 +6,12 @@
 //! Acyclic play is solved by the depth-first search of [`super::solve`]. Where a `loopy` game
 //! declares a cycle, infinite play scores 0 for both players and [`solve_loopy`] answers by
 //! retrograde analysis in order of the scores' magnitudes (see there).
+//!
+//! A stamp per decided position (`Memos::score_order`) lets `line` make progress where play
+//! cycles. Every query on a payoff game's position comes here (`outcome` is the score's sign);
+//! compounds with payoff parts, and play that mixes payoff and win/loss games, are refused, and
+//! so are payoff positions in the partizan solvers (payoff games are impartial: the resolver
+//! rejects `left move` and `right move` in one).
 
 use std::cmp::Ordering;
 

@@ -17,6 +17,10 @@
 //! This is the recurrence of the acyclic search (`lego`) read as a least fixed point, so the
 //! two agree wherever both apply; positions whose remoteness is already known are not
 //! explored again, their values seed the queue. Results go into the same memo tables.
+//!
+//! It checks, by the strongly connected components of what it explored, that every cycle is
+//! declared by a `loopy` game. Its exploration (`explore`) is shared with the payoff solver
+//! (`payoff.rs`).
 
 use super::memo::RemCode;
 use petgraph::algo::tarjan_scc;

@@ -1,6 +1,12 @@
 //! One iterative depth-first search that solves any bottom-up recurrence over the graph.
 //! Its stack lives on the heap, so a game a million moves deep does not overflow; a term met
 //! again while it is still on the stack closes a cycle, which becomes a diagnostic.
+//!
+//! Each analysis keeps its memo in a `MemoTable`; the remoteness one (`RemMemo`) holds a slot
+//! (unknown, active, draw or a remoteness) in one `u32`. Outside the streaming path, `outcome`
+//! first runs the remoteness search limited to positions (it gives up at the first compound it
+//! would expand) and reads the outcome off the parity, so a later `remoteness` is already
+//! known. A cycle that a `loopy` game declares hands `outcome` and `remoteness` to `retro.rs`.
 
 use super::retro::LOOPY_CYCLE;
 use super::Analyzer;

@@ -16,6 +16,14 @@
 //!
 //! `CGL_DENSE=off` in the environment turns dense indexes off (for tests and measurements:
 //! the answers must be the same either way).
+//!
+//! All the dense tables, the box tables of `index.rs` too, take at most one eighth of
+//! `--max-memory` (`GameGraph::dense_allowance`), counted at their whole size. A table is a
+//! hash map of the ids set until it holds min(`m^k`/64, 65,536) of them, so that an instance
+//! the analyses' rank table solves, whose root and options alone the graph holds, costs what
+//! those take; then it is the whole table, in memory advised to use huge pages. `--stats` and
+//! the memory estimate count what a table takes now, and `--stats` says `dense (sorted)` for a
+//! table of sorted lists.
 
 use rustc_hash::FxHashMap;
 

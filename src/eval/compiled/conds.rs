@@ -3,6 +3,9 @@
 //! and run in one run, so that a call both make on the same position (`won(b, 1)` in
 //! `terminal if over(b)` and in `draw if not won(b, 1) and not won(b, 2)`) is computed once
 //! (see `hoist.rs`, [`FixedCall`](super::hoist::FixedCall)).
+//!
+//! The parallel solver's worker runs a game's conditions together (`CompiledEnds`), and one by
+//! one where that run hands over; the interpreter runs them one by one (`CompiledCond`).
 
 use super::*;
 use crate::eval::stop::Stop;

@@ -6,6 +6,11 @@
 //!
 //! Every arm is computed in every lane, as the unfused operations would compute it; none
 //! can fail.
+//!
+//! Each kind of condition and arms is one branch-free pass (`pick_loop`), its lanes cut to the
+//! block's length so that it reads them unchecked. On x86-64 the crate is built for x86-64-v2
+//! (`.cargo/config.toml`), whose SSE4.2 compares 64-bit lanes in one instruction; `src/main.rs`
+//! refuses a processor without it.
 
 use super::lanes::{compare, flipped, Lanes, LANES};
 use super::prog::{Src, V};
