@@ -15,13 +15,19 @@ fn main() -> ExitCode {
     let worker = std::thread::Builder::new()
         .stack_size(512 << 20)
         .spawn(cgl::cli::main);
-    match worker.map(|handle| handle.join()) {
+    let code = match worker.map(|handle| handle.join()) {
         Ok(Ok(code)) => code,
         _ => {
             eprintln!("error: cgl stopped unexpectedly (internal error); please report this");
             ExitCode::from(2)
         }
+    };
+    // `CGL_PATHS=FILE`: which of the compiled engine's paths this process ran, for the
+    // differential sweeps' report (`tests/differential.rs`); nothing else is written.
+    if let Some(file) = std::env::var_os("CGL_PATHS") {
+        let _ = std::fs::write(file, cgl::eval::compiled::reached::report());
     }
+    code
 }
 
 /// A feature this build was compiled to use that the processor lacks: the lane kernels are

@@ -11,6 +11,9 @@
 //! `--no-progress` turn it off.
 //!
 //! [`Stop`]: crate::eval::Stop
+//!
+//! The drawer reads a `Gauge`: one session's `Meter`, or `cgl check`'s `Tally` of the meters of
+//! the files it runs (children send theirs as `BEAT` lines, `Relay`).
 
 use std::io::Write;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};

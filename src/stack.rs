@@ -4,6 +4,11 @@
 //! stack is nearly used up. So no input overflows the stack, whatever the shape of its
 //! recursion and whatever the size of the thread's stack: the bound is what the stack
 //! really holds, measured, not a count of levels that assumes a size per level.
+//!
+//! `with_phase_stack` gives parsing, lowering and compiling (whose depth the syntax bounds) at
+//! least 64 MiB, on a fresh segment if the thread has less; `grow` gives a walk (printing a
+//! value, say) a fresh segment when the stack runs low. `src/main.rs` runs the CLI on a thread
+//! with a 512 MiB stack.
 
 /// Stack that must be left for a recursive step to go on: well above what one step of cgl's
 /// recursions uses between two checks (an interpreter frame, a few KiB at most), with room

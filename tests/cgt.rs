@@ -3,7 +3,9 @@
 //! - Domineering (Left places vertical dominoes, Right horizontal; a small move generator
 //!   here, splitting the board into its connected regions): 2×2 = `+-1`, 2×3 = `{2|-1/2}`
 //!   (mean 3/4, temperature 5/4), 2×4 = `Miny(2)`, 3×3 = `+-1`, 4×4 as CGSuite prints it,
-//!   4×5 = `1`.
+//!   4×5 = `1`. Timing them belongs to the benchmark suite: W8 (`cargo bench --bench
+//!   workloads -- --only W8`) times 4×4, 4×5 and 5×5 (`0`) with a hand-written solver of
+//!   this algorithm over the same table, beside cgl and pycgt.
 //! - Red-Blue Hackenbush stalks (a generator here): B_k (a blue edge under k red ones) is
 //!   2^-k, B1 + B2 + B3 = 7/8, blue-red-red = 1/4, and Berlekamp's sign-expansion rule on
 //!   every stalk up to length 6.
@@ -552,31 +554,6 @@ fn analysis_laws() {
             );
             let w = t.add(wg, wh).unwrap();
             assert_eq!(ws, w, "{k}: aw({}) + aw({})", t.show(g), t.show(h));
-        }
-    }
-}
-
-/// Times the canonical values of the 4×4, 4×5 and 5×5 boards, each in a fresh table (not a
-/// timed test: `cargo test --release --test integration domineering_timings -- --ignored
-/// --nocapture` prints them). 5×5 is 0 (pycgt: 21.6 s on this machine).
-#[test]
-#[ignore]
-fn domineering_timings() {
-    for (r, c, want) in [(4, 4, None), (4, 5, Some("1")), (5, 5, Some("0"))] {
-        let start = std::time::Instant::now();
-        let mut t = ValueTable::new();
-        let mut dom = Domineering::new();
-        let g = dom.rectangle(&mut t, r, c);
-        let took = start.elapsed();
-        let shown = t.show(g);
-        println!(
-            "{r}x{c} = {shown} in {:.3} s ({} regions, {} canonical forms)",
-            took.as_secs_f64(),
-            dom.memo.len(),
-            t.len()
-        );
-        if let Some(w) = want {
-            assert_eq!(shown, w);
         }
     }
 }

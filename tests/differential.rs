@@ -11,52 +11,20 @@
 //! stdout, stderr and the exit code must be the same in all, unless one of them hits a
 //! budget.
 //!
-//! The suite runs a cheap fixed-seed slice. The big sweep runs by hand:
-//! `CGL_DIFF_GAMES=2000 CGL_DIFF_SEED=7 cargo test --release --test integration
-//! differential_sweep -- --ignored --nocapture`; a game that differs is written to
-//! `target/differential/` with the outputs that differ.
+//! The suite runs a cheap fixed-seed slice and two games of the sweep. `.ci/run` runs the
+//! sweep for a bounded time from a seed that changes from run to run
+//! (`CGL_DIFF_SECONDS`, `CGL_DIFF_SEED`; see `sweep.rs`); by hand, `CGL_DIFF_GAMES=2000
+//! CGL_DIFF_SEED=7 cargo test --release --test integration -- --exact
+//! differential::differential_sweep --nocapture`. A game that differs is written to
+//! `target/differential/` with the outputs that differ; the sweep also reports how many
+//! games went through each of the compiled engine's paths (`CGL_PATHS`).
 
 use std::fmt::Write as _;
 use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::time::Instant;
 
-use crate::common::{env_or, root, temp_dir, wait_with_timeout};
-
-/// A xorshift generator: the same seed gives the same games on every machine.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        let mut x = self.0;
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        self.0 = x;
-        x
-    }
-
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-
-    /// True `percent` times in a hundred.
-    pub fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-
-    pub fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
-        xs[self.below(xs.len())]
-    }
-
-    pub fn pick_of<'a, T>(&mut self, xs: &'a [T]) -> &'a T {
-        &xs[self.below(xs.len())]
-    }
-}
+use crate::common::{root, temp_dir};
+use crate::sweep::{run, PathCounts, Rng, Runs, Seeds, BUDGETS};
 
 /// A generated game: its source and the expressions to evaluate.
 pub struct Case {
@@ -787,38 +755,6 @@ const ENGINES: &[Engine] = &[
     ),
 ];
 
-/// Diagnostics of a budget: an engine may hit one where another does not.
-pub const BUDGETS: &[&str] = &[
-    "cgl::graph::too_many_positions",
-    "cgl::graph::too_much_memory",
-    "cgl::limit::timeout",
-];
-
-pub fn run(file: &Path, query: &str, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_cgl"));
-    cmd.arg("eval")
-        .args(args)
-        .args(["--max-positions", "20000", "--timeout", "20", "-f"])
-        .arg(file)
-        .arg(query)
-        .current_dir(root())
-        .env_remove("CGL_DENSE")
-        .env_remove("CGL_RANK")
-        .env_remove("CGL_STORE")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        cmd.env(k, v);
-    }
-    let child = cmd.spawn().expect("the cgl binary runs");
-    wait_with_timeout(
-        child,
-        Duration::from_secs(120),
-        &format!("cgl eval {query}"),
-    )
-}
-
 /// What a sweep saw.
 #[derive(Default, Debug)]
 pub struct Tally {
@@ -829,12 +765,24 @@ pub struct Tally {
     pub codes: std::collections::BTreeMap<String, usize>,
     pub positions: usize,
     pub differing: Vec<u64>,
+    /// The compiled paths the games went through.
+    pub paths: PathCounts,
 }
 
-/// Checks the games of seeds `seeds` in every engine; a game that differs is written, with
-/// its outputs, into `keep` if given.
-pub fn sweep(seeds: impl Iterator<Item = u64>, keep: Option<&Path>) -> Tally {
-    let dir = temp_dir("differential");
+/// Checks the games of seeds `seeds` in every engine, in a sweep that ends at `until` if
+/// it has an end; a game that differs is written, with its outputs, into `keep` if given
+/// (else the sweep panics at it). Once a query's run in one engine reaches a budget, the
+/// engines after it do not run it: none of its answers would be compared (an engine may meet
+/// a budget where another does not), and such runs were most of a sweep's time.
+pub fn sweep(
+    seeds: impl Iterator<Item = u64>,
+    until: Option<Instant>,
+    keep: Option<&Path>,
+) -> Tally {
+    // Sweeps run at once in one process: each its own folder.
+    static SWEEPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = SWEEPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = temp_dir(&format!("differential-{n}"));
     let mut tally = Tally::default();
     for seed in seeds {
         let case = case(seed);
@@ -849,11 +797,17 @@ pub fn sweep(seeds: impl Iterator<Item = u64>, keep: Option<&Path>) -> Tally {
         }
         tally.games += 1;
         let mut report = String::new();
+        let mut runs = Runs::new(until);
         for query in &case.queries {
-            let outs: Vec<_> = ENGINES
-                .iter()
-                .map(|(_, args, env)| run(&file, query, args, env))
-                .collect();
+            let mut outs = Vec::new();
+            for (_, args, env) in ENGINES {
+                let out = run(&file, query, args, env, &mut runs);
+                let budget = BUDGETS.iter().any(|b| out.2.contains(b));
+                outs.push(out);
+                if budget {
+                    break;
+                }
+            }
             tally.runs += outs.len();
             let budget = outs.iter().any(|o| BUDGETS.iter().any(|b| o.2.contains(b)));
             if outs[0].0 != 0 {
@@ -881,6 +835,7 @@ pub fn sweep(seeds: impl Iterator<Item = u64>, keep: Option<&Path>) -> Tally {
                 crate::common::assert_no_crash(&case.source, &out.2);
             }
         }
+        tally.paths.count(&runs.reached);
         if !report.is_empty() {
             tally.differing.push(seed);
             if let Some(keep) = keep {
@@ -902,19 +857,42 @@ pub fn sweep(seeds: impl Iterator<Item = u64>, keep: Option<&Path>) -> Tally {
 fn random_games_agree_in_every_engine() {
     // A list game solved by rank, one solved on two threads, a board of lines, one that
     // overflows.
-    let tally = sweep([2, 4, 22, 23].into_iter(), None);
+    let tally = sweep([2, 4, 22, 23].into_iter(), None, None);
     assert!(tally.differing.is_empty(), "{tally:?}");
 }
 
-/// The big sweep, by hand: `CGL_DIFF_GAMES` games from seed `CGL_DIFF_SEED`.
+/// The sweep: `CGL_DIFF_GAMES` games from seed `CGL_DIFF_SEED`, or as many as start within
+/// `CGL_DIFF_SECONDS` (from a seed of the clock's unless one is given), as `.ci/run` runs
+/// it; in the suite, two games. It prints its start first, then what it saw, the paths its
+/// games went through and the command that checks the same games again; each game that
+/// differs is written to `target/differential/` and named with the command that replays it.
 #[test]
-#[ignore = "a long sweep, run by hand"]
 fn differential_sweep() {
-    let games = env_or("CGL_DIFF_GAMES", 200);
-    let seed = env_or("CGL_DIFF_SEED", 1000);
+    let seeds = Seeds::from_env(
+        "differential::differential_sweep",
+        ["CGL_DIFF_SEED", "CGL_DIFF_GAMES", "CGL_DIFF_SECONDS"],
+        1000,
+        2,
+    );
+    println!("{}", seeds.banner());
     let keep = root().join("target/differential");
-    let tally = sweep(seed..seed + games, Some(&keep));
-    println!("{tally:?}");
+    let tally = sweep(seeds.iter(), seeds.until, Some(&keep));
+    let summary = format!(
+        "{} games, {} runs, {} of them errors in the interpreter, {} positions, {} differ",
+        tally.games,
+        tally.runs,
+        tally.errors,
+        tally.positions,
+        tally.differing.len()
+    );
+    let out = seeds.report(
+        &summary,
+        tally.games,
+        &tally.paths,
+        &tally.differing,
+        |seed| keep.join(format!("g{seed}.txt")),
+    );
+    print!("{out}");
     assert!(
         tally.differing.is_empty(),
         "{} games differ; see {}",

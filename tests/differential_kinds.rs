@@ -23,17 +23,19 @@
 //! a budget (`--max-positions 20000`, a selective compound of too many parts) skips a case,
 //! and the tally counts it. No answer is compared when it is printed only in part (`…`).
 //!
-//! The suite runs a cheap fixed slice. The long sweep runs by hand:
-//! `CGL_KINDS_CASES=3000 CGL_KINDS_SEED=1 cargo test --release --test integration
-//! differential_kinds_sweep -- --ignored --nocapture`; a case that fails is written to
-//! `target/differential_kinds/` with what failed.
+//! The suite runs a cheap fixed slice and two cases of the sweep; `.ci/run` runs the sweep
+//! for a bounded time (`CGL_KINDS_SECONDS`) from a seed that changes from run to run (see
+//! `sweep.rs`); by hand, `CGL_KINDS_CASES=3000 CGL_KINDS_SEED=1 cargo test --release --test
+//! integration -- --exact differential_kinds::differential_kinds_sweep --nocapture`. A case
+//! that fails is written to `target/differential_kinds/` with what failed.
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::path::Path;
+use std::time::Instant;
 
-use crate::common::{assert_no_crash, env_or, root, temp_dir};
-use crate::differential::{run, Rng, BUDGETS};
+use crate::common::{assert_no_crash, root, temp_dir};
+use crate::sweep::{run, PathCounts, Rng, Runs, Seeds, BUDGETS};
 
 /// The kind of a compound.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
@@ -893,14 +895,16 @@ pub struct Tally {
     pub values: usize,
     pub refusals: usize,
     pub failing: Vec<u64>,
+    /// The compiled paths the cases went through.
+    pub paths: PathCounts,
 }
 
 /// Checks one case; returns what failed (empty: nothing).
-fn check(seed: u64, case: &Case, file: &Path, tally: &mut Tally) -> String {
+fn check(case: &Case, file: &Path, tally: &mut Tally, runs: &mut Runs) -> String {
     let mut report = String::new();
     let outs: Vec<_> = ENGINES
         .iter()
-        .map(|(_, args, env)| run(file, &case.query, args, env))
+        .map(|(_, args, env)| run(file, &case.query, args, env, runs))
         .collect();
     tally.runs += outs.len();
     for out in &outs {
@@ -978,7 +982,7 @@ fn check(seed: u64, case: &Case, file: &Path, tally: &mut Tally) -> String {
             vec!["true"; equal.len()].join(", "),
             again.join(", ")
         );
-        let out = run(file, &query, &["--threads", "1"], &[]);
+        let out = run(file, &query, &["--threads", "1"], &[], runs);
         tally.runs += 1;
         assert_no_crash(&case.source, &out.2);
         if out.0 != 0 || out.1.trim() != want {
@@ -989,7 +993,7 @@ fn check(seed: u64, case: &Case, file: &Path, tally: &mut Tally) -> String {
         }
     }
     if let Some((query, code)) = &case.refused {
-        let out = run(file, query, &["--threads", "1"], &[]);
+        let out = run(file, query, &["--threads", "1"], &[], runs);
         tally.runs += 1;
         tally.refusals += 1;
         assert_no_crash(&case.source, &out.2);
@@ -997,14 +1001,21 @@ fn check(seed: u64, case: &Case, file: &Path, tally: &mut Tally) -> String {
             let _ = writeln!(report, "{query} is not refused with {code}: {out:?}");
         }
     }
-    let _ = seed;
     report
 }
 
-/// Checks the cases of seeds `seeds`; a case that fails is written, with what failed, into
-/// `keep` if given (else the sweep panics at it).
-pub fn sweep(seeds: impl Iterator<Item = u64>, keep: Option<&Path>) -> Tally {
-    let dir = temp_dir("differential_kinds");
+/// Checks the cases of seeds `seeds`, in a sweep that ends at `until` if it has an end; a
+/// case that fails is written, with what failed, into `keep` if given (else the sweep
+/// panics at it).
+pub fn sweep(
+    seeds: impl Iterator<Item = u64>,
+    until: Option<Instant>,
+    keep: Option<&Path>,
+) -> Tally {
+    // Sweeps run at once in one process: each its own folder.
+    static SWEEPS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = SWEEPS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = temp_dir(&format!("differential_kinds-{n}"));
     let mut tally = Tally::default();
     for seed in seeds {
         let case = case(seed);
@@ -1015,7 +1026,9 @@ pub fn sweep(seeds: impl Iterator<Item = u64>, keep: Option<&Path>) -> Tally {
         tally.partizan += usize::from(case.source.contains("left move"));
         tally.misere +=
             usize::from(case.query.contains("misere") || case.source.contains("misere"));
-        let report = check(seed, &case, &file, &mut tally);
+        let mut runs = Runs::new(until);
+        let report = check(&case, &file, &mut tally, &mut runs);
+        tally.paths.count(&runs.reached);
         if report.is_empty() {
             continue;
         }
@@ -1039,26 +1052,44 @@ pub fn sweep(seeds: impl Iterator<Item = u64>, keep: Option<&Path>) -> Tally {
 /// whose case takes 0.3 s).
 #[test]
 fn value_kinds_agree_every_way() {
-    let tally = sweep([0, 1, 2, 3, 5, 6, 7, 9].into_iter(), None);
+    let tally = sweep([0, 1, 2, 3, 5, 6, 7, 9].into_iter(), None, None);
     assert!(tally.failing.is_empty(), "{tally:?}");
     assert_eq!(tally.budgets, 0, "{tally:?}");
 }
 
-/// The long sweep, by hand: `CGL_KINDS_CASES` cases from seed `CGL_KINDS_SEED`.
+/// The sweep: `CGL_KINDS_CASES` cases from seed `CGL_KINDS_SEED`, or as many as start
+/// within `CGL_KINDS_SECONDS` (from a seed of the clock's unless one is given), as `.ci/run`
+/// runs it; in the suite, two cases. As `differential::differential_sweep`, it prints its
+/// start first and, at the end, the paths its cases went through and how to replay them.
 #[test]
-#[ignore = "a long sweep, run by hand"]
 fn differential_kinds_sweep() {
-    let cases = env_or("CGL_KINDS_CASES", 300);
-    let seed = env_or("CGL_KINDS_SEED", 1000);
-    let keep = root().join("target/differential_kinds");
-    let tally = sweep(seed..seed + cases, Some(&keep));
-    println!("{tally:?}");
-    assert!(
-        tally.failing.is_empty(),
-        "{} cases fail; see {}",
-        tally.failing.len(),
-        keep.display()
+    let seeds = Seeds::from_env(
+        "differential_kinds::differential_kinds_sweep",
+        ["CGL_KINDS_SEED", "CGL_KINDS_CASES", "CGL_KINDS_SECONDS"],
+        1000,
+        2,
     );
+    println!("{}", seeds.banner());
+    let keep = root().join("target/differential_kinds");
+    let t = sweep(seeds.iter(), seeds.until, Some(&keep));
+    let summary = format!(
+        "{} cases ({} starts, {} partizan, {} misère, {} values, {} refusals), {} runs, \
+         {} skipped at a budget, {} fail",
+        t.cases,
+        t.starts,
+        t.partizan,
+        t.misere,
+        t.values,
+        t.refusals,
+        t.runs,
+        t.budgets,
+        t.failing.len()
+    );
+    let out = seeds.report(&summary, t.cases, &t.paths, &t.failing, |seed| {
+        keep.join(format!("k{seed}.txt"))
+    });
+    print!("{out}");
+    assert!(t.failing.is_empty(), "{} cases fail", t.failing.len());
 }
 
 /// A session with `source` loaded, `--explicit` or not; every expression of `exprs`

@@ -170,3 +170,57 @@ fn source_files_stay_below_900_lines() {
         long.join("\n")
     );
 }
+
+/// Every path ARCHITECTURE.md names (under `src/`, `tests/`, `benches/`, `spec/`,
+/// `grammar/`, `examples/` or `.ci/`) exists, and so does every `cgl::module` it names: the
+/// map must not point at what was moved or renamed.
+#[test]
+fn the_architecture_map_names_what_exists() {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).expect("ARCHITECTURE.md");
+    let mut missing = Vec::new();
+    let mut paths = 0;
+    for (i, _) in text.match_indices(['`', ' ', '(', '\n']) {
+        let rest = &text[i + 1..];
+        let path: String = rest
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || "_./-".contains(*c))
+            .collect();
+        let path = path.trim_end_matches('.');
+        let tops = [
+            "src/",
+            "tests/",
+            "benches/",
+            "spec/",
+            "grammar/",
+            "examples/",
+            ".ci/",
+        ];
+        if !tops.iter().any(|t| path.starts_with(t)) {
+            continue;
+        }
+        paths += 1;
+        if !root().join(path).exists() {
+            missing.push(path.to_string());
+        }
+    }
+    for (i, _) in text.match_indices("cgl::") {
+        let token: String = text[i..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == ':')
+            .collect();
+        if cgl::diag::Code::from_name(&token).is_some() {
+            continue;
+        }
+        let name = token["cgl::".len()..].split("::").next().unwrap_or("");
+        let src = root().join("src");
+        let exists = src.join(format!("{name}.rs")).exists() || src.join(name).is_dir();
+        if !name.is_empty() && !exists {
+            missing.push(token);
+        }
+    }
+    assert!(paths > 30, "the check found only {paths} paths");
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md names what does not exist: {missing:?}"
+    );
+}

@@ -47,4 +47,5 @@ mod seed_brute;
 mod spec;
 mod strategic;
 mod strategic_deadlines;
+mod sweep;
 mod values;

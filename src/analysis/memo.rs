@@ -1,6 +1,13 @@
 //! The analyses' memo tables, kept beside the game graph (indexed by its term ids) rather than
 //! inside it: the graph knows positions and moves, the analyses know what they computed.
 //!
+//! `Memos` holds a memo by term id for each analysis, plus dense tables by value of the Grundy
+//! values of small integer positions and of the outcomes of pairs, read in the streaming
+//! solver's tight loops; the remoteness the parallel solver found (`Memos::parallel`); and a
+//! stamp per position the payoff solver decided (`Memos::score_order`), so that `line` makes
+//! progress in a loopy payoff game. After a limit error the `Analyzer` resets graph and memos
+//! together.
+//!
 //! `Memos` holds every solver's table, so it stands above them all and names their value
 //! types (a partizan race, what the parallel solver kept); the solvers reach their tables
 //! through the [`Analyzer`](super::Analyzer) and never name this file.

@@ -7,6 +7,14 @@
 //! the diagnostic `cgl::analysis::partizan_loopy`.
 //!
 //! [`GameGraph::side_options`]: crate::graph::GameGraph::side_options
+//!
+//! Each recurrence has its memo in `Memos`. A sum's canonical form is the sum of its parts'
+//! (unless `--explicit`), an impartial term's its nimber. The class of a sum is read off its
+//! value when it has one (`HasValue`, a memoised pass over the terms the value would need: not
+//! when a `&` or `|` compound of partizan positions is among them), else the sum's own moves
+//! are searched. The value table's ids are valid for the thread's life, so memoised forms
+//! survive a graph reset (the memo does not); in `cgl check` that thread checks one file only,
+//! so no file's forms are reused by another.
 
 use super::kind::Guard;
 use super::solve::{solve, Analysis, OnCycle, Searched, Slot};

@@ -7,6 +7,10 @@
 //! that a `loopy` game declares, infinite play scores 0 for both players and [`solve_loopy`]
 //! answers by retrograde analysis in order of the scores' magnitudes (see there). That play
 //! stays among payoff games is checked by `kind.rs`.
+//!
+//! A stamp per decided position (`Memos::score_order`) lets `line` make progress where play
+//! cycles. Every query on a payoff game's position comes here (`outcome` is the score's sign);
+//! payoff games are impartial: the resolver rejects `left move` and `right move` in one.
 
 use std::cmp::Ordering;
 

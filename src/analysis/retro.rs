@@ -19,6 +19,9 @@
 //! explored again, their values seed the queue. Results go into the same memo tables. The
 //! exploration ([`explore`]) and the merge of seeds and queue ([`next_in_order`]) serve the
 //! payoff games' retrograde analysis too (`payoff.rs`).
+//!
+//! It checks, by the strongly connected components of what it explored, that every cycle is
+//! declared by a `loopy` game.
 
 use petgraph::algo::tarjan_scc;
 use petgraph::graph::{DiGraph, NodeIndex};

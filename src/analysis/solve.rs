@@ -11,6 +11,11 @@
 //!
 //! What every recurrence checks of the terms it meets (a payoff game's end in play that is
 //! won or lost, say) it declares as its [`Guard`], which the search applies.
+//!
+//! Each analysis keeps its memo in a `MemoTable`; the remoteness one (`RemMemo`) holds a slot
+//! (unknown, active, draw or a remoteness) in one `u32`. Outside the streaming path, `outcome`
+//! first runs the remoteness search limited to positions and reads the outcome off the
+//! parity, so a later `remoteness` is already known.
 
 use super::kind::Guard;
 use super::{cycle, Analyzer};

@@ -14,6 +14,9 @@
 //! conjunctive or selective compound, and a cycle, hand the query back to the general solver
 //! ([`super::solve`]), which has the full machinery and the diagnostics; the two share memo
 //! tables, so work done here is never lost.
+//!
+//! Its inner loops read the memos' dense tables by value (the Grundy values of small integer
+//! positions, the outcomes of pairs) rather than the tables by term id.
 
 use std::ops::ControlFlow;
 

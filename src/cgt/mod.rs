@@ -23,6 +23,22 @@
 //! assert_eq!(t.mean(g).unwrap().to_string(), "3/4");
 //! assert_eq!(t.temperature(g).unwrap().to_string(), "5/4");
 //! ```
+//!
+//! Inside the table (`table.rs`; the construction, domination, reversibility and interning in
+//! `table/canonical.rs`): `game(left, right)` canonicalises any option ids, memoised by its
+//! option lists; numbers are stored as their value and their options made on demand; forms
+//! equal to `x + n·^ + *m` carry that triple, which speeds sums and printing; `le` (number
+//! avoidance against numbers), `add` and `neg` are memoised. Thermographs' walls are
+//! piecewise-linear `Trajectory`s with dyadic breakpoints (`thermo.rs`). `order.rs`'s
+//! `form_order` is CGSuite's order of options, memoised by pairs, which printed option lists
+//! and sets of forms follow, so none depends on the order the table made its forms in. Printing
+//! is cut at a length (a form's tree may be exponentially larger than its entries). Recursion
+//! goes as deep as a game's birthday, each level through `budget::deeper` (a fresh stack
+//! segment when the thread's is nearly used); the layers above pass `eval::Stop::budget()` to
+//! `ValueTable::with_budget` around every call, and every 1,024 steps a recursion checks it and
+//! the table's memory against its cap (`set_max_bytes`, the session's `--max-memory`). The
+//! errors `Timeout`, `Interrupted` and `Memory` become the usual diagnostics through
+//! `eval::cgt_stop`.
 
 mod analysis;
 mod budget;

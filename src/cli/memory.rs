@@ -1,6 +1,9 @@
 //! The default of `--max-memory`: a share of the memory the machine has available when cgl
 //! starts, so that a game that fits in memory runs without flags, and one that does not stops
 //! with a diagnostic before the machine starts swapping.
+//!
+//! The default is half of `MemAvailable` (/proc/meminfo), split between the files checked at
+//! once. There is no default position limit: every position counts 180 bytes of this budget.
 
 /// The default used where the available memory cannot be read (not Linux, no /proc).
 const UNKNOWN_MIB: usize = 4096;

@@ -145,7 +145,7 @@ pub struct Diag {
 
 impl Diag {
     /// A new error. Codes come from the catalogue in `codes/`: a new one is one entry there
-    /// (ARCHITECTURE.md, *Diagnostic codes*).
+    /// (ARCHITECTURE.md, *Where a change goes*).
     #[cold]
     pub fn error(code: Code, message: impl Into<String>) -> Diag {
         Diag {

@@ -1,4 +1,7 @@
 //! The only place that knows how miette draws a [`Diag`].
+//!
+//! Lines longer than 200 characters are cut to a window around the labels (`Excerpt`: miette
+//! cannot draw past column 65,535), and the header then gives the true line and column itself.
 
 use std::fmt;
 

@@ -6,6 +6,11 @@
 //! target is looked up, in passes whose reads do not wait on one another (every key's group
 //! line, every group's candidate, every candidate's record), so that the cache misses of a
 //! position's options overlap; then the ones not interned yet are interned, in order.
+//!
+//! The passes read every dense table's cell too; an option not interned keeps its key and hash
+//! for its insertion (`intern_nibbles`). Repeated targets are dropped by a small
+//! open-addressing set of the ids, a quarter full, whose slots are stamped with the call that
+//! filled them, so nothing is cleared between positions.
 
 // The graph's types, helpers and imports (`mod.rs`): this file is part of its `impl`.
 use super::*;

@@ -17,6 +17,14 @@
 //!
 //! `CGL_DENSE=off` in the environment turns dense indexes off (for tests and measurements:
 //! the answers must be the same either way).
+//!
+//! All the dense tables, the box tables of `index.rs` too, take at most one eighth of
+//! `--max-memory` (`GameGraph::dense_allowance`), counted at their whole size. A table is a
+//! hash map of the ids set until it holds min(`m^k`/64, 65,536) of them, so that an instance
+//! the analyses' rank table solves, whose root and options alone the graph holds, costs what
+//! those take; then it is the whole table, in memory advised to use huge pages. `--stats` and
+//! the memory estimate count what a table takes now, and `--stats` says `dense (sorted)` for a
+//! table of sorted lists.
 
 use rustc_hash::FxHashMap;
 
@@ -238,6 +246,11 @@ impl DenseIndex {
         }
         self.states[i] = match table {
             Some(table) => {
+                use crate::eval::compiled::reached::{mark, Reached};
+                mark(match table.ranks {
+                    ListRanks::Sorted(_) => Reached::Sorted,
+                    _ => Reached::Dense,
+                });
                 self.bytes += table.ids.len() * 4;
                 self.used += table.ids.bytes();
                 State::Dense(Box::new(table))

@@ -269,6 +269,7 @@ impl IntAtoms {
         let Some(table) = table else {
             return;
         };
+        crate::eval::compiled::reached::mark(crate::eval::compiled::reached::Reached::Box);
         let i = inst.0 as usize;
         if self.boxed.len() <= i {
             self.boxed.resize_with(i + 1, || None);

@@ -4,6 +4,14 @@
 //! for a player are the product of its parts' options for that player: in a sum the player
 //! moves in one part, in a conjunctive compound in every part (none if one part has no move
 //! for that player), in a selective compound in any non-empty set of parts.
+//!
+//! A game with a side rule is partizan (`ir::Game::partizan`), and so are its positions and any
+//! compound with such a part (`TermInfo::partizan`, set when interned). A term's Left and Right
+//! options are stored in their own arena under the same moves budget; its plain `successors`
+//! are the union (for `reachable`). Impartial terms never come here, so impartial games cost
+//! what they did; a move of an impartial game into a partizan position is refused
+//! (`cgl::graph::partizan_option`), since the impartial analyses would merge its players'
+//! moves.
 
 // The graph's types, helpers and imports (`mod.rs`): this file is part of its `impl`.
 use super::*;

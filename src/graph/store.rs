@@ -12,6 +12,21 @@
 //! first for the instances that have one (`GameGraph::home_of`). A term is packed exactly
 //! when its home is a dense table, the nibble index or the cell index, so a packed term is
 //! never looked for in the general index.
+//!
+//! A list of at most 16 cells below 16 packs into a 12-byte `NibbleKey` (a 4×4 board, Chomp's
+//! rows), found by the nibble index (`nibble_table.rs`); a longer board of cells 0..=255 by the
+//! cell index; short integer tuples by a packed key (`index.rs`); everything else by the
+//! general hash index of ids. So the commonest positions are found, and compiled rules' targets
+//! interned, without building a value. A position ranked by a dense table keeps the same
+//! nibbles or cells as its record (`Stored::Ranked`), which the nibble index skips when it is
+//! built again.
+//!
+//! What the memory estimate (`--max-memory`, `GameGraph::estimated_bytes`) counts: 180 bytes a
+//! position plus its boxed list or tuple data or packed cells, 4 a stored move, and the tables
+//! indexed by a position's value at their real size, which the analyses report
+//! (`GameGraph::set_value_table_bytes`), so that the estimate bounds what `--stats` shows; it
+//! is checked as positions are interned and before moves are stored. Positions are capped at
+//! `u32::MAX - 3`: term ids are `u32`s, and the remoteness memo keeps three codes above them.
 
 use std::hash::BuildHasher;
 use std::rc::Rc;

@@ -6,6 +6,15 @@
 //!
 //! Both image formats draw one [`Layout`] (`layout.rs` makes it), so a cell is at the same
 //! pixels in both; text is given the room the PNG's font takes at [`TEXT_SCALE`].
+//!
+//! `layout.rs` lays a picture out as shapes in pixels (cells, lines, text, the legend; marks
+//! black, white and grey, integers on a viridis scale), every margin measured from the texts it
+//! holds in the PNG font's metrics; `svg.rs` writes each cell as a `rect` with `data-`
+//! attributes and real text; `png.rs` rasterises rectangles, lines and the 5 × 7 font (its
+//! glyphs pictures compiled to bit rows) for the `png` crate to encode. Layout, SVG,
+//! rasterising and encoding take a `stop: &dyn Fn() -> bool` (the session's stop, asked every
+//! `CHECK_EVERY` shapes or rows) and give `Stopped`, which the caller turns into the stop's
+//! diagnostic.
 
 pub mod dot;
 mod font;

@@ -12,6 +12,14 @@
 //! - `state` is the REPL proper: bindings, entries, commands, `:reload`.
 //! - `explain`, `table` and `play` are the larger commands (`:explain`, `:table`/`:grid`,
 //!   `:play`); `play::choose_move` is pure and tested.
+//!
+//! Parts of a typed line are parsed in place (the rest blanked out), so every diagnostic points
+//! into the line. Ctrl-C during a computation raises the session's stop flag. `:explain`
+//! computes Grundy values and remoteness within a one-second budget and marks what did not
+//! finish; `:explain`, `:table` and `:play` draw positions with their pictures, laid out in
+//! `COLUMNS`; `:table` and `:grid` mark booleans and colour values when stdout is a colour
+//! terminal and `NO_COLOR` is unset. `:play` runs on the session and the prompt's names, not on
+//! the REPL's state.
 
 mod command;
 mod editor;

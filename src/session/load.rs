@@ -1,5 +1,11 @@
 //! Reading files and their imports into a session: the load policy's limits (size,
 //! confinement to a folder), refusals with their diagnostics, and paths as diagnostics show them.
+//!
+//! Only regular files are read (looked at before they are opened, so a pipe cannot block), at
+//! most `--max-file-size`, imports only of `.game` files; with `check --confine DIR` nothing
+//! outside `DIR` (an import by `..`, an absolute path or a link is refused before anything is
+//! read). Paths are shown with control characters escaped. This is the only file IO outside the
+//! shells.
 
 use std::path::{Path, PathBuf};
 

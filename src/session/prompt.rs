@@ -3,6 +3,9 @@
 //! ([`Bindings`]), parts of a typed line parsed in place and evaluated with them, the
 //! definitions typed at the prompt ([`Fragment`]), the tables of `:table` and `:grid`, and
 //! what `:games` says of a game.
+//!
+//! The pictures of a value's positions are here too (`Session::picture`, `Session::pictures`; a
+//! failed `expect` notes the pictures of the positions it compared).
 
 use std::ops::Range;
 

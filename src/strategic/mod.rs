@@ -33,6 +33,13 @@
 //! assert_eq!(all.len(), 3);
 //! assert!(all.iter().any(|(x, _)| x[0].to_string() == "2/3"));
 //! ```
+//!
+//! Support enumeration eliminates fraction-free on checked `i128`, and a system is redone on
+//! big integers when it overflows; `vertex.rs` runs on `bimatrix.rs`'s eliminations and
+//! `solve_matrix` of `zero_sum.rs` is shared with the dominance LP. `eval/interp/strategic.rs`
+//! builds a game instance's table from its `player`, `payoff` and `table` clauses (cached in
+//! `GameTable`) and implements the built-ins; `repl/strategic.rs` prints `:explain` and
+//! `:table` of one.
 
 mod bimatrix;
 mod vertex;

@@ -1,5 +1,11 @@
 //! Text to AST. Knows nothing about games; `Pair` never leaves `parser`. `lex` holds the
 //! language's keywords and the light lexer that the parser's precheck and the REPL share.
+//!
+//! `parse_file`, `parse_expr` and `parse_expr_part` (a part of a line parsed in place, the rest
+//! blanked, so that the REPL's diagnostics point into the line) turn text into `ast::File` or
+//! `ast::Expr`; pure. The AST carries its own `Copy` `Span` (file id and byte range).
+//! `lex::KEYWORDS` and `lex::STATEMENT_KEYWORDS` are checked against the grammar's rules by
+//! tests.
 
 pub mod ast;
 pub mod lex;

@@ -14,6 +14,13 @@
 //! bytes. Positions held in values are nodes of these walks like lists are. Every walk
 //! either keeps a stack of its own or grows the native one ([`crate::stack::grow`]), and
 //! dropping never recurses, so no depth of nesting overflows the stack.
+//!
+//! The files: this one the types, constructors and the heap estimate; `instance.rs` the
+//! `Instance` handle a value or atom holds (the graph keeps bare ids and rebuilds handles from
+//! `GameTable::instance`); `order.rs` equality and order; `hash.rs` hashing (a node past the
+//! plain ones, or 12 levels deep, is fed as its digest); `display.rs` printing, cut at 1 MiB,
+//! at 4 KiB in diagnostics. Lowering folds literals into values, which is why this layer sits
+//! below `lower`.
 
 use std::collections::BTreeSet;
 use std::fmt;

@@ -30,6 +30,12 @@
 //! threads, nor on the store. `CGL_STORE=off` ([`crate::graph::GraphConfig::stores`])
 //! turns both stores off: every query then goes through the graph on one thread, the
 //! reference the tests compare the stores with.
+//!
+//! The compiled forms are shared (`CompiledGames` is `Sync`), and the game's parameters are
+//! rebuilt in each thread from plain data. `--stats` shows the store as *rank table* or *key
+//! table*, with its bytes, which the graph's memory estimate counts. Interning nothing in the
+//! graph, the stores hold neither records nor moves, so a later analysis that needs the moves,
+//! such as `line`, explores its positions in the graph again.
 
 mod key;
 mod rank;

@@ -9,6 +9,9 @@
 //! A byte holds a remoteness up to [`MAX_IN_CELL`]; a greater one (rare: a game that long
 //! within a dense domain) is kept in a small map beside the cells, behind a lock, and the
 //! cell says so ([`SPILLED`]).
+//!
+//! The ranks are the graph's (`GameGraph::dense_ranks`, a `graph::ListRanks` of either kind): a
+//! sorted list's rank (Chomp's rows) decodes by unranking.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock};

@@ -9,6 +9,11 @@
 //! which is harmless: the game is acyclic and every thread computes the same value), so no
 //! thread ever waits for another. A position is finished when all its options are: its
 //! remoteness is written once its last option has one, by whichever thread gets there.
+//!
+//! The rules run in blocks, as the graph's search runs them, so a crossed list target computes
+//! a block of its loop's values at once and a one-cell `set` comes as the cell it sets; a
+//! position's options are all emitted and ranked first, then their entries read in one loop
+//! (`Store::peek_all`), so that the reads of a table read at random overlap.
 
 use std::ops::ControlFlow;
 use std::sync::atomic::Ordering;

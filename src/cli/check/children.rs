@@ -9,6 +9,12 @@
 //! child that ends without a whole record becomes a `cgl::check::crashed` report for its
 //! file; one still running past its deadline and a grace is killed. Reports are handed on
 //! in input order, as the in-process pool does.
+//!
+//! A child's progress beats (`cgl-beat POSITIONS BYTES`, `progress::Relay`) become that child's
+//! meter in the parent's `Tally`, which the progress line reads; the last other lines of its
+//! stderr are kept (bounded) for a crash report. The canonical-form table (`cgt::ValueTable`,
+//! one per thread) lives as long as one file's process, so no file's forms are reused by
+//! another.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::io::Read;

@@ -7,6 +7,13 @@
 //! name, summary, explanation); the tests then ask for a fail file in tests/fail/ that
 //! produces it (or a reason in `tests/diagnostics.rs` why none can) and for its line in
 //! spec/language.md.
+//!
+//! Each layer's file passes its entries on to the next file's macro, and `codes!` here defines
+//! the one catalogue from them all. An entry is the variant, the code
+//! (`"cgl::eval::something"`), a one-line summary without a full stop, and a raw string of a
+//! few lines: what it means, a typical cause, how to fix it, an example indented.
+//! `every_code_is_in_the_spec` (tests/diagnostics.rs) prints the row a new code needs in
+//! spec/language.md §11.
 
 use std::fmt;
 

@@ -9,6 +9,9 @@
 //! The shape is read off the compiled target, never off the game: the list must be a
 //! register the rule reads from its frame and never binds (an input; the compiler refuses to
 //! bind an input), so that all through a run it holds the position as given.
+//!
+//! The parallel solver's rank table takes such a target as `Emitted::SetCell(i, v)` and moves
+//! the position's rank by that cell (`Ranks::with_cell`), with no list built.
 
 use std::ops::ControlFlow;
 
@@ -51,6 +54,10 @@ impl CompiledRule {
         emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
     ) -> Result<ControlFlow<()>, Interrupt> {
         let cells = self.set_cell.is_some() && frame.packed.map(|(slot, _)| slot) == self.set_cell;
+        mark(Reached::Rule);
+        if cells {
+            mark(Reached::Cells);
+        }
         with_run(&self.shape, frame, max_collection, stop, true, |run| {
             run.cells = cells;
             run.kept = true;

@@ -3,6 +3,9 @@
 //! and run in one run, so that a call both make on the same position (`won(b, 1)` in
 //! `terminal if over(b)` and in `draw if not won(b, 1) and not won(b, 2)`) is computed once
 //! (see `hoist.rs`, [`FixedCall`](super::hoist::FixedCall)).
+//!
+//! The parallel solver's worker runs a game's conditions together (`CompiledEnds`), and one by
+//! one where that run hands over; the interpreter runs them one by one (`CompiledCond`).
 
 use super::*;
 use crate::eval::stop::Stop;
@@ -44,6 +47,7 @@ impl CompiledCond {
         max_collection: u64,
         stop: &Stop,
     ) -> Result<bool, Interrupt> {
+        mark(Reached::Condition);
         with_run(&self.shape, frame, max_collection, stop, false, |run| {
             self.cond.eval(run)
         })
@@ -114,6 +118,7 @@ impl CompiledEnds {
             }
             Ok(false)
         };
+        mark(Reached::Ends);
         with_run(&self.shape, frame, max_collection, stop, false, |run| {
             if !any(&self.terminal, run)? {
                 return Ok(None);

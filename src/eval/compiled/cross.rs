@@ -137,6 +137,7 @@ impl Cross {
                 tick_n(&mut run.ticks, run.stop, m * (2 * len + 1))?;
                 run.b.regs[reg as usize] = start + m as i64 - 1;
                 let rows = &run.b.cross[VALUES..][..lanes];
+                mark(Reached::Kept);
                 if emit(Emitted::Kept { rows, len, keep })
                     .map_err(Interrupt::Error)?
                     .is_break()
@@ -447,6 +448,7 @@ impl FlatRows<'_> {
             }
             return Ok(ControlFlow::Continue(()));
         };
+        mark(Reached::Kept);
         emit(Emitted::Kept { rows, len, keep }).map_err(Interrupt::Error)
     }
 }

@@ -60,6 +60,7 @@ pub(super) fn fuse_call(mut bindings: Vec<Binding>, body: ListExpr) -> ListExpr 
 impl Filter {
     /// Appends the items of the list that pass the test to `out`.
     pub(super) fn eval_into(&self, run: &mut Run<'_>, out: &mut Vec<i64>) -> Eval<()> {
+        super::mark(super::Reached::Fused);
         if let (true, ListExpr::Comp(gen, _)) = (self.comp_blocks, &self.list) {
             return self.comp_blocks(gen, run, out);
         }

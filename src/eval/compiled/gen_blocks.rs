@@ -18,6 +18,7 @@ impl Gen {
         let (Some(simple), Some(progs)) = (self.simple(), self.progs.as_deref()) else {
             return Err(Interrupt::Fallback);
         };
+        mark(Reached::Lanes);
         let len = run.b.lists[simple.list as usize].len();
         tick_n(&mut run.ticks, run.stop, len)?;
         let Buffers {
@@ -81,6 +82,7 @@ impl Gen {
         if progs.guard.is_some() || len > LANES {
             return None;
         }
+        mark(Reached::Lanes);
         Some(body_lanes(simple, progs, run, out, len).map(|()| len))
     }
 }

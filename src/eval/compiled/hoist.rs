@@ -238,6 +238,7 @@ pub(super) fn once(
     if let Some(memo) = run.b.memo.get(i).filter(|m| m.valid) {
         return Ok(memo.value);
     }
+    mark(Reached::Hoist);
     let value = f(run)?;
     if run.b.memo.len() <= i {
         run.b.memo.resize_with(i + 1, lists::Memo::default);

@@ -1,5 +1,13 @@
 //! Blocks of lanes: the innermost loop of a rule evaluated 256 values at a time, and the
 //! affine guards that narrow its range before it runs.
+//!
+//! A range runs so when its target and guards are arithmetic, after its leading guards that are
+//! affine comparisons in the loop's variable have cut the range to the interval they let
+//! through (`narrow`): an `or` whose left side is the same over the range counts too, and so
+//! does `x == c` or `x != c` with `c` at an end of the range or outside it. An innermost range
+//! whose target is a list runs as one loop with its guards. Blocks start at 8 lanes and double,
+//! so a caller that wants only the first option does not pay for a whole block; a lane error
+//! anywhere in a block sends the rule to the interpreter.
 
 use lists::GenClause;
 

@@ -7,6 +7,12 @@
 //! where the interpreter would raise an error (an index out of range, a comprehension over
 //! the collection limit, an overflow), evaluation stops with [`Interrupt::Fallback`] and the
 //! interpreter runs the rule again and raises it.
+//!
+//! An inlined call reads a variable argument in place, not copied, and is remembered within a
+//! run when its arguments are variables, keyed only by those that can change during the run. A
+//! comprehension or fold over a list's items with an arithmetic body runs in blocks too, items
+//! and indexes as lanes (`gen_blocks.rs`, `prog.rs`). Registers hold integers, booleans (0 or
+//! 1), lists, or rows (`rows.rs`).
 
 use std::ops::ControlFlow;
 use std::sync::Arc;

@@ -24,6 +24,12 @@
 //! conditions, one by one and a game's all together); `cells.rs` (targets that set one cell
 //! of the position, for a visitor that ranks them from the position's rank); `table.rs` (the
 //! side table by game).
+//!
+//! `reached.rs` marks which of these paths a process took, for the differential sweeps' report
+//! (`CGL_PATHS`). A compiled tree nests at most 256 levels (`MAX_NESTING`) and runs only with
+//! the stack a run may take to spare (`RUN_STACK`), else the interpreter runs the rule and
+//! checks the stack at each level. `CompiledGames` is `Sync` (a compile-time check), so the
+//! parallel solver's threads share the compiled forms.
 
 mod cells;
 mod compile;
@@ -37,6 +43,7 @@ mod hoist;
 mod lanes;
 mod lists;
 mod prog;
+pub mod reached;
 mod rows;
 mod run;
 mod select;
@@ -44,6 +51,7 @@ mod table;
 
 use std::rc::Rc;
 
+use self::reached::{mark, Reached};
 use self::{compile::*, lanes::*, lists::*, prog::*, rows::*, run::*};
 pub use conds::{compile_condition, compile_ends, CompiledCond, CompiledEnds};
 pub use domain::{cell_domain, position_ranges, sorted_domain, SortedDomain};

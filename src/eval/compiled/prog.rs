@@ -8,6 +8,9 @@
 //! The meaning is that of `IntExpr::eval_block` and `BoolExpr::eval_block`: every operation
 //! runs in every lane (both arms of an `if`), booleans are 0 or 1, and an error in any lane
 //! (an overflow, a division by zero) sends the whole expression to the interpreter.
+//!
+//! The commonest shape, one comparison of the item as a filter or a counted condition
+//! (`ItemTest`), runs as one loop with no columns.
 
 use super::lanes::{compare, flipped, Lanes, LANES, OUTER};
 use super::run::Eval;

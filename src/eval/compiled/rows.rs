@@ -1,5 +1,13 @@
 //! Rows: families of integer lists (winning lines, sets) held as one table, and the
 //! quantifiers over them recognised as single loops.
+//!
+//! Registers of kind `Kind::Rows` hold a parameter's list of integer lists, or of integer sets
+//! when no row is read as only a list allows, converted once and reused while the parameter is
+//! the same value. A quantifier comparing a board's indexed cells (`forall i in l: b[i] == p`,
+//! also over a constant's or a parameter's rows) is one loop (`IndexedQuant`, `LinesQuant`);
+//! rows whose items are below 64 are kept as bit masks too (`RowSet`) and tested against the
+//! mask of the cells that pass when the board holds them all. `CellTest` is an innermost loop's
+//! first guard `b[i] op y`, tested in place.
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -164,6 +172,7 @@ impl IndexedQuant {
     }
 
     pub(super) fn eval(&self, run: &mut Run<'_>) -> Eval<bool> {
+        mark(Reached::Quantifier);
         let y = self.other.leaf(run).ok_or(Interrupt::Fallback)?;
         let b = &run.b;
         let (items, board) = (&b.lists[self.items as usize], &b.lists[self.board as usize]);
@@ -217,6 +226,7 @@ impl LinesQuant {
     }
 
     pub(super) fn eval(&self, run: &mut Run<'_>) -> Eval<bool> {
+        mark(Reached::Quantifier);
         let y = self.inner.other.leaf(run).ok_or(Interrupt::Fallback)?;
         // The rows read in place (a constant's, or a register's), not shared out.
         let rows: &RowSet = match &self.rows {

@@ -548,6 +548,7 @@ impl CompiledRule {
         blocks: bool,
         emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
     ) -> Result<ControlFlow<()>, Interrupt> {
+        mark(Reached::Rule);
         with_run(&self.shape, frame, max_collection, stop, blocks, |run| {
             self.steps_from(0, run, emit)
         })
@@ -579,7 +580,10 @@ impl CompiledRule {
             // The loop around the innermost one, maybe run with it as one (`cross.rs`).
             GenClause::Items { .. } | GenClause::Range { .. } if self.last_for == Some(k + 1) => {
                 match self.flat(k, run, emit) {
-                    Some(flow) => flow,
+                    Some(flow) => {
+                        mark(Reached::Flat);
+                        flow
+                    }
                     None => self.one_step(k, run, emit),
                 }
             }
@@ -601,10 +605,14 @@ impl CompiledRule {
         emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
     ) -> Result<ControlFlow<()>, Interrupt> {
         let (a, b, narrowed) = narrow(reg, a, b, guards, &run.b.regs);
+        if narrowed > 0 {
+            mark(Reached::Narrow);
+        }
         let guards = &guards[narrowed..];
         if let (Some(cross), true, []) = (&self.cross, run.blocks, guards) {
             // All the options are wanted: their targets computed a block of values at once.
             if let Some(flow) = cross.run(reg, a, b, run, emit) {
+                mark(Reached::Cross);
                 return flow;
             }
         }
@@ -613,6 +621,9 @@ impl CompiledRule {
             Some(GenClause::If(cond)) => rows::CellTest::recognise(cond, reg),
             _ => None,
         };
+        if cell.is_some() {
+            mark(Reached::CellTest);
+        }
         'values: for v in a..b {
             run.tick()?;
             run.b.regs[reg as usize] = v;
@@ -726,6 +737,10 @@ impl CompiledRule {
         } = &mut *run.b;
         // Guards that are affine in the loop's variable cut the range down first.
         let (a, b, narrowed) = narrow(reg, a, b, guards, regs);
+        if narrowed > 0 {
+            mark(Reached::Narrow);
+        }
+        mark(Reached::Blocks);
         let guards = &guards[narrowed..];
         values.resize(LANES, 0);
         keep.resize(LANES, true);

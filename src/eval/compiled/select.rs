@@ -7,6 +7,11 @@
 //! Every arm is computed in every lane, as the unfused operations would compute it; none
 //! can fail.
 //!
+//! Each kind of condition and arms is one branch-free pass (`pick_loop`), its lanes cut to the
+//! block's length so that it reads them unchecked. On x86-64 the crate is built for x86-64-v2
+//! (`.cargo/config.toml`), whose SSE4.2 compares 64-bit lanes in one instruction; `src/main.rs`
+//! refuses a processor without it.
+//!
 //! This file and `prog.rs` import each other, on purpose: it is one operation of the lane
 //! program (`Op::Select`, `Op::SelectCmp`) taken out of `prog.rs` for its size, so it reads
 //! the program's operands (`Src`, and `V` as one block resolves them) and the program builds
@@ -252,6 +257,7 @@ pub(super) fn select_cmp(
     t: Arm<'_>,
     f: Arm<'_>,
 ) -> bool {
+    super::mark(super::Reached::Select);
     match (a, b) {
         (V::C(x), V::C(y)) => fill(dst, if compare(op, x, y) { t } else { f }),
         (V::S(xs), V::C(y)) => by_lane(op, dst, xs, Same(y), t, f),

@@ -1,5 +1,14 @@
 //! The tree-walking interpreter over the IR: the types it works with and its core (binding,
 //! iteration); expressions, instances, moves and calls are in the files beside.
+//!
+//! One `impl Interp` split by job: this file its types, binding and iteration; `expr.rs`
+//! expressions and operators; `instances.rs` game instances and positions; `moves.rs` running a
+//! position's rules (`scan_options` hands each move target to a visitor); `calls.rs` built-ins
+//! and the analyses via the host; `show.rs` a game's `show` clause (run without the host, as
+//! rules are; a compound's picture is its parts' side by side) and `picture`, `grid`, `join`;
+//! `strategic.rs` strategic-form games. A position comes as `PositionData`: a value, or a
+//! packed list's integers, which the frame keeps apart for compiled forms to load directly
+//! (`InputFrame`) and builds into a list only when the interpreter runs.
 
 mod calls;
 mod expr;

@@ -3,6 +3,7 @@
 // The interpreter's types, helpers and imports (`mod.rs`): these files are parts of one
 // `impl Interp`, split by job.
 use super::*;
+use crate::eval::compiled::reached::{mark, Reached};
 
 impl<'a> Interp<'a> {
     /// Whether compiled code whose inlined calls nest `call_depth` deep may run here: compiled
@@ -35,7 +36,7 @@ impl<'a> Interp<'a> {
                     Ok(true) => return Ok(true),
                     Ok(false) => continue,
                     Err(Interrupt::Error(e)) => return Err(e),
-                    Err(Interrupt::Fallback) => {}
+                    Err(Interrupt::Fallback) => mark(Reached::Fallback),
                 }
             }
             let v = self.eval(cond, frame.full())?;
@@ -164,7 +165,7 @@ impl<'a> Interp<'a> {
                     Err(Interrupt::Error(e)) => return Err(e),
                     // An input is not an integer, or the rule raises an error: the interpreter
                     // runs it (again), skipping what was visited, and raises that error.
-                    Err(Interrupt::Fallback) => {}
+                    Err(Interrupt::Fallback) => mark(Reached::Fallback),
                 }
             }
             let flow = self.for_each(&rule.clauses, frame.full(), &mut |this, frame| {

@@ -1,5 +1,8 @@
 //! Pest's errors as diagnostics: what was expected, in words ([`describe`] names every grammar
 //! rule), and a help that guesses what was meant.
+//!
+//! `describe` is an exhaustive match over the grammar's rules, so a new rule does not compile
+//! until it has a readable name.
 
 use pest::error::InputLocation;
 

@@ -2,6 +2,12 @@
 //! (`precheck.rs`: brackets, strings and comments, before pest runs; operator depth, before
 //! the tree is built), then pest, whose errors `errors.rs` turns into diagnostics, and its
 //! pairs become the AST in `build.rs`. `Pair` never leaves this module.
+//!
+//! Operator precedence is not in `grammar/cgl.pest`: the Pratt parser of `build.rs` assigns it.
+//! The grammar parses each bracket's first expression once, and brackets, strings and comments
+//! are checked before pest runs, so no input makes parsing exponential. A file over 256 KiB is
+//! parsed in pieces that end where a line starts an item, with a callback between them (the
+//! session checks its deadline there).
 
 mod build;
 mod errors;
