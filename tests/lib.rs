@@ -39,6 +39,7 @@ mod plot_text;
 mod progress;
 mod properties;
 mod random_graphs;
+mod rational_oracle;
 mod reliability;
 mod repl;
 mod seed_brute;

@@ -170,7 +170,7 @@ impl<'a> Interp<'a> {
             }
             Builtin::Abs if matches!(args[0], Value::Rational(_)) => {
                 let r = rational(&args[0]);
-                let r = if r < Rational::ZERO { r.checked_neg().ok_or_else(|| overflow(span))? } else { r };
+                let r = if r < Rational::ZERO { r.checked_neg().ok_or_else(|| rational_overflow(span))? } else { r };
                 Value::number(r)
             }
             Builtin::Abs => Value::Int(arith::abs(int(&args[0], arg_span(0), "abs")?).map_err(|_| overflow(span))?),
@@ -240,37 +240,33 @@ impl<'a> Interp<'a> {
                 })?
             }
             Builtin::Sum => {
-                // Exact: only a total that does not fit is an overflow.
-                let mut total = arith::Sum::default();
-                let mut items = self.items(&args[0], arg_span(0))?;
-                let mut rest = None;
-                for item in items.by_ref() {
+                // Exact: only a total that does not fit is an overflow. Integers add up in 128
+                // bits and rationals in a big fraction, whatever their order; game values
+                // that are not numbers are added to that total at the end, as `+` adds them.
+                let mut ints = arith::Sum::default();
+                let mut fractions: Option<crate::num::RationalSum> = None;
+                let mut forms = Vec::new();
+                for item in self.items(&args[0], arg_span(0))? {
                     match item {
-                        Value::Int(n) => total.add(n),
-                        other if values::is_game_value(&other) => {
-                            rest = Some(other);
-                            break;
-                        }
+                        Value::Int(n) => ints.add(n),
+                        Value::Rational(r) => fractions.get_or_insert_with(Default::default).add(r),
+                        other if values::is_game_value(&other) => forms.push(other),
                         other => {
-                            total.add(int(&other, arg_span(0), "sum")?);
+                            int(&other, arg_span(0), "sum")?;
                         }
                     }
                 }
-                let ints = Value::Int(total.total().map_err(|_| overflow(span))?);
-                match rest {
-                    None => ints,
-                    // Rationals and game values: added one by one, as `+` adds them.
-                    Some(first) => {
-                        let mut acc = self.apply_binary(BinaryOp::Add, ints, first, arg_span(0), arg_span(0), span)?;
-                        for item in items {
-                            if !values::is_game_value(&item) {
-                                int(&item, arg_span(0), "sum")?;
-                            }
-                            acc = self.apply_binary(BinaryOp::Add, acc, item, arg_span(0), arg_span(0), span)?;
-                        }
-                        acc
+                let mut acc = match fractions {
+                    None => Value::Int(ints.total().map_err(|_| overflow(span))?),
+                    Some(mut fractions) => {
+                        fractions.add_int(ints.wide());
+                        Value::number(fractions.total().ok_or_else(|| rational_overflow(span))?)
                     }
+                };
+                for form in forms {
+                    acc = self.apply_binary(BinaryOp::Add, acc, form, arg_span(0), arg_span(0), span)?;
                 }
+                acc
             }
             Builtin::Any | Builtin::All => {
                 let want = b == Builtin::Any;

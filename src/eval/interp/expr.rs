@@ -23,7 +23,7 @@ impl<'a> Interp<'a> {
                 let v = self.eval(e, frame)?;
                 match (op, &v) {
                     (UnaryOp::Neg, Value::Rational(r)) => {
-                        Value::number(r.checked_neg().ok_or_else(|| overflow(span))?)
+                        Value::number(r.checked_neg().ok_or_else(|| rational_overflow(span))?)
                     }
                     (UnaryOp::Neg, Value::Form(_)) => values::neg(self.world.stop, &v, span)?,
                     (UnaryOp::Neg, _) => Value::Int(
@@ -469,7 +469,7 @@ impl<'a> Interp<'a> {
                 _ if values::is_number(&a) && values::is_number(&b) => Value::number(
                     rational(&a)
                         .checked_add(rational(&b))
-                        .ok_or_else(|| overflow(span))?,
+                        .ok_or_else(|| rational_overflow(span))?,
                 ),
                 _ if values::is_game_value(&a) && values::is_game_value(&b) => {
                     values::add(self.world.stop, &a, &b, ls, rs, span)?
@@ -512,7 +512,7 @@ impl<'a> Interp<'a> {
                 _ if values::is_number(&a) && values::is_number(&b) => Value::number(
                     rational(&a)
                         .checked_sub(rational(&b))
-                        .ok_or_else(|| overflow(span))?,
+                        .ok_or_else(|| rational_overflow(span))?,
                 ),
                 _ if values::is_game_value(&a) && values::is_game_value(&b) => {
                     values::sub(self.world.stop, &a, &b, ls, rs, span)?
@@ -527,7 +527,7 @@ impl<'a> Interp<'a> {
                 _ if values::is_number(&a) && values::is_number(&b) => Value::number(
                     rational(&a)
                         .checked_mul(rational(&b))
-                        .ok_or_else(|| overflow(span))?,
+                        .ok_or_else(|| rational_overflow(span))?,
                 ),
                 // `n * g`: n copies of a game value.
                 (Int(n), Value::Form(_)) => values::times(self.world.stop, *n, &b, rs, span)?,
@@ -540,7 +540,7 @@ impl<'a> Interp<'a> {
                     if y == Rational::ZERO {
                         return Err(arith_error(ArithError::DivisionByZero, span, rs));
                     }
-                    let q = x.checked_div(y).ok_or_else(|| overflow(span))?;
+                    let q = x.checked_div(y).ok_or_else(|| rational_overflow(span))?;
                     Value::number(q)
                 }
                 _ => return Err(mismatch(self, &a, &b)),

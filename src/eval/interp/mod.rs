@@ -215,6 +215,16 @@ fn overflow(span: Span) -> Box<Diag> {
     )
 }
 
+/// An exact rational (or `/`) result whose reduced numerator or denominator does not fit.
+#[cold]
+fn rational_overflow(span: Span) -> Box<Diag> {
+    Box::new(
+        Diag::error(Code::EvalOverflow, "rational overflow")
+            .label(span, "the numerator or denominator of the result does not fit in 64 bits")
+            .help("cgl's rationals are exact, 64 bits over 64 bits, and never round; keep the numbers smaller"),
+    )
+}
+
 /// The diagnostic of a failed integer operation: `span` is the whole operation's, `rhs` its
 /// right operand's (the divisor, the exponent).
 #[cold]
@@ -283,11 +293,11 @@ fn rational_pow(base: Rational, exp: i64, span: Span, rhs: Span) -> DiagResult<R
     let (mut acc, mut b, mut k) = (Rational::int(1), base, exp.unsigned_abs());
     while k > 0 {
         if k & 1 == 1 {
-            acc = acc.checked_mul(b).ok_or_else(|| overflow(span))?;
+            acc = acc.checked_mul(b).ok_or_else(|| rational_overflow(span))?;
         }
         k >>= 1;
         if k > 0 {
-            b = b.checked_mul(b).ok_or_else(|| overflow(span))?;
+            b = b.checked_mul(b).ok_or_else(|| rational_overflow(span))?;
         }
     }
     Ok(acc)
