@@ -24,6 +24,7 @@ mod examples;
 mod fragment;
 mod fuzz;
 mod graph;
+mod help_domains;
 mod hoisting;
 mod instance_order;
 mod isolation;

@@ -151,15 +151,23 @@ impl<'a> Interp<'a> {
                 }
             }
             Builtin::V2 => {
-                let n = nonneg(&args[0], arg_span(0), "v2")?;
+                // The help says what is valid: a positive number (`v2(0)` is an error too).
+                let n = int(&args[0], arg_span(0), "`v2`")?;
+                if n < 0 {
+                    return Err(type_error(
+                        arg_span(0),
+                        format!("`v2` needs a positive integer, but got {n}"),
+                        "v2(n) is the exponent of 2 in n, for n >= 1: `v2(12) == 2`",
+                    ));
+                }
                 if n == 0 {
                     return Err(Box::new(
                         Diag::error(Code::EvalDomain, "`v2(0)` is undefined")
                             .label(arg_span(0), "this is 0")
-                            .help("every power of two divides 0; v2 needs a positive number"),
+                            .help("every power of two divides 0; v2(n) needs n >= 1: `v2(12) == 2`"),
                     ));
                 }
-                Value::Int(n.trailing_zeros() as i64)
+                Value::Int(i64::from(n.trailing_zeros()))
             }
             Builtin::Gcd => {
                 let (mut x, mut y) = (int(&args[0], arg_span(0), "gcd")?.unsigned_abs(), int(&args[1], arg_span(1), "gcd")?.unsigned_abs());
@@ -176,8 +184,10 @@ impl<'a> Interp<'a> {
             Builtin::Abs => Value::Int(arith::abs(int(&args[0], arg_span(0), "abs")?).map_err(|_| overflow(span))?),
             Builtin::Sorted => {
                 let items = self.collect(&args[0], arg_span(0))?;
-                let first_type = items.first().map(std::mem::discriminant);
-                if items.iter().any(|v| Some(std::mem::discriminant(v)) != first_type) {
+                // Integers and rationals are one kind here, as for `min` and `max`: numbers.
+                let kind = |v: &Value| if values::is_number(v) { std::mem::discriminant(&Value::Int(0)) } else { std::mem::discriminant(v) };
+                let first_type = items.first().map(kind);
+                if items.iter().any(|v| Some(kind(v)) != first_type) {
                     return Err(type_error(arg_span(0), "`sorted` needs items of one type".to_string(), "sort numbers with numbers, strings with strings"));
                 }
                 let stop = self.world.stop;
@@ -414,7 +424,7 @@ fn grid_error(e: grid::GridError, name: &str, spans: [Span; 3]) -> Box<Diag> {
         grid::GridError::Negative => (
             0,
             format!("`{name}` needs a board as a non-negative bit mask"),
-            "bit r * w + c is the cell in row r, column c".to_string(),
+            "give a mask of 0 or more: bit r * w + c is the cell in row r, column c".to_string(),
         ),
         grid::GridError::Width => (
             1,

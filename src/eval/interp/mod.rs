@@ -239,7 +239,7 @@ fn arith_error(e: ArithError, span: Span, rhs: Span) -> Box<Diag> {
         ArithError::NegativeExponent => Box::new(
             Diag::error(Code::EvalNegativePower, "negative exponent")
                 .label(rhs, "this is negative")
-                .help("cgl has only integers; use an exponent of 0 or more"),
+                .help("`**` takes an exponent of 0 or more; for a reciprocal, divide: `1 / x ** n`"),
         ),
     }
 }
