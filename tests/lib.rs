@@ -25,6 +25,7 @@ mod fragment;
 mod fuzz;
 mod graph;
 mod help_domains;
+mod hidden_constants;
 mod hoisting;
 mod instance_order;
 mod isolation;

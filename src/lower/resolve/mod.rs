@@ -11,6 +11,7 @@ use crate::syntax::ast::{self, GameClause, Item};
 
 mod exprs;
 mod games;
+mod hidden;
 
 use games::is_strategic;
 
@@ -40,6 +41,9 @@ pub struct LoweredFile {
     pub scope: Scope,
     /// `expect` and `print` statements in source order.
     pub statements: Vec<Statement>,
+    /// Warnings: nothing is wrong for certain, but a use may not mean what it seems to
+    /// (a definition that hides a built-in constant the file uses, `hidden.rs`).
+    pub warnings: Vec<Diag>,
 }
 
 /// Lowers a parsed file into `program`. `imports` are the exports of the files it imports,
@@ -54,8 +58,11 @@ pub fn lower_file(
 ) -> Result<LoweredFile, Vec<Diag>> {
     let mut errors = Vec::new();
     let mut scope: HashMap<String, (Global, Span)> = HashMap::new();
+    // Where each imported name is defined, in its own file.
+    let mut imported_at: HashMap<&str, Span> = HashMap::new();
     for (exports, import_span) in imports {
-        for (name, (global, _)) in exports.iter() {
+        for (name, (global, defined)) in exports.iter() {
+            imported_at.entry(name.as_str()).or_insert(*defined);
             if let Some((other, _)) = scope.get(name) {
                 if other != global {
                     errors.push(
@@ -153,7 +160,9 @@ pub fn lower_file(
         exports,
         scope,
         statements: Vec::new(),
+        warnings: Vec::new(),
     };
+    let mut hidden_uses: Vec<(String, Span)> = Vec::new();
     let mut games = Vec::new();
     let mut fns = Vec::new();
     let mut consts = Vec::new();
@@ -214,10 +223,12 @@ pub fn lower_file(
             }
         }
         errors.append(&mut r.errors);
+        hidden_uses.append(&mut r.hidden_uses);
     }
     if !errors.is_empty() {
         return Err(errors);
     }
+    lowered.warnings = hidden::warnings(&hidden_uses, &lowered.exports, &imported, &imported_at);
     program.add_games(games);
     program.fns.extend(fns);
     program.consts.extend(consts);
@@ -314,6 +325,8 @@ struct Resolver<'a> {
     sigs: &'a HashMap<GameId, GameSig>,
     fn_arities: &'a HashMap<FnId, usize>,
     errors: Vec<Diag>,
+    /// Uses of a file-wide name that hides a built-in constant (`hidden.rs`).
+    hidden_uses: Vec<(String, Span)>,
     scopes: Vec<Vec<(String, Slot)>>,
     next_slot: Slot,
     max_slot: Slot,
@@ -330,6 +343,7 @@ impl<'a> Resolver<'a> {
             sigs,
             fn_arities,
             errors: Vec::new(),
+            hidden_uses: Vec::new(),
             scopes: vec![Vec::new()],
             next_slot: 0,
             max_slot: 0,
