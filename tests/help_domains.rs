@@ -42,8 +42,10 @@ const TEMPLATES: &[&str] = &[
     "set([1, 2], {}, 0)",
     "[1, 2][{}]",
     "(1, 2)[{}]",
+    "\"ab\"[{}]",
     "[1, 2][{}..2]",
     "[1, 2][0..{}]",
+    "\"ab\"[{}..2]",
     "mex([{}])",
     "lego([{}])",
     "grid([0, 0], {}, \".\")",
@@ -114,6 +116,7 @@ const CLAIMS: &[(&str, &str, &[&str])] = &[
     ),
     ("[1, 2][{}]", "indices run from 0 to len - 1", &["0", "1"]),
     ("(1, 2)[{}]", "indices run from 0 to len - 1", &["0", "1"]),
+    ("\"ab\"[{}]", "indices run from 0 to len - 1", &["0", "1"]),
     (
         "[1, 2][{}..2]",
         "indices run from 0 to len - 1; a slice `a..b` needs 0 <= a and b <= len",
@@ -121,6 +124,11 @@ const CLAIMS: &[(&str, &str, &[&str])] = &[
     ),
     (
         "[1, 2][0..{}]",
+        "indices run from 0 to len - 1; a slice `a..b` needs 0 <= a and b <= len",
+        &["0", "1", "2"],
+    ),
+    (
+        "\"ab\"[{}..2]",
         "indices run from 0 to len - 1; a slice `a..b` needs 0 <= a and b <= len",
         &["0", "1", "2"],
     ),

@@ -20,7 +20,10 @@ fn a_hidden_constant_in_use_is_a_warning_in_every_format() {
     let (code, stdout, stderr) = cgl_in(&dir, &["check", "hidden.game"]);
     assert_no_crash("check", &stderr);
     assert_eq!(code, 0, "a warning is not a failure:\n{stderr}");
-    assert_eq!(stdout, "ok    hidden.game (2 passed, 0 failed)\n2 passed, 0 failed\n");
+    assert_eq!(
+        stdout,
+        "ok    hidden.game (2 passed, 0 failed)\n2 passed, 0 failed\n"
+    );
     insta::assert_snapshot!(stderr, @r#"
     cgl::resolve::hides_constant
 

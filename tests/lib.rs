@@ -48,4 +48,5 @@ mod seed_brute;
 mod spec;
 mod strategic;
 mod strategic_deadlines;
+mod strings;
 mod values;

@@ -132,7 +132,11 @@ fn junit_warnings(xml: &mut XmlWriter<Vec<u8>>, report: &FileReport) -> std::io:
     if report.warnings.is_empty() {
         return Ok(());
     }
-    let text: Vec<&str> = report.warnings.iter().map(|w| w.rendered.as_str()).collect();
+    let text: Vec<&str> = report
+        .warnings
+        .iter()
+        .map(|w| w.rendered.as_str())
+        .collect();
     xml.write_event(Event::Start(BytesStart::new("system-err")))?;
     xml.write_event(Event::Text(BytesText::from_escaped(partial_escape(
         xml_chars(&text.join("\n")),

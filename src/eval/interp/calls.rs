@@ -199,6 +199,20 @@ impl<'a> Interp<'a> {
                 Value::list(items)
             }
             Builtin::List => Value::list(self.collect(&args[0], arg_span(0))?),
+            Builtin::Chars => match &args[0] {
+                // Unicode scalar values, as `len`, `s[i]` and `s[a..b]` count them.
+                Value::Str(text) => {
+                    self.sized(text.chars().count(), span, "list")?;
+                    Value::list(text.chars().map(|c| Value::Str(c.to_string().into())).collect())
+                }
+                other => {
+                    return Err(type_error(
+                        arg_span(0),
+                        format!("`chars` needs a string, but this is {}", other.a_type_name()),
+                        "`str(x)` makes a string of any value: `chars(str(x))`",
+                    ))
+                }
+            },
             Builtin::Enumerate => Value::list(
                 self.items(&args[0], arg_span(0))?
                     .enumerate()

@@ -667,11 +667,28 @@ impl<'a> Interp<'a> {
         let i = int(index, *ispan, "an index")?;
         let items = match &base {
             Value::List(items) | Value::Tuple(items) => items.clone(),
+            // A string's items are its characters (Unicode scalar values), as for `len`.
+            Value::Str(text) => {
+                return usize::try_from(i)
+                    .ok()
+                    .and_then(|i| text.chars().nth(i))
+                    .map(|c| Value::Str(c.to_string().into()))
+                    .ok_or_else(|| {
+                        Box::new(
+                            Diag::error(Code::EvalIndex, format!("index {i} is out of range"))
+                                .label(
+                                    *ispan,
+                                    format!("the string has {} characters", text.chars().count()),
+                                )
+                                .help("indices run from 0 to len - 1"),
+                        )
+                    })
+            }
             other => {
                 return Err(type_error(
                     span,
                     format!("{} cannot be indexed", other.a_type_name()),
-                    "index lists and tuples",
+                    "index lists, tuples and strings",
                 ))
             }
         };

@@ -239,7 +239,9 @@ fn arith_error(e: ArithError, span: Span, rhs: Span) -> Box<Diag> {
         ArithError::NegativeExponent => Box::new(
             Diag::error(Code::EvalNegativePower, "negative exponent")
                 .label(rhs, "this is negative")
-                .help("`**` takes an exponent of 0 or more; for a reciprocal, divide: `1 / x ** n`"),
+                .help(
+                    "`**` takes an exponent of 0 or more; for a reciprocal, divide: `1 / x ** n`",
+                ),
         ),
     }
 }
@@ -459,7 +461,11 @@ impl<'a> Interp<'a> {
                 return Err(type_error(
                     span,
                     format!("cannot iterate over {}", other.a_type_name()),
-                    "iterate over a list, set, tuple or range",
+                    if matches!(other, Value::Str(_)) {
+                        "iterate over `chars(s)`, the list of the string's characters"
+                    } else {
+                        "iterate over a list, set, tuple or range"
+                    },
                 ))
             }
         })
@@ -634,7 +640,7 @@ fn nonneg(v: &Value, span: Span, what: &str) -> DiagResult<u64> {
     })
 }
 
-/// Floor modulo: the result has the sign of the divisor (Python's `%`).
+/// A slice bound outside `0..=len`.
 #[cold]
 fn out_of_range(index: i64, len: usize, span: Span) -> Box<Diag> {
     Box::new(

@@ -262,7 +262,10 @@ impl<'a> Resolver<'a> {
     /// no cause to warn.
     fn not_a_constant_use(&mut self, base: &ast::Expr) {
         if matches!(base.kind, ExprKind::Name(_))
-            && self.hidden_uses.last().is_some_and(|(_, s)| *s == base.span)
+            && self
+                .hidden_uses
+                .last()
+                .is_some_and(|(_, s)| *s == base.span)
         {
             self.hidden_uses.pop();
         }

@@ -55,14 +55,20 @@ pub(super) fn warnings(
                         Code::ResolveHidesConstant,
                         format!("the imported {kind} `{name}` hides {constant}"),
                     )
-                    .label(*import, format!("this import brings a {kind} named `{name}`"));
+                    .label(
+                        *import,
+                        format!("this import brings a {kind} named `{name}`"),
+                    );
                     match imported_at.get(name) {
                         Some(defined) => d.label(*defined, format!("`{name}` is defined here")),
                         None => d,
                     }
                 }
             };
-            diag = diag.label(first, format!("so this `{name}` is the {kind}, not {constant}"));
+            diag = diag.label(
+                first,
+                format!("so this `{name}` is the {kind}, not {constant}"),
+            );
             if spans.len() > 1 {
                 diag = diag.note(format!(
                     "the file uses `{name}` {} times, each time meaning the {kind}",
