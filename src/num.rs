@@ -11,6 +11,10 @@
 use std::cmp::Ordering;
 use std::fmt;
 
+use num_bigint::BigInt;
+use num_rational::BigRational;
+use num_traits::Zero;
+
 /// `num / den`, reduced, with `den > 0`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Rational {
@@ -71,6 +75,10 @@ impl Rational {
         self.den == 1
     }
 
+    // The wide operations below never fail: a product of two `i64`s is below 2^126 in
+    // magnitude and a sum or difference of two such below 2^127, so only the reduced result
+    // can fail to fit, and `from_wide` says so.
+
     /// `self + other`, or `None` if it does not fit.
     pub fn checked_add(self, other: Rational) -> Option<Rational> {
         let (a, b, c, d) = self.wide(other);
@@ -81,8 +89,16 @@ impl Rational {
     }
 
     /// `self - other`, or `None` if it does not fit.
+    ///
+    /// Computed directly, not as `self + -other`: `-other` does not fit when `other`'s
+    /// numerator is `i64::MIN` (`-(-9223372036854775808/3)`), though the difference may
+    /// (`x - x` is 0).
     pub fn checked_sub(self, other: Rational) -> Option<Rational> {
-        self.checked_add(other.checked_neg()?)
+        let (a, b, c, d) = self.wide(other);
+        Self::from_wide(
+            a.checked_mul(d)?.checked_sub(c.checked_mul(b)?)?,
+            b.checked_mul(d)?,
+        )
     }
 
     /// `self * other`, or `None` if it does not fit.
@@ -117,6 +133,40 @@ impl Rational {
             i128::from(other.num),
             i128::from(other.den),
         )
+    }
+}
+
+/// A running `sum(...)` of integers and rationals, exact whatever the order of the items (a
+/// big fraction inside), so it fails only when the total does not fit:
+/// `sum([9223372036854775807, 1/2, -1/2])` is 9223372036854775807, though the running total
+/// after two items, `18446744073709551615/2`, does not fit.
+#[derive(Clone, Debug)]
+pub struct RationalSum(BigRational);
+
+impl Default for RationalSum {
+    fn default() -> Self {
+        RationalSum(BigRational::zero())
+    }
+}
+
+impl RationalSum {
+    /// Adds an integer (a wide one: the exact total of integer items).
+    pub fn add_int(&mut self, n: i128) {
+        self.0 += BigRational::from_integer(BigInt::from(n));
+    }
+
+    /// Adds a rational.
+    pub fn add(&mut self, r: Rational) {
+        self.0 += BigRational::new_raw(BigInt::from(r.num), BigInt::from(r.den));
+    }
+
+    /// The total, or `None` if it does not fit `i64 / i64`.
+    pub fn total(&self) -> Option<Rational> {
+        // A `BigRational` is kept reduced, with a positive denominator.
+        Some(Rational {
+            num: i64::try_from(self.0.numer()).ok()?,
+            den: i64::try_from(self.0.denom()).ok()?,
+        })
     }
 }
 
@@ -169,5 +219,33 @@ mod tests {
         assert_eq!(r(i64::MAX, 1).checked_add(r(1, 1)), None);
         assert_eq!(r(-7, 2).floor(), -4);
         assert!(r(1, 3) < r(1, 2) && r(-1, 2) < r(-1, 3));
+    }
+
+    /// See: issue "Reliability III", finding 1 (`x - x` with `x`'s numerator `i64::MIN` was
+    /// refused). `tests/rational_oracle.rs` checks every operator against Python.
+    #[test]
+    fn a_difference_that_fits_is_the_answer() {
+        let third_of_min = r(i64::MIN, 3);
+        assert_eq!(third_of_min.checked_sub(third_of_min), Some(Rational::ZERO));
+        assert_eq!(
+            r(1, 3).checked_sub(third_of_min),
+            Some(Rational::int(3074457345618258603))
+        );
+        assert_eq!(
+            r(-1, 1).checked_sub(third_of_min),
+            Some(r(9223372036854775805, 3))
+        );
+        assert_eq!(third_of_min.checked_neg(), None);
+        assert_eq!(r(1, 2).checked_sub(Rational::int(i64::MIN)), None);
+    }
+
+    #[test]
+    fn a_sum_is_exact_whatever_the_order() {
+        let mut sum = super::RationalSum::default();
+        sum.add_int(i128::from(i64::MAX));
+        sum.add(r(1, 2));
+        assert_eq!(sum.total(), None);
+        sum.add(r(-1, 2));
+        assert_eq!(sum.total(), Some(Rational::int(i64::MAX)));
     }
 }

@@ -262,10 +262,17 @@ fn count_game_files(dir: &Path) -> usize {
 /// syntax, loading or name error cannot be checked (2); any other mistake shows up as a
 /// failed expectation (1).
 fn expected_exit_code(stderr: &str) -> i32 {
-    let first_code = stderr
-        .lines()
-        .find(|line| line.starts_with("cgl::"))
-        .unwrap_or("");
+    // The first error's code: a warning (drawn `⚠`, after its code line) decides nothing.
+    let lines: Vec<&str> = stderr.lines().collect();
+    let first_code = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, line)| line.starts_with("cgl::"))
+        .find(|(i, _)| {
+            let headline = lines[i + 1..].iter().find(|l| !l.trim().is_empty());
+            !headline.is_some_and(|l| l.trim_start().starts_with('⚠'))
+        })
+        .map_or("", |(_, line)| *line);
     let cannot_check = ["cgl::syntax::", "cgl::load::", "cgl::resolve::"]
         .iter()
         .any(|phase| first_code.starts_with(phase));

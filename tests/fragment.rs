@@ -117,6 +117,12 @@ const CONSTRUCTS: &[(&str, &str, bool, &str)] = &[
         "",
     ),
     (
+        "a string indexed",
+        "move n - 1 for i in 0..1 if \"xy\"[i] == \"x\" and n > 0",
+        false,
+        "",
+    ),
+    (
         "set literal",
         "move n - 1 for i in 0..1 if n in {1, 2, 3}",
         false,

@@ -322,6 +322,31 @@ fn what_payoff_games_refuse() {
     assert_eq!(codes, ["cgl::resolve::payoff_conflict"]);
 }
 
+/// A score that cannot be negated in 64 bits (its numerator is -2^63) is an overflow only
+/// where the negation is the answer, in the acyclic and the loopy solver alike: here the
+/// mover's best option leaves the opponent -(2^63 - 1), so the score is 2^63 - 1 whatever
+/// the other option's -2^63/3. See: issue "Reliability III", finding 1 (siblings).
+#[test]
+fn a_score_that_cannot_be_negated_is_refused_only_where_it_is_the_answer() {
+    let ends = "payoff if n == 1 then -9223372036854775808 / 3 else -9223372036854775807\n";
+    let source = format!(
+        "game T {{ position n\n {ends} move k for k in 1..=2 if n == 0 }}\n\
+         game L {{ position n\n loopy\n {ends} move k for k in 1..=3 if n == 0\n move 0 if n == 3 }}\n\
+         game Only {{ position n\n {ends} move 1 if n == 0 }}\n"
+    );
+    let (mut s, file) = load(&source);
+    for (query, want) in [
+        ("score(T(0))", "9223372036854775807"),
+        ("optimal_moves(T(0))", "[T(2)]"),
+        ("score(L(0))", "9223372036854775807"),
+        ("score(L(3))", "-9223372036854775807"),
+        ("score(L(1))", "-9223372036854775808/3"),
+        ("score(Only(0))", "error cgl::eval::overflow"),
+    ] {
+        assert_eq!(eval(&mut s, file, query), want, "{query}");
+    }
+}
+
 /// A payoff game that cycles without `loopy` keeps the cycle diagnostic; with it, infinite
 /// play scores 0.
 #[test]

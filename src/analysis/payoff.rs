@@ -87,15 +87,11 @@ impl Analysis for Negamax {
         (): (),
         values: &[Rational],
     ) -> Searched<Rational> {
-        let mut best: Option<Rational> = None;
-        for v in values {
-            let mine = negate(*v)?;
-            if best.is_none_or(|b| mine > b) {
-                best = Some(mine);
-            }
-        }
-        match best {
-            Some(b) => Ok(b),
+        // The best option leaves the least score to the opponent: negate that one only, so
+        // that an option whose score cannot be negated (`-9223372036854775808/3`) is refused
+        // only when it is the best (`-(-9223372036854775807)` is larger and fits).
+        match values.iter().min() {
+            Some(least) => Ok(negate(*least)?),
             None => Ok(payoff_at(an, w, t)?),
         }
     }
@@ -199,7 +195,9 @@ fn solve_loopy(an: &mut Analyzer, w: &mut World<'_>, root: TermId) -> DiagResult
             an.graph.check_stop(w.stop)?;
         }
         let v = magnitude(&value, q);
-        let theirs = negate(v)?;
+        // Negated only when it decides a predecessor: a score that cannot be negated is an
+        // error only where it would be the answer.
+        let mut theirs = None;
         for &p in local.preds(q) {
             let p = p as usize;
             if value[p].is_some() {
@@ -212,7 +210,11 @@ fn solve_loopy(an: &mut Analyzer, w: &mut World<'_>, root: TermId) -> DiagResult
                 undecided[p] == 0
             };
             if decided {
-                value[p] = Some(theirs);
+                let score = match theirs {
+                    Some(score) => score,
+                    None => *theirs.insert(negate(v)?),
+                };
+                value[p] = Some(score);
                 clock = clock.checked_add(1).ok_or_else(|| {
                     Box::new(Diag::internal(
                         "more score decisions than a stamp can count",

@@ -688,6 +688,12 @@ fn run_file(
             return 2;
         }
     };
+    report(
+        &session.file(index).lowered.warnings,
+        &session.sources,
+        style,
+        err,
+    );
     let started = Instant::now();
     let statements = session.statement_count(index);
     let failures = session.run_file(index, &mut |line| {

@@ -297,6 +297,12 @@ impl Sum {
         self.0 = self.0.saturating_add(i128::from(x));
     }
 
+    /// The exact total, in 128 bits.
+    #[inline]
+    pub fn wide(self) -> i128 {
+        self.0
+    }
+
     /// The total.
     #[inline]
     pub fn total(self) -> Result<i64, ArithError> {

@@ -39,6 +39,8 @@ pub enum Builtin {
     SetAt,
     /// `list(xs)`: any collection as a list.
     List,
+    /// `chars(s)`: a string's characters, as a list of one-character strings.
+    Chars,
     /// `min(xs)` or `min(a, b, ...)`.
     Min,
     /// `max(xs)` or `max(a, b, ...)`.
@@ -153,6 +155,7 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("zip", Builtin::Zip, 2, 2),
     ("set", Builtin::SetAt, 3, 3),
     ("list", Builtin::List, 1, 1),
+    ("chars", Builtin::Chars, 1, 1),
     ("min", Builtin::Min, 1, usize::MAX),
     ("max", Builtin::Max, 1, usize::MAX),
     ("sum", Builtin::Sum, 1, 1),

@@ -265,6 +265,11 @@ fn check_file(path: &Path, settings: &CheckSettings, stop: &Arc<AtomicBool>) -> 
         expects: Vec::new(),
         stats: None,
     };
+    for warning in &session.file(index).lowered.warnings {
+        report
+            .warnings
+            .push(Problem::of(warning, &session.sources, style, &mut locator));
+    }
     if session.defines_nothing(index) {
         let warning = Diag {
             severity: Severity::Warning,

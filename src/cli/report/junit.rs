@@ -15,8 +15,9 @@ use super::{one_line, ExpectStatus, FileReport, Problem, Reporter, Totals};
 /// `<testsuite>` per file and a `<testcase>` per `expect` (named `line L: TEXT`); a failed
 /// expectation has a `<failure>` whose text is the rendered diagnostic, a skipped one a
 /// `<skipped>`, and a file that could not be checked is a suite with one `<testcase>` holding
-/// an `<error>`. No times, so that the output is the same on every run. Written by quick-xml
-/// (indented by two spaces) at the end, because the root element carries the totals.
+/// an `<error>`; a file's warnings are its suite's `<system-err>`. No times, so that the
+/// output is the same on every run. Written by quick-xml (indented by two spaces) at the end,
+/// because the root element carries the totals.
 #[derive(Default)]
 pub(super) struct Junit {
     reports: Vec<FileReport>,
@@ -90,6 +91,7 @@ fn junit_suite(xml: &mut XmlWriter<Vec<u8>>, report: &FileReport) -> std::io::Re
             junit_problem(xml, "error", problem)?;
         }
         xml.write_event(Event::End(BytesEnd::new("testcase")))?;
+        junit_warnings(xml, report)?;
         return xml.write_event(Event::End(BytesEnd::new("testsuite")));
     }
     for expect in &report.expects {
@@ -120,7 +122,26 @@ fn junit_suite(xml: &mut XmlWriter<Vec<u8>>, report: &FileReport) -> std::io::Re
             }
         }
     }
+    junit_warnings(xml, report)?;
     xml.write_event(Event::End(BytesEnd::new("testsuite")))
+}
+
+/// The file's warnings, rendered, as the suite's `<system-err>` (JUnit has no element for a
+/// warning; dashboards show a suite's standard error beside it). Nothing when there are none.
+fn junit_warnings(xml: &mut XmlWriter<Vec<u8>>, report: &FileReport) -> std::io::Result<()> {
+    if report.warnings.is_empty() {
+        return Ok(());
+    }
+    let text: Vec<&str> = report
+        .warnings
+        .iter()
+        .map(|w| w.rendered.as_str())
+        .collect();
+    xml.write_event(Event::Start(BytesStart::new("system-err")))?;
+    xml.write_event(Event::Text(BytesText::from_escaped(partial_escape(
+        xml_chars(&text.join("\n")),
+    ))))?;
+    xml.write_event(Event::End(BytesEnd::new("system-err")))
 }
 
 /// `<failure>` or `<error>`: the message and code as attributes, the rendered diagnostic as

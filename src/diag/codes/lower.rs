@@ -105,12 +105,31 @@ macro_rules! lower_codes {
         "a definition (or a REPL `let`) uses the name of a built-in",
         r"
         The names of built-in functions and constants (`grundy`, `mex`, `min`, `N`, `P`, ...)
-        cannot be redefined, so that every file means the same by them.
+        cannot be redefined, so that every file means the same by them. (`L`, `R`, `v` and
+        `vv` can: a definition of one hides the constant in its file, with the warning
+        `cgl::resolve::hides_constant` where the file uses it.)
 
             fn mex(xs) = 0                   // choose another name
 
         Choose another name.
         ";
+    ResolveHidesConstant = "cgl::resolve::hides_constant",
+        "a warning: a definition hides a built-in constant that the file uses",
+        r#"
+        `L`, `R` (the outcome classes), `v` and `vv` (down, double down) are the built-in
+        constants that a game, function or constant may be named after. In its file (and in
+        the files that import it) the name then means the definition, so a use that meant
+        the constant silently means something else:
+
+            const R = "R"                       // a colour, say
+            expect outcome(Switch(1)) == L      // fine
+            expect outcome(Hot(1)) == R         // compares with "R": false
+
+        The warning names the definition and the first use. If the use meant the constant,
+        rename the definition (`RED`, `R_`); if it meant the definition, nothing is wrong,
+        and the exit code does not change. Parameters and pattern variables hide constants
+        too, but only in the expression that binds them, and get no warning.
+        "#;
     ResolveImportConflict = "cgl::resolve::import_conflict",
         "two imported files define the same name differently",
         r#"

@@ -151,15 +151,23 @@ impl<'a> Interp<'a> {
                 }
             }
             Builtin::V2 => {
-                let n = nonneg(&args[0], arg_span(0), "v2")?;
+                // The help says what is valid: a positive number (`v2(0)` is an error too).
+                let n = int(&args[0], arg_span(0), "`v2`")?;
+                if n < 0 {
+                    return Err(type_error(
+                        arg_span(0),
+                        format!("`v2` needs a positive integer, but got {n}"),
+                        "v2(n) is the exponent of 2 in n, for n >= 1: `v2(12) == 2`",
+                    ));
+                }
                 if n == 0 {
                     return Err(Box::new(
                         Diag::error(Code::EvalDomain, "`v2(0)` is undefined")
                             .label(arg_span(0), "this is 0")
-                            .help("every power of two divides 0; v2 needs a positive number"),
+                            .help("every power of two divides 0; v2(n) needs n >= 1: `v2(12) == 2`"),
                     ));
                 }
-                Value::Int(n.trailing_zeros() as i64)
+                Value::Int(i64::from(n.trailing_zeros()))
             }
             Builtin::Gcd => {
                 let (mut x, mut y) = (int(&args[0], arg_span(0), "gcd")?.unsigned_abs(), int(&args[1], arg_span(1), "gcd")?.unsigned_abs());
@@ -170,14 +178,16 @@ impl<'a> Interp<'a> {
             }
             Builtin::Abs if matches!(args[0], Value::Rational(_)) => {
                 let r = rational(&args[0]);
-                let r = if r < Rational::ZERO { r.checked_neg().ok_or_else(|| overflow(span))? } else { r };
+                let r = if r < Rational::ZERO { r.checked_neg().ok_or_else(|| rational_overflow(span))? } else { r };
                 Value::number(r)
             }
             Builtin::Abs => Value::Int(arith::abs(int(&args[0], arg_span(0), "abs")?).map_err(|_| overflow(span))?),
             Builtin::Sorted => {
                 let items = self.collect(&args[0], arg_span(0))?;
-                let first_type = items.first().map(std::mem::discriminant);
-                if items.iter().any(|v| Some(std::mem::discriminant(v)) != first_type) {
+                // Integers and rationals are one kind here, as for `min` and `max`: numbers.
+                let kind = |v: &Value| if values::is_number(v) { std::mem::discriminant(&Value::Int(0)) } else { std::mem::discriminant(v) };
+                let first_type = items.first().map(kind);
+                if items.iter().any(|v| Some(kind(v)) != first_type) {
                     return Err(type_error(arg_span(0), "`sorted` needs items of one type".to_string(), "sort numbers with numbers, strings with strings"));
                 }
                 let stop = self.world.stop;
@@ -189,6 +199,20 @@ impl<'a> Interp<'a> {
                 Value::list(items)
             }
             Builtin::List => Value::list(self.collect(&args[0], arg_span(0))?),
+            Builtin::Chars => match &args[0] {
+                // Unicode scalar values, as `len`, `s[i]` and `s[a..b]` count them.
+                Value::Str(text) => {
+                    self.sized(text.chars().count(), span, "list")?;
+                    Value::list(text.chars().map(|c| Value::Str(c.to_string().into())).collect())
+                }
+                other => {
+                    return Err(type_error(
+                        arg_span(0),
+                        format!("`chars` needs a string, but this is {}", other.a_type_name()),
+                        "`str(x)` makes a string of any value: `chars(str(x))`",
+                    ))
+                }
+            },
             Builtin::Enumerate => Value::list(
                 self.items(&args[0], arg_span(0))?
                     .enumerate()
@@ -240,37 +264,33 @@ impl<'a> Interp<'a> {
                 })?
             }
             Builtin::Sum => {
-                // Exact: only a total that does not fit is an overflow.
-                let mut total = arith::Sum::default();
-                let mut items = self.items(&args[0], arg_span(0))?;
-                let mut rest = None;
-                for item in items.by_ref() {
+                // Exact: only a total that does not fit is an overflow. Integers add up in 128
+                // bits and rationals in a big fraction, whatever their order; game values
+                // that are not numbers are added to that total at the end, as `+` adds them.
+                let mut ints = arith::Sum::default();
+                let mut fractions: Option<crate::num::RationalSum> = None;
+                let mut forms = Vec::new();
+                for item in self.items(&args[0], arg_span(0))? {
                     match item {
-                        Value::Int(n) => total.add(n),
-                        other if values::is_game_value(&other) => {
-                            rest = Some(other);
-                            break;
-                        }
+                        Value::Int(n) => ints.add(n),
+                        Value::Rational(r) => fractions.get_or_insert_with(Default::default).add(r),
+                        other if values::is_game_value(&other) => forms.push(other),
                         other => {
-                            total.add(int(&other, arg_span(0), "sum")?);
+                            int(&other, arg_span(0), "sum")?;
                         }
                     }
                 }
-                let ints = Value::Int(total.total().map_err(|_| overflow(span))?);
-                match rest {
-                    None => ints,
-                    // Rationals and game values: added one by one, as `+` adds them.
-                    Some(first) => {
-                        let mut acc = self.apply_binary(BinaryOp::Add, ints, first, arg_span(0), arg_span(0), span)?;
-                        for item in items {
-                            if !values::is_game_value(&item) {
-                                int(&item, arg_span(0), "sum")?;
-                            }
-                            acc = self.apply_binary(BinaryOp::Add, acc, item, arg_span(0), arg_span(0), span)?;
-                        }
-                        acc
+                let mut acc = match fractions {
+                    None => Value::Int(ints.total().map_err(|_| overflow(span))?),
+                    Some(mut fractions) => {
+                        fractions.add_int(ints.wide());
+                        Value::number(fractions.total().ok_or_else(|| rational_overflow(span))?)
                     }
+                };
+                for form in forms {
+                    acc = self.apply_binary(BinaryOp::Add, acc, form, arg_span(0), arg_span(0), span)?;
                 }
+                acc
             }
             Builtin::Any | Builtin::All => {
                 let want = b == Builtin::Any;
@@ -418,7 +438,7 @@ fn grid_error(e: grid::GridError, name: &str, spans: [Span; 3]) -> Box<Diag> {
         grid::GridError::Negative => (
             0,
             format!("`{name}` needs a board as a non-negative bit mask"),
-            "bit r * w + c is the cell in row r, column c".to_string(),
+            "give a mask of 0 or more: bit r * w + c is the cell in row r, column c".to_string(),
         ),
         grid::GridError::Width => (
             1,

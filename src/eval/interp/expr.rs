@@ -23,7 +23,7 @@ impl<'a> Interp<'a> {
                 let v = self.eval(e, frame)?;
                 match (op, &v) {
                     (UnaryOp::Neg, Value::Rational(r)) => {
-                        Value::number(r.checked_neg().ok_or_else(|| overflow(span))?)
+                        Value::number(r.checked_neg().ok_or_else(|| rational_overflow(span))?)
                     }
                     (UnaryOp::Neg, Value::Form(_)) => values::neg(self.world.stop, &v, span)?,
                     (UnaryOp::Neg, _) => Value::Int(
@@ -469,7 +469,7 @@ impl<'a> Interp<'a> {
                 _ if values::is_number(&a) && values::is_number(&b) => Value::number(
                     rational(&a)
                         .checked_add(rational(&b))
-                        .ok_or_else(|| overflow(span))?,
+                        .ok_or_else(|| rational_overflow(span))?,
                 ),
                 _ if values::is_game_value(&a) && values::is_game_value(&b) => {
                     values::add(self.world.stop, &a, &b, ls, rs, span)?
@@ -512,7 +512,7 @@ impl<'a> Interp<'a> {
                 _ if values::is_number(&a) && values::is_number(&b) => Value::number(
                     rational(&a)
                         .checked_sub(rational(&b))
-                        .ok_or_else(|| overflow(span))?,
+                        .ok_or_else(|| rational_overflow(span))?,
                 ),
                 _ if values::is_game_value(&a) && values::is_game_value(&b) => {
                     values::sub(self.world.stop, &a, &b, ls, rs, span)?
@@ -527,7 +527,7 @@ impl<'a> Interp<'a> {
                 _ if values::is_number(&a) && values::is_number(&b) => Value::number(
                     rational(&a)
                         .checked_mul(rational(&b))
-                        .ok_or_else(|| overflow(span))?,
+                        .ok_or_else(|| rational_overflow(span))?,
                 ),
                 // `n * g`: n copies of a game value.
                 (Int(n), Value::Form(_)) => values::times(self.world.stop, *n, &b, rs, span)?,
@@ -540,7 +540,7 @@ impl<'a> Interp<'a> {
                     if y == Rational::ZERO {
                         return Err(arith_error(ArithError::DivisionByZero, span, rs));
                     }
-                    let q = x.checked_div(y).ok_or_else(|| overflow(span))?;
+                    let q = x.checked_div(y).ok_or_else(|| rational_overflow(span))?;
                     Value::number(q)
                 }
                 _ => return Err(mismatch(self, &a, &b)),
@@ -667,11 +667,28 @@ impl<'a> Interp<'a> {
         let i = int(index, *ispan, "an index")?;
         let items = match &base {
             Value::List(items) | Value::Tuple(items) => items.clone(),
+            // A string's items are its characters (Unicode scalar values), as for `len`.
+            Value::Str(text) => {
+                return usize::try_from(i)
+                    .ok()
+                    .and_then(|i| text.chars().nth(i))
+                    .map(|c| Value::Str(c.to_string().into()))
+                    .ok_or_else(|| {
+                        Box::new(
+                            Diag::error(Code::EvalIndex, format!("index {i} is out of range"))
+                                .label(
+                                    *ispan,
+                                    format!("the string has {} characters", text.chars().count()),
+                                )
+                                .help("indices run from 0 to len - 1"),
+                        )
+                    })
+            }
             other => {
                 return Err(type_error(
                     span,
                     format!("{} cannot be indexed", other.a_type_name()),
-                    "index lists and tuples",
+                    "index lists, tuples and strings",
                 ))
             }
         };

@@ -224,6 +224,16 @@ fn overflow(span: Span) -> Box<Diag> {
     )
 }
 
+/// An exact rational (or `/`) result whose reduced numerator or denominator does not fit.
+#[cold]
+fn rational_overflow(span: Span) -> Box<Diag> {
+    Box::new(
+        Diag::error(Code::EvalOverflow, "rational overflow")
+            .label(span, "the numerator or denominator of the result does not fit in 64 bits")
+            .help("cgl's rationals are exact, 64 bits over 64 bits, and never round; keep the numbers smaller"),
+    )
+}
+
 /// The diagnostic of a failed integer operation: `span` is the whole operation's, `rhs` its
 /// right operand's (the divisor, the exponent).
 #[cold]
@@ -238,7 +248,9 @@ fn arith_error(e: ArithError, span: Span, rhs: Span) -> Box<Diag> {
         ArithError::NegativeExponent => Box::new(
             Diag::error(Code::EvalNegativePower, "negative exponent")
                 .label(rhs, "this is negative")
-                .help("cgl has only integers; use an exponent of 0 or more"),
+                .help(
+                    "`**` takes an exponent of 0 or more; for a reciprocal, divide: `1 / x ** n`",
+                ),
         ),
     }
 }
@@ -292,11 +304,11 @@ fn rational_pow(base: Rational, exp: i64, span: Span, rhs: Span) -> DiagResult<R
     let (mut acc, mut b, mut k) = (Rational::int(1), base, exp.unsigned_abs());
     while k > 0 {
         if k & 1 == 1 {
-            acc = acc.checked_mul(b).ok_or_else(|| overflow(span))?;
+            acc = acc.checked_mul(b).ok_or_else(|| rational_overflow(span))?;
         }
         k >>= 1;
         if k > 0 {
-            b = b.checked_mul(b).ok_or_else(|| overflow(span))?;
+            b = b.checked_mul(b).ok_or_else(|| rational_overflow(span))?;
         }
     }
     Ok(acc)
@@ -458,7 +470,11 @@ impl<'a> Interp<'a> {
                 return Err(type_error(
                     span,
                     format!("cannot iterate over {}", other.a_type_name()),
-                    "iterate over a list, set, tuple or range",
+                    if matches!(other, Value::Str(_)) {
+                        "iterate over `chars(s)`, the list of the string's characters"
+                    } else {
+                        "iterate over a list, set, tuple or range"
+                    },
                 ))
             }
         })
@@ -633,7 +649,7 @@ fn nonneg(v: &Value, span: Span, what: &str) -> DiagResult<u64> {
     })
 }
 
-/// Floor modulo: the result has the sign of the divisor (Python's `%`).
+/// A slice bound outside `0..=len`.
 #[cold]
 fn out_of_range(index: i64, len: usize, span: Span) -> Box<Diag> {
     Box::new(

@@ -124,6 +124,9 @@ impl<'a> Resolver<'a> {
                     K::Local(slot)
                 } else if let Some(&global) = self.globals.get(name) {
                     self.refer(span, Target::Global(global));
+                    if builtins::SOFT_CONSTANTS.contains(&name.as_str()) {
+                        self.hidden_uses.push((name.clone(), span));
+                    }
                     match &global {
                         Global::Game(id) => K::Game(*id),
                         Global::Const(id) => K::Const(*id),
@@ -236,6 +239,7 @@ impl<'a> Resolver<'a> {
             }
             ExprKind::Bracket(base, args) => {
                 let base_ir = self.expr(base);
+                self.not_a_constant_use(base);
                 if let ir::ExprKind::Game(id) = base_ir.kind {
                     self.check_variant(id, args);
                 }
@@ -246,7 +250,9 @@ impl<'a> Resolver<'a> {
                 K::Bracket(Box::new(base_ir), args)
             }
             ExprKind::Field(base, field, _) => {
-                let base = Box::new(self.expr(base));
+                let base_ir = Box::new(self.expr(base));
+                self.not_a_constant_use(base);
+                let base = base_ir;
                 match field {
                     FieldName::Index(i) => K::TupleField(base, *i),
                     FieldName::Name(n) => K::NamedField(base, n.clone()),
@@ -254,6 +260,20 @@ impl<'a> Resolver<'a> {
             }
         };
         ir::Expr { kind, span }
+    }
+
+    /// `base(...)`, `base[...]` and `base.field` of a name cannot mean a built-in constant
+    /// (none is called, has variants or fields), so such a use of a name that hides one is
+    /// no cause to warn.
+    fn not_a_constant_use(&mut self, base: &ast::Expr) {
+        if matches!(base.kind, ExprKind::Name(_))
+            && self
+                .hidden_uses
+                .last()
+                .is_some_and(|(_, s)| *s == base.span)
+        {
+            self.hidden_uses.pop();
+        }
     }
 
     /// Reports an operand that is a literal of the wrong type: an obvious type error, caught
@@ -362,8 +382,10 @@ impl<'a> Resolver<'a> {
                                 );
                             }
                         }
-                        let callee = self.expr(callee);
-                        return K::CallValue(Box::new(callee), args);
+                        let callee_ir = self.expr(callee);
+                        // A call cannot mean a constant: none is callable.
+                        self.not_a_constant_use(callee);
+                        return K::CallValue(Box::new(callee_ir), args);
                     }
                     Some(Global::Const(_)) => {}
                     None => {
@@ -403,8 +425,10 @@ impl<'a> Resolver<'a> {
                 }
             }
         }
-        let callee = self.expr(callee);
-        K::CallValue(Box::new(callee), args)
+        let callee_ir = self.expr(callee);
+        // A call cannot mean a constant: none is callable.
+        self.not_a_constant_use(callee);
+        K::CallValue(Box::new(callee_ir), args)
     }
 }
 

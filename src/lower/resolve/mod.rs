@@ -11,6 +11,7 @@ use crate::syntax::ast::{self, GameClause, Item};
 
 mod exprs;
 mod games;
+mod hidden;
 
 use games::is_strategic;
 
@@ -43,6 +44,9 @@ pub struct LoweredFile {
     /// Every name used in the file, with what it resolved to, in source order (for hover and
     /// go-to-definition).
     pub references: Vec<Reference>,
+    /// Warnings: nothing is wrong for certain, but a use may not mean what it seems to
+    /// (a definition that hides a built-in constant the file uses, `hidden.rs`).
+    pub warnings: Vec<Diag>,
 }
 
 /// A name used in a file, and what it is.
@@ -77,8 +81,11 @@ pub fn lower_file(
 ) -> Result<LoweredFile, Vec<Diag>> {
     let mut errors = Vec::new();
     let mut scope: HashMap<String, (Global, Span)> = HashMap::new();
+    // Where each imported name is defined, in its own file.
+    let mut imported_at: HashMap<&str, Span> = HashMap::new();
     for (exports, import_span) in imports {
-        for (name, (global, _)) in exports.iter() {
+        for (name, (global, defined)) in exports.iter() {
+            imported_at.entry(name.as_str()).or_insert(*defined);
             if let Some((other, _)) = scope.get(name) {
                 if other != global {
                     errors.push(
@@ -177,7 +184,9 @@ pub fn lower_file(
         scope,
         statements: Vec::new(),
         references: Vec::new(),
+        warnings: Vec::new(),
     };
+    let mut hidden_uses: Vec<(String, Span)> = Vec::new();
     let mut games = Vec::new();
     let mut fns = Vec::new();
     let mut consts = Vec::new();
@@ -239,6 +248,7 @@ pub fn lower_file(
         }
         errors.append(&mut r.errors);
         lowered.references.append(&mut r.references);
+        hidden_uses.append(&mut r.hidden_uses);
     }
     if !errors.is_empty() {
         return Err(errors);
@@ -247,6 +257,7 @@ pub fn lower_file(
     lowered
         .references
         .sort_unstable_by_key(|r| (r.span.start, r.span.end));
+    lowered.warnings = hidden::warnings(&hidden_uses, &lowered.exports, &imported, &imported_at);
     program.add_games(games);
     program.fns.extend(fns);
     program.consts.extend(consts);
@@ -345,6 +356,8 @@ struct Resolver<'a> {
     errors: Vec<Diag>,
     /// The names resolved so far, and what they name.
     references: Vec<Reference>,
+    /// Uses of a file-wide name that hides a built-in constant (`hidden.rs`).
+    hidden_uses: Vec<(String, Span)>,
     /// The variables in scope, innermost last: name, slot, where it is bound.
     scopes: Vec<Vec<(String, Slot, Span)>>,
     next_slot: Slot,
@@ -363,6 +376,7 @@ impl<'a> Resolver<'a> {
             fn_arities,
             errors: Vec::new(),
             references: Vec::new(),
+            hidden_uses: Vec::new(),
             scopes: vec![Vec::new()],
             next_slot: 0,
             max_slot: 0,
