@@ -48,7 +48,11 @@ fn words_of(grammar: &Value, entry: &str) -> Vec<String> {
         words.extend(word_list(regex));
     }
     let unique: BTreeSet<&String> = words.iter().collect();
-    assert_eq!(unique.len(), words.len(), "{entry} names a word twice: {words:?}");
+    assert_eq!(
+        unique.len(),
+        words.len(),
+        "{entry} names a word twice: {words:?}"
+    );
     words
 }
 
@@ -77,8 +81,14 @@ fn its_keywords_are_the_lexers() {
     for p in g["repository"]["keywords"]["patterns"].as_array().unwrap() {
         let name = p["name"].as_str().unwrap();
         let list = word_list(p["match"].as_str().unwrap());
-        let constant = list.iter().all(|w| ["true", "false", "none"].contains(&w.as_str()));
-        let expected = if constant { "constant.language." } else { "keyword." };
+        let constant = list
+            .iter()
+            .all(|w| ["true", "false", "none"].contains(&w.as_str()));
+        let expected = if constant {
+            "constant.language."
+        } else {
+            "keyword."
+        };
         assert!(name.starts_with(expected), "{list:?} is scoped {name}");
     }
     // The declarations that also scope the name after their keyword use keywords.
@@ -163,7 +173,10 @@ fn the_vscode_extension_uses_the_grammar_and_the_server() {
     assert_eq!(path["default"], "cgl");
     assert!(package["dependencies"]["vscode-languageclient"].is_string());
     let extension = std::fs::read_to_string(root().join("editors/vscode/extension.js")).unwrap();
-    assert!(extension.contains(r#"args: ["lsp"]"#), "extension.js starts `cgl lsp`");
+    assert!(
+        extension.contains(r#"args: ["lsp"]"#),
+        "extension.js starts `cgl lsp`"
+    );
 }
 
 /// Whether `node` runs.
@@ -204,8 +217,14 @@ fn the_grammar_tokenizes_every_example_and_spec_block() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("node runs");
-    let (code, stdout, stderr) =
-        wait_with_timeout(child, Duration::from_secs(120), "node editors/test/tokenize.mjs");
-    assert_eq!(code, 0, "editors/test/tokenize.mjs failed:\n{stderr}{stdout}");
+    let (code, stdout, stderr) = wait_with_timeout(
+        child,
+        Duration::from_secs(120),
+        "node editors/test/tokenize.mjs",
+    );
+    assert_eq!(
+        code, 0,
+        "editors/test/tokenize.mjs failed:\n{stderr}{stdout}"
+    );
     eprint!("{stdout}");
 }

@@ -51,6 +51,6 @@ mod seed_brute;
 mod spec;
 mod strategic;
 mod strategic_deadlines;
-mod sweep;
 mod strings;
+mod sweep;
 mod values;
