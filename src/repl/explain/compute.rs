@@ -4,11 +4,11 @@
 //! values and remoteness of a position and its options) share one time budget,
 //! [`EXPLAIN_BUDGET`]: what does not finish is [`Fact::Skipped`].
 
+use crate::api::builtins::Builtin;
+use crate::api::Session;
 use crate::api::Side;
 use crate::api::{Code, Diag, Span};
-use crate::api::builtins::Builtin;
 use crate::api::{Outcome, Value};
-use crate::api::Session;
 
 use super::{EXPLAIN_BUDGET, MAX_PICTURES};
 

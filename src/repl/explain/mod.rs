@@ -9,9 +9,9 @@ mod compute;
 mod plan;
 mod render;
 
-use crate::api::{Diag, Span};
-use crate::api::Value;
 use crate::api::Session;
+use crate::api::Value;
+use crate::api::{Diag, Span};
 pub use compute::{options, outcome, remoteness};
 use plan::Plan;
 

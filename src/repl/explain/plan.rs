@@ -2,10 +2,10 @@
 //! and the session (a strategic game, a partizan position, a payoff game's position, an
 //! impartial one), or why it has none.
 
-use crate::api::{Code, Diag, Span};
 use crate::api::builtins::Builtin;
-use crate::api::Value;
 use crate::api::Session;
+use crate::api::Value;
+use crate::api::{Code, Diag, Span};
 
 /// The explanation a value calls for.
 pub(super) enum Plan {

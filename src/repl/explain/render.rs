@@ -6,8 +6,8 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use crate::api::builtins;
-use crate::api::{gallery, indent};
 use crate::api::Outcome;
+use crate::api::{gallery, indent};
 
 use super::compute::{Fact, Facts, Impartial, Partizan, Scored};
 use super::{EXPLAIN_BUDGET, MAX_PICTURES, MAX_ROWS};
