@@ -20,6 +20,7 @@ mod diagnostics;
 mod differential;
 mod differential_kinds;
 mod domain;
+mod editors;
 mod engines;
 mod examples;
 mod fragment;
