@@ -32,6 +32,7 @@ pub mod eval;
 pub mod graph;
 pub mod lower;
 pub mod lsp;
+pub mod memory;
 pub mod num;
 pub mod plot;
 pub mod progress;

@@ -27,6 +27,17 @@ fn main() -> ExitCode {
     if let Some(file) = std::env::var_os("CGL_PATHS") {
         let _ = std::fs::write(file, cgl::eval::compiled::reached::report());
     }
+    // `CGL_PEAK_MEMORY=FILE`: the kernel's high-water mark of this process's resident memory
+    // (`VmHWM`, KiB), for the tests that hold `--max-memory` to what it says
+    // (`tests/hostile.rs`); nothing else is written.
+    if let Some(file) = std::env::var_os("CGL_PEAK_MEMORY") {
+        let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+        let peak = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmHWM:"))
+            .map(|kib| kib.trim().trim_end_matches("kB").trim().to_string());
+        let _ = std::fs::write(file, peak.unwrap_or_default());
+    }
     code
 }
 

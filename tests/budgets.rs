@@ -95,7 +95,7 @@ fn the_value_table_is_bounded_in_memory() {
     assert_eq!(code, 1, "{stdout}{stderr}");
     assert!(
         stderr.contains("cgl::graph::too_much_memory")
-            && stderr.contains("table of game values would take more than 30 MiB"),
+            && stderr.contains("table of game values would take more than the 30 MiB"),
         "{stderr}"
     );
     let _ = std::fs::remove_dir_all(&dir);

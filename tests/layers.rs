@@ -12,6 +12,7 @@ const LAYERS: &[&str] = &[
     "diag",
     "stack",
     "num",
+    "memory",
     "cgt",
     "plot",
     "strategic",

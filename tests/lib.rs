@@ -29,6 +29,7 @@ mod graph;
 mod help_domains;
 mod hidden_constants;
 mod hoisting;
+mod hostile;
 mod instance_order;
 mod isolation;
 mod layers;

@@ -19,7 +19,7 @@
 
 use super::kind::Guard;
 use super::{cycle, Analyzer};
-use crate::diag::{Diag, DiagResult};
+use crate::diag::{Code, Diag, DiagResult};
 use crate::eval::World;
 use crate::graph::TermId;
 
@@ -179,6 +179,7 @@ fn run<A: Analysis>(
     push(an, w, a, root, stack, spare)?;
     let mut values = Vec::new();
     let mut steps: u32 = 0;
+    let mut held = Held::default();
     while let Some(top) = stack.last_mut() {
         steps = steps.wrapping_add(1);
         if steps.is_multiple_of(4096) {
@@ -190,11 +191,16 @@ fn run<A: Analysis>(
             match get(a, an, dep) {
                 Slot::Done(_) => {}
                 Slot::Active => return Err(cycle(an, w, stack, dep)?),
-                Slot::Unknown => push(an, w, a, dep, stack, spare)?,
+                Slot::Unknown => {
+                    push(an, w, a, dep, stack, spare)?;
+                    let pushed = stack.last().map_or(0, |f| f.deps.len());
+                    held.push(an, pushed)?;
+                }
             }
             continue;
         }
         let Some(frame) = stack.pop() else { break };
+        held.pop(frame.deps.len());
         values.clear();
         for dep in &frame.deps {
             match get(a, an, *dep) {
@@ -226,6 +232,66 @@ fn run<A: Analysis>(
         _ => Err(Unsolved::Error(Box::new(Diag::internal(
             "the search ended without a value for its root",
         )))),
+    }
+}
+
+/// The terms a search's stack holds, counted against the memory budget: a position with
+/// many options under one with many (`n - k for k in 1..=n`) holds the square of its size,
+/// which neither the graph nor the memos count. The streaming solver counts its stack too.
+#[derive(Default)]
+pub(super) struct Held {
+    ids: usize,
+    /// `ids` at which the budget is asked again (at each doubling).
+    next: usize,
+}
+
+impl Held {
+    /// Ids from which the stack's options are counted.
+    const FROM: usize = 1 << 16;
+
+    fn push(&mut self, an: &Analyzer, ids: usize) -> Searched<()> {
+        self.ids += ids;
+        self.check(an).map_err(Unsolved::Error)
+    }
+
+    /// An error if the stack's `ids` terms would take more than the memory budget leaves;
+    /// asked again at each doubling.
+    pub(super) fn holding(&mut self, an: &Analyzer, ids: usize) -> DiagResult<()> {
+        self.ids = ids;
+        self.check(an)
+    }
+
+    fn check(&mut self, an: &Analyzer) -> DiagResult<()> {
+        if self.ids < self.next.max(Self::FROM) {
+            return Ok(());
+        }
+        self.next = self.ids.saturating_mul(2);
+        // Twice, for the lists kept for reuse beside those on the stack.
+        let bytes = self.ids.saturating_mul(2 * std::mem::size_of::<TermId>());
+        let room = an.graph.account.room();
+        if bytes <= room {
+            return Ok(());
+        }
+        Err(Box::new(
+            Diag::error(
+                Code::GraphTooMuchMemory,
+                format!(
+                    "the search would hold {} positions on its stack ({} MiB), more than the \
+                     {} MiB --max-memory leaves",
+                    self.ids,
+                    bytes.div_ceil(1 << 20),
+                    room >> 20
+                ),
+            )
+            .help(
+                "analyse a smaller position, or allow more memory with --max-memory (MiB); \
+                 a long line of play through positions with many moves holds all of them",
+            ),
+        ))
+    }
+
+    fn pop(&mut self, ids: usize) {
+        self.ids = self.ids.saturating_sub(ids);
     }
 }
 

@@ -290,6 +290,7 @@ fn run(
     stack: &mut Vec<TermId>,
     scratch: &mut Scratch,
 ) -> DiagResult<bool> {
+    let mut held = super::solve::Held::default();
     while let Some(&t) = stack.last() {
         if is_done(an, kind, t) {
             stack.pop();
@@ -306,6 +307,7 @@ fn run(
                 mark_active(an, kind, t);
                 // The first missing part ends up on top: solved first, as the rules list it.
                 stack.extend(scratch.missing.iter().rev());
+                held.holding(an, stack.len())?;
             }
             Scan::GiveUp => return Ok(false),
         }

@@ -49,8 +49,8 @@
 //! ```
 
 pub use crate::diag::{
-    did_you_mean, render, render_all, severity_text, Code, Diag, DiagResult, Diagnostic, FileId,
-    Label, Locator, Place, RenderStyle, Severity, SourceMap, Span,
+    cut, did_you_mean, render, render_all, severity_text, Code, Diag, DiagResult, Diagnostic,
+    FileId, Label, Locator, Place, RenderStyle, Severity, SourceMap, Span,
 };
 pub use crate::session::{
     escaped, picture_svg, shown, Binding, Bindings, Budget, Cancel, Data, Definition,

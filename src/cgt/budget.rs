@@ -12,6 +12,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::CgtError;
+use crate::memory::{Account, Part};
 
 /// Steps of the table's recursions between two checks of the budget.
 pub const CHECK_EVERY: u32 = 1024;
@@ -28,11 +29,13 @@ pub(super) fn deeper<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(RED_ZONE, SEGMENT, f)
 }
 
-/// A deadline and a stop flag; [`Budget::unlimited`] has neither.
+/// A deadline, a stop flag and the memory account the table shares with the game graph and
+/// values; [`Budget::unlimited`] has none of them.
 #[derive(Clone, Debug, Default)]
 pub struct Budget {
     deadline: Option<(Instant, Duration)>,
     flag: Option<Arc<AtomicBool>>,
+    account: Option<Arc<Account>>,
 }
 
 impl Budget {
@@ -57,8 +60,17 @@ impl Budget {
         }
     }
 
+    /// Notes the table's memory in `account`, and holds it to what the account's other parts
+    /// leave.
+    pub fn account(self, account: Arc<Account>) -> Budget {
+        Budget {
+            account: Some(account),
+            ..self
+        }
+    }
+
     /// The error when the budget is spent, or when `bytes`, the table's memory now, is past
-    /// `max_bytes`.
+    /// `max_bytes` or past what the account's other parts leave.
     pub(super) fn check(&self, bytes: usize, max_bytes: usize) -> Result<(), CgtError> {
         if self
             .flag
@@ -72,8 +84,15 @@ impl Budget {
                 return Err(CgtError::Timeout(budget));
             }
         }
-        if bytes > max_bytes {
-            return Err(CgtError::Memory(max_bytes));
+        let most = match &self.account {
+            Some(account) => {
+                account.note(Part::Forms, bytes);
+                max_bytes.min(account.room_for(Part::Forms))
+            }
+            None => max_bytes,
+        };
+        if bytes > most {
+            return Err(CgtError::Memory(most));
         }
         Ok(())
     }

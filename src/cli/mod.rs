@@ -594,9 +594,16 @@ fn check(
     let tally = progress.then(|| Arc::new(Tally::new(inputs.len())));
     settings.progress = tally.clone();
     let gauge = tally.map(|t| t as Arc<dyn Gauge>);
-    with_progress(gauge, out, err, |out, err| {
+    // Before the progress line's handler, which would end cgl at once.
+    check::interrupt::install();
+    let code = with_progress(gauge, out, err, |out, err| {
         check_inputs(inputs, format, settings, out, err)
-    })
+    });
+    if check::interrupt::requested() {
+        130
+    } else {
+        code
+    }
 }
 
 fn check_inputs(

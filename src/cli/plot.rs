@@ -217,6 +217,23 @@ pub fn plot(
         .label(body_span, format!("evaluated {nx} × {ny} times"))
         .help("use smaller ranges, or raise --max-cells")]);
     }
+    // Asked of the memory budget before any cell is computed.
+    let room = session.stop().account().room();
+    if total.saturating_mul(CELL_BYTES) > room {
+        return Err(vec![Diag::error(
+            Code::GraphTooMuchMemory,
+            format!(
+                "the plot's {total} cells would need about {} MiB, more than the {} MiB of \
+                 --max-memory left",
+                total.saturating_mul(CELL_BYTES).div_ceil(1 << 20),
+                room >> 20
+            ),
+        )
+        .label(body_span, format!("evaluated {nx} × {ny} times"))
+        .help(
+            "use smaller ranges, or allow more memory with --max-memory (MiB)",
+        )]);
+    }
     let y_name = yv.as_ref().map(|(v, _)| v.name.clone());
     let rows = session.tabulate(body, xv, yv.map(|(v, _)| v), &scope)?;
     // An axis label is cut short: a value printed long would make the picture as wide.
@@ -299,6 +316,11 @@ pub fn image(session: &Session, plot: &Plot, format: ImageFormat) -> Result<Vec<
         DrawError::Encoding(e) => vec![Diag::internal(format!("cannot encode the image: {e}"))],
     })
 }
+
+/// The bytes a plot's cell takes until its picture is written: its value and its place in
+/// the rows, its shape in the layout, and its element in the SVG (about 160 bytes) or its
+/// pixels in the PNG.
+const CELL_BYTES: usize = 512;
 
 /// Longest label of a node, in characters.
 const LONGEST_LABEL: usize = 60;

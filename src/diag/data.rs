@@ -120,11 +120,11 @@ impl Diagnostic {
         Diagnostic {
             code,
             severity: Severity::Error,
-            message,
+            message: super::bounded(message),
             place: None,
             labels: Vec::new(),
             notes: Vec::new(),
-            help,
+            help: help.map(super::bounded),
         }
     }
 

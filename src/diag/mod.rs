@@ -143,6 +143,68 @@ pub struct Diag {
     pub help: Option<String>,
 }
 
+/// Bytes of a quoted part of a diagnostic's text (a name, a path, a token between
+/// backticks) past which [`bounded`] cuts it. A value a diagnostic quotes is already cut at
+/// 4 KiB by its printer and closed with a few brackets, so values stay whole.
+const QUOTE_MAX: usize = 6 << 10;
+
+/// Bytes of a quoted part that [`bounded`] keeps when it cuts it, as much as of a value.
+const QUOTE_KEPT: usize = 4 << 10;
+
+/// Bytes of any one text of a diagnostic (its message, a label, a note, the help) past which
+/// [`bounded`] cuts it: room for two values of 4 KiB, a picture and their words.
+const TEXT_MAX: usize = 64 << 10;
+
+/// `text` with every part between backticks longer than [`QUOTE_MAX`] bytes cut to its first
+/// [`QUOTE_KEPT`] bytes, `…` and its length in characters, and the whole cut after
+/// [`TEXT_MAX`] bytes: whatever a message quotes (a name a megabyte long), it stays small.
+/// Every text that enters a [`Diag`] passes here.
+pub fn bounded(text: String) -> String {
+    if text.len() <= QUOTE_MAX {
+        return text;
+    }
+    let mut out = String::with_capacity(TEXT_MAX.min(text.len()));
+    for (i, part) in text.split('`').enumerate() {
+        if i > 0 {
+            out.push('`');
+        }
+        // Odd parts are between backticks.
+        if i % 2 == 1 && part.len() > QUOTE_MAX {
+            out.push_str(&cut(part));
+        } else {
+            out.push_str(part);
+        }
+    }
+    if out.len() > TEXT_MAX {
+        let all = out.len();
+        out.truncate(head(&out, TEXT_MAX).len());
+        out.push_str(&format!("… ({all} bytes in all)"));
+    }
+    out
+}
+
+/// `text` whole if it has at most [`QUOTE_MAX`] bytes, else its first [`QUOTE_KEPT`] bytes,
+/// `…` and its length in characters: a name or path as a message quotes it.
+pub fn cut(text: &str) -> String {
+    if text.len() <= QUOTE_MAX {
+        return text.to_string();
+    }
+    format!(
+        "{}… ({} characters)",
+        head(text, QUOTE_KEPT),
+        text.chars().count()
+    )
+}
+
+/// The longest start of `text` of at most `bytes` bytes that ends at a character.
+fn head(text: &str, bytes: usize) -> &str {
+    let mut end = bytes.min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
 impl Diag {
     /// A new error. Codes come from the catalogue in `codes/`: a new one is one entry there
     /// (ARCHITECTURE.md, *Where a change goes*).
@@ -151,7 +213,7 @@ impl Diag {
         Diag {
             code,
             severity: Severity::Error,
-            message: message.into(),
+            message: bounded(message.into()),
             labels: Vec::new(),
             notes: Vec::new(),
             help: None,
@@ -172,20 +234,20 @@ impl Diag {
     pub fn label(mut self, span: Span, message: impl Into<String>) -> Diag {
         self.labels.push(Label {
             span,
-            message: message.into(),
+            message: bounded(message.into()),
         });
         self
     }
 
     /// Adds a note line.
     pub fn note(mut self, note: impl Into<String>) -> Diag {
-        self.notes.push(note.into());
+        self.notes.push(bounded(note.into()));
         self
     }
 
     /// Sets the help line.
     pub fn help(mut self, help: impl Into<String>) -> Diag {
-        self.help = Some(help.into());
+        self.help = Some(bounded(help.into()));
         self
     }
 

@@ -12,18 +12,21 @@ use std::time::{Duration, Instant};
 
 use crate::cgt::{Budget, CgtError};
 use crate::diag::{Code, Diag, DiagResult};
+use crate::memory::Account;
 
 /// Code of the diagnostic for a computation that ran past its deadline.
 pub const TIMEOUT: Code = Code::LimitTimeout;
 /// Code of the diagnostic for a computation stopped by the user.
 pub const INTERRUPTED: Code = Code::LimitInterrupted;
 
-/// When to stop.
+/// When to stop: a deadline, a flag, and the memory account of the work (what the graph and
+/// the table of game values hold, and the limit), which a value about to be built asks.
 #[derive(Clone, Debug, Default)]
 pub struct Stop {
     deadline: Option<(Instant, Duration)>,
     flag: Arc<AtomicBool>,
     meter: Option<Arc<Meter>>,
+    account: Arc<Account>,
 }
 
 /// How far a computation has got, shared with the thread that draws it: the positions the
@@ -87,7 +90,19 @@ impl Stop {
             deadline,
             flag: Arc::default(),
             meter: None,
+            account: Arc::default(),
         }
+    }
+
+    /// The same stop, counting memory in `account`.
+    pub fn with_account(self, account: Arc<Account>) -> Stop {
+        Stop { account, ..self }
+    }
+
+    /// The memory account.
+    #[inline]
+    pub fn account(&self) -> &Arc<Account> {
+        &self.account
     }
 
     /// The same stop, noting progress on `meter`.
@@ -130,6 +145,7 @@ impl Stop {
             deadline,
             flag: self.flag.clone(),
             meter: self.meter.clone(),
+            account: self.account.clone(),
         }
     }
 
@@ -162,7 +178,9 @@ impl Stop {
     /// The same deadline and flag for the value table's recursions ([`crate::cgt`] cannot
     /// see this type); [`cgt_stop`] turns the errors they end with into this one's.
     pub fn budget(&self) -> Budget {
-        let b = Budget::unlimited().flag(self.flag.clone());
+        let b = Budget::unlimited()
+            .flag(self.flag.clone())
+            .account(self.account.clone());
         match self.deadline {
             Some((deadline, budget)) => b.deadline(deadline, budget),
             None => b,
@@ -197,13 +215,14 @@ pub fn cgt_stop(e: CgtError) -> Option<Box<Diag>> {
             Diag::error(
                 Code::GraphTooMuchMemory,
                 format!(
-                    "the table of game values would take more than {} MiB",
+                    "the table of game values would take more than the {} MiB that \
+                     --max-memory leaves it",
                     bytes >> 20
                 ),
             )
             .help(
                 "work with smaller game values, or allow more memory with --max-memory (MiB); \
-                 the table of canonical forms has the same budget as the game graph",
+                 the table of canonical forms shares one budget with the game graph and values",
             ),
         ),
         _ => return None,

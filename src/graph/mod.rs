@@ -16,6 +16,8 @@ use rustc_hash::FxBuildHasher;
 use crate::diag::{Code, Diag, DiagResult};
 use crate::eval::value::{CompoundKind, InstanceId, InstanceNames, PosTerm, Value};
 use crate::eval::{GameTable, Interp, OptionTarget, PositionData, Stop, World};
+use crate::memory::{Account, Part};
+use std::sync::Arc;
 
 mod batch;
 mod cell_ranks;
@@ -196,6 +198,10 @@ pub struct GameGraph {
     /// By instance: some option of its positions is a target the batch does not read as it
     /// comes (`batch.rs`), so its options are built by the interpreter first.
     general: Vec<bool>,
+    /// The memory account the graph shares with the table of game values and the values
+    /// evaluation builds: the graph notes its estimate there, and may take what the others
+    /// leave of the limit.
+    pub account: Arc<Account>,
     /// Declared last, so dropped after the terms: then lets go of the digests remembered
     /// for their data that nothing else needs ([`crate::eval::value::forget_digests`]).
     _forget: ForgetDigests,
@@ -244,7 +250,10 @@ impl GameGraph {
     pub fn recover(&mut self, error: &Diag) -> bool {
         let fresh = error.code == TOO_MANY_POSITIONS || error.code == TOO_MUCH_MEMORY;
         if fresh {
+            let account = self.account.clone();
             *self = GameGraph::new(self.config);
+            self.account = account;
+            self.account.note(Part::Graph, 0);
         }
         fresh
     }
@@ -320,7 +329,10 @@ impl GameGraph {
     /// An error if adding `new_moves` moves would take the graph over its memory budget.
     fn check_memory(&self, new_moves: usize) -> DiagResult<()> {
         let estimate = self.estimated_bytes() + new_moves * BYTES_PER_MOVE;
-        if estimate <= self.config.max_memory {
+        self.account.note(Part::Graph, estimate);
+        let room = self.account.room_for(Part::Graph);
+        let most = self.config.max_memory.min(room);
+        if estimate <= most {
             return Ok(());
         }
         Err(Box::new(
@@ -328,7 +340,7 @@ impl GameGraph {
                 TOO_MUCH_MEMORY,
                 format!(
                     "the game graph would take more than {} MiB ({} positions, {} moves)",
-                    self.config.max_memory >> 20,
+                    most >> 20,
                     self.terms.len(),
                     self.moves.len() + new_moves
                 ),

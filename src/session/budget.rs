@@ -117,6 +117,7 @@ impl Session {
     /// tables at `bytes`.
     fn set_memory(&mut self, bytes: usize) {
         self.analyzer.graph.config.max_memory = bytes;
+        self.stop.account().set_limit(bytes);
         crate::value::with_forms(|t| t.set_max_bytes(bytes));
         self.games.set_max_strategic_bytes(bytes);
     }

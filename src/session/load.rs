@@ -363,9 +363,10 @@ fn bytes_text(n: u64) -> String {
 }
 
 /// A path as a diagnostic shows it: control characters (a newline, an escape sequence) are
-/// written as escapes, so that a file name cannot forge output lines or drive the terminal.
+/// written as escapes, so that a file name cannot forge output lines or drive the terminal,
+/// and a path longer than a few KiB is cut with its length ([`crate::diag::cut`]).
 pub fn shown(path: &Path) -> String {
-    escaped(&path.display().to_string())
+    crate::diag::cut(&escaped(&path.display().to_string()))
 }
 
 /// Text with its control characters escaped as `\u{..}` (`\n`, `\t` and `\r` as such).

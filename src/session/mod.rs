@@ -122,6 +122,11 @@ impl Session {
         crate::value::with_forms(|t| t.set_max_bytes(config.graph.max_memory));
         let mut games = GameTable::default();
         games.set_max_strategic_bytes(config.graph.max_memory);
+        // One memory account for the graph, the table of game values and values.
+        let stop = Stop::new();
+        stop.account().set_limit(config.graph.max_memory);
+        let mut analyzer = Analyzer::new(config.graph);
+        analyzer.graph.account = stop.account().clone();
         Session {
             sources: SourceMap::default(),
             program: Program::default(),
@@ -130,9 +135,9 @@ impl Session {
             by_path: HashMap::new(),
             games,
             consts: Vec::new(),
-            analyzer: Analyzer::new(config.graph),
+            analyzer,
             limits: config.limits,
-            stop: Stop::new(),
+            stop,
             policy: LoadPolicy::default(),
         }
     }
@@ -144,7 +149,7 @@ impl Session {
 
     /// Sets when long computations stop (a deadline, or a flag raised by Ctrl-C).
     pub fn set_stop(&mut self, stop: Stop) {
-        self.stop = stop;
+        self.stop = stop.with_account(self.stop.account().clone());
     }
 
     /// The current stop condition (its flag can be raised from another thread).

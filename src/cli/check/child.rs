@@ -6,8 +6,9 @@
 //!
 //! It lives only as long as its parent: the parent holds the child's stdin open and never
 //! writes to it, so when the parent ends, however it ends (Ctrl-C, a kill), the child reads
-//! the end of its stdin and exits. Ctrl-C itself the child ignores: the terminal sends it to
-//! the whole process group, and the parent decides (it ends, and so its children do).
+//! the end of its stdin and exits. Ctrl-C and SIGTERM the child ignores: the terminal sends
+//! Ctrl-C to the whole process group, and the parent decides (it stops its children and
+//! reports their files as interrupted, `interrupt.rs`).
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};

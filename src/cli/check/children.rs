@@ -68,7 +68,19 @@ pub fn check_all(
     let limit = give_up_after(settings.timeout);
     let (sender, events) = channel();
     let mut running: BTreeMap<usize, Running> = BTreeMap::new();
+    let mut interrupted = false;
     loop {
+        if !interrupted && super::interrupt::requested() {
+            interrupted = true;
+            // No file starts any more; the children running are stopped.
+            for (i, path) in queue.drain(..) {
+                order.put(i, super::interrupt::report(&path, false));
+            }
+            for child in running.values_mut() {
+                let _ = child.process.kill();
+                child.interrupted = true;
+            }
+        }
         while running.len() < jobs {
             let Some((i, path)) = queue.pop_front() else {
                 break;
@@ -83,10 +95,8 @@ pub fn check_all(
         if running.is_empty() {
             break;
         }
-        let event = match limit {
-            Some(_) => events.recv_timeout(POLL),
-            None => events.recv().map_err(|_| RecvTimeoutError::Disconnected),
-        };
+        // Polled, so that a child past its time or an interrupt is seen within `POLL`.
+        let event = events.recv_timeout(POLL);
         match event {
             Ok(Event::Record(i, record)) => {
                 if let Some(child) = running.get_mut(&i) {
@@ -208,6 +218,7 @@ impl Spawner<'_> {
             record: None,
             tail: None,
             killed: None,
+            interrupted: false,
             _entered: entered,
         })
     }
@@ -337,6 +348,8 @@ struct Running {
     tail: Option<Tail>,
     /// Set when it was killed for running past its deadline: after how long.
     killed: Option<Duration>,
+    /// Killed because the check was interrupted.
+    interrupted: bool,
     /// Its place in the progress line's tally, left when it is done.
     _entered: Option<Entered>,
 }
@@ -347,6 +360,9 @@ impl Running {
     fn report(mut self, budget: Duration) -> FileReport {
         drop(self.stdin.take());
         let status = self.process.wait();
+        if self.interrupted {
+            return super::interrupt::report(&self.path, true);
+        }
         if let Some(limit) = self.killed {
             return given_up(&self.path, budget, limit, true);
         }

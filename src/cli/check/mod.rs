@@ -14,6 +14,7 @@
 
 mod child;
 mod children;
+pub mod interrupt;
 mod threads;
 mod wire;
 
@@ -298,7 +299,8 @@ fn check_file(path: &Path, settings: &CheckSettings, stop: &Arc<AtomicBool>) -> 
             start: 0,
             end: 0,
         });
-        let text = session.sources.snippet(ran.span).to_string();
+        // Quoted in every report as written, cut as a message's names are.
+        let text = crate::api::cut(session.sources.snippet(ran.span));
         let status = match ran.outcome {
             Gave::Passed => ExpectStatus::Passed,
             // Not asked for: `prints` is off.

@@ -91,11 +91,10 @@ pub(super) fn check_all_with(
     let give_up_after = give_up_after(settings.timeout);
     let mut running: BTreeMap<usize, (Instant, Arc<AtomicBool>)> = BTreeMap::new();
     let mut abandoned: BTreeSet<usize> = BTreeSet::new();
+    let mut interrupted = false;
     while next < total {
-        let message = match give_up_after {
-            Some(_) => receiver.recv_timeout(Duration::from_millis(100)),
-            None => receiver.recv().map_err(|_| RecvTimeoutError::Disconnected),
-        };
+        // Polled, so that a file given up on or an interrupt is seen within 100 ms.
+        let message = receiver.recv_timeout(Duration::from_millis(100));
         match message {
             Ok(Message::Started(i, stop)) => {
                 running.insert(i, (Instant::now(), stop));
@@ -115,6 +114,17 @@ pub(super) fn check_all_with(
                         ready.insert(*i, crashed(path, "a worker thread stopped".to_string()));
                     }
                 }
+            }
+        }
+        if !interrupted && super::interrupt::requested() {
+            interrupted = true;
+            // No file starts any more; those running stop at their next check.
+            let taken = pool.next.swap(pool.files.len(), Ordering::Relaxed);
+            for (i, path) in pool.files.iter().skip(taken) {
+                ready.insert(*i, super::interrupt::report(path, false));
+            }
+            for (_, stop) in running.values() {
+                stop.store(true, Ordering::Relaxed);
             }
         }
         if let Some(limit) = give_up_after {

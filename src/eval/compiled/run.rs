@@ -516,11 +516,14 @@ pub(super) fn with_run<T>(
     }
     // Remembered calls hold for one run: the next may be of another rule.
     b.memo.iter_mut().for_each(|m| m.valid = false);
+    // A list the interpreter would refuse for its memory (it asks twice an item's bytes),
+    // the rule hands to the interpreter, which says so: the engines fail alike.
+    let room = stop.account().room() / (2 * crate::eval::interp::ITEM_BYTES);
     let mut run = Run {
         blocks,
         cells: false,
         kept: false,
-        max_collection,
+        max_collection: max_collection.min(room as u64),
         stop,
         ticks: 0,
         b,

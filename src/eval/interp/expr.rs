@@ -76,6 +76,9 @@ impl<'a> Interp<'a> {
                 }
                 // Building a long list is work the deadline sees, a block at a time.
                 let count = count as usize;
+                if count >= super::LARGE_VALUE {
+                    self.fits_in_memory(count.saturating_mul(super::ITEM_BYTES), n.span, "list")?;
+                }
                 let mut items = Vec::with_capacity(count.min(super::LARGE_VALUE));
                 while items.len() < count {
                     let block = (count - items.len()).min(super::LARGE_VALUE);
@@ -246,7 +249,13 @@ impl<'a> Interp<'a> {
         let mut out = Vec::new();
         let limit = self.world.limits.max_collection as usize;
         let _complete = self.for_each(clauses, frame, &mut |this, frame| {
-            out.push(this.eval(body, frame)?);
+            let item = this.eval(body, frame)?;
+            // Before the buffer doubles, the doubled list must fit the memory budget.
+            if out.len() == out.capacity() && out.len() >= super::LARGE_VALUE {
+                let bytes = out.len().saturating_mul(2 * super::ITEM_BYTES);
+                this.fits_in_memory(bytes, body.span, "comprehension")?;
+            }
+            out.push(item);
             if out.len() > limit {
                 return Err(Box::new(
                     Diag::error(Code::EvalTooLarge, "comprehension produces too many items")

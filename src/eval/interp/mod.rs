@@ -68,6 +68,10 @@ impl Default for Limits {
 /// Items (or bytes) from which building a value checks the deadline.
 pub(super) const LARGE_VALUE: usize = 1 << 16;
 
+/// Bytes an item of a list, tuple or set takes in memory (a value, and for a set its share
+/// of the tree's nodes).
+pub(crate) const ITEM_BYTES: usize = 2 * std::mem::size_of::<Value>();
+
 /// The evaluation state of a constant (constants are evaluated on first use, once).
 #[derive(Clone, Debug)]
 pub enum ConstState {
@@ -430,8 +434,43 @@ impl<'a> Interp<'a> {
         }
         if len >= LARGE_VALUE {
             self.world.stop.check()?;
+            let item = if what == "string" { 1 } else { ITEM_BYTES };
+            self.fits_in_memory(len.saturating_mul(item), span, what)?;
         }
         Ok(())
+    }
+
+    /// An error unless a value of `bytes` fits in what the memory budget leaves beside the
+    /// game graph and the table of game values: asked before the value is built, so that a
+    /// value that doubles is refused before it takes the memory, not found too large after.
+    /// Twice the bytes are asked for, since a value is gathered and then moved into its
+    /// final block.
+    pub(super) fn fits_in_memory(&self, bytes: usize, span: Span, what: &str) -> DiagResult<()> {
+        let account = self.world.stop.account();
+        let room = account.room();
+        let asked = bytes.saturating_mul(2);
+        if asked <= room {
+            return Ok(());
+        }
+        let mib = |b: usize| b.div_ceil(1 << 20);
+        Err(Box::new(
+            Diag::error(
+                Code::GraphTooMuchMemory,
+                format!(
+                    "this {what} would need about {} MiB, and {} MiB of the {} MiB of \
+                     --max-memory are left",
+                    mib(asked),
+                    room >> 20,
+                    account.limit() >> 20
+                ),
+            )
+            .label(span, format!("this {what}"))
+            .help(
+                "build smaller values, or allow more memory with --max-memory (MiB); the \
+                 values being built share the budget with the game graph and the table of \
+                 game values",
+            ),
+        ))
     }
 
     /// Prints a value for a diagnostic (cut short if long).
