@@ -43,6 +43,12 @@
 //! [`shape`](crate::syntax::shape::shape) (the AST without spans) and their comments, so it
 //! never returns a text that means something else or has lost a comment; if it would, that
 //! is a bug in cgl, reported as an internal error, and the text is left as it is.
+//!
+//! How: `tokens.rs` cuts the text into the grammar's tokens, comments included; `marks.rs`
+//! reads from the AST what the tokens alone do not say (where items and clauses start, a
+//! game's braces, clause keywords, game values such as `*3` that are one token); `layout.rs`
+//! decides the line breaks, indentation and blanks. A new kind of clause or expression in
+//! the AST reaches the exhaustive matches of `marks.rs` and `shape.rs`, which say what to add.
 
 mod layout;
 mod marks;
