@@ -52,8 +52,6 @@
 
 mod layout;
 mod marks;
-#[cfg(test)]
-mod tests;
 mod tokens;
 
 use crate::diag::{Diag, FileId};
