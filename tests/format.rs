@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use cgl::api::{format_source, FileId};
-use cgl::syntax::format::comments;
 use cgl::syntax::ast::File;
+use cgl::syntax::format::comments;
 use cgl::syntax::shape::shape;
 
 use crate::common::{cgl_in, root, temp_dir, wait_with_timeout};
@@ -31,12 +31,23 @@ fn fmt(text: &str) -> String {
 /// shape, has the same comments, and formats to itself.
 fn check_formats(name: &str, text: &str) -> String {
     let before = parse_file(FileId(0), text).unwrap_or_else(|d| panic!("{name}: {d:?}"));
-    let out = format_source(FileId(0), text)
-        .unwrap_or_else(|d| panic!("{name}: {}", d[0].message));
+    let out = format_source(FileId(0), text).unwrap_or_else(|d| panic!("{name}: {}", d[0].message));
     let after = parse_file(FileId(0), &out).unwrap_or_else(|d| panic!("{name}: {d:?}\n{out}"));
-    assert_eq!(shape(&before), shape(&after), "{name}: the meaning changed:\n{out}");
-    assert_eq!(comments(text), comments(&out), "{name}: the comments changed:\n{out}");
-    assert_eq!(fmt(&out), out, "{name}: formatting again changes it:\n{out}");
+    assert_eq!(
+        shape(&before),
+        shape(&after),
+        "{name}: the meaning changed:\n{out}"
+    );
+    assert_eq!(
+        comments(text),
+        comments(&out),
+        "{name}: the comments changed:\n{out}"
+    );
+    assert_eq!(
+        fmt(&out),
+        out,
+        "{name}: formatting again changes it:\n{out}"
+    );
     assert!(out.is_empty() || out.ends_with('\n'), "{name}");
     for (i, line) in out.lines().enumerate() {
         assert_eq!(line, line.trim_end(), "{name}:{}: blanks at the end", i + 1);
@@ -229,8 +240,10 @@ fn comments_stay_where_they_are() {
     assert_eq!(fmt(before), after);
     // The `//` comments of consecutive lines in a column, two blanks after the longest code.
     assert_eq!(
-        fmt("const A = [ // numbers\n1, // one\n  22] // two\nconst B = 333 // three\n\n\
-             const C = 4 // four"),
+        fmt(
+            "const A = [ // numbers\n1, // one\n  22] // two\nconst B = 333 // three\n\n\
+             const C = 4 // four"
+        ),
         "const A = [    // numbers\n    1,         // one\n    22]        // two\n\
          const B = 333  // three\n\nconst C = 4  // four\n"
     );
@@ -245,7 +258,10 @@ fn comments_stay_where_they_are() {
 fn the_ends_of_the_file_and_of_its_lines() {
     assert_eq!(fmt(""), "");
     assert_eq!(fmt(" \n\n"), "");
-    assert_eq!(fmt("\u{feff}expect 1\r\nexpect 2   \t"), "expect 1\nexpect 2\n");
+    assert_eq!(
+        fmt("\u{feff}expect 1\r\nexpect 2   \t"),
+        "expect 1\nexpect 2\n"
+    );
 }
 
 #[test]
@@ -297,8 +313,26 @@ fn blank(rng: &mut Rng) -> &'static str {
 /// one). Not every one parses; those are skipped.
 fn expression(rng: &mut Rng, depth: usize) -> String {
     const LEAVES: &[&str] = &[
-        "x", "n", "0", "7", "1_000", "true", "none", "\"s\"", "*", "*3", "^", "^*", "^3*2",
-        "↑", "⇓", "v", "9223372036854775807", "1/2", "-3/4", "xs",
+        "x",
+        "n",
+        "0",
+        "7",
+        "1_000",
+        "true",
+        "none",
+        "\"s\"",
+        "*",
+        "*3",
+        "^",
+        "^*",
+        "^3*2",
+        "↑",
+        "⇓",
+        "v",
+        "9223372036854775807",
+        "1/2",
+        "-3/4",
+        "xs",
     ];
     if depth == 0 || rng.below(4) == 0 {
         return rng.pick(LEAVES).to_string();
@@ -312,8 +346,12 @@ fn expression(rng: &mut Rng, depth: usize) -> String {
     match rng.below(16) {
         0..=3 => {
             // Symbols that never run into what follows may touch their operands.
-            let glued = ["+", "-", "==", "!=", "<=", ">=", "<", ">", "..", "..=", "%", "&"];
-            let spaced = ["*", "/", "**", "^", "|", "div", "and", "or", "in", "not in", "is"];
+            let glued = [
+                "+", "-", "==", "!=", "<=", ">=", "<", ">", "..", "..=", "%", "&",
+            ];
+            let spaced = [
+                "*", "/", "**", "^", "|", "div", "and", "or", "in", "not in", "is",
+            ];
             let safe = a.ends_with(|ch: char| ch.is_ascii_alphanumeric() || ch == ')');
             if rng.below(2) == 0 && safe {
                 let op = glued[rng.below(glued.len())];
@@ -371,7 +409,10 @@ fn generated_expressions_keep_their_meaning() {
             parsed += 1;
         }
     }
-    assert!(parsed > cases / 3, "only {parsed} generated expressions parse");
+    assert!(
+        parsed > cases / 3,
+        "only {parsed} generated expressions parse"
+    );
 }
 
 /// The corpus with the blanks between its tokens changed at random (only where it has some:
@@ -411,7 +452,11 @@ fn shuffled_blanks_and_comments_keep_the_meaning() {
         }
         let before = parse_file(FileId(0), &text).unwrap();
         let out = check_formats(&format!("{name} (shuffled)"), &shuffled);
-        assert_eq!(shape(&before), shape(&parse_file(FileId(0), &out).unwrap()), "{name}");
+        assert_eq!(
+            shape(&before),
+            shape(&parse_file(FileId(0), &out).unwrap()),
+            "{name}"
+        );
     }
 }
 
@@ -429,20 +474,34 @@ fn cgl_fmt_rewrites_files_in_place_and_says_which() {
     let (code, out, err) = cgl_in(&dir, &["fmt", "--check", "games"]);
     assert_eq!(
         (code, out.as_str(), err.as_str()),
-        (1, "would reformat games/b.game\nwould reformat games/deeper/c.game\n", "")
+        (
+            1,
+            "would reformat games/b.game\nwould reformat games/deeper/c.game\n",
+            ""
+        )
     );
-    assert_eq!(std::fs::read_to_string(dir.join("games/b.game")).unwrap(), "expect 1+1==2\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("games/b.game")).unwrap(),
+        "expect 1+1==2\n"
+    );
 
     let (code, out, err) = cgl_in(&dir, &["fmt", "games"]);
     assert_eq!(
         (code, out.as_str(), err.as_str()),
-        (0, "formatted games/b.game\nformatted games/deeper/c.game\n", "")
+        (
+            0,
+            "formatted games/b.game\nformatted games/deeper/c.game\n",
+            ""
+        )
     );
     let read = |p: &str| std::fs::read_to_string(dir.join(p)).unwrap();
     assert_eq!(read("games/b.game"), "expect 1 + 1 == 2\n");
     assert_eq!(read("games/deeper/c.game"), "const C = 3\n");
     assert_eq!(read("games/notes.txt"), "not a game");
-    let left: Vec<_> = std::fs::read_dir(dir.join("games")).unwrap().flatten().collect();
+    let left: Vec<_> = std::fs::read_dir(dir.join("games"))
+        .unwrap()
+        .flatten()
+        .collect();
     assert_eq!(left.len(), 4, "no temporary file is left behind");
 
     let (code, out, err) = cgl_in(&dir, &["fmt", "--check", "games", "games/a.game"]);
@@ -464,8 +523,14 @@ fn cgl_fmt_reports_a_syntax_error_as_cgl_check_does() {
     let (_, _, check_err) = cgl_in(&dir, &["check", "bad.game"]);
     assert!(check_err.starts_with("cgl::syntax::"), "{check_err}");
     assert!(err.starts_with(&check_err), "{err}\n---\n{check_err}");
-    assert!(err.contains("no such file or folder: missing.game"), "{err}");
-    assert_eq!(std::fs::read_to_string(dir.join("bad.game")).unwrap(), "expect (1 +\n");
+    assert!(
+        err.contains("no such file or folder: missing.game"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("bad.game")).unwrap(),
+        "expect (1 +\n"
+    );
 }
 
 /// Runs `cgl fmt ARGS` with `input` on stdin.
@@ -488,7 +553,11 @@ fn piped(args: &[&str], input: &str) -> (i32, String, String) {
 fn cgl_fmt_dash_reads_stdin_and_writes_stdout() {
     assert_eq!(
         piped(&["fmt", "-"], "game G{position n move n-1 if n>0}"),
-        (0, "game G {\n    position n\n    move n - 1 if n > 0\n}\n".to_string(), String::new())
+        (
+            0,
+            "game G {\n    position n\n    move n - 1 if n > 0\n}\n".to_string(),
+            String::new()
+        )
     );
     assert_eq!(
         piped(&["fmt", "--check", "-"], "expect 1\n"),
@@ -500,5 +569,8 @@ fn cgl_fmt_dash_reads_stdin_and_writes_stdout() {
     );
     let (code, out, err) = piped(&["fmt", "-"], "expect [1,");
     assert_eq!((code, out.as_str()), (2, ""));
-    assert!(err.contains("<stdin>:1:8") && err.contains("cgl::syntax::"), "{err}");
+    assert!(
+        err.contains("<stdin>:1:8") && err.contains("cgl::syntax::"),
+        "{err}"
+    );
 }

@@ -47,6 +47,8 @@ struct Layout<'t> {
     base: usize,
     /// The brackets open in the item or clause, innermost last.
     levels: Vec<Level>,
+    /// For each token, the next one that is not a comment.
+    next_code: Vec<Option<usize>>,
     /// The token before, comments included.
     prev: Option<usize>,
     /// The last token before that is not a comment.
@@ -62,6 +64,7 @@ pub(super) fn layout(text: &str, tokens: &[Token]) -> String {
         tokens,
         lines: Vec::new(),
         forced: forced_blanks(tokens),
+        next_code: next_code(tokens),
         base: 0,
         levels: Vec::new(),
         prev: None,
@@ -78,6 +81,19 @@ pub(super) fn layout(text: &str, tokens: &[Token]) -> String {
         layout.prev = Some(k);
     }
     render(&layout.lines)
+}
+
+/// For each token, the index of the next token that is not a comment.
+fn next_code(tokens: &[Token]) -> Vec<Option<usize>> {
+    let mut next = vec![None; tokens.len()];
+    let mut after = None;
+    for k in (0..tokens.len()).rev() {
+        next[k] = after;
+        if !tokens[k].is_comment() {
+            after = Some(k);
+        }
+    }
+    next
 }
 
 /// The tokens before which a blank line goes when they start a line: a game definition is
@@ -186,8 +202,7 @@ impl Layout<'_> {
         let body = t.text(self.text).trim_end();
         let line_comment = t.class == Class::LineComment;
         if self.lines.is_empty() || t.breaks > 0 {
-            let next = (k + 1..self.tokens.len()).find(|&j| !self.tokens[j].is_comment());
-            let indent = next.map_or(0, |j| self.indent_of(j, true));
+            let indent = self.next_code[k].map_or(0, |j| self.indent_of(j, true));
             let blank = self.blank_before(k);
             self.start_line(indent, blank);
         } else if !line_comment {

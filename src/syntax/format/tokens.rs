@@ -197,6 +197,8 @@ pub(super) fn tokens(text: &str, atoms: &BTreeMap<usize, (usize, AtomKind)>) -> 
 pub(super) fn roles(text: &str, tokens: &mut Vec<Token>) {
     let mut k = 0;
     let mut prev: Option<usize> = None;
+    // The `-` of each `+-`, joined to its `+`.
+    let mut joined = vec![false; tokens.len()];
     while k < tokens.len() {
         if tokens[k].is_comment() {
             k += 1;
@@ -221,12 +223,17 @@ pub(super) fn roles(text: &str, tokens: &mut Vec<Token>) {
             if let Some(minus) = tokens.get(k + 1).filter(|m| m.start == end) {
                 let minus_end = minus.end;
                 tokens[k].end = minus_end;
-                tokens.remove(k + 1);
+                joined[k + 1] = true;
+                prev = Some(k);
+                k += 2;
+                continue;
             }
         }
         prev = Some(k);
         k += 1;
     }
+    let mut keep = joined.iter().map(|j| !j);
+    tokens.retain(|_| keep.next().unwrap_or(true));
     let number = |t: Option<&Token>| {
         t.is_some_and(|t| {
             t.class == Class::Word && t.text(text).starts_with(|c: char| c.is_ascii_digit())
