@@ -337,11 +337,9 @@ fn expression(rng: &mut Rng, depth: usize) -> String {
     if depth == 0 || rng.below(4) == 0 {
         return rng.pick(LEAVES).to_string();
     }
-    let mut e = || expression(rng, depth - 1);
-    let a = e();
-    let b = e();
-    let c = e();
-    drop(e);
+    let a = expression(rng, depth - 1);
+    let b = expression(rng, depth - 1);
+    let c = expression(rng, depth - 1);
     let (g1, g2, g3) = (gap(rng), gap(rng), gap(rng));
     match rng.below(16) {
         0..=3 => {

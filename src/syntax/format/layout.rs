@@ -71,8 +71,8 @@ pub(super) fn layout(text: &str, tokens: &[Token]) -> String {
         prev_code: None,
         after_line_comment: false,
     };
-    for k in 0..tokens.len() {
-        if tokens[k].is_comment() {
+    for (k, token) in tokens.iter().enumerate() {
+        if token.is_comment() {
             layout.comment(k);
         } else {
             layout.code(k);
