@@ -131,6 +131,18 @@ fn the_repositorys_games_are_formatted() {
     }
 }
 
+/// The example of spec/language.md's section on `cgl fmt`: its `text` block formats to the
+/// `game` block after it.
+#[test]
+fn the_spec_shows_what_cgl_fmt_does() {
+    let spec = std::fs::read_to_string(root().join("spec/language.md")).unwrap();
+    let section = &spec[spec.find("### The layout: `cgl fmt`").unwrap()..];
+    let shown = blocks(section);
+    let before = shown.iter().find(|b| b.info == "text").unwrap();
+    let after = shown.iter().find(|b| b.info == "game").unwrap();
+    assert_eq!(fmt(&before.text), after.text);
+}
+
 // ---------------------------------------------------------------- one case per rule
 
 #[test]

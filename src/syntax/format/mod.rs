@@ -15,16 +15,25 @@
 //!   brackets (`[1, 2]`, `f(x)`, `{|}`); none between a call, index or parameter list and
 //!   what it applies to (`f(x)`, `G[limit = 3](a)`); none after a prefix `-`, `+-` or `±`
 //!   (`-x`, but `- -x`); none around `.`, `..` and `..=` (`p.0`, `0..n`, `1..=n - 1`, as
-//!   Rust writes ranges); one after a keyword (`not (x in s)`, `move (a, b)`).
-//! - **Line breaks inside an item or clause are the author's.** A break between two tokens
-//!   of an expression is kept (never one inside the header of a game, outside its
-//!   parameters), and none is added: a long line stays long. So the layout of a long
-//!   list, table or condition written over several lines survives, with the comments at
-//!   the ends of its lines; a line that continues an item or clause is indented one level
-//!   deeper than the line the item or clause starts on, one inside each bracket opened on an
-//!   earlier line, and one more where it continues an expression inside a bracket rather
-//!   than starting an item after `(`, `[`, `{` or `,`. A line that starts with a closing
-//!   bracket is indented as the line that opened it.
+//!   Rust writes ranges), nor around the `/` of a fraction of two numbers (`1/2`,
+//!   `{2 | -1/2}`, as CGSuite writes game values; but `a / 2`); one after a keyword
+//!   (`not (x in s)`, `move (a, b)`).
+//! - **Long lines: the line breaks inside an item or clause are the author's.** A break
+//!   between two tokens of an item or clause is kept, except before a game's name, its
+//!   parameters' `(` and its `{`; none is added, and nothing is wrapped: a long line stays
+//!   long. (Keeping the breaks is reliable here because the formatter moves no token: only
+//!   the blanks at the start of the line change.) So a long list, table or condition written
+//!   over several lines keeps its lines, with the comments at their ends. A line that
+//!   continues an item or clause is indented:
+//!   - outside brackets, one level (4 blanks) deeper than the item or clause;
+//!   - inside a bracket that ends its line, one level deeper than the bracket's line, and
+//!     one more where the line continues an expression rather than starting an item (after
+//!     the bracket or a `,`);
+//!   - inside a bracket followed on its line by its first item, in the column of that item,
+//!     so that a table written row by row stays one;
+//!   - after a quantifier's `:` that ends a line, one level deeper (than that line, or than
+//!     the bracket it is in), to the end of that bracket or of the item;
+//!   - a line that starts with a closing bracket, as the line of the opening one.
 //! - **Blank lines.** Where the author left one or more blank lines (between items, between
 //!   clauses, inside an expression), one is kept; none at the start or end of the file, after
 //!   an opening bracket or before a closing one. A game definition is set apart by a blank
