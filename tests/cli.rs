@@ -346,6 +346,7 @@ fn help_texts() {
         ("cgl explain --help", &["explain", "--help"]),
         ("cgl plot --help", &["plot", "--help"]),
         ("cgl dot --help", &["dot", "--help"]),
+        ("cgl fmt --help", &["fmt", "--help"]),
     ] {
         let (code, stdout, stderr) = cgl(args);
         assert_eq!((code, stderr.as_str()), (0, ""), "{name}");

@@ -23,6 +23,7 @@ mod domain;
 mod editors;
 mod engines;
 mod examples;
+mod format;
 mod fragment;
 mod fuzz;
 mod graph;

@@ -16,6 +16,8 @@
 //!   ([`Session::show`]).
 //! - **Definitions and names** ([`Definition`], [`NameAt`]): what a file defines and where,
 //!   and what the name at a place in it is (hover, go to definition).
+//! - **Formatting** ([`format_source`]): a file's text in the one layout of `cgl fmt`, for
+//!   the command line and an editor's "format document" alike.
 //! - **Shell helpers**: [`progress`] (the progress line), [`stats`] (what a run cost),
 //!   [`plot`] (pictures of tables as SVG and PNG), and the lexer's words ([`lex`]) for
 //!   highlighting and completion.
@@ -70,6 +72,7 @@ pub use crate::progress;
 pub use crate::stats;
 pub use crate::strategic::Game as StrategicGame;
 pub use crate::syntax::ast::BinaryOp;
+pub use crate::syntax::format::format_source;
 pub use crate::value::{with_forms, Outcome, PosTerm, Value, MAX_SHOWN};
 
 /// The lexer's view of the language, for highlighting, completion and formatting.

@@ -1,4 +1,4 @@
-//! The command line: `check`, `run`, `eval`, `explain`, and `repl` (in `crate::repl`). With the REPL,
+//! The command line: `check`, `run`, `eval`, `fmt`, `explain`, and `repl` (in `crate::repl`). With the REPL,
 //! the only code that touches stdout, stderr and the process's exit code.
 //!
 //! Exit codes of `check`, `run` and `eval`: 0 success; 1 an expectation failed (or, for `run`
@@ -7,6 +7,7 @@
 
 mod check;
 pub mod explain;
+mod fmt;
 mod memory;
 pub mod plot;
 pub mod report;
@@ -167,6 +168,8 @@ enum Command {
         #[command(flatten)]
         unattended: Unattended,
     },
+    /// Format files in place, in cgl's one layout (`--check`: list those that would change).
+    Fmt(fmt::FmtArgs),
     /// Explain a diagnostic code, e.g. `cgl explain cgl::graph::cycle`; without one, list
     /// them all.
     Explain {
@@ -197,7 +200,8 @@ impl Command {
             | Command::Plot { unattended, .. }
             | Command::Dot { unattended, .. } => unattended.no_progress,
             Command::Repl { no_progress, .. } => *no_progress,
-            Command::Explain { .. } | Command::CheckChild { .. } | Command::Lsp => false,
+            Command::Explain { .. } | Command::CheckChild { .. } => false,
+            Command::Fmt(_) | Command::Lsp => false,
         }
     }
 }
@@ -541,6 +545,7 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
                 )
             })
         }
+        Some(Command::Fmt(args)) => fmt::run(&args, style, out, err),
         Some(Command::Explain { code }) => explain::explain(code.as_deref(), style, out, err),
         Some(Command::Lsp) => crate::lsp::serve(&mut std::io::stdin().lock(), &mut { out }),
         Some(Command::Repl { files, options, .. }) => crate::repl::run(

@@ -1,7 +1,8 @@
 //! The language's words and a light lexer: just enough to find brackets, strings, comments,
 //! words and operator runs without parsing. It never fails. The parser's precheck counts
-//! brackets with it before pest runs, and the REPL uses it to tell a finished entry from an
-//! unfinished one, to read meta-commands and to complete names. `grammar/cgl.pest` is the
+//! brackets with it before pest runs, the REPL uses it to tell a finished entry from an
+//! unfinished one, to read meta-commands and to complete names, and the formatter
+//! (`syntax::format`) reads the comments it yields on request ([`Lexer::with_comments`]). `grammar/cgl.pest` is the
 //! authority; a test below checks that [`KEYWORDS`] says what its `keyword` rule says.
 
 use std::ops::Range;
@@ -52,6 +53,9 @@ pub enum Tok {
     Punct,
     /// Any other character, whole.
     Other,
+    /// A `//` comment (to the end of its line, the newline left out) or a closed `/* */`
+    /// comment; only from [`Lexer::with_comments`].
+    Comment,
 }
 
 /// A token: its kind, its byte range, and the bracket depth before it (for a bracket: the
@@ -113,14 +117,16 @@ fn is_punct_byte(b: u8) -> bool {
     CLASS[b as usize] == OPERATOR
 }
 
-/// The tokens of a text, one at a time; blanks and comments are skipped. After the last one,
-/// [`Lexer::open_comment`] tells whether a block comment was left open.
+/// The tokens of a text, one at a time; blanks and comments are skipped (comments are
+/// yielded by [`Lexer::with_comments`]). After the last one, [`Lexer::open_comment`] tells
+/// whether a block comment was left open.
 pub struct Lexer<'t> {
     text: &'t str,
     at: usize,
     depth: usize,
     open_comment: Option<usize>,
     stray_close: bool,
+    comments: bool,
 }
 
 impl<'t> Lexer<'t> {
@@ -132,6 +138,16 @@ impl<'t> Lexer<'t> {
             depth: 0,
             open_comment: None,
             stray_close: false,
+            comments: false,
+        }
+    }
+
+    /// A lexer at the start of `text` that yields comments too, as [`Tok::Comment`] tokens
+    /// (a block comment left open still ends the tokens, unyielded).
+    pub fn with_comments(text: &'t str) -> Lexer<'t> {
+        Lexer {
+            comments: true,
+            ..Lexer::new(text)
         }
     }
 
@@ -170,7 +186,10 @@ impl Iterator for Lexer<'_> {
                     while i < bytes.len() && bytes[i] != b'\n' {
                         i += 1;
                     }
-                    continue;
+                    if !self.comments {
+                        continue;
+                    }
+                    Tok::Comment
                 }
                 b'/' if bytes.get(i + 1) == Some(&b'*') => {
                     match self.text[i + 2..].find("*/") {
@@ -178,9 +197,13 @@ impl Iterator for Lexer<'_> {
                         None => {
                             self.open_comment = Some(i);
                             i = bytes.len();
+                            continue;
                         }
                     }
-                    continue;
+                    if !self.comments {
+                        continue;
+                    }
+                    Tok::Comment
                 }
                 b'"' => {
                     i += 1;
@@ -396,6 +419,24 @@ mod tests {
             ]
         );
         assert_eq!(kinds("+//c"), [(Punct, "+", 0)]);
+    }
+
+    #[test]
+    fn comments_on_request() {
+        let text = "a // one\n/* two */ b /* open";
+        let comments: Vec<(Tok, &str)> = Lexer::with_comments(text)
+            .map(|t| (t.kind, t.text(text)))
+            .collect();
+        assert_eq!(
+            comments,
+            [
+                (Tok::Word, "a"),
+                (Tok::Comment, "// one"),
+                (Tok::Comment, "/* two */"),
+                (Tok::Word, "b")
+            ]
+        );
+        assert_eq!(kinds(text).len(), 2);
     }
 
     #[test]
