@@ -115,8 +115,8 @@ fn comments(text: &str, from: usize, to: usize, out: &mut Vec<Highlight>) {
         let rest = &text[start..to];
         let end = if rest.starts_with("//") {
             rest.find('\n').map_or(to, |n| start + n)
-        } else if rest.starts_with("/*") {
-            rest[2..].find("*/").map_or(to, |n| start + 2 + n + 2)
+        } else if let Some(body) = rest.strip_prefix("/*") {
+            body.find("*/").map_or(to, |n| start + 2 + n + 2)
         } else {
             start + 1
         };
