@@ -597,6 +597,23 @@ fn semantic_tokens_say_what_each_word_is() {
     assert_eq!(kind(3, 16), Some((6, "function", 2)), "a built-in");
     assert_eq!(kind(3, 23), Some((6, "type", 0)));
     assert_eq!(kind(3, 37), Some((3, "string", 0)));
+
+    // Asked at once after the buffer opens (as editors do), the names are resolved already.
+    let other = "file:///tmp/cgl-lsp-test/other.game";
+    c.open(other, "fn twice(x) = 2 * x\nexpect twice(1) == 2\n");
+    let r = c.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": other}}),
+    );
+    let data = r["result"]["data"].as_array().expect("data");
+    // `fn`, `twice`, `(`... : the second token is the function where it is defined.
+    let twice = &data[5..10];
+    assert_eq!(
+        legend[twice[3].as_u64().unwrap() as usize],
+        "function",
+        "{data:?}"
+    );
+    assert_eq!(twice[4], 1);
     assert_eq!(c.exit(true), 0);
 }
 

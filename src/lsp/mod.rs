@@ -243,17 +243,16 @@ impl Server {
                 Ok(to_json(serde_json::to_value(found)))
             }
             "textDocument/completion" => {
-                // From the last session that loaded: no need to wait for a check.
                 let p: CompletionParams = params(raw)?;
                 let at = &p.text_document_position;
-                let doc = self.documents.get(at.text_document.uri.as_str());
+                let doc = self.begun(at.text_document.uri.as_str());
                 Ok(to_json(serde_json::to_value(
                     doc.map(|d| completion::complete(d, at.position)),
                 )))
             }
             "textDocument/semanticTokens/full" => {
                 let p: SemanticTokensParams = params(raw)?;
-                let doc = self.documents.get(p.text_document.uri.as_str());
+                let doc = self.begun(p.text_document.uri.as_str());
                 Ok(to_json(serde_json::to_value(doc.map(tokens::tokens))))
             }
             _ => Err((
@@ -327,6 +326,20 @@ impl Server {
     /// asked of it is of the text the editor shows).
     fn settled(&mut self, uri: &str) -> Option<&Document> {
         if self.documents.get(uri).is_some_and(Document::stale) {
+            self.check(uri);
+        }
+        self.documents.get(uri)
+    }
+
+    /// The buffer `uri`, checked first only if no text of it was ever checked: completion
+    /// and highlighting answer from the last session that loaded, of an older text too, so
+    /// they need not wait for the check of a change (an editor asks for them after each).
+    fn begun(&mut self, uri: &str) -> Option<&Document> {
+        if self
+            .documents
+            .get(uri)
+            .is_some_and(|d| d.stale() && d.last().is_none())
+        {
             self.check(uri);
         }
         self.documents.get(uri)
