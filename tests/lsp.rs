@@ -1,5 +1,7 @@
 //! `cgl lsp` as an editor drives it: a client speaking the protocol on the server's stdin
-//! and stdout, with bad messages among the good ones.
+//! and stdout, with bad messages among the good ones: diagnostics, hover, definitions and the
+//! outline; a change that cancels a slow check; completion, references across an import and
+//! semantic tokens; a panic, a buffer too large, a change of a buffer never opened.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -18,7 +20,17 @@ struct Client {
 
 impl Client {
     fn start() -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_cgl"))
+        Client::start_with(None)
+    }
+
+    /// A server with `CGL_TEST_FAULT` set to `fault` (if any).
+    fn start_with(fault: Option<&str>) -> Client {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_cgl"));
+        match fault {
+            Some(fault) => command.env("CGL_TEST_FAULT", fault),
+            None => command.env_remove("CGL_TEST_FAULT"),
+        };
+        let mut child = command
             .arg("lsp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -100,6 +112,33 @@ impl Client {
         }
     }
 
+    /// Every message the server sends within `time`.
+    fn gather(&mut self, time: Duration) -> Vec<Value> {
+        let deadline = Instant::now() + time;
+        let mut out = Vec::new();
+        while let Ok(m) = self
+            .messages
+            .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+        {
+            out.push(m);
+        }
+        out
+    }
+
+    fn open(&mut self, uri: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "cgl", "version": 1, "text": text}}),
+        );
+    }
+
+    fn change(&mut self, uri: &str, version: i32, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}),
+        );
+    }
+
     fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
         let m = self.wait(|m| {
             m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
@@ -135,6 +174,9 @@ fn initialized() -> Client {
     assert_eq!(caps["hoverProvider"], true, "{r}");
     assert_eq!(caps["definitionProvider"], true);
     assert_eq!(caps["textDocumentSync"], 1);
+    assert_eq!(caps["referencesProvider"], true);
+    assert!(caps["completionProvider"].is_object(), "{r}");
+    assert_eq!(caps["semanticTokensProvider"]["full"], true);
     c.notify("initialized", json!({}));
     c
 }
@@ -311,4 +353,344 @@ fn a_client_that_goes_away_ends_the_server() {
         assert!(Instant::now() < deadline, "cgl lsp outlives its client");
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+fn is_publish(m: &Value, uri: &str) -> bool {
+    m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+}
+
+#[test]
+fn a_change_cancels_the_slow_check_of_the_text_before() {
+    let mut c = initialized();
+    let uri = "file:///tmp/cgl-lsp-test/slow.game";
+    // Seconds of work, more than the check's budget of 2 s.
+    let slow = "game Nim { position n  move k for k in 0..n }\nexpect count(1 for i in 0..40000 for j in 0..40000) == 0\n";
+    c.open(uri, slow);
+    std::thread::sleep(Duration::from_millis(150));
+    let changed = Instant::now();
+    c.change(
+        uri,
+        2,
+        "game Nim { position n  move k for k in 0..n }\nexpect grundy(Nim(2)) == 3\n",
+    );
+    let m = c.wait(|m| is_publish(m, uri));
+    let took = changed.elapsed();
+    assert_eq!(
+        m["params"]["version"], 2,
+        "the stale text's diagnostics came: {m}"
+    );
+    assert!(took < Duration::from_millis(1500), "{took:?}");
+    let found = m["params"]["diagnostics"].as_array().unwrap();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["code"], "cgl::check::failed");
+    // Past the first text's budget: nothing more of it.
+    let later = c.gather(Duration::from_millis(2500));
+    assert!(!later.iter().any(|m| is_publish(m, uri)), "{later:?}");
+
+    // Changes in quick succession are checked once, the last one.
+    for v in 3..8 {
+        let text = format!(
+            "game Nim {{ position n  move k for k in 0..n }}\nexpect grundy(Nim({v})) == {v}\n"
+        );
+        c.change(uri, v, &text);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let m = c.wait(|m| is_publish(m, uri));
+    assert_eq!(m["params"]["version"], 7, "{m}");
+    assert_eq!(m["params"]["diagnostics"], json!([]));
+    let later = c.gather(Duration::from_millis(500));
+    assert!(!later.iter().any(|m| is_publish(m, uri)), "{later:?}");
+    assert_eq!(c.exit(true), 0);
+}
+
+#[test]
+fn completion_offers_built_ins_keywords_and_the_names_of_the_last_good_text() {
+    let mut c = initialized();
+    let text = "game Kayles { position n  move n - k for k in 1..=2 if k <= n }\nexpect grundy(Kayles(3)) == 3\n";
+    c.open(URI, text);
+    c.diagnostics(URI);
+    let labels = |r: &Value| -> Vec<String> {
+        r["result"]["items"]
+            .as_array()
+            .expect("a list of items")
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // Typing a name that does not resolve yet: the text does not load.
+    let typing = format!("{text}expect gru");
+    c.change(URI, 2, &typing);
+    let r = c.request("textDocument/completion", at(2, 10, URI));
+    assert_eq!(labels(&r), ["grundy"], "{r}");
+    let grundy = &r["result"]["items"][0];
+    assert_eq!(grundy["kind"], 3, "a function: {grundy}");
+    assert!(
+        grundy["detail"].as_str().unwrap().starts_with("grundy("),
+        "{grundy}"
+    );
+    assert!(grundy["documentation"]["value"]
+        .as_str()
+        .unwrap()
+        .contains("Sprague–Grundy"));
+    let typing = format!("{text}expect grundy(Kay");
+    c.change(URI, 3, &typing);
+    let r = c.request("textDocument/completion", at(2, 17, URI));
+    assert_eq!(labels(&r), ["Kayles"], "{r}");
+    assert!(r["result"]["items"][0]["detail"]
+        .as_str()
+        .unwrap()
+        .starts_with("game Kayles"));
+    // Inside the game's rule: its variables.
+    let r = c.request("textDocument/completion", at(0, 60, URI));
+    let found = labels(&r);
+    assert!(
+        found.starts_with(&["k".to_string(), "n".to_string()]),
+        "{found:?}"
+    );
+    // A buffer that does not even parse: keywords, built-ins, and the names of the last
+    // text that loaded.
+    let broken = "game Kayles { position n  move n - k for k in 1..=2 if k <= n }\nexpect ((\n\n";
+    c.change(URI, 4, broken);
+    let found = c.diagnostics(URI);
+    assert!(
+        found[0]["code"]
+            .as_str()
+            .unwrap()
+            .starts_with("cgl::syntax::"),
+        "{found:?}"
+    );
+    let r = c.request("textDocument/completion", at(2, 0, URI));
+    let found = labels(&r);
+    for word in ["Kayles", "game", "expect", "grundy", "terminal", "P"] {
+        assert!(found.iter().any(|f| f == word), "{word} in {found:?}");
+    }
+    assert_eq!(c.exit(true), 0);
+}
+
+#[test]
+fn references_are_found_across_an_import() {
+    let dir = crate::common::temp_dir("lsp-references");
+    let lib = "game Nim { position n  move k for k in 0..n }\nexpect grundy(Nim(2)) == 2\n";
+    let main =
+        "import \"lib.game\"\nfn g(p) = grundy(Nim(p)) + p\nexpect g(3) == grundy(Nim(3)) + 3\n";
+    std::fs::write(dir.join("lib.game"), lib).unwrap();
+    std::fs::write(dir.join("main.game"), main).unwrap();
+    let canonical = std::fs::canonicalize(&dir).unwrap();
+    let lib_uri = format!("file://{}/lib.game", canonical.display());
+    let main_uri = format!("file://{}/main.game", canonical.display());
+    let mut c = initialized();
+    c.open(&lib_uri, lib);
+    c.open(&main_uri, main);
+    c.diagnostics(&lib_uri);
+    c.diagnostics(&main_uri);
+    let places = |r: &Value| -> Vec<(String, u64, u64)> {
+        let mut out: Vec<_> = r["result"]
+            .as_array()
+            .expect("locations")
+            .iter()
+            .map(|l| {
+                let file = l["uri"].as_str().unwrap().rsplit('/').next().unwrap();
+                let start = &l["range"]["start"];
+                (
+                    file.to_string(),
+                    start["line"].as_u64().unwrap(),
+                    start["character"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        out.sort();
+        out
+    };
+    let references = |c: &mut Client, uri: &str, line: u32, character: u32, declaration: bool| {
+        let mut p = at(line, character, uri);
+        p["context"] = json!({"includeDeclaration": declaration});
+        c.request("textDocument/references", p)
+    };
+    let nim = |f: &str, l: u64, ch: u64| (f.to_string(), l, ch);
+    let every = vec![
+        nim("lib.game", 0, 5),
+        nim("lib.game", 1, 14),
+        nim("main.game", 1, 17),
+        nim("main.game", 2, 22),
+    ];
+    // From a use in the importing file, and from the definition in the imported one.
+    assert_eq!(places(&references(&mut c, &main_uri, 1, 18, true)), every);
+    assert_eq!(places(&references(&mut c, &lib_uri, 0, 6, true)), every);
+    assert_eq!(
+        places(&references(&mut c, &lib_uri, 0, 6, false)),
+        every[1..].to_vec()
+    );
+    // A parameter: its binding and its two uses, in its own file.
+    assert_eq!(
+        places(&references(&mut c, &main_uri, 1, 5, true)),
+        vec![
+            nim("main.game", 1, 5),
+            nim("main.game", 1, 21),
+            nim("main.game", 1, 27)
+        ]
+    );
+    // Only the importing file open: the imported one answers from disk.
+    c.notify(
+        "textDocument/didClose",
+        json!({"textDocument": {"uri": lib_uri}}),
+    );
+    assert_eq!(places(&references(&mut c, &main_uri, 2, 23, true)), every);
+    assert_eq!(c.exit(true), 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn semantic_tokens_say_what_each_word_is() {
+    let mut c = Client::start();
+    let r = c.request("initialize", json!({"capabilities": {}}));
+    let legend = r["result"]["capabilities"]["semanticTokensProvider"]["legend"]["tokenTypes"]
+        .as_array()
+        .expect("a legend")
+        .clone();
+    let text = "// 𝄞 Kayles\ngame Kayles(s = 2) { position n  move n - k for k in 1..=s if k <= n }\n/* two\nlines */ expect grundy(Kayles(3)) == \"x\"\n";
+    c.open(URI, text);
+    c.diagnostics(URI);
+    let r = c.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": URI}}),
+    );
+    let data: Vec<u64> = r["result"]["data"]
+        .as_array()
+        .expect("data")
+        .iter()
+        .map(|n| n.as_u64().unwrap())
+        .collect();
+    assert_eq!(data.len() % 5, 0);
+    // Decoded: (line, character) -> (length, type, modifiers).
+    let mut tokens = std::collections::BTreeMap::new();
+    let (mut line, mut start) = (0, 0);
+    for t in data.chunks(5) {
+        if t[0] > 0 {
+            start = 0;
+        }
+        line += t[0];
+        start += t[1];
+        let kind = legend[t[3] as usize].as_str().unwrap().to_string();
+        tokens.insert((line, start), (t[2], kind, t[4]));
+    }
+    let kind = |l: u64, ch: u64| tokens.get(&(l, ch)).map(|t| (t.0, t.1.as_str(), t.2));
+    // The comment counts 𝄞 as two UTF-16 units: 12 in all.
+    assert_eq!(kind(0, 0), Some((12, "comment", 0)), "{tokens:?}");
+    assert_eq!(kind(1, 0), Some((4, "keyword", 0)));
+    assert_eq!(
+        kind(1, 5),
+        Some((6, "type", 1)),
+        "a game where it is defined"
+    );
+    assert_eq!(kind(1, 12), Some((1, "parameter", 1)));
+    assert_eq!(kind(1, 16), Some((1, "number", 0)));
+    assert_eq!(kind(1, 21), Some((8, "keyword", 0)), "position");
+    assert_eq!(kind(1, 40), Some((1, "operator", 0)));
+    assert_eq!(kind(1, 42), Some((1, "variable", 0)), "a use of k");
+    assert_eq!(kind(1, 48), Some((1, "variable", 1)), "where k is bound");
+    assert_eq!(kind(1, 53), Some((1, "number", 0)));
+    assert_eq!(kind(1, 54), Some((3, "operator", 0)));
+    assert_eq!(kind(1, 57), Some((1, "parameter", 0)), "a use of s");
+    // A comment over two lines is a token on each.
+    assert_eq!(kind(2, 0), Some((6, "comment", 0)));
+    assert_eq!(kind(3, 0), Some((8, "comment", 0)));
+    assert_eq!(kind(3, 16), Some((6, "function", 2)), "a built-in");
+    assert_eq!(kind(3, 23), Some((6, "type", 0)));
+    assert_eq!(kind(3, 37), Some((3, "string", 0)));
+
+    // Asked at once after the buffer opens (as editors do), the names are resolved already.
+    let other = "file:///tmp/cgl-lsp-test/other.game";
+    c.open(other, "fn twice(x) = 2 * x\nexpect twice(1) == 2\n");
+    let r = c.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": other}}),
+    );
+    let data = r["result"]["data"].as_array().expect("data");
+    // `fn`, `twice`, `(`... : the second token is the function where it is defined.
+    let twice = &data[5..10];
+    assert_eq!(
+        legend[twice[3].as_u64().unwrap() as usize],
+        "function",
+        "{data:?}"
+    );
+    assert_eq!(twice[4], 1);
+    assert_eq!(c.exit(true), 0);
+}
+
+#[test]
+fn a_panic_is_an_internal_error_and_the_server_goes_on() {
+    let mut c = Client::start_with(Some("panic:boom.game"));
+    c.request("initialize", json!({"capabilities": {}}));
+    let boom = "file:///tmp/cgl-lsp-test/boom.game";
+    c.open(boom, "expect 1 == 1\n");
+    let log = c.wait(|m| m["method"] == "window/logMessage");
+    assert_eq!(log["params"]["type"], 1, "an error: {log}");
+    assert!(
+        log["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("test fault"),
+        "{log}"
+    );
+    let found = c.diagnostics(boom);
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["code"], "cgl::internal");
+    // A request that panics is answered, as an internal error.
+    let r = c.request("textDocument/hover", at(0, 0, boom));
+    assert_eq!(r["error"]["code"], -32603, "{r}");
+    // Other buffers are served as before, and the faulty one is checked again when changed.
+    c.open(URI, "expect 1 == 2\n");
+    let found = c.diagnostics(URI);
+    assert_eq!(found[0]["code"], "cgl::check::failed", "{found:?}");
+    assert_eq!(
+        c.request("textDocument/hover", at(0, 0, URI))["result"],
+        Value::Null
+    );
+    c.change(boom, 2, "expect 2 == 2\n");
+    assert_eq!(c.diagnostics(boom)[0]["code"], "cgl::internal");
+    assert_eq!(c.exit(true), 0);
+}
+
+#[test]
+fn a_huge_buffer_and_a_change_of_a_buffer_never_opened() {
+    let mut c = initialized();
+    let uri = "file:///tmp/cgl-lsp-test/huge.game";
+    let line = "const c = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]\n";
+    let huge = line.repeat((10 << 20) / line.len());
+    let start = Instant::now();
+    c.open(uri, &huge);
+    let found = c.diagnostics(uri);
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0]["code"], "cgl::load::too_large");
+    let r = c.request(
+        "textDocument/semanticTokens/full",
+        json!({"textDocument": {"uri": uri}}),
+    );
+    assert_eq!(r["result"]["data"], json!([]));
+    let r = c.request("textDocument/completion", at(0, 3, uri));
+    assert!(r["result"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|i| i["label"] == "const"));
+
+    c.change("file:///tmp/cgl-lsp-test/never.game", 2, "expect true\n");
+    let log = c.wait(|m| m["method"] == "window/logMessage");
+    assert!(
+        log["params"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("not open"),
+        "{log}"
+    );
+    assert_eq!(
+        c.request("textDocument/hover", at(0, 0, URI))["result"],
+        Value::Null
+    );
+    assert_eq!(c.exit(true), 0);
 }

@@ -14,8 +14,12 @@
 //! - **Values as data** ([`Data`]): outcomes, integers, rationals, canonical forms, tuples,
 //!   lists, positions and their pictures, strategic equilibria, as well as their text
 //!   ([`Session::show`]).
-//! - **Definitions and names** ([`Definition`], [`NameAt`]): what a file defines and where,
-//!   and what the name at a place in it is (hover, go to definition).
+//! - **Definitions and names** ([`Definition`], [`NameAt`], [`Symbol`]): what a file defines
+//!   and where, what the name at a place in it is (hover, go to definition), and every place
+//!   that names the same thing, in this session or another ([`Session::uses`]).
+//! - **Editing help** ([`completions`], [`highlights`]): what may be written at a place of a
+//!   buffer, and what each piece of it is, from the last session the buffer loaded in (a
+//!   buffer being typed seldom loads).
 //! - **Formatting** ([`format_source`]): a file's text in the one layout of `cgl fmt`, for
 //!   the command line and an editor's "format document" alike.
 //! - **Shell helpers**: [`progress`] (the progress line), [`stats`] (what a run cost),
@@ -55,9 +59,10 @@ pub use crate::diag::{
     FileId, Label, Locator, Place, RenderStyle, Severity, SourceMap, Span,
 };
 pub use crate::session::{
-    escaped, picture_svg, shown, Binding, Bindings, Budget, Cancel, Data, Definition,
-    DefinitionKind, Equilibria, Equilibrium, FailedValues, Fragment, GameInfo, Gave, LoadPolicy,
-    NameAt, ParsedExpr, Ran, Rows, RunOptions, Session, SessionConfig, StatementKind, TableVar,
+    completions, escaped, highlights, picture_svg, shown, word_start, Binding, Bindings, Budget,
+    Cancel, Completion, CompletionKind, Data, Definition, DefinitionKind, Equilibria, Equilibrium,
+    FailedValues, Fragment, GameInfo, Gave, Highlight, HighlightKind, LoadPolicy, NameAt,
+    ParsedExpr, Ran, Rows, RunOptions, Session, SessionConfig, StatementKind, Symbol, TableVar,
     DEFAULT_MAX_FILE_MIB,
 };
 
@@ -78,6 +83,7 @@ pub use crate::value::{with_forms, Outcome, PosTerm, Value, MAX_SHOWN};
 /// The lexer's view of the language, for highlighting, completion and formatting.
 pub mod lex {
     pub use crate::syntax::lex::{
-        is_identifier, is_keyword, is_word_char, lex, Tok, KEYWORDS, STATEMENT_KEYWORDS,
+        is_identifier, is_keyword, is_word_char, lex, Tok, CLAUSE_WORDS, KEYWORDS,
+        STATEMENT_KEYWORDS,
     };
 }

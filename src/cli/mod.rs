@@ -547,7 +547,7 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
         }
         Some(Command::Fmt(args)) => fmt::run(&args, style, out, err),
         Some(Command::Explain { code }) => explain::explain(code.as_deref(), style, out, err),
-        Some(Command::Lsp) => crate::lsp::serve(&mut std::io::stdin().lock(), &mut { out }),
+        Some(Command::Lsp) => crate::lsp::serve(std::io::stdin(), &mut { out }),
         Some(Command::Repl { files, options, .. }) => crate::repl::run(
             &files,
             (options.config(), options.policy(None)),

@@ -13,4 +13,7 @@ pub mod builtins;
 pub mod ir;
 mod resolve;
 
-pub use resolve::{lower_expr, lower_file, Exports, Global, LoweredFile, Reference, Scope, Target};
+pub use resolve::{
+    lower_expr, lower_file, Bound, BoundKind, Exports, Global, LoweredFile, Reference, Scope,
+    Target,
+};

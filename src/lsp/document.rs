@@ -1,8 +1,10 @@
-//! One open buffer: its text, checked in a session of its own under a budget, and the
-//! answers about it (diagnostics, hover, definition, outline) in the protocol's terms, whose
-//! positions count lines from 0 and characters in UTF-16 code units.
+//! One open buffer: its text, checked in a session of its own under a budget that a newer
+//! text cancels, and the answers about it (diagnostics, hover, definition, outline) in the
+//! protocol's terms. It keeps the last session its text loaded in, for what can be answered
+//! from an older text (completion, highlighting) while the text now does not load.
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use lsp_types::{
     Diagnostic as LspDiagnostic, DiagnosticRelatedInformation, DiagnosticSeverity,
@@ -10,13 +12,25 @@ use lsp_types::{
     NumberOrString, Position, Range, SymbolInformation, SymbolKind, Uri,
 };
 
+use super::position::{file_path, file_uri, offset, range};
 use crate::api::{
-    Budget, DefinitionKind, Diagnostic, Gave, RunOptions, Session, SessionConfig, Severity, TIMEOUT,
+    Budget, Cancel, Code, DefinitionKind, Diagnostic, Gave, RunOptions, Session, SessionConfig,
+    Severity, TIMEOUT,
 };
 
 /// What checking one buffer may take: editors check on every keystroke.
 const SECONDS: f64 = 2.0;
 const MEMORY: usize = 512 << 20;
+
+/// The largest buffer checked: far above any hand-written game; a larger one (a generated
+/// table) gets one diagnostic that says so, instead of a check on every keystroke that the
+/// budget would cut anyway.
+pub const MOST_BUFFER: usize = 4 << 20;
+
+/// How long a change waits for a newer one before its text is checked.
+const DEBOUNCE: Duration = Duration::from_millis(150);
+/// The longest a change waits while newer ones keep coming.
+const MOST_WAIT: Duration = Duration::from_millis(600);
 
 /// An open buffer.
 pub struct Document {
@@ -24,43 +38,90 @@ pub struct Document {
     pub uri: Uri,
     /// The editor's version of its text.
     pub version: i32,
-    text: String,
+    /// Its text now.
+    pub text: String,
     /// The file it is, where imports are read beside it.
-    path: PathBuf,
-    /// The session it was checked in, and its file there, if it loaded.
+    pub path: PathBuf,
+    /// The last session its text loaded in, and its file there.
     checked: Option<(Session, usize)>,
+    /// Whether `checked` loaded the text now.
+    fresh: bool,
+    /// When to check the text now (`None`: it was checked).
+    pub due: Option<Instant>,
+    /// When the oldest change not yet checked came.
+    waiting: Option<Instant>,
 }
 
 impl Document {
-    /// A buffer just opened.
+    /// A buffer just opened: checked at once.
     pub fn open(uri: Uri, version: i32, text: String) -> Document {
         let path = file_path(uri.as_str()).unwrap_or_else(|| PathBuf::from(uri.as_str()));
+        let now = Instant::now();
         Document {
             uri,
             version,
             text,
             path,
             checked: None,
+            fresh: false,
+            due: Some(now),
+            waiting: Some(now),
         }
     }
 
-    /// The same buffer with new text.
-    pub fn changed(self, version: i32, text: String) -> Document {
-        Document {
-            version,
-            text,
-            checked: None,
-            ..self
-        }
+    /// New text: checked once no newer text came for a moment.
+    pub fn change(&mut self, version: i32, text: String) {
+        let now = Instant::now();
+        let since = *self.waiting.get_or_insert(now);
+        self.version = version;
+        self.text = text;
+        self.fresh = false;
+        self.due = Some((now + DEBOUNCE).min(since + MOST_WAIT));
     }
 
-    /// Checks the buffer afresh: loads it, runs its `expect` lines, and returns every
-    /// diagnostic.
-    pub fn check(&mut self) -> Vec<LspDiagnostic> {
+    /// Whether its text is waiting to be checked, and its session is not of that text.
+    pub fn stale(&self) -> bool {
+        self.due.is_some() && !self.fresh
+    }
+
+    /// The session of its text now, if it loaded.
+    pub fn fresh(&self) -> Option<(&Session, usize)> {
+        self.checked
+            .as_ref()
+            .filter(|_| self.fresh)
+            .map(|(s, f)| (s, *f))
+    }
+
+    /// The last session its text loaded in (perhaps an older text).
+    pub fn last(&self) -> Option<(&Session, usize)> {
+        self.checked.as_ref().map(|(s, f)| (s, *f))
+    }
+
+    /// Forgets its session (after a panic during a check: its state is not to be trusted);
+    /// the next change builds one afresh from the text.
+    pub fn drop_session(&mut self) {
+        self.checked = None;
+        self.fresh = false;
+        self.due = None;
+        self.waiting = None;
+    }
+
+    /// Checks the text now: loads it, runs its `expect` lines, and returns every
+    /// diagnostic, or `None` if `cancel` stopped the check (a newer text came).
+    pub fn check(&mut self, cancel: &Cancel) -> Option<Vec<LspDiagnostic>> {
+        self.due = None;
+        self.waiting = None;
+        if fault(&self.path) {
+            faulty("the check");
+        }
+        if self.text.len() > MOST_BUFFER {
+            self.fresh = false;
+            return Some(vec![self.too_large()]);
+        }
         let mut config = SessionConfig::default();
         config.graph.max_memory = MEMORY;
         let mut session = Session::new(config);
-        let budget = Budget::new().seconds(SECONDS).memory(MEMORY);
+        let budget = Budget::new().seconds(SECONDS).memory(MEMORY).cancel(cancel);
         let (path, text) = (self.path.clone(), self.text.clone());
         let (loaded, found) = session.within(&budget, |s| match s.load_buffer(&path, &text) {
             Err(errors) => (None, s.diagnostics(&errors)),
@@ -78,16 +139,58 @@ impl Document {
                 (Some(file), s.diagnostics(&failed))
             }
         });
+        self.fresh = loaded.is_some();
+        if let Some(file) = loaded {
+            self.checked = Some((session, file));
+        }
+        if cancel.is_cancelled() {
+            return None;
+        }
         let name = crate::api::shown(&self.path);
-        let out = found.iter().map(|d| self.to_lsp(d, &name)).collect();
-        self.checked = loaded.map(|file| (session, file));
-        out
+        Some(found.iter().map(|d| self.to_lsp(d, &name)).collect())
+    }
+
+    /// The one diagnostic of a buffer too large to check.
+    fn too_large(&self) -> LspDiagnostic {
+        LspDiagnostic {
+            range: Range::default(),
+            severity: Some(DiagnosticSeverity::WARNING),
+            code: Some(NumberOrString::String(
+                Code::LoadTooLarge.name().to_string(),
+            )),
+            source: Some("cgl".into()),
+            message: format!(
+                "this buffer has {} bytes, more than the {} MiB that cgl lsp checks; \
+                 `cgl check` checks it (up to --max-file-size)",
+                self.text.len(),
+                MOST_BUFFER >> 20
+            ),
+            ..LspDiagnostic::default()
+        }
+    }
+
+    /// The one diagnostic of a check that panicked (a bug in cgl).
+    pub fn crashed(why: &str) -> LspDiagnostic {
+        LspDiagnostic {
+            range: Range::default(),
+            severity: Some(DiagnosticSeverity::ERROR),
+            code: Some(NumberOrString::String(Code::Internal.name().to_string())),
+            source: Some("cgl".into()),
+            message: format!(
+                "cgl failed while checking this buffer ({why}); this is a bug in cgl, please \
+                 report it. The next change checks it again"
+            ),
+            ..LspDiagnostic::default()
+        }
     }
 
     /// The hover text of the name at `at`.
     pub fn hover(&self, at: Position) -> Option<Hover> {
-        let (session, file) = self.checked.as_ref()?;
-        let name = session.name_at(*file, offset(&self.text, at))?;
+        if fault(&self.path) {
+            faulty("a hover");
+        }
+        let (session, file) = self.fresh()?;
+        let name = session.name_at(file, offset(&self.text, at))?;
         let value = match name.kind {
             DefinitionKind::Builtin | DefinitionKind::Variable => name.description,
             _ => format!("```cgl\n{}\n```", name.description),
@@ -103,8 +206,8 @@ impl Document {
 
     /// Where the name at `at` is defined.
     pub fn definition(&self, at: Position) -> Option<Location> {
-        let (session, file) = self.checked.as_ref()?;
-        let place = session.name_at(*file, offset(&self.text, at))?.definition?;
+        let (session, file) = self.fresh()?;
+        let place = session.name_at(file, offset(&self.text, at))?.definition?;
         let text = session
             .sources
             .text_of(&place.file)
@@ -122,12 +225,12 @@ impl Document {
 
     /// The file's games, functions and constants.
     pub fn symbols(&self) -> DocumentSymbolResponse {
-        let Some((session, file)) = &self.checked else {
+        let Some((session, file)) = self.fresh() else {
             return DocumentSymbolResponse::Flat(Vec::new());
         };
         #[allow(deprecated)] // `deprecated` is a field the type still requires
         let symbols = session
-            .definitions(*file)
+            .definitions(file)
             .into_iter()
             .map(|d| SymbolInformation {
                 name: d.name,
@@ -190,138 +293,20 @@ impl Document {
     }
 }
 
-/// The protocol's position of byte `at` of `text`.
-fn position(text: &str, at: usize) -> Position {
-    let at = floor_boundary(text, at);
-    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
-    Position {
-        line: text[..line_start].matches('\n').count() as u32,
-        character: text[line_start..at].encode_utf16().count() as u32,
-    }
+/// A failure on purpose, for the test that a panic does not end the server (spec §10, *The
+/// language server*): with `CGL_TEST_FAULT=panic:NAME`, checking or hovering over a buffer
+/// whose file is named NAME panics, as a bug in cgl would.
+fn fault(path: &Path) -> bool {
+    let Ok(asked) = std::env::var("CGL_TEST_FAULT") else {
+        return false;
+    };
+    asked
+        .strip_prefix("panic:")
+        .is_some_and(|name| path.file_name().is_some_and(|f| f == name))
 }
 
-/// The protocol's range of bytes `start..end` of `text`.
-fn range(text: &str, start: usize, end: usize) -> Range {
-    Range {
-        start: position(text, start),
-        end: position(text, end),
-    }
-}
-
-/// The byte of `text` at a protocol position (the end of the line or of the text when the
-/// position is past it).
-fn offset(text: &str, at: Position) -> usize {
-    let mut start = 0;
-    for _ in 0..at.line {
-        match text[start..].find('\n') {
-            Some(i) => start += i + 1,
-            None => return text.len(),
-        }
-    }
-    let line = &text[start..];
-    let line = &line[..line.find('\n').unwrap_or(line.len())];
-    let mut units = 0;
-    for (i, c) in line.char_indices() {
-        if units >= at.character as usize {
-            return start + i;
-        }
-        units += c.len_utf16();
-    }
-    start + line.len()
-}
-
-/// The largest char boundary of `text` at or before `at`.
-fn floor_boundary(text: &str, at: usize) -> usize {
-    let mut at = at.min(text.len());
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    at
-}
-
-/// The path of a `file://` URI, percent-decoded; `None` for another scheme.
-fn file_path(uri: &str) -> Option<PathBuf> {
-    let rest = uri.strip_prefix("file://")?;
-    let bytes = rest.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = |b: u8| (b as char).to_digit(16);
-        match (bytes[i], bytes.get(i + 1), bytes.get(i + 2)) {
-            (b'%', Some(&h), Some(&l)) if hex(h).is_some() && hex(l).is_some() => {
-                out.push((hex(h)? * 16 + hex(l)?) as u8);
-                i += 3;
-            }
-            (b, ..) => {
-                out.push(b);
-                i += 1;
-            }
-        }
-    }
-    Some(PathBuf::from(String::from_utf8(out).ok()?))
-}
-
-/// The `file://` URI of a path, percent-encoding what a URI may not hold.
-fn file_uri(path: &Path) -> Option<Uri> {
-    let mut uri = String::from("file://");
-    for b in path.to_str()?.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'/' | b'-' | b'_' | b'.' | b'~' => {
-                uri.push(b as char)
-            }
-            _ => uri.push_str(&format!("%{b:02X}")),
-        }
-    }
-    uri.parse().ok()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn positions_count_utf16_units_and_come_back() {
-        let text = "ab\n€𝄞x\n\nend";
-        for at in (0..=text.len()).filter(|i| text.is_char_boundary(*i)) {
-            assert_eq!(offset(text, position(text, at)), at, "at {at}");
-        }
-        // `𝄞` is two UTF-16 units: `x` is at character 3 of line 1.
-        let x = text.find('x').unwrap();
-        assert_eq!(
-            position(text, x),
-            Position {
-                line: 1,
-                character: 3
-            }
-        );
-        assert_eq!(
-            offset(
-                text,
-                Position {
-                    line: 9,
-                    character: 0
-                }
-            ),
-            text.len()
-        );
-        assert_eq!(
-            offset(
-                text,
-                Position {
-                    line: 0,
-                    character: 99
-                }
-            ),
-            2
-        );
-    }
-
-    #[test]
-    fn file_uris_and_paths() {
-        let path = Path::new("/tmp/a b/ü.game");
-        let uri = file_uri(path).unwrap();
-        assert_eq!(uri.as_str(), "file:///tmp/a%20b/%C3%BC.game");
-        assert_eq!(file_path(uri.as_str()).unwrap(), path);
-        assert_eq!(file_path("untitled:Untitled-1"), None);
-    }
+/// Panics, for [`fault`].
+#[allow(clippy::panic)] // the panic is the point: a test of what catches it
+fn faulty(what: &str) {
+    panic!("test fault: {what} panics (CGL_TEST_FAULT)");
 }

@@ -5,18 +5,23 @@
 //! files and their imports, `expect.rs` checks `expect` lines and explains failures.
 
 mod budget;
+mod complete;
 mod data;
 mod expect;
 mod failure;
+mod highlight;
 mod load;
 mod lookup;
 mod prompt;
 mod run;
+mod shift;
 
 pub use budget::{Budget, Cancel};
+pub use complete::{completions, word_start, Completion, CompletionKind};
 pub use data::{picture_svg, Data, Equilibria, Equilibrium};
+pub use highlight::{highlights, Highlight, HighlightKind};
 pub use load::{escaped, shown};
-pub use lookup::{Definition, DefinitionKind, NameAt};
+pub use lookup::{Definition, DefinitionKind, NameAt, Symbol};
 pub use prompt::{Binding, Bindings, Fragment, GameInfo, ParsedExpr, Rows, TableVar};
 pub use run::{Gave, Ran, RunOptions, StatementKind};
 

@@ -17,6 +17,14 @@ pub const KEYWORDS: &[&str] = &[
 pub const STATEMENT_KEYWORDS: &[&str] =
     &["game", "fn", "const", "import", "expect", "print", "show"];
 
+/// The grammar's contextual words: they open a game's clauses (`position`, `move`, ...) or
+/// name its conventions (`misere`), and are names elsewhere (the grammar's `kw_*` rules that
+/// are not [`KEYWORDS`]).
+pub const CLAUSE_WORDS: &[&str] = &[
+    "position", "move", "start", "terminal", "draw", "play", "compound", "left", "right", "misere",
+    "normal", "loopy", "player", "payoff", "table",
+];
+
 /// Whether a word is reserved.
 pub fn is_keyword(word: &str) -> bool {
     KEYWORDS.contains(&word)
@@ -354,6 +362,23 @@ mod tests {
         assert_eq!(
             ours, grammar,
             "KEYWORDS and grammar/cgl.pest's `keyword` differ"
+        );
+    }
+
+    #[test]
+    fn clause_words_are_the_grammars_other_kw_rules() {
+        let mut grammar: Vec<String> = GRAMMAR
+            .lines()
+            .filter(|l| l.starts_with("kw_"))
+            .flat_map(literals)
+            .filter(|w| !is_keyword(w))
+            .collect();
+        let mut ours: Vec<String> = CLAUSE_WORDS.iter().map(|k| k.to_string()).collect();
+        grammar.sort();
+        ours.sort();
+        assert_eq!(
+            ours, grammar,
+            "CLAUSE_WORDS and grammar/cgl.pest's kw_* rules differ"
         );
     }
 

@@ -51,12 +51,17 @@ impl<'a> Resolver<'a> {
         }
     }
 
+    /// Lowers a comprehension (`span`, where its variables can be seen).
     fn comprehension(
         &mut self,
         body: &ast::Expr,
         clauses: &[ast::CompClause],
+        span: Span,
     ) -> (ir::Expr, Vec<Clause>) {
+        let (extent, binding) = (self.extent, self.binding);
+        (self.extent, self.binding) = (span, super::BoundKind::Variable);
         let lowered_clauses = self.clauses(clauses);
+        (self.extent, self.binding) = (extent, binding);
         let body = self.expr(body);
         self.pop_clause_scopes(clauses);
         (body, lowered_clauses)
@@ -214,15 +219,15 @@ impl<'a> Resolver<'a> {
             ExprKind::Ups(text) => K::Notation(text.clone()),
             ExprKind::Repeat(v, n) => K::Repeat(Box::new(self.expr(v)), Box::new(self.expr(n))),
             ExprKind::ListComp(body, clauses) => {
-                let (body, clauses) = self.comprehension(body, clauses);
+                let (body, clauses) = self.comprehension(body, clauses, span);
                 K::ListComp(Box::new(body), clauses)
             }
             ExprKind::SetComp(body, clauses) => {
-                let (body, clauses) = self.comprehension(body, clauses);
+                let (body, clauses) = self.comprehension(body, clauses, span);
                 K::SetComp(Box::new(body), clauses)
             }
             ExprKind::Quantified(q, clauses, body) => {
-                let (body, clauses) = self.comprehension(body, clauses);
+                let (body, clauses) = self.comprehension(body, clauses, span);
                 K::Quantified(*q, clauses, Box::new(body))
             }
             ExprKind::Call(callee, args) => {
@@ -230,7 +235,7 @@ impl<'a> Resolver<'a> {
                 self.call(callee, args, span)
             }
             ExprKind::CallGen(callee, body, clauses) => {
-                let (body, clauses) = self.comprehension(body, clauses);
+                let (body, clauses) = self.comprehension(body, clauses, span);
                 let list = ir::Expr {
                     kind: K::ListComp(Box::new(body), clauses),
                     span,

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use super::{duplicate_binding, Resolver};
+use super::{duplicate_binding, BoundKind, Resolver};
 use crate::diag::{Code, Diag, Span};
 use crate::lower::ir;
 use crate::syntax::ast::{self, Convention, GameClause, Side};
@@ -12,6 +12,7 @@ impl<'a> Resolver<'a> {
     pub(super) fn game(&mut self, game: &ast::GameDef) -> ir::Game {
         let mut params = Vec::new();
         let mut seen = HashMap::new();
+        (self.extent, self.binding) = (game.span, BoundKind::Parameter);
         for (name, default) in &game.params {
             // A default sees the parameters before it.
             let default = default.as_ref().map(|d| self.expr(d));
@@ -26,6 +27,7 @@ impl<'a> Resolver<'a> {
                 span: name.span,
             });
         }
+        self.binding = BoundKind::Field;
         if is_strategic(game) {
             return self.strategic_game(game, params, seen);
         }
@@ -104,6 +106,7 @@ impl<'a> Resolver<'a> {
                 });
             }
         }
+        self.binding = BoundKind::Variable;
         let Some(position) = position else {
             self.errors.push(
                 Diag::error(
@@ -185,10 +188,12 @@ impl<'a> Resolver<'a> {
         let partizan = rule_asts.iter().any(|r| r.side != Side::Both);
         for rule in rule_asts {
             self.push_scope();
+            self.extent = rule.span;
             let clauses = self.clauses(&rule.clauses);
             let target = self.expr(&rule.target);
             self.pop_clause_scopes(&rule.clauses);
             self.pop_scope();
+            self.extent = game.span;
             rules.push(ir::MoveRule {
                 side: rule.side,
                 target,
@@ -294,6 +299,7 @@ impl<'a> Resolver<'a> {
             );
         }
         let mut slots = Vec::new();
+        self.binding = BoundKind::Variable;
         for (name, _) in &players {
             if let Some(prev) = seen.insert(name.name.clone(), name.span) {
                 self.errors

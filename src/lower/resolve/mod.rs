@@ -44,6 +44,9 @@ pub struct LoweredFile {
     /// Every name used in the file, with what it resolved to, in source order (for hover and
     /// go-to-definition).
     pub references: Vec<Reference>,
+    /// Every variable the file binds, with the part of the file that can see it, in source
+    /// order (for completion and highlighting).
+    pub bindings: Vec<Bound>,
     /// Warnings: nothing is wrong for certain, but a use may not mean what it seems to
     /// (a definition that hides a built-in constant the file uses, `hidden.rs`).
     pub warnings: Vec<Diag>,
@@ -56,6 +59,29 @@ pub struct Reference {
     pub span: Span,
     /// What it names.
     pub target: Target,
+}
+
+/// A variable bound in a file: a parameter, a position's field, a pattern's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bound {
+    /// Where its name is written where it is bound (what [`Target::Local`] holds).
+    pub span: Span,
+    /// The definition or expression it is visible in: a game, a function, a move rule, a
+    /// comprehension.
+    pub scope: Span,
+    /// What binds it.
+    pub kind: BoundKind,
+}
+
+/// What binds a variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoundKind {
+    /// A parameter of a game or a function.
+    Parameter,
+    /// A field (or the pattern) of a game's `position`.
+    Field,
+    /// A comprehension's or a rule's variable, a player of a strategic game.
+    Variable,
 }
 
 /// What a used name names.
@@ -184,6 +210,7 @@ pub fn lower_file(
         scope,
         statements: Vec::new(),
         references: Vec::new(),
+        bindings: Vec::new(),
         warnings: Vec::new(),
     };
     let mut hidden_uses: Vec<(String, Span)> = Vec::new();
@@ -201,12 +228,18 @@ pub fn lower_file(
             Item::Fn { name, params, body } => {
                 let mut seen: HashMap<&str, Span> = HashMap::new();
                 r.push_scope();
+                r.extent = Span {
+                    end: body.span.end,
+                    ..name.span
+                };
+                r.binding = BoundKind::Parameter;
                 for p in params {
                     if let Some(prev) = seen.insert(&p.name, p.span) {
                         r.errors.push(duplicate_binding(&p.name, p.span, prev));
                     }
                     r.bind(&p.name, p.span);
                 }
+                r.binding = BoundKind::Variable;
                 let body_expr = r.expr(body);
                 fns.push(ir::Function {
                     name: name.name.clone(),
@@ -248,6 +281,7 @@ pub fn lower_file(
         }
         errors.append(&mut r.errors);
         lowered.references.append(&mut r.references);
+        lowered.bindings.append(&mut r.bindings);
         hidden_uses.append(&mut r.hidden_uses);
     }
     if !errors.is_empty() {
@@ -257,6 +291,9 @@ pub fn lower_file(
     lowered
         .references
         .sort_unstable_by_key(|r| (r.span.start, r.span.end));
+    lowered
+        .bindings
+        .sort_unstable_by_key(|b| (b.span.start, b.span.end));
     lowered.warnings = hidden::warnings(&hidden_uses, &lowered.exports, &imported, &imported_at);
     program.add_games(games);
     program.fns.extend(fns);
@@ -356,6 +393,12 @@ struct Resolver<'a> {
     errors: Vec<Diag>,
     /// The names resolved so far, and what they name.
     references: Vec<Reference>,
+    /// The variables bound so far.
+    bindings: Vec<Bound>,
+    /// What the variables bound now can be seen in (see [`Bound::scope`]).
+    extent: Span,
+    /// What binds the variables bound now.
+    binding: BoundKind,
     /// Uses of a file-wide name that hides a built-in constant (`hidden.rs`).
     hidden_uses: Vec<(String, Span)>,
     /// The variables in scope, innermost last: name, slot, where it is bound.
@@ -376,6 +419,9 @@ impl<'a> Resolver<'a> {
             fn_arities,
             errors: Vec::new(),
             references: Vec::new(),
+            bindings: Vec::new(),
+            extent: Span::new(crate::diag::FileId(0), 0, 0),
+            binding: BoundKind::Variable,
             hidden_uses: Vec::new(),
             scopes: vec![Vec::new()],
             next_slot: 0,
@@ -404,6 +450,11 @@ impl<'a> Resolver<'a> {
         if let Some(scope) = self.scopes.last_mut() {
             scope.push((name.to_string(), slot, span));
         }
+        self.bindings.push(Bound {
+            span,
+            scope: self.extent,
+            kind: self.binding,
+        });
         slot
     }
 
