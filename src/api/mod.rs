@@ -53,10 +53,11 @@ pub use crate::diag::{
     Label, Locator, Place, RenderStyle, Severity, SourceMap, Span,
 };
 pub use crate::session::{
-    escaped, picture_svg, shown, Binding, Bindings, Budget, Cancel, Data, Definition,
-    DefinitionKind, Equilibria, Equilibrium, FailedValues, Fragment, GameInfo, Gave, LoadPolicy,
-    NameAt, ParsedExpr, Ran, Rows, RunOptions, Session, SessionConfig, StatementKind, TableVar,
-    DEFAULT_MAX_FILE_MIB,
+    choose_move, escaped, picture_svg, shown, Binding, Bindings, Budget, Cancel, Data, Definition,
+    DefinitionKind, Equilibria, Equilibrium, FailedValues, ForMover, Fragment, GameInfo, Gave,
+    LoadPolicy, NameAt, OptionFacts, ParsedExpr, PlayEnd, PlayOption, PlayView, Ran, Rows,
+    RunOptions, Session, SessionConfig, StatementKind, TableVar, Winner, DEFAULT_MAX_FILE_MIB,
+    MOST_OPTIONS,
 };
 
 pub use crate::cgt::{Dyadic, Side};

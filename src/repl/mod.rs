@@ -11,7 +11,7 @@
 //! - `editor` gets lines: rustyline on a terminal (history, completion), or a pipe.
 //! - `state` is the REPL proper: bindings, entries, commands, `:reload`.
 //! - `explain`, `table` and `play` are the larger commands (`:explain`, `:table`/`:grid`,
-//!   `:play`); `play::choose_move` is pure and tested.
+//!   `:play`); the computer's move is `api::choose_move`'s (`session/play.rs`).
 //!
 //! Parts of a typed line are parsed in place (the rest blanked out), so every diagnostic points
 //! into the line. Ctrl-C during a computation raises the session's stop flag. `:explain`
@@ -36,7 +36,6 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
 pub use command::{parse_command, Command, CommandError, Generator};
-pub use play::{choose_move, OptionFacts};
 
 use crate::api::progress::{Clearing, Eraser, Progress};
 use crate::api::Meter;

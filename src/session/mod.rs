@@ -10,6 +10,7 @@ mod expect;
 mod failure;
 mod load;
 mod lookup;
+mod play;
 mod prompt;
 mod run;
 
@@ -17,6 +18,9 @@ pub use budget::{Budget, Cancel};
 pub use data::{picture_svg, Data, Equilibria, Equilibrium};
 pub use load::{escaped, shown};
 pub use lookup::{Definition, DefinitionKind, NameAt};
+pub use play::{
+    choose_move, ForMover, OptionFacts, PlayEnd, PlayOption, PlayView, Winner, MOST_OPTIONS,
+};
 pub use prompt::{Binding, Bindings, Fragment, GameInfo, ParsedExpr, Rows, TableVar};
 pub use run::{Gave, Ran, RunOptions, StatementKind};
 
