@@ -68,6 +68,9 @@ pub use crate::eval::{Limits, Meter, Stop, StrategicTable, INTERRUPTED, TIMEOUT}
 pub use crate::graph::{GraphConfig, IndexUse};
 pub use crate::plot;
 pub use crate::progress;
+/// What is typed at a prompt, read without evaluating it: entries and meta-commands
+/// (`:table`, `:grid`, `:play`, ...), shared by the REPL and `cgl serve`'s query box.
+pub use crate::session::command;
 pub use crate::stats;
 pub use crate::strategic::Game as StrategicGame;
 pub use crate::syntax::ast::BinaryOp;

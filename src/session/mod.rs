@@ -5,6 +5,7 @@
 //! files and their imports, `expect.rs` checks `expect` lines and explains failures.
 
 mod budget;
+pub mod command;
 mod data;
 mod expect;
 mod failure;
