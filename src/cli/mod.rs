@@ -10,6 +10,7 @@ pub mod explain;
 mod memory;
 pub mod plot;
 pub mod report;
+mod serve;
 mod tracked;
 
 use std::io::{IsTerminal, Write};
@@ -175,6 +176,8 @@ enum Command {
     },
     /// Serve the Language Server Protocol on stdin and stdout, for an editor.
     Lsp,
+    /// Serve a web page for a class: edit, check, query and play the .game files of a folder.
+    Serve(serve::Serve),
     /// Explore games interactively (also what `cgl` alone does).
     Repl {
         /// Files to load first.
@@ -198,6 +201,7 @@ impl Command {
             | Command::Dot { unattended, .. } => unattended.no_progress,
             Command::Repl { no_progress, .. } => *no_progress,
             Command::Explain { .. } | Command::CheckChild { .. } | Command::Lsp => false,
+            Command::Serve(_) => true,
         }
     }
 }
@@ -543,6 +547,7 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
         }
         Some(Command::Explain { code }) => explain::explain(code.as_deref(), style, out, err),
         Some(Command::Lsp) => crate::lsp::serve(&mut std::io::stdin().lock(), &mut { out }),
+        Some(Command::Serve(serve)) => serve.run(out, err),
         Some(Command::Repl { files, options, .. }) => crate::repl::run(
             &files,
             (options.config(), options.policy(None)),
