@@ -28,6 +28,7 @@ const WATCH: Duration = Duration::from_millis(50);
 const PAGE: &str = include_str!("page/index.html");
 const SCRIPT: &str = include_str!("page/app.js");
 const STYLE: &str = include_str!("page/style.css");
+const ICON: &str = include_str!("page/icon.svg");
 
 /// Serves one connection: one request, one response.
 pub fn connection(server: &Server, mut stream: TcpStream) {
@@ -67,6 +68,7 @@ fn respond(server: &Server, stream: &TcpStream, request: &Request) -> Option<Res
         ("GET", "/" | "/index.html") => Response::asset("text/html; charset=utf-8", PAGE),
         ("GET", "/app.js") => Response::asset("text/javascript; charset=utf-8", SCRIPT),
         ("GET", "/style.css") => Response::asset("text/css; charset=utf-8", STYLE),
+        ("GET", "/favicon.ico" | "/icon.svg") => Response::asset("image/svg+xml", ICON),
         ("GET", "/api/status") => {
             let (running, waiting) = server.slots.counts();
             Response::json(&json!({
