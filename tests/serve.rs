@@ -194,6 +194,25 @@ fn serve_diagnostics_expectations_queries_and_play() {
         &json!({ "source": "import \"tictactoe.game\"\n", "start": "TicTacToe.start", "moves": [99] }),
     );
     assert_eq!(status, 400, "{bad}");
+    // A strategic game: its payoff table with best responses marked, and its equilibria.
+    let (_, doc) = post(
+        s.addr,
+        "/api/eval",
+        &json!({ "source": "import \"strategic.game\"\n", "query": "Prisoners" }),
+    );
+    let t = &doc["strategic"];
+    assert_eq!(t["players"], json!(["A", "B"]), "{doc}");
+    assert_eq!(t["labels"][0], json!(["Cooperate", "Defect"]));
+    // (Defect, Defect) is the last profile, each payoff a best response.
+    let last = &t["cells"][3];
+    assert_eq!(last["strategies"], json!([1, 1]), "{t}");
+    assert!(last["payoffs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|p| p["best"] == true));
+    let found = t["equilibria"]["equilibria"].as_array().unwrap();
+    assert_eq!(found.len(), 1, "{t}");
     // The page and its files are served.
     let (status, page) = get(s.addr, "/");
     assert_eq!(status, 200);
@@ -307,7 +326,21 @@ fn serve_a_client_that_leaves_cancels_its_evaluation_and_a_slow_one_blocks_nobod
         &["--evaluations", "1", "--timeout", "60"],
     );
     let endless = json!({ "source": ENDLESS }).to_string();
-    leave_after(s.addr, &endless, Duration::from_millis(500));
+    let addr = s.addr;
+    let leaver = std::thread::spawn(move || leave_after(addr, &endless, Duration::from_secs(2)));
+    // A second request waits its turn, and the status says so.
+    let waiter = std::thread::spawn(move || {
+        let source = format!("{NIM}expect Nim(1) is N\n");
+        post(addr, "/api/check", &json!({ "source": source })).1
+    });
+    let seen = Instant::now();
+    while status_of(addr)["waiting"] != 1 {
+        assert!(seen.elapsed() < Duration::from_secs(20), "nobody waits");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(status_of(addr)["running"], 1);
+    leaver.join().unwrap();
+    assert_eq!(waiter.join().unwrap()["passed"], 1);
     // A client that sends half a request and stalls holds nothing but its own connection.
     let mut stalled = TcpStream::connect(s.addr).unwrap();
     stalled

@@ -351,7 +351,13 @@ fn play_in(
     let span = parsed.span();
     let mut here = s.eval_parsed(&parsed, &scope)?;
     let partizan = s.is_partizan(&here);
-    let side_at = |k: usize| partizan.then_some(if k % 2 == 0 { first } else { other(first) });
+    let side_at = |k: usize| {
+        partizan.then_some(if k.is_multiple_of(2) {
+            first
+        } else {
+            other(first)
+        })
+    };
     let one = |d: Box<Diag>| vec![*d];
     let mut moves = request.moves.clone();
     let mut line = vec![s.show(&here)];
