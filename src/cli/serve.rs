@@ -19,6 +19,12 @@ pub const DEFAULT_BODY_KIB: usize = 1024;
 
 /// `cgl serve`.
 #[derive(Debug, Args)]
+#[command(
+    after_help = "Each request is bounded: by default 10 seconds (--timeout), 512 MiB \
+                        (--max-memory), 2,000,000 positions (--max-positions) and one thread \
+                        (--threads); the engine options' defaults above are those of \
+                        `cgl check`. Example: cgl serve examples --open"
+)]
 pub struct Serve {
     /// The folder whose .game files the page lists and opens (read-only); imports of the
     /// files edited on the page are read inside it only.
@@ -37,7 +43,7 @@ pub struct Serve {
     /// Open the page in the desktop's browser.
     #[arg(long)]
     open: bool,
-    /// Most seconds one request may compute.
+    /// Most seconds one request may compute [default: 10].
     #[arg(long, value_name = "SECONDS", value_parser = super::parse_seconds)]
     timeout: Option<std::time::Duration>,
     /// Evaluations at once; more wait their turn [default: the cores available].
