@@ -266,7 +266,10 @@ fn command(s: &mut Session, index: usize, query: &str) -> Result<Json, Vec<Diag>
             let rows_var = var(&rows)?;
             let table = s.tabulate(body, rows_var, None, &scope)?;
             too_many(&table, span(&expr))?;
-            Ok(super::views::table(s, &title, &query[rows.name], &table))
+            let name = &query[rows.name];
+            let mut doc = super::views::table(s, &title, name, &table);
+            doc["svg"] = plot_svg(s, &query[expr.clone()], (name, None), &table, span(&expr));
+            Ok(doc)
         }
         Command::Grid { expr, rows, cols } => {
             let body = ParsedExpr::parse(file, query, &expr)?;
@@ -278,12 +281,11 @@ fn command(s: &mut Session, index: usize, query: &str) -> Result<Json, Vec<Diag>
             let (rv, cv) = (var(&rows)?, var(&cols)?);
             let grid = s.tabulate(body, rv, Some(cv), &scope)?;
             too_many(&grid, span(&expr))?;
-            Ok(super::views::grid(
-                s,
-                &title,
-                (&query[rows.name], &query[cols.name]),
-                &grid,
-            ))
+            let names = (&query[rows.name], &query[cols.name]);
+            let mut doc = super::views::grid(s, &title, names, &grid);
+            let (x, y) = names;
+            doc["svg"] = plot_svg(s, &query[expr.clone()], (x, Some(y)), &grid, span(&expr));
+            Ok(doc)
         }
         Command::PayoffTable { expr, .. }
         | Command::Explain(expr)
@@ -307,6 +309,23 @@ fn command(s: &mut Session, index: usize, query: &str) -> Result<Json, Vec<Diag>
                      the REPL (cgl repl) has the rest",
         })),
     }
+}
+
+/// The picture of a table as `cgl plot` draws it (SVG), when its values can be drawn
+/// (integers, booleans, outcomes); `null` otherwise.
+fn plot_svg(
+    s: &Session,
+    title: &str,
+    (x, y): (&str, Option<&str>),
+    rows: &crate::api::Rows,
+    span: Span,
+) -> Json {
+    let names = (x.to_string(), y.map(str::to_string));
+    s.plot_rows(title, names, rows, span)
+        .and_then(|plot| s.plot_image(&plot, false))
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .map_or(Json::Null, Json::String)
 }
 
 /// Refuses a table of more than [`MOST_CELLS`] cells.

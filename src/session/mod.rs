@@ -12,6 +12,7 @@ mod failure;
 mod load;
 mod lookup;
 mod play;
+mod plot;
 mod prompt;
 mod run;
 

@@ -79,6 +79,7 @@ try {
   await page.press("#query", "Enter");
   await page.waitForSelector("#answers li table");
   check("the table has 8 rows", (await page.locator("#answers li:first-child table tr").count()) === 9);
+  check("and its picture", (await page.locator("#answers li:first-child img.plot").count()) === 1);
   await shot("fixed-and-asked");
 
   // Tic-tac-toe from the served folder, against perfect play.
@@ -112,6 +113,21 @@ try {
   await page.click("#play-undo");
   await page.waitForFunction(() => document.getElementById("board").textContent.replace(/[^XO]/g, "").length === 4);
   check("undo takes back a move and its reply", true);
+
+  // A strategic game: its payoff table with best responses marked, and its equilibria.
+  await page.selectOption("#file-list", "strategic.game");
+  await page.waitForFunction(() => /^\d+ passed, 0 failed/.test(document.getElementById("summary").textContent), null, { timeout: 120000 });
+  await page.fill("#query", "Prisoners");
+  await page.press("#query", "Enter");
+  await page.waitForSelector("#answers li:first-child table span.best");
+  // Defect is the best response to anything, for both players: four payoffs marked.
+  check("the prisoner's dilemma's table marks best responses", (await page.locator("#answers li:first-child table span.best").count()) === 4);
+  const equilibria = await page.locator("#answers li:first-child li.mono").allInnerTexts();
+  check("and lists its one equilibrium", equilibria.length === 1 && equilibria[0].includes("Defect: 1"));
+  await page.fill("#query", ":grid a ^ b == 0 for a in 0..6, b in 0..6");
+  await page.press("#query", "Enter");
+  await page.waitForSelector("#answers li:first-child img.plot");
+  await shot("strategic-and-grid");
 
   check("no error in the page's console", problems.length === 0 || (console.error(problems.join("\n")), false));
   console.log("browser: all steps passed");

@@ -302,8 +302,22 @@ function tableAnswer(doc) {
     tr.append(el("th", null, r.label), cellTd(r.cell));
     t.append(tr);
   }
+  return withPicture(doc, t);
+}
+
+// A table with, when its values can be drawn, its picture as `cgl plot` draws it beside.
+function withPicture(doc, table) {
   const wrap = el("div");
-  wrap.append(el("div", "caption", doc.title), t);
+  wrap.append(el("div", "caption", doc.title));
+  const row = el("div", "table-and-plot");
+  row.append(table);
+  if (doc.svg) {
+    const img = el("img", "plot");
+    img.alt = `a picture of ${doc.title}`;
+    img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(doc.svg);
+    row.append(img);
+  }
+  wrap.append(row);
   return wrap;
 }
 
@@ -319,9 +333,7 @@ function gridAnswer(doc) {
     for (const c of r.cells) tr.append(cellTd(c));
     t.append(tr);
   }
-  const wrap = el("div");
-  wrap.append(el("div", "caption", doc.title), t);
-  return wrap;
+  return withPicture(doc, t);
 }
 
 // A strategic game: the payoff table, each payoff that is a best response underlined, and
@@ -527,6 +539,9 @@ async function openFile(p) {
     editor.value = doc.text;
   }
   $("file-name").textContent = currentName();
+  // A game in play belongs to the file before.
+  $("play-area").hidden = true;
+  game.moves = [];
   // What was shown belongs to the file before: say so until this one is checked.
   $("summary").textContent = "checking…";
   $("summary").className = "";
