@@ -299,6 +299,10 @@ fn serve_bounds_bodies_and_refuses_malformed_requests() {
     assert_eq!(status, 400);
     let (status, _) = get(s.addr, "/api/check");
     assert_eq!(status, 405);
+    // A non-loopback address needs --public: refused before anything listens.
+    let (code, _, stderr) = crate::common::cgl(&["serve", "examples", "--listen", "0.0.0.0:0"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--public"), "{stderr}");
 }
 
 /// Sends `body` to `/api/check` and leaves after `after` without reading the answer.
@@ -327,7 +331,12 @@ fn serve_a_client_that_leaves_cancels_its_evaluation_and_a_slow_one_blocks_nobod
     );
     let endless = json!({ "source": ENDLESS }).to_string();
     let addr = s.addr;
-    let leaver = std::thread::spawn(move || leave_after(addr, &endless, Duration::from_secs(2)));
+    let leaver = std::thread::spawn(move || leave_after(addr, &endless, Duration::from_secs(3)));
+    let seen = Instant::now();
+    while status_of(addr)["running"] != 1 {
+        assert!(seen.elapsed() < Duration::from_secs(20), "nothing runs");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     // A second request waits its turn, and the status says so.
     let waiter = std::thread::spawn(move || {
         let source = format!("{NIM}expect Nim(1) is N\n");
