@@ -37,6 +37,7 @@ pub mod num;
 pub mod plot;
 pub mod progress;
 pub mod repl;
+pub mod serve;
 pub mod session;
 pub mod stack;
 pub mod stats;

@@ -28,6 +28,7 @@ const LAYERS: &[&str] = &[
     "api",
     "lsp",
     "repl",
+    "serve",
     "cli",
 ];
 
@@ -104,7 +105,7 @@ fn modules_depend_only_on_lower_layers() {
 }
 
 /// The shells: they reach the core only through the library face, `crate::api`.
-const SHELLS: &[&str] = &["lsp", "repl", "cli"];
+const SHELLS: &[&str] = &["lsp", "repl", "serve", "cli"];
 
 #[test]
 fn shells_use_only_the_library_face() {

@@ -50,6 +50,7 @@ mod rational_oracle;
 mod reliability;
 mod repl;
 mod seed_brute;
+mod serve;
 mod spec;
 mod strategic;
 mod strategic_deadlines;

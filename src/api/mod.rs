@@ -59,11 +59,12 @@ pub use crate::diag::{
     FileId, Label, Locator, Place, RenderStyle, Severity, SourceMap, Span,
 };
 pub use crate::session::{
-    completions, escaped, highlights, picture_svg, shown, word_start, Binding, Bindings, Budget,
-    Cancel, Completion, CompletionKind, Data, Definition, DefinitionKind, Equilibria, Equilibrium,
-    FailedValues, Fragment, GameInfo, Gave, Highlight, HighlightKind, LoadPolicy, NameAt,
-    ParsedExpr, Ran, Rows, RunOptions, Session, SessionConfig, StatementKind, Symbol, TableVar,
-    DEFAULT_MAX_FILE_MIB,
+    choose_move, completions, escaped, highlights, picture_svg, shown, word_start, Binding,
+    Bindings, Budget, Cancel, Completion, CompletionKind, Data, Definition, DefinitionKind,
+    Equilibria, Equilibrium, FailedValues, ForMover, Fragment, GameInfo, Gave, Highlight,
+    HighlightKind, LoadPolicy, NameAt, OptionFacts, ParsedExpr, PlayEnd, PlayOption, PlayView,
+    Ran, Rows, RunOptions, Session, SessionConfig, StatementKind, Symbol, TableVar, Winner,
+    DEFAULT_MAX_FILE_MIB, MOST_OPTIONS,
 };
 
 pub use crate::cgt::{Dyadic, Side};
@@ -74,6 +75,9 @@ pub use crate::eval::{Limits, Meter, Stop, StrategicTable, INTERRUPTED, TIMEOUT}
 pub use crate::graph::{GraphConfig, IndexUse};
 pub use crate::plot;
 pub use crate::progress;
+/// What is typed at a prompt, read without evaluating it: entries and meta-commands
+/// (`:table`, `:grid`, `:play`, ...), shared by the REPL and `cgl serve`'s query box.
+pub use crate::session::command;
 pub use crate::stats;
 pub use crate::strategic::Game as StrategicGame;
 pub use crate::syntax::ast::BinaryOp;

@@ -11,6 +11,7 @@ mod fmt;
 mod memory;
 pub mod plot;
 pub mod report;
+mod serve;
 mod tracked;
 
 use std::io::{IsTerminal, Write};
@@ -178,6 +179,8 @@ enum Command {
     },
     /// Serve the Language Server Protocol on stdin and stdout, for an editor.
     Lsp,
+    /// Serve a web page for a class: edit, check, query and play the .game files of a folder.
+    Serve(serve::Serve),
     /// Explore games interactively (also what `cgl` alone does).
     Repl {
         /// Files to load first.
@@ -202,6 +205,7 @@ impl Command {
             Command::Repl { no_progress, .. } => *no_progress,
             Command::Explain { .. } | Command::CheckChild { .. } => false,
             Command::Fmt(_) | Command::Lsp => false,
+            Command::Serve(_) => true,
         }
     }
 }
@@ -548,6 +552,7 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
         Some(Command::Fmt(args)) => fmt::run(&args, style, out, err),
         Some(Command::Explain { code }) => explain::explain(code.as_deref(), style, out, err),
         Some(Command::Lsp) => crate::lsp::serve(std::io::stdin(), &mut { out }),
+        Some(Command::Serve(serve)) => serve.run(out, err),
         Some(Command::Repl { files, options, .. }) => crate::repl::run(
             &files,
             (options.config(), options.policy(None)),

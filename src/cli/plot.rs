@@ -4,11 +4,11 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::api::builtins::{self, Builtin};
-use crate::api::plot::{self, dot, Axis, Cell, DrawError, Grid, Mark, Plot, Sequence};
+use crate::api::builtins::Builtin;
+use crate::api::plot::{dot, Plot};
+use crate::api::Value;
 use crate::api::{Bindings, ParsedExpr, Session, TableVar};
 use crate::api::{Code, Diag, Span};
-use crate::api::{Outcome, Value};
 
 /// Most values along one axis of a plot (a picture wider than this is unreadable anyway).
 pub const MOST_PER_AXIS: usize = 5_000;
@@ -136,58 +136,6 @@ fn axis_var(
     Ok((var, count))
 }
 
-/// The mark of a boolean or an outcome, or `None` for a value that has no mark.
-fn mark(value: &Value) -> Option<Mark> {
-    Some(match value {
-        Value::Bool(true) | Value::Outcome(Outcome::P) => Mark::Black,
-        Value::Bool(false) | Value::Outcome(Outcome::N) => Mark::White,
-        Value::Outcome(Outcome::D) => Mark::Draw,
-        Value::Outcome(Outcome::L) => Mark::Left,
-        Value::Outcome(Outcome::R) => Mark::Right,
-        _ => return None,
-    })
-}
-
-/// The cells of values, or a diagnostic at `span` for the first that cannot be drawn.
-fn cells(session: &Session, values: &[&Value], span: Span) -> Result<Vec<Cell>, Vec<Diag>> {
-    values
-        .iter()
-        .map(|v| match v {
-            Value::Int(i) => Ok(Cell::Int(*i)),
-            v => mark(v).map(Cell::Mark).ok_or_else(|| {
-                usage(
-                    span,
-                    format!(
-                        "cannot draw {}: a plot draws booleans, outcomes and integers",
-                        v.a_type_name()
-                    ),
-                    &format!("this is {}", session.show_short(v)),
-                    "plot a number or a truth about it instead, e.g. `len(...)` or `p is P`",
-                )
-            }),
-        })
-        .collect()
-}
-
-/// The legend's words for the marks met: `P`/`N`/`D` for outcomes, `true`/`false` for
-/// booleans.
-fn mark_names(values: &[&Value]) -> Vec<(Mark, String)> {
-    let bools = values.iter().any(|v| matches!(v, Value::Bool(_)));
-    let outcomes = values.iter().any(|v| matches!(v, Value::Outcome(_)));
-    let name = |b: &str, o: &str| match (bools, outcomes) {
-        (true, true) => format!("{b} or {o}"),
-        (true, false) => b.to_string(),
-        _ => o.to_string(),
-    };
-    vec![
-        (Mark::Black, name("true", "P")),
-        (Mark::White, name("false", "N")),
-        (Mark::Draw, "D".to_string()),
-        (Mark::Left, "L".to_string()),
-        (Mark::Right, "R".to_string()),
-    ]
-}
-
 /// Evaluates what `cgl plot` draws.
 pub fn plot(
     session: &mut Session,
@@ -236,85 +184,12 @@ pub fn plot(
     }
     let y_name = yv.as_ref().map(|(v, _)| v.name.clone());
     let rows = session.tabulate(body, xv, yv.map(|(v, _)| v), &scope)?;
-    // An axis label is cut short: a value printed long would make the picture as wide.
-    let label = |v: &Value| short(session.show_short(v));
-    let x_labels: Vec<String> = rows.iter().map(|(x, _)| label(x)).collect();
-    let values: Vec<&Value> = rows
-        .iter()
-        .flat_map(|(_, c)| c.iter().map(|(_, v)| v))
-        .collect();
-    let names = mark_names(&values);
-    let x = Axis {
-        name: x_name,
-        labels: x_labels,
-    };
-    match y_name {
-        Some(y_name) => {
-            let y_labels: Vec<String> = rows
-                .first()
-                .map(|(_, c)| c.iter().map(|(y, _)| label(y)).collect())
-                .unwrap_or_default();
-            let mut columns = Vec::new();
-            for (_, c) in &rows {
-                let vs: Vec<&Value> = c.iter().map(|(_, v)| v).collect();
-                columns.push(cells(session, &vs, body_span)?);
-            }
-            Ok(Plot::Grid(Grid {
-                title: request.expr.to_string(),
-                x,
-                y: Axis {
-                    name: y_name,
-                    labels: y_labels,
-                },
-                cells: columns,
-                mark_names: names,
-            }))
-        }
-        None => {
-            let cells = cells(session, &values, body_span)?;
-            let owned: Vec<Value> = values.iter().map(|v| (*v).clone()).collect();
-            let period = builtins::period(&owned)
-                .map(|(a, b)| (a, b, 0))
-                .or_else(|| {
-                    let ints: Option<Vec<i64>> = cells
-                        .iter()
-                        .map(|c| match c {
-                            Cell::Int(i) => Some(*i),
-                            _ => None,
-                        })
-                        .collect();
-                    ints.and_then(|xs| builtins::saltus_period(&xs))
-                });
-            Ok(Plot::Sequence(Sequence {
-                title: request.expr.to_string(),
-                x,
-                values: cells,
-                period,
-                mark_names: names,
-            }))
-        }
-    }
+    session.plot_rows(request.expr, (x_name, y_name), &rows, body_span)
 }
 
 /// The image file of a plot.
 pub fn image(session: &Session, plot: &Plot, format: ImageFormat) -> Result<Vec<u8>, Vec<Diag>> {
-    let stop = session.stop();
-    let stopped = || stop.check().is_err();
-    let drawn = plot
-        .layout(&stopped)
-        .map_err(DrawError::from)
-        .and_then(|layout| match format {
-            ImageFormat::Svg => Ok(plot::svg::write(&layout, &stopped)?.into_bytes()),
-            ImageFormat::Png => plot::png::write(&layout, &stopped),
-        });
-    drawn.map_err(|e| match e {
-        // The stop's own diagnostic: the timeout, or the interrupt.
-        DrawError::Stopped => vec![*stop
-            .check()
-            .err()
-            .unwrap_or_else(|| Box::new(Diag::internal("drawing stopped without a reason")))],
-        DrawError::Encoding(e) => vec![Diag::internal(format!("cannot encode the image: {e}"))],
-    })
+    session.plot_image(plot, format == ImageFormat::Png)
 }
 
 /// The bytes a plot's cell takes until its picture is written: its value and its place in

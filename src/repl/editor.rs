@@ -13,8 +13,8 @@ use rustyline::history::DefaultHistory;
 use rustyline::validate::{ValidationContext, ValidationResult, Validator};
 use rustyline::{CompletionType, Config, Context, Editor, Helper};
 
-use super::command::{needs_more, starts_command, COMMANDS};
 use crate::api::builtins::{BUILTINS, CONSTANT_NAMES};
+use crate::api::command::{needs_more, starts_command, COMMANDS};
 use crate::api::lex::{is_word_char, KEYWORDS};
 
 /// The prompt of a new entry.

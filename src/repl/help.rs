@@ -1,6 +1,6 @@
 //! The text of `:help` and `:help TOPIC`.
 
-use super::command::{lookup, COMMANDS};
+use crate::api::command::{lookup, COMMANDS};
 
 const INTRO: &str = "\
 Type an expression to see its value, or a statement of the .game language:

@@ -6,12 +6,13 @@
 //! earlier ones computed. A mistake is a diagnostic, drawn as `cgl check` draws it, and the
 //! session goes on; only `:quit` and the end of the input (Ctrl-D) end it.
 //!
-//! - `command` reads what was typed without evaluating it (pure, unit-tested): whether an
-//!   entry is complete, what kind it is, the meta-commands and their arguments' places.
+//! - `api::command` (`src/session/command.rs`, shared with `cgl serve`) reads what was typed
+//!   without evaluating it (pure, unit-tested): whether an entry is complete, what kind it is,
+//!   the meta-commands and their arguments' places.
 //! - `editor` gets lines: rustyline on a terminal (history, completion), or a pipe.
 //! - `state` is the REPL proper: bindings, entries, commands, `:reload`.
 //! - `explain`, `table` and `play` are the larger commands (`:explain`, `:table`/`:grid`,
-//!   `:play`); `play::choose_move` is pure and tested.
+//!   `:play`); the computer's move is `api::choose_move`'s (`session/play.rs`).
 //!
 //! Parts of a typed line are parsed in place (the rest blanked out), so every diagnostic points
 //! into the line. Ctrl-C during a computation raises the session's stop flag. `:explain`
@@ -21,7 +22,6 @@
 //! terminal and `NO_COLOR` is unset. `:play` runs on the session and the prompt's names, not on
 //! the REPL's state.
 
-mod command;
 mod editor;
 mod explain;
 mod help;
@@ -35,8 +35,7 @@ use std::path::PathBuf;
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
 
-pub use command::{parse_command, Command, CommandError, Generator};
-pub use play::{choose_move, OptionFacts};
+pub use crate::api::command::{parse_command, Command, CommandError, Generator};
 
 use crate::api::progress::{Clearing, Eraser, Progress};
 use crate::api::Meter;

@@ -1,5 +1,5 @@
-//! `:play P`: the user against the computer. The computer's choice is [`choose_move`], a pure
-//! function of what it knows of each option; the rest reads moves and prints the game.
+//! `:play P`: the user against the computer. The computer's choice is `api::choose_move`, a
+//! pure function of what it knows of each option; the rest reads moves and prints the game.
 
 use std::io::Write;
 
@@ -8,48 +8,11 @@ use super::explain::{options, outcome, remoteness};
 use super::Errors;
 use crate::api::builtins::Builtin;
 use crate::api::Side;
+use crate::api::{choose_move, OptionFacts};
 use crate::api::{gallery, indent};
 use crate::api::{Bindings, Session};
 use crate::api::{Code, Diag, Span};
 use crate::api::{Outcome, PosTerm, Value};
-
-/// What the computer knows of one option: its outcome (for the player who moves next, the
-/// opponent) and its remoteness (`None` for a draw).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OptionFacts {
-    /// Outcome of the option.
-    pub outcome: Outcome,
-    /// Remoteness of the option, `None` for a draw.
-    pub remoteness: Option<u64>,
-}
-
-/// The computer's move, as in `line`: a move to a P position (the opponent loses) of least
-/// remoteness, to win as fast as it can; with none, a move to a draw; with none either, the
-/// move of greatest remoteness, to lose as late as it can. Ties go to the first option.
-/// `None` when there is no option.
-pub fn choose_move(options: &[OptionFacts]) -> Option<usize> {
-    let best_by = |wanted: Outcome, hurry: bool| {
-        let mut best: Option<(usize, u64)> = None;
-        for (i, o) in options.iter().enumerate() {
-            if o.outcome != wanted {
-                continue;
-            }
-            let r = o.remoteness.unwrap_or(0);
-            let better = match best {
-                None => true,
-                Some((_, b)) if hurry => r < b,
-                Some((_, b)) => r > b,
-            };
-            if better {
-                best = Some((i, r));
-            }
-        }
-        best.map(|(i, _)| i)
-    };
-    best_by(Outcome::P, true)
-        .or_else(|| best_by(Outcome::D, true))
-        .or_else(|| best_by(Outcome::N, false))
-}
 
 /// Who is to move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -555,53 +518,5 @@ fn list(
     let width = moves.len().to_string().len();
     for (i, m) in moves.iter().enumerate() {
         let _ = writeln!(out, "  {:>width$}. {}", i + 1, repl.session.show(m));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn f(outcome: Outcome, remoteness: Option<u64>) -> OptionFacts {
-        OptionFacts {
-            outcome,
-            remoteness,
-        }
-    }
-
-    #[test]
-    fn wins_as_fast_as_it_can() {
-        let options = [
-            f(Outcome::N, Some(5)),
-            f(Outcome::P, Some(4)),
-            f(Outcome::P, Some(2)),
-            f(Outcome::P, Some(2)),
-        ];
-        assert_eq!(choose_move(&options), Some(2));
-    }
-
-    #[test]
-    fn loses_as_late_as_it_can() {
-        let options = [
-            f(Outcome::N, Some(1)),
-            f(Outcome::N, Some(7)),
-            f(Outcome::N, Some(3)),
-            f(Outcome::N, Some(7)),
-        ];
-        assert_eq!(choose_move(&options), Some(1));
-    }
-
-    #[test]
-    fn prefers_a_draw_to_a_loss() {
-        let options = [f(Outcome::N, Some(9)), f(Outcome::D, None)];
-        assert_eq!(choose_move(&options), Some(1));
-        // But a win to a draw.
-        let options = [f(Outcome::D, None), f(Outcome::P, Some(6))];
-        assert_eq!(choose_move(&options), Some(1));
-    }
-
-    #[test]
-    fn no_options_no_move() {
-        assert_eq!(choose_move(&[]), None);
     }
 }

@@ -8,12 +8,12 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use super::command::{
-    classify, parse_command, parse_let, Command, CommandError, EntryKind, Generator,
-};
 use super::editor::Lines;
 use super::{explain, help, play, table, Errors};
 use crate::api::builtins;
+use crate::api::command::{
+    classify, parse_command, parse_let, Command, CommandError, EntryKind, Generator,
+};
 use crate::api::stats::{self, GraphSize};
 use crate::api::Stop;
 use crate::api::{gallery, indent};

@@ -26,6 +26,54 @@ impl Session {
         import: Option<Span>,
         stack: &mut Vec<(PathBuf, PathBuf)>,
     ) -> Result<usize, Vec<Diag>> {
+        let canonical = self.confined_canonical(path, import)?;
+        if let Some(i) = self.by_path.get(&canonical) {
+            return Ok(*i);
+        }
+        if let Some(first) = stack.iter().position(|(c, _)| *c == canonical) {
+            let chain: Vec<String> = stack[first..]
+                .iter()
+                .map(|(_, shown_path)| shown(shown_path))
+                .chain([shown(path)])
+                .collect();
+            let mut d = Diag::error(Code::LoadImportCycle, "files import each other in a cycle")
+                .note(format!("import chain: {}", chain.join(" → ")))
+                .help("move what the files share into another file that each of them imports");
+            if let Some(span) = import {
+                d = d.label(span, "this import closes the cycle");
+            }
+            return Err(vec![d]);
+        }
+        let text = self.read_checked(path, &canonical, import)?;
+        let file = self.sources.add(shown(path), text);
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+        stack.push((canonical.clone(), path.to_path_buf()));
+        let result = self.load_parsed(file, &dir, stack);
+        stack.pop();
+        let index = result?;
+        self.by_path.insert(canonical, index);
+        Ok(index)
+    }
+
+    /// The text of the `.game` file at `path` under the session's [`LoadPolicy`], as it
+    /// would be loaded (a regular file, not too large, UTF-8, inside the confined folder),
+    /// without parsing it: for a shell that shows a file, such as `cgl serve`.
+    pub fn read_source(&self, path: &Path) -> Result<String, Vec<Diag>> {
+        if path.extension().is_none_or(|e| e != "game") {
+            return Err(vec![refused(
+                Code::LoadNotGame,
+                format!("`{}` is not a .game file", shown(path)),
+                "cgl reads .game files only",
+                None,
+            )]);
+        }
+        let canonical = self.confined_canonical(path, None)?;
+        self.read_checked(path, &canonical, None)
+    }
+
+    /// The canonical path of `path`, refused if the session is confined to a folder that it
+    /// is not in (by `..`, an absolute path or a link).
+    fn confined_canonical(&self, path: &Path, import: Option<Span>) -> Result<PathBuf, Vec<Diag>> {
         let unreadable = |message: String, help: &str| {
             let mut d = Diag::error(Code::LoadUnreadable, message).help(help.to_string());
             if let Some(span) = import {
@@ -60,25 +108,31 @@ impl Session {
                 )]);
             }
         }
-        if let Some(i) = self.by_path.get(&canonical) {
-            return Ok(*i);
-        }
-        if let Some(first) = stack.iter().position(|(c, _)| *c == canonical) {
-            let chain: Vec<String> = stack[first..]
-                .iter()
-                .map(|(_, shown_path)| shown(shown_path))
-                .chain([shown(path)])
-                .collect();
-            let mut d = Diag::error(Code::LoadImportCycle, "files import each other in a cycle")
-                .note(format!("import chain: {}", chain.join(" → ")))
-                .help("move what the files share into another file that each of them imports");
+        Ok(canonical)
+    }
+
+    /// The text of the file at `canonical` (named `path`): a regular file of at most the
+    /// policy's size, UTF-8 without control characters, its byte-order mark dropped.
+    fn read_checked(
+        &self,
+        path: &Path,
+        canonical: &Path,
+        import: Option<Span>,
+    ) -> Result<String, Vec<Diag>> {
+        let unreadable = |message: String, help: &str| {
+            let mut d = Diag::error(Code::LoadUnreadable, message).help(help.to_string());
             if let Some(span) = import {
-                d = d.label(span, "this import closes the cycle");
+                d = d.label(span, "imported here");
             }
-            return Err(vec![d]);
-        }
+            vec![d]
+        };
+        let where_help = if import.is_some() {
+            "check the path; an import is relative to the folder of the importing file"
+        } else {
+            "check the path; it is relative to the current directory"
+        };
         let bytes =
-            read_regular(&canonical, self.policy.max_file_size).map_err(
+            read_regular(canonical, self.policy.max_file_size).map_err(
                 |refusal| match refusal {
                     Refusal::Io(e) => unreadable(
                         format!("cannot read `{}`: {}", shown(path), io_reason(&e)),
@@ -131,14 +185,7 @@ impl Session {
             }
             return Err(vec![d]);
         }
-        let file = self.sources.add(shown(path), text);
-        let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-        stack.push((canonical.clone(), path.to_path_buf()));
-        let result = self.load_parsed(file, &dir, stack);
-        stack.pop();
-        let index = result?;
-        self.by_path.insert(canonical, index);
-        Ok(index)
+        Ok(text)
     }
 
     /// Refuses an import before anything is read: one of a file that is not a `.game` file

@@ -5,6 +5,7 @@
 //! files and their imports, `expect.rs` checks `expect` lines and explains failures.
 
 mod budget;
+pub mod command;
 mod complete;
 mod data;
 mod expect;
@@ -12,6 +13,8 @@ mod failure;
 mod highlight;
 mod load;
 mod lookup;
+mod play;
+mod plot;
 mod prompt;
 mod run;
 mod shift;
@@ -22,6 +25,9 @@ pub use data::{picture_svg, Data, Equilibria, Equilibrium};
 pub use highlight::{highlights, Highlight, HighlightKind};
 pub use load::{escaped, shown};
 pub use lookup::{Definition, DefinitionKind, NameAt, Symbol};
+pub use play::{
+    choose_move, ForMover, OptionFacts, PlayEnd, PlayOption, PlayView, Winner, MOST_OPTIONS,
+};
 pub use prompt::{Binding, Bindings, Fragment, GameInfo, ParsedExpr, Rows, TableVar};
 pub use run::{Gave, Ran, RunOptions, StatementKind};
 

@@ -1,11 +1,12 @@
-//! What the user typed, read without evaluating anything: whether an entry is complete (or
+//! What the user typed at the REPL's prompt (or into the query box of `cgl serve`'s page), read
+//! without evaluating anything: whether an entry is complete (or
 //! needs a continuation line), what kind of entry it is, and the meta-commands with the byte
 //! ranges of their arguments. Pure functions, unit-tested below.
 
 use std::ops::Range;
 
-use crate::api::lex::{is_identifier, is_keyword, lex, Tok, STATEMENT_KEYWORDS};
-use crate::api::Code;
+use crate::diag::Code;
+use crate::syntax::lex::{is_identifier, is_keyword, lex, Tok, STATEMENT_KEYWORDS};
 
 /// A meta-command (`:name ...`). Arguments are byte ranges into the entry, so that the
 /// expressions in them are parsed in place and diagnostics point into the typed line.
@@ -288,7 +289,7 @@ pub fn parse_command(entry: &str) -> Result<Command, CommandError> {
     let rest = trimmed(entry, name_end..entry.len());
     let Some(command) = lookup(name) else {
         let names = COMMANDS.iter().map(|(n, ..)| *n);
-        let help = match crate::api::did_you_mean(name, names) {
+        let help = match crate::diag::did_you_mean(name, names) {
             Some(close) => format!("did you mean `:{close}`? `:help` lists the commands"),
             None => "`:help` lists the commands".to_string(),
         };
