@@ -23,13 +23,13 @@ use std::time::{Duration, Instant};
 use clap::{Args, Parser, Subcommand};
 
 use crate::api::progress::{Clearing, Gauge, Progress, Tally};
-use crate::api::stats::{total, Stats, Work};
+use crate::api::stats::{Stats, Work};
 use crate::api::GraphConfig;
 use crate::api::{render, Code, Diag, RenderStyle, SourceMap};
 use crate::api::{Limits, Meter, Stop};
 use crate::api::{LoadPolicy, Session, SessionConfig, DEFAULT_MAX_FILE_MIB};
-use check::{check_all, inputs, CheckSettings};
-use report::{reporter, Format, Totals};
+use check::{inputs, CheckSettings};
+use report::Format;
 use tracked::{io_error_text, Tracked};
 
 /// cgl: describe combinatorial games in .game files and analyse them.
@@ -607,49 +607,13 @@ fn check(
     // Before the progress line's handler, which would end cgl at once.
     check::interrupt::install();
     let code = with_progress(gauge, out, err, |out, err| {
-        check_inputs(inputs, format, settings, out, err)
+        check::report_all(inputs, format, settings, out, err)
     });
     if check::interrupt::requested() {
         130
     } else {
         code
     }
-}
-
-fn check_inputs(
-    inputs: Vec<check::Input>,
-    format: Format,
-    settings: CheckSettings,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> u8 {
-    let started = Instant::now();
-    let jobs = settings.jobs;
-    let stats_text = settings.stats && format != Format::Json;
-    let mut writer = reporter(format, settings.stats);
-    let mut totals = Totals::default();
-    let mut figures: Vec<Stats> = Vec::new();
-    check_all(inputs, settings, &mut |report| {
-        totals.add(&report);
-        // Each file's record is written whole, in one piece, so that output cut short (a
-        // crash, a full disk) never ends in the middle of one.
-        let (mut record, mut diagnostics) = (Vec::new(), Vec::new());
-        writer.file(&report, &mut record, &mut diagnostics);
-        let _ = err.write_all(&diagnostics);
-        let _ = out.write_all(&record);
-        let _ = out.flush();
-        if let (true, Some(stats)) = (stats_text, &report.stats) {
-            let _ = write!(err, "{}", stats.render(&report.path));
-            figures.push(stats.clone());
-        }
-    });
-    writer.finish(&totals, out, err);
-    let _ = out.flush();
-    if stats_text && totals.files > 1 {
-        let jobs = jobs.min(totals.files);
-        let _ = write!(err, "{}", total(&figures, started.elapsed(), jobs));
-    }
-    totals.exit_code()
 }
 
 /// With `--stats`, writes the block of figures on stderr, after what was written to stdout.

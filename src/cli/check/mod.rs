@@ -24,9 +24,12 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use std::io::Write;
+
+use super::report::{reporter, Format, Totals};
 use super::report::{ExpectReport, ExpectStatus, FileReport, Locator, Place, Problem};
 use crate::api::progress::Tally;
-use crate::api::stats::{Stats, Work};
+use crate::api::stats::{total, Stats, Work};
 use crate::api::{shown, Gave, LoadPolicy, RunOptions, Session, SessionConfig};
 use crate::api::{Code, Diag, RenderStyle, Severity};
 use crate::api::{Stop, INTERRUPTED, TIMEOUT};
@@ -337,4 +340,43 @@ fn check_file(path: &Path, settings: &CheckSettings, stop: &Arc<AtomicBool>) -> 
         ));
     }
     report
+}
+
+/// Checks `inputs` and writes their reports in input order, in `format`, each file's record
+/// whole; with `--stats`, each file's figures follow it on stderr and a total line ends a
+/// run of several files. The exit code of the run.
+pub(super) fn report_all(
+    inputs: Vec<Input>,
+    format: Format,
+    settings: CheckSettings,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> u8 {
+    let started = Instant::now();
+    let jobs = settings.jobs;
+    let stats_text = settings.stats && format != Format::Json;
+    let mut writer = reporter(format, settings.stats);
+    let mut totals = Totals::default();
+    let mut figures: Vec<Stats> = Vec::new();
+    check_all(inputs, settings, &mut |report| {
+        totals.add(&report);
+        // Each file's record is written whole, in one piece, so that output cut short (a
+        // crash, a full disk) never ends in the middle of one.
+        let (mut record, mut diagnostics) = (Vec::new(), Vec::new());
+        writer.file(&report, &mut record, &mut diagnostics);
+        let _ = err.write_all(&diagnostics);
+        let _ = out.write_all(&record);
+        let _ = out.flush();
+        if let (true, Some(stats)) = (stats_text, &report.stats) {
+            let _ = write!(err, "{}", stats.render(&report.path));
+            figures.push(stats.clone());
+        }
+    });
+    writer.finish(&totals, out, err);
+    let _ = out.flush();
+    if stats_text && totals.files > 1 {
+        let jobs = jobs.min(totals.files);
+        let _ = write!(err, "{}", total(&figures, started.elapsed(), jobs));
+    }
+    totals.exit_code()
 }
