@@ -38,6 +38,24 @@ pub fn cgl_in(dir: &Path, args: &[&str]) -> (i32, String, String) {
     wait_with_timeout(child, TIMEOUT, &format!("cgl {args:?}"))
 }
 
+/// Runs the `cgl` binary with arguments in the repository folder and `input` on its stdin;
+/// returns (exit code, stdout, stderr).
+pub fn cgl_stdin(args: &[&str], input: &str) -> (i32, String, String) {
+    use std::io::Write;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cgl"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the cgl binary runs");
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(input.as_bytes());
+    }
+    wait_with_timeout(child, TIMEOUT, &format!("cgl {args:?} with stdin"))
+}
+
 /// Waits for a spawned `cgl` whose stdout and stderr are pipes; returns (exit code, stdout,
 /// stderr). Both pipes are read on their own threads, so a full pipe cannot block the child.
 /// Panics (failing the test) if the child is still running after `timeout`: a hang is a bug.

@@ -6,16 +6,15 @@
 //! above with their blanks and comments shuffled, keep their meaning; the command line
 //! rewrites, checks and reads stdin as documented.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 use cgl::api::{format_source, FileId};
 use cgl::syntax::ast::File;
 use cgl::syntax::format::comments;
 use cgl::syntax::shape::shape;
 
-use crate::common::{cgl_in, root, temp_dir, wait_with_timeout};
+use crate::common::cgl_stdin as piped;
+use crate::common::{cgl_in, root, temp_dir};
 use crate::spec::blocks;
 
 /// Parses as the session does, on a stack deep enough for the deepest nesting allowed.
@@ -543,21 +542,6 @@ fn cgl_fmt_reports_a_syntax_error_as_cgl_check_does() {
     );
 }
 
-/// Runs `cgl fmt ARGS` with `input` on stdin.
-fn piped(args: &[&str], input: &str) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cgl"))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input.as_bytes()).unwrap();
-    drop(stdin);
-    wait_with_timeout(child, std::time::Duration::from_secs(60), "cgl fmt -")
-}
 
 #[test]
 fn cgl_fmt_dash_reads_stdin_and_writes_stdout() {

@@ -177,6 +177,7 @@ fn initialized() -> Client {
     assert_eq!(caps["referencesProvider"], true);
     assert!(caps["completionProvider"].is_object(), "{r}");
     assert_eq!(caps["semanticTokensProvider"]["full"], true);
+    assert_eq!(caps["documentFormattingProvider"], true);
     c.notify("initialized", json!({}));
     c
 }
@@ -342,6 +343,42 @@ fn bad_messages_are_answered_and_the_server_goes_on() {
     let mut c3 = Client::start();
     c3.request("initialize", json!({}));
     assert_eq!(c3.exit(false), 1);
+}
+
+/// Formatting is `cgl fmt`'s: one edit of the whole buffer to the text `cgl fmt -` writes,
+/// no edit for a formatted buffer, and a request failure for one that does not parse.
+#[test]
+fn formatting_is_cgl_fmt() {
+    let mut c = initialized();
+    let uri = "file:///tmp/cgl-lsp-test/format.game";
+    let text = "game  Nim { position n\n move n-k for k in 1..=n }\nexpect grundy( Nim(3) )==3 // three\n";
+    let (code, formatted, _) = crate::common::cgl_stdin(&["fmt", "-"], text);
+    assert_eq!(code, 0);
+    assert_ne!(formatted, text);
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "cgl", "version": 1, "text": text}}),
+    );
+    let ask = json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}});
+    let edits = c.request("textDocument/formatting", ask.clone());
+    let edits = edits["result"].as_array().expect("edits").clone();
+    assert_eq!(edits.len(), 1, "{edits:?}");
+    assert_eq!(edits[0]["newText"], formatted.as_str());
+    assert_eq!(edits[0]["range"]["start"], json!({"line": 0, "character": 0}));
+    assert_eq!(edits[0]["range"]["end"], json!({"line": 3, "character": 0}));
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": formatted}]}),
+    );
+    let again = c.request("textDocument/formatting", ask.clone());
+    assert_eq!(again["result"], json!([]), "{again}");
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": "game {"}]}),
+    );
+    let broken = c.request("textDocument/formatting", ask);
+    assert_eq!(broken["error"]["code"], -32803, "{broken}");
+    assert_eq!(c.exit(true), 0);
 }
 
 #[test]

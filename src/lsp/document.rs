@@ -9,13 +9,13 @@ use std::time::{Duration, Instant};
 use lsp_types::{
     Diagnostic as LspDiagnostic, DiagnosticRelatedInformation, DiagnosticSeverity,
     DocumentSymbolResponse, Hover, HoverContents, Location, MarkupContent, MarkupKind,
-    NumberOrString, Position, Range, SymbolInformation, SymbolKind, Uri,
+    NumberOrString, Position, Range, SymbolInformation, SymbolKind, TextEdit, Uri,
 };
 
 use super::position::{file_path, file_uri, offset, range};
 use crate::api::{
-    Budget, Cancel, Code, DefinitionKind, Diagnostic, Gave, RunOptions, Session, SessionConfig,
-    Severity, TIMEOUT,
+    format_source, Budget, Cancel, Code, DefinitionKind, Diagnostic, Gave, RunOptions, Session,
+    SessionConfig, Severity, SourceMap, TIMEOUT,
 };
 
 /// What checking one buffer may take: editors check on every keystroke.
@@ -221,6 +221,24 @@ impl Document {
             uri,
             range: range(&text, place.start, place.end),
         })
+    }
+
+    /// The edits that put the text in `cgl fmt`'s layout: one edit of the whole text, none
+    /// when it is already; a text that does not parse says why (its first syntax error).
+    pub fn formatting(&self) -> Result<Vec<TextEdit>, String> {
+        let mut sources = SourceMap::default();
+        let file = sources.add(self.path.display().to_string(), &self.text);
+        match format_source(file, &self.text) {
+            Ok(formatted) if formatted == self.text => Ok(Vec::new()),
+            Ok(formatted) => Ok(vec![TextEdit {
+                range: range(&self.text, 0, self.text.len()),
+                new_text: formatted,
+            }]),
+            Err(diags) => Err(match diags.first() {
+                Some(d) => format!("the buffer does not parse, so it is not formatted: {}", d.message),
+                None => "the buffer is not formatted".to_string(),
+            }),
+        }
     }
 
     /// The file's games, functions and constants.

@@ -29,7 +29,7 @@ use std::time::Instant;
 
 use lsp_types::{
     CompletionOptions, CompletionParams, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, DocumentSymbolParams, GotoDefinitionParams, HoverParams,
+    DidOpenTextDocumentParams, DocumentFormattingParams, DocumentSymbolParams, GotoDefinitionParams, HoverParams,
     HoverProviderCapability, InitializeResult, MessageType, OneOf, ReferenceParams,
     SemanticTokensFullOptions, SemanticTokensOptions, SemanticTokensParams,
     SemanticTokensServerCapabilities, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
@@ -53,6 +53,9 @@ const INVALID_PARAMS: i64 = -32602;
 const METHOD_NOT_FOUND: i64 = -32601;
 const INTERNAL_ERROR: i64 = -32603;
 const NOT_INITIALIZED: i64 = -32002;
+/// LSP's code for a request that was valid but could not be done (a buffer that does not
+/// parse cannot be formatted).
+const REQUEST_FAILED: i64 = -32803;
 
 /// Serves one client on `input` and `output` until it sends `exit`; the exit code is 0 if
 /// it asked to `shutdown` first, as the protocol says.
@@ -250,6 +253,14 @@ impl Server {
                     doc.map(|d| completion::complete(d, at.position)),
                 )))
             }
+            "textDocument/formatting" => {
+                let p: DocumentFormattingParams = params(raw)?;
+                let doc = self.documents.get(p.text_document.uri.as_str());
+                match doc.map(Document::formatting) {
+                    Some(Err(why)) => Err((REQUEST_FAILED, why)),
+                    edits => Ok(to_json(serde_json::to_value(edits.and_then(Result::ok)))),
+                }
+            }
             "textDocument/semanticTokens/full" => {
                 let p: SemanticTokensParams = params(raw)?;
                 let doc = self.begun(p.text_document.uri.as_str());
@@ -403,6 +414,7 @@ fn capabilities() -> InitializeResult {
             references_provider: Some(OneOf::Left(true)),
             document_symbol_provider: Some(OneOf::Left(true)),
             completion_provider: Some(CompletionOptions::default()),
+            document_formatting_provider: Some(OneOf::Left(true)),
             semantic_tokens_provider: Some(
                 SemanticTokensServerCapabilities::SemanticTokensOptions(SemanticTokensOptions {
                     legend: tokens::legend(),
