@@ -114,7 +114,7 @@ fn check_unguarded(text: &str, explicit: bool) -> Result<(), String> {
                         Ok(value) => drop(session.show(&value)),
                         Err(d) => diags.push(*d),
                     },
-                    Statement::Expect(body) => {
+                    Statement::Expect(body, _) => {
                         if let ExpectResult::Failed(d) = session.check_expect(&body) {
                             if d.code.phase() == "check" {
                                 let _ = session.failed_values(&body);

@@ -61,7 +61,7 @@ fn check_markdown(path: &Path) -> usize {
         let mut failures = Vec::new();
         let mut total = 0;
         for statement in session.statements(index) {
-            if let cgl::lower::ir::Statement::Expect(body) = statement {
+            if let cgl::lower::ir::Statement::Expect(body, _) = statement {
                 total += 1;
                 if let ExpectResult::Failed(d) = session.check_expect(&body) {
                     failures.push(cgl::diag::render(

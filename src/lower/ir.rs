@@ -64,8 +64,8 @@ impl Program {
 /// A top-level statement that does something when the file runs.
 #[derive(Debug, Clone)]
 pub enum Statement {
-    /// `expect expr`.
-    Expect(Body),
+    /// `expect expr`, with its points when it is an exercise of a key for `cgl grade`.
+    Expect(Body, Option<crate::syntax::ast::Grade>),
     /// `print expr`.
     Print(Body),
 }

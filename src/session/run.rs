@@ -69,7 +69,7 @@ impl Session {
         for statement in self.statements(index) {
             let (kind, body) = match &statement {
                 Statement::Print(body) => (StatementKind::Print, body),
-                Statement::Expect(body) => (StatementKind::Expect, body),
+                Statement::Expect(body, _) => (StatementKind::Expect, body),
             };
             if kind == StatementKind::Print && !options.prints {
                 continue;

@@ -46,10 +46,12 @@ pub enum Item {
     },
     /// `game Name(params) { clauses }`.
     Game(GameDef),
-    /// `expect expr`.
+    /// `expect expr`, or an exercise of a key for `cgl grade`: `expect 3 points: expr`.
     Expect {
         /// The assertion.
         expr: Expr,
+        /// Its points, for `cgl grade` (`cgl check` ignores them).
+        grade: Option<Grade>,
         /// The whole item.
         span: Span,
     },
@@ -60,6 +62,18 @@ pub enum Item {
         /// The whole item.
         span: Span,
     },
+}
+
+/// What an expectation of a key for `cgl grade` is worth: `expect 3 points hide "hint": ...`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Grade {
+    /// The points a submission earns when the expectation holds.
+    pub points: u32,
+    /// `hide`: the feedback must not show the expected value (the right side), only that the
+    /// submission's value differs and what it is.
+    pub hide: bool,
+    /// The teacher's line of feedback for a submission that fails it.
+    pub feedback: Option<String>,
 }
 
 /// A game definition.

@@ -59,7 +59,20 @@ fn item_shape(out: &mut String, item: &Item) {
             }
             out.push(')');
         }
-        Item::Expect { expr, .. } => tagged(out, "expect", &[expr]),
+        Item::Expect {
+            expr, grade: None, ..
+        } => tagged(out, "expect", &[expr]),
+        Item::Expect {
+            expr,
+            grade: Some(grade),
+            ..
+        } => {
+            let tag = format!(
+                "expect {} {} {:?}",
+                grade.points, grade.hide, grade.feedback
+            );
+            tagged(out, &tag, &[expr]);
+        }
         Item::Print { expr, .. } => tagged(out, "print", &[expr]),
     }
 }

@@ -262,13 +262,16 @@ pub fn lower_file(
                     },
                 });
             }
-            Item::Expect { expr, span } => {
+            Item::Expect { expr, grade, span } => {
                 let e = r.expr(expr);
-                lowered.statements.push(Statement::Expect(Body {
+                let body = Body {
                     expr: e,
                     frame_size: r.frame_size(),
                     span: *span,
-                }));
+                };
+                lowered
+                    .statements
+                    .push(Statement::Expect(body, grade.clone()));
             }
             Item::Print { expr, span } => {
                 let e = r.expr(expr);

@@ -184,10 +184,19 @@ impl Ctx {
                     body: self.expr(next(&mut inner)?)?,
                 }
             }
-            Rule::expect_item => Item::Expect {
-                expr: self.expr(next(&mut inner)?)?,
-                span,
-            },
+            Rule::expect_item => {
+                let mut first = next(&mut inner)?;
+                let mut grade = None;
+                if first.as_rule() == Rule::expect_grade {
+                    grade = Some(self.grade(first)?);
+                    first = next(&mut inner)?;
+                }
+                Item::Expect {
+                    expr: self.expr(first)?,
+                    grade,
+                    span,
+                }
+            }
             Rule::print_item => Item::Print {
                 expr: self.expr(next(&mut inner)?)?,
                 span,
@@ -380,6 +389,30 @@ impl Ctx {
         let pattern = self.pattern(next(&mut inner)?)?;
         let _in = next(&mut inner)?;
         Ok((pattern, self.expr(next(&mut inner)?)?))
+    }
+
+    /// `3 points hide "hint":` before an expectation's expression.
+    fn grade(&self, pair: Pair<'_, Rule>) -> DiagResult<Grade> {
+        let mut grade = Grade::default();
+        for part in pair.into_inner() {
+            match part.as_rule() {
+                Rule::int => {
+                    let span = self.span(&part);
+                    let digits = part.as_str().replace('_', "");
+                    grade.points = digits.parse::<u32>().map_err(|_| {
+                        Box::new(
+                            Diag::error(Code::SyntaxIntOverflow, "too many points")
+                                .label(span, "does not fit in 32 bits")
+                                .help(format!("points range from 0 to {}", u32::MAX)),
+                        )
+                    })?;
+                }
+                Rule::kw_hide => grade.hide = true,
+                Rule::string => grade.feedback = Some(self.string_value(part)?),
+                _ => {}
+            }
+        }
+        Ok(grade)
     }
 
     fn string_value(&self, pair: Pair<'_, Rule>) -> DiagResult<String> {

@@ -202,6 +202,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::kw_exists => "`exists`",
         Rule::kw_true | Rule::kw_false => "a boolean",
         Rule::kw_none => "`none`",
+        Rule::kw_points | Rule::kw_hide | Rule::expect_grade => "`points`",
         Rule::kw_position | Rule::position_clause => "a game clause",
         Rule::kw_move | Rule::move_clause => "a game clause",
         Rule::kw_start | Rule::start_clause => "a game clause",
