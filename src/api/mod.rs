@@ -6,7 +6,8 @@
 //! - **Sessions** ([`Session`]): open one with [`SessionConfig`], load files from disk
 //!   ([`Session::load_path`]) or from text in memory ([`Session::load_source`]: an editor
 //!   buffer, a text box), evaluate expressions ([`Session::eval_text`]), run a file's
-//!   `print` and `expect` statements ([`Session::run_statements`]).
+//!   `print` and `expect` statements ([`Session::run_statements`]); grade a submission by a
+//!   key's exercises ([`Session::key_exercises`], [`Session::load_key`]).
 //! - **Per-call limits** ([`Budget`], [`Cancel`]): [`Session::within`] runs one call with
 //!   its own time, memory and position limits, and a handle that another thread can trip.
 //! - **Diagnostics as data** ([`Diagnostic`], [`Place`]): code, severity, message, labels at
@@ -61,7 +62,7 @@ pub use crate::diag::{
 pub use crate::session::{
     choose_move, completions, escaped, highlights, picture_svg, shown, word_start, Binding,
     Bindings, Budget, Cancel, Completion, CompletionKind, Data, Definition, DefinitionKind,
-    Equilibria, Equilibrium, FailedValues, ForMover, Fragment, GameInfo, Gave, Highlight,
+    Equilibria, Equilibrium, Exercise, FailedValues, ForMover, Fragment, GameInfo, Gave, Highlight,
     HighlightKind, LoadPolicy, NameAt, OptionFacts, ParsedExpr, PlayEnd, PlayOption, PlayView, Ran,
     Rows, RunOptions, Session, SessionConfig, StatementKind, Symbol, TableVar, Winner,
     DEFAULT_MAX_FILE_MIB, MOST_OPTIONS,
@@ -80,7 +81,7 @@ pub use crate::progress;
 pub use crate::session::command;
 pub use crate::stats;
 pub use crate::strategic::Game as StrategicGame;
-pub use crate::syntax::ast::BinaryOp;
+pub use crate::syntax::ast::{BinaryOp, Grade};
 pub use crate::syntax::format::format_source;
 pub use crate::value::{with_forms, Outcome, PosTerm, Value, MAX_SHOWN};
 
