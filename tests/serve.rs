@@ -418,7 +418,10 @@ fn serve_under_load_every_request_answers_within_its_budget() {
     let code = doc["statements"][0]["diagnostic"]["code"]
         .as_str()
         .unwrap_or("");
-    assert!(code.starts_with("cgl::limit::"), "{doc}");
+    assert!(
+        code.starts_with("cgl::limit::") || code == "cgl::graph::too_many_positions",
+        "{doc}"
+    );
     assert!(took < budget, "the endless game took {took:?}");
     eprintln!("50 clients: the slowest of 49 answered in {slowest:?}, the endless one in {took:?}");
 }
