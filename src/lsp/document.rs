@@ -227,7 +227,7 @@ impl Document {
     /// when it is already; a text that does not parse says why (its first syntax error).
     pub fn formatting(&self) -> Result<Vec<TextEdit>, String> {
         let mut sources = SourceMap::default();
-        let file = sources.add(self.path.display().to_string(), &self.text);
+        let file = sources.add(self.path.display().to_string(), self.text.as_str());
         match format_source(file, &self.text) {
             Ok(formatted) if formatted == self.text => Ok(Vec::new()),
             Ok(formatted) => Ok(vec![TextEdit {
@@ -235,7 +235,10 @@ impl Document {
                 new_text: formatted,
             }]),
             Err(diags) => Err(match diags.first() {
-                Some(d) => format!("the buffer does not parse, so it is not formatted: {}", d.message),
+                Some(d) => format!(
+                    "the buffer does not parse, so it is not formatted: {}",
+                    d.message
+                ),
                 None => "the buffer is not formatted".to_string(),
             }),
         }
