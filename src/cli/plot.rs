@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::api::builtins::Builtin;
 use crate::api::plot::{dot, Plot};
-use crate::api::Value;
+use crate::api::{short_label, Value};
 use crate::api::{Bindings, ParsedExpr, Session, TableVar};
 use crate::api::{Code, Diag, Span};
 
@@ -197,17 +197,6 @@ pub fn image(session: &Session, plot: &Plot, format: ImageFormat) -> Result<Vec<
 /// pixels in the PNG.
 const CELL_BYTES: usize = 512;
 
-/// Longest label of a node, in characters.
-const LONGEST_LABEL: usize = 60;
-
-fn short(text: String) -> String {
-    if text.chars().count() <= LONGEST_LABEL {
-        return text;
-    }
-    let cut: String = text.chars().take(LONGEST_LABEL - 1).collect();
-    format!("{cut}…")
-}
-
 /// The largest picture drawn in a node of `cgl dot`: a board up to 12 lines of 40
 /// characters; a larger one is left to the printed form.
 const NODE_PICTURE: (usize, usize) = (12, 40);
@@ -305,7 +294,7 @@ pub fn dot_graph(
             Err(d) => return Err(vec![*d]),
         };
         nodes.push(dot::Node {
-            label: short(session.show_short(p)),
+            label: short_label(session.show_short(p)),
             picture,
             outcome,
             value,

@@ -28,6 +28,7 @@ pub use lookup::{Definition, DefinitionKind, NameAt, Symbol};
 pub use play::{
     choose_move, ForMover, OptionFacts, PlayEnd, PlayOption, PlayView, Winner, MOST_OPTIONS,
 };
+pub use plot::short_label;
 pub use prompt::{Binding, Bindings, Fragment, GameInfo, ParsedExpr, Rows, TableVar};
 pub use run::{Gave, Ran, RunOptions, StatementKind};
 
