@@ -223,6 +223,74 @@ fn serve_diagnostics_expectations_queries_and_play() {
     assert!(files.contains("\"tictactoe.game\""), "{files}");
 }
 
+/// The number in a `data-NAME="..."` attribute of an SVG.
+fn svg_number(svg: &str, name: &str) -> f64 {
+    let key = format!("data-{name}=\"");
+    let at = svg
+        .find(&key)
+        .unwrap_or_else(|| panic!("no {key} in {svg}"))
+        + key.len();
+    svg[at..].split('"').next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn serve_draws_graphs_and_thermographs_and_plays_either_side() {
+    let s = serve(&root().join("examples"), &[]);
+    let ask = |source: &str, q: &str| {
+        post(
+            s.addr,
+            "/api/eval",
+            &json!({ "source": source, "query": q }),
+        )
+        .1
+    };
+    // Nim(2): three positions, three moves, two of them winning (to Nim(0), a P-position).
+    let graph = ask(NIM, ":dot Nim(2)");
+    assert_eq!(graph["kind"], "graph", "{graph}");
+    let svg = graph["svg"].as_str().unwrap();
+    assert_eq!(svg_number(svg, "nodes"), 3.0);
+    assert_eq!(svg_number(svg, "moves"), 3.0);
+    assert_eq!(svg.matches("class=\"move winning\"").count(), 2, "{svg}");
+    assert_eq!(svg.matches("data-outcome=\"P\"").count(), 1, "{svg}");
+    // A partizan game: Left's moves and Right's, each in its colour. In the 2 x 2 square
+    // each player has two placements, each leaving the other none: a first player's win.
+    let dom = "import \"domineering.game\"\n";
+    let graph = ask(dom, ":dot rect(2, 2)");
+    let svg = graph["svg"].as_str().unwrap_or_else(|| panic!("{graph}"));
+    assert!(svg.contains("class=\"move left winning\""), "{svg}");
+    assert!(svg.contains("class=\"move right winning\""), "{svg}");
+    assert!(svg.contains("data-index=\"0\" data-outcome=\"N\""), "{svg}");
+    // The thermograph of the 2 x 3 board {2 | -1/2}: temperature 5/4 and mean 3/4, as
+    // Winning Ways gives them (and the example's expectations say).
+    let value = ask(dom, "value(rect(2, 3))");
+    assert_eq!(value["text"], "{2|-1/2}", "{value}");
+    let th = value["thermograph"].as_str().unwrap();
+    assert_eq!(svg_number(th, "temperature"), 1.25);
+    assert_eq!(svg_number(th, "mean"), 0.75);
+    // A number has no thermograph drawn (its mast alone), nor has a value that is no game.
+    assert!(ask(dom, "value(rect(1, 4))")["thermograph"].is_null());
+    assert!(ask(NIM, "3")["thermograph"].is_null());
+    // A position is no graph's start unless it is a position.
+    let wrong = ask(NIM, ":dot 3");
+    assert_eq!(wrong["errors"][0]["code"], "cgl::plot::usage", "{wrong}");
+    // Play either side first: the options are those of the side asked for.
+    let count = |side: &str| {
+        let q = format!("len(moves(rect(2, 3), {side}))");
+        ask(dom, &q)["text"]
+            .as_str()
+            .unwrap()
+            .parse::<usize>()
+            .unwrap()
+    };
+    for side in ["left", "right"] {
+        let body = json!({ "source": dom, "start": "rect(2, 3)", "side": side });
+        let (_, doc) = post(s.addr, "/api/play", &body);
+        assert_eq!(doc["view"]["side"], side, "{doc}");
+        assert_eq!(doc["view"]["option_count"], count(side), "{doc}");
+    }
+    assert_ne!(count("left"), count("right"));
+}
+
 #[test]
 fn serve_keeps_to_its_folder() {
     let dir = temp_dir("serve-confine");
