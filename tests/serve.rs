@@ -292,6 +292,89 @@ fn serve_draws_graphs_and_thermographs_and_plays_either_side() {
 }
 
 #[test]
+fn serve_refuses_a_trickling_client_and_a_huge_head_and_opens_the_browser() {
+    // --open runs the desktop's opener (xdg-open on Linux) with the page's address: here a
+    // stand-in on PATH that writes down what it was given.
+    let dir = temp_dir("serve-open");
+    let opened = dir.join("opened.txt");
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let opener = dir.join("xdg-open");
+        std::fs::write(
+            &opener,
+            format!("#!/bin/sh\necho \"$1\" > {}\n", opened.display()),
+        )
+        .unwrap();
+        std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cgl"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--open"])
+        .arg(root().join("examples"))
+        .env("PATH", path)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut line = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut line)
+        .unwrap();
+    let addr: SocketAddr = line
+        .split_whitespace()
+        .find_map(|w| w.strip_prefix("http://"))
+        .and_then(|w| w.trim_end_matches('/').parse().ok())
+        .unwrap_or_else(|| panic!("no address in {line:?}"));
+    let s = Served { child, addr };
+    #[cfg(target_os = "linux")]
+    {
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while !opened.exists() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let given = std::fs::read_to_string(&opened).unwrap_or_default();
+        assert_eq!(given.trim(), format!("http://{addr}/"));
+    }
+    // A head past 16 KiB: 431, before the rest is read.
+    let huge = format!(
+        "GET / HTTP/1.1\r\nHost: {addr}\r\nX-Pad: {}\r\n\r\n",
+        "a".repeat(20 << 10)
+    );
+    assert_eq!(exchange(s.addr, huge.as_bytes()).0, 431);
+    // A client that sends its head a byte at a time, slower than 10 seconds in all: 408,
+    // and the server answers others meanwhile.
+    let mut slow = TcpStream::connect(s.addr).unwrap();
+    slow.set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let started = Instant::now();
+    let head = format!("GET / HTTP/1.1\r\nHost: {addr}\r\n\r\n");
+    let mut answer = Vec::new();
+    for b in head.bytes() {
+        if slow.write_all(&[b]).is_err() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(400));
+        if started.elapsed() > Duration::from_secs(3) && started.elapsed() < Duration::from_secs(4)
+        {
+            assert_eq!(get(s.addr, "/api/status").0, 200);
+        }
+        if started.elapsed() > Duration::from_secs(12) {
+            break;
+        }
+    }
+    let _ = slow.read_to_end(&mut answer);
+    let text = String::from_utf8_lossy(&answer);
+    assert!(text.starts_with("HTTP/1.1 408"), "{text}");
+    assert!(started.elapsed() < Duration::from_secs(15));
+}
+
+#[test]
 fn serve_keeps_to_its_folder() {
     let dir = temp_dir("serve-confine");
     let inside = dir.join("class");
