@@ -542,7 +542,6 @@ fn cgl_fmt_reports_a_syntax_error_as_cgl_check_does() {
     );
 }
 
-
 #[test]
 fn cgl_fmt_dash_reads_stdin_and_writes_stdout() {
     assert_eq!(

@@ -351,7 +351,8 @@ fn bad_messages_are_answered_and_the_server_goes_on() {
 fn formatting_is_cgl_fmt() {
     let mut c = initialized();
     let uri = "file:///tmp/cgl-lsp-test/format.game";
-    let text = "game  Nim { position n\n move n-k for k in 1..=n }\nexpect grundy( Nim(3) )==3 // three\n";
+    let text =
+        "game  Nim { position n\n move n-k for k in 1..=n }\nexpect grundy( Nim(3) )==3 // three\n";
     let (code, formatted, _) = crate::common::cgl_stdin(&["fmt", "-"], text);
     assert_eq!(code, 0);
     assert_ne!(formatted, text);
@@ -359,12 +360,16 @@ fn formatting_is_cgl_fmt() {
         "textDocument/didOpen",
         json!({"textDocument": {"uri": uri, "languageId": "cgl", "version": 1, "text": text}}),
     );
-    let ask = json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}});
+    let ask =
+        json!({"textDocument": {"uri": uri}, "options": {"tabSize": 4, "insertSpaces": true}});
     let edits = c.request("textDocument/formatting", ask.clone());
     let edits = edits["result"].as_array().expect("edits").clone();
     assert_eq!(edits.len(), 1, "{edits:?}");
     assert_eq!(edits[0]["newText"], formatted.as_str());
-    assert_eq!(edits[0]["range"]["start"], json!({"line": 0, "character": 0}));
+    assert_eq!(
+        edits[0]["range"]["start"],
+        json!({"line": 0, "character": 0})
+    );
     assert_eq!(edits[0]["range"]["end"], json!({"line": 3, "character": 0}));
     c.notify(
         "textDocument/didChange",

@@ -59,12 +59,12 @@ pub use crate::diag::{
     FileId, Label, Locator, Place, RenderStyle, Severity, SourceMap, Span,
 };
 pub use crate::session::{
-    choose_move, completions, escaped, highlights, picture_svg, shown, word_start, Binding,
-    Bindings, Budget, Cancel, Completion, CompletionKind, Data, Definition, DefinitionKind,
-    Equilibria, Equilibrium, FailedValues, ForMover, Fragment, GameInfo, Gave, Highlight,
-    HighlightKind, LoadPolicy, NameAt, OptionFacts, ParsedExpr, PlayEnd, PlayOption, PlayView, Ran,
-    Rows, RunOptions, Session, SessionConfig, StatementKind, Symbol, TableVar, Winner,
-    DEFAULT_MAX_FILE_MIB, MOST_OPTIONS,
+    choose_move, completions, escaped, highlights, picture_svg, short_label, shown, word_start,
+    Binding, Bindings, Budget, Cancel, Completion, CompletionKind, Data, Definition,
+    DefinitionKind, Equilibria, Equilibrium, FailedValues, ForMover, Fragment, GameInfo, Gave,
+    Highlight, HighlightKind, LoadPolicy, MovesGraph, NameAt, OptionFacts, ParsedExpr, PlayEnd,
+    PlayOption, PlayView, Ran, Rows, RunOptions, Session, SessionConfig, StatementKind, Symbol,
+    TableVar, Winner, DEFAULT_MAX_FILE_MIB, DOT_NODES, MOST_OPTIONS,
 };
 
 pub use crate::cgt::{Dyadic, Side};

@@ -235,7 +235,10 @@ impl Document {
                 new_text: formatted,
             }]),
             Err(diags) => Err(match diags.first() {
-                Some(d) => format!("the buffer does not parse, so it is not formatted: {}", d.message),
+                Some(d) => format!(
+                    "the buffer does not parse, so it is not formatted: {}",
+                    d.message
+                ),
                 None => "the buffer is not formatted".to_string(),
             }),
         }

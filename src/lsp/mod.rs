@@ -29,9 +29,9 @@ use std::time::Instant;
 
 use lsp_types::{
     CompletionOptions, CompletionParams, DidChangeTextDocumentParams, DidCloseTextDocumentParams,
-    DidOpenTextDocumentParams, DocumentFormattingParams, DocumentSymbolParams, GotoDefinitionParams, HoverParams,
-    HoverProviderCapability, InitializeResult, MessageType, OneOf, ReferenceParams,
-    SemanticTokensFullOptions, SemanticTokensOptions, SemanticTokensParams,
+    DidOpenTextDocumentParams, DocumentFormattingParams, DocumentSymbolParams,
+    GotoDefinitionParams, HoverParams, HoverProviderCapability, InitializeResult, MessageType,
+    OneOf, ReferenceParams, SemanticTokensFullOptions, SemanticTokensOptions, SemanticTokensParams,
     SemanticTokensServerCapabilities, ServerCapabilities, ServerInfo, TextDocumentSyncCapability,
     TextDocumentSyncKind,
 };
