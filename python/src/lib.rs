@@ -1,30 +1,29 @@
 //! Python bindings of cgl: `cgl.Session` over `cgl::api::Session`, diagnostics as `cgl.Error`,
-//! values as natural Python values (the package `cgl`, python/cgl/__init__.py, adds the
-//! `Outcome` enum). Only `cgl::api` is used, as every shell of cgl does.
+//! values as natural Python values. Only `cgl::api` is used, as every shell of cgl does.
 //!
-//! The GIL is held during every call: a cgl session is not `Send` (its values share `Rc`s and
-//! a thread-local table of game values), so it cannot be moved into `Python::allow_threads`.
-//! Ctrl-C still stops a long evaluation: for the length of each call a SIGINT handler is
-//! registered (chained before Python's own, which then also sees the signal), and a watcher
-//! thread turns it into the call's `Cancel`; once the call has returned, Python's pending
-//! signal is raised (`KeyboardInterrupt`).
+//! Each session computes on a thread of its own ([`worker`]): a call sends it the request and
+//! waits with the GIL released, waking every 50 ms to let Python run its signal handlers; a
+//! Ctrl-C (`KeyboardInterrupt`, a notebook's interrupt) cancels the call through its
+//! [`Cancel`], waits for the thread to stop it, and raises; the session stays usable. The
+//! package `cgl` (python/cgl/__init__.py) adds the Python classes around what this gives:
+//! `Outcome`, `Value`, `Position`, `Game`, `Table`.
 
-use std::path::Path;
-use std::sync::atomic::{AtomicBool, Ordering};
+mod convert;
+mod worker;
+
+use std::sync::mpsc::RecvTimeoutError;
 use std::sync::Arc;
 use std::time::Duration;
 
-use cgl::api::Data;
-use cgl::api::{
-    picture_svg, render, Budget, Cancel, Diag, FileId, Gave, Locator, RenderStyle, RunOptions,
-    Session as Core, SessionConfig, Span, StatementKind, Value as CoreValue,
-};
-use pyo3::exceptions::PyException;
+use cgl::api::{severity_text, Cancel, Diagnostic, SessionConfig};
+use pyo3::exceptions::{PyException, PyRuntimeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyFrozenSet, PyList, PyTuple};
+use pyo3::types::{PyDict, PyList};
+
+use worker::{Answer, Failure, Kind, Limits, Link, Request};
 
 pyo3::create_exception!(
-    _cgl,
+    cgl,
     Error,
     PyException,
     "A cgl diagnostic: `code` (`cgl::resolve::unknown_name`), `message`, `help` (or None), \
@@ -33,109 +32,40 @@ pyo3::create_exception!(
      of the call's diagnostics, as dicts)."
 );
 
-/// A cgl session: files loaded into it, expressions evaluated in their scope.
-#[pyclass(unsendable, module = "cgl._cgl")]
-struct Session {
-    core: Core,
-    /// The files loaded by `load` and `load_source`, in order: the scope of `eval`, the files
-    /// of `check`.
-    files: Vec<usize>,
-}
+/// How often a waiting call lets Python look at its signals.
+const WAKE: Duration = Duration::from_millis(50);
 
-/// A canonical form that is not a number (`*`, `^`, `{2 | -1/2}`), as cgl writes it. Two are
-/// equal when they are the same game: canonical forms are unique, so when their text is.
+/// A value held by a session's thread (a position, a game value, a game): what the Python
+/// classes `cgl.Position`, `cgl.Value` and `cgl.Game` wrap. The thread forgets it when this
+/// object goes.
 #[pyclass(frozen, module = "cgl._cgl")]
-struct Value {
+struct Handle {
+    id: u64,
+    kind: Kind,
+    /// As cgl prints it.
+    #[pyo3(get)]
     text: String,
+    link: Arc<Link>,
 }
 
 #[pymethods]
-impl Value {
-    fn __str__(&self) -> String {
-        self.text.clone()
-    }
-    fn __repr__(&self) -> String {
-        format!("cgl.Value({:?})", self.text)
-    }
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .downcast::<Value>()
-            .is_ok_and(|o| o.get().text == self.text)
-    }
-    fn __hash__(&self) -> u64 {
-        hash_of(&self.text)
-    }
-}
-
-/// A game with its parameters, as cgl names it (`Subtraction[S = {1, 2}]`).
-#[pyclass(frozen, module = "cgl._cgl")]
-struct Game {
-    text: String,
-}
-
-#[pymethods]
-impl Game {
-    fn __str__(&self) -> String {
-        self.text.clone()
-    }
-    fn __repr__(&self) -> String {
-        format!("cgl.Game({:?})", self.text)
-    }
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .downcast::<Game>()
-            .is_ok_and(|o| o.get().text == self.text)
-    }
-    fn __hash__(&self) -> u64 {
-        hash_of(&self.text)
-    }
-}
-
-fn hash_of(text: &str) -> u64 {
-    use std::hash::{Hash, Hasher};
-    let mut h = std::collections::hash_map::DefaultHasher::new();
-    text.hash(&mut h);
-    h.finish()
-}
-
-/// A position (or a compound of positions), opaque: `str()` is cgl's printing of it; in a
-/// notebook, a position whose game has a `show` clause is drawn (`_repr_svg_`).
-#[pyclass(unsendable, module = "cgl._cgl")]
-struct Position {
-    text: String,
-    value: CoreValue,
-    session: Py<Session>,
-}
-
-#[pymethods]
-impl Position {
-    fn __str__(&self) -> String {
-        self.text.clone()
-    }
-    fn __repr__(&self) -> String {
-        format!("cgl.Position({:?})", self.text)
-    }
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .downcast::<Position>()
-            .is_ok_and(|o| o.borrow().text == self.text)
-    }
-    fn __hash__(&self) -> u64 {
-        hash_of(&self.text)
-    }
-    /// The picture of the position (its game's `show` clause), as cgl draws it; None if its
-    /// game has none.
-    fn picture(&self, py: Python<'_>) -> PyResult<Option<String>> {
-        let mut session = self.session.borrow_mut(py);
-        let span = Span::new(FileId(0), 0, 0);
-        match session.core.picture(&self.value, span) {
-            Ok(p) => Ok(p),
-            Err(d) => Err(error(py, &session.core, &[*d])),
+impl Handle {
+    /// `"position"`, `"value"` or `"game"`.
+    #[getter]
+    fn kind(&self) -> &'static str {
+        match self.kind {
+            Kind::Position => "position",
+            Kind::Form => "value",
+            Kind::Game => "game",
         }
     }
-    /// The picture as SVG, for Jupyter; None (no SVG form) without a `show` clause.
-    fn _repr_svg_(&self, py: Python<'_>) -> PyResult<Option<String>> {
-        Ok(self.picture(py)?.map(|p| picture_svg(&p)))
+}
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        let _ = self
+            .link
+            .send(Request::Free(self.id), Limits::default(), Cancel::new());
     }
 }
 
@@ -154,6 +84,8 @@ struct Expectation {
     message: Option<String>,
     /// The diagnostic's code (None if it held).
     code: Option<String>,
+    /// The diagnostic drawn as `cgl check` prints it (None if it held).
+    rendered: Option<String>,
 }
 
 #[pymethods]
@@ -164,28 +96,47 @@ impl Expectation {
             self.file, self.line, self.status, self.message
         )
     }
-}
 
-/// A `cgl.Error` for the first of `diags`, with every one as data.
-fn error(py: Python<'_>, core: &Core, diags: &[Diag]) -> PyErr {
-    match build_error(py, core, diags) {
-        Ok(e) => e,
-        Err(e) => e,
+    /// In a notebook: the line and its status, and a failure's diagnostic as cgl draws it.
+    fn _repr_html_(&self) -> String {
+        let colour = match self.status.as_str() {
+            "passed" => "#1a7f37",
+            "failed" => "#c0392b",
+            _ => "#777",
+        };
+        let mut out = format!(
+            "<div><span style=\"color:{colour};font-weight:bold\">{}</span> {}:{}</div>",
+            self.status,
+            escape(&self.file),
+            self.line
+        );
+        if let Some(r) = &self.rendered {
+            out.push_str(&format!("<pre>{}</pre>", escape(r)));
+        }
+        out
     }
 }
 
-fn build_error(py: Python<'_>, core: &Core, diags: &[Diag]) -> PyResult<PyErr> {
-    let found = core.diagnostics(diags);
-    let Some(first) = found.first() else {
+/// Text with HTML's special characters escaped.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// A `cgl.Error` for the first diagnostic of a failure, with every one as data.
+fn error(py: Python<'_>, failure: &Failure) -> PyErr {
+    build_error(py, failure).unwrap_or_else(|e| e)
+}
+
+fn build_error(py: Python<'_>, failure: &Failure) -> PyResult<PyErr> {
+    let Some(first) = failure.diagnostics.first() else {
         return Ok(Error::new_err("cgl gave an error without a diagnostic"));
     };
-    let rendered: Vec<String> = diags
-        .iter()
-        .map(|d| render(d, &core.sources, RenderStyle::Plain))
-        .collect();
     let err = Error::new_err(format!("{}: {}", first.code.name(), first.message));
     let value = err.value(py);
-    let spans_of = |d: &cgl::api::Diagnostic| -> Vec<(usize, usize, usize, usize)> {
+    let spans_of = |d: &Diagnostic| -> Vec<(usize, usize, usize, usize)> {
         d.labels
             .iter()
             .map(|(p, _)| (p.line, p.column, p.end_line, p.end_column))
@@ -195,12 +146,12 @@ fn build_error(py: Python<'_>, core: &Core, diags: &[Diag]) -> PyResult<PyErr> {
     value.setattr("message", &first.message)?;
     value.setattr("help", first.help.clone())?;
     value.setattr("spans", spans_of(first))?;
-    value.setattr("rendered", rendered[0].clone())?;
+    value.setattr("rendered", failure.rendered.first().cloned())?;
     let all = PyList::empty(py);
-    for (d, text) in found.iter().zip(&rendered) {
+    for (d, text) in failure.diagnostics.iter().zip(&failure.rendered) {
         let dict = PyDict::new(py);
         dict.set_item("code", d.code.name())?;
-        dict.set_item("severity", cgl::api::severity_text(d.severity))?;
+        dict.set_item("severity", severity_text(d.severity))?;
         dict.set_item("message", &d.message)?;
         dict.set_item("help", d.help.clone())?;
         dict.set_item("file", d.place.as_ref().map(|p| p.file.clone()))?;
@@ -213,265 +164,249 @@ fn build_error(py: Python<'_>, core: &Core, diags: &[Diag]) -> PyResult<PyErr> {
     Ok(err)
 }
 
-/// The budget of one call: a limit left None is the session's own.
-fn budget(
-    timeout: Option<f64>,
-    max_memory: Option<usize>,
-    max_positions: Option<usize>,
-    cancel: &Cancel,
-) -> Budget {
-    let mut b = Budget::new().cancel(cancel);
-    if let Some(t) = timeout {
-        b = b.seconds(t);
-    }
-    if let Some(m) = max_memory {
-        b = b.memory(m);
-    }
-    if let Some(p) = max_positions {
-        b = b.positions(p);
-    }
-    b
+/// A cgl session: files loaded into it, expressions evaluated in their scope, on a thread of
+/// its own. Limits given here (seconds, bytes, positions) bound every call that does not
+/// give its own.
+#[pyclass(subclass, module = "cgl._cgl")]
+struct Session {
+    link: Arc<Link>,
+    limits: Limits,
 }
 
-/// Runs `call` with Ctrl-C tripping `cancel`: a SIGINT handler (chained with Python's) raises
-/// a flag, a watcher thread polls it and cancels. Both are gone when `call` returns.
-fn interruptible<R>(cancel: &Cancel, call: impl FnOnce() -> R) -> R {
-    let signalled = Arc::new(AtomicBool::new(false));
-    let done = Arc::new(AtomicBool::new(false));
-    let id = signal_hook::flag::register(signal_hook::consts::SIGINT, signalled.clone()).ok();
-    let watcher = {
-        let (signalled, done, cancel) = (signalled.clone(), done.clone(), cancel.clone());
-        std::thread::spawn(move || {
-            while !done.load(Ordering::Relaxed) {
-                if signalled.load(Ordering::Relaxed) {
-                    cancel.cancel();
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(10));
-            }
-        })
-    };
-    let result = call();
-    done.store(true, Ordering::Relaxed);
-    let _ = watcher.join();
-    if let Some(id) = id {
-        signal_hook::low_level::unregister(id);
+impl Session {
+    /// The limits of a call: each given one, else the session's.
+    fn limits(
+        &self,
+        timeout: Option<f64>,
+        max_memory: Option<usize>,
+        max_positions: Option<usize>,
+    ) -> Limits {
+        Limits {
+            timeout: timeout.or(self.limits.timeout),
+            max_memory: max_memory.or(self.limits.max_memory),
+            max_positions: max_positions.or(self.limits.max_positions),
+        }
     }
-    result
+
+    /// Sends a request and waits for its answer with the GIL released; a Ctrl-C cancels it
+    /// and raises `KeyboardInterrupt` once the session's thread has stopped it.
+    fn call(&self, py: Python<'_>, request: Request, limits: Limits) -> PyResult<Answer> {
+        let cancel = Cancel::new();
+        let mut answer = self.link.send(request, limits, cancel.clone());
+        loop {
+            // The receiver goes into the wait and comes back (it may not be shared).
+            let (got, back) = py.allow_threads(move || (answer.recv_timeout(WAKE), answer));
+            answer = back;
+            match got {
+                Ok(Answer::Failed(f)) => return Err(error(py, &f)),
+                Ok(a) => return Ok(a),
+                Err(RecvTimeoutError::Timeout) => {
+                    if let Err(interrupted) = py.check_signals() {
+                        cancel.cancel();
+                        let _ = py.allow_threads(move || answer.recv());
+                        return Err(interrupted);
+                    }
+                }
+                Err(RecvTimeoutError::Disconnected) => {
+                    return Err(PyRuntimeError::new_err("the session's thread has stopped"))
+                }
+            }
+        }
+    }
+
+    /// A held value's handle as a request's number, checked to be this session's.
+    fn held_id(&self, handle: &Bound<'_, Handle>) -> PyResult<u64> {
+        let h = handle.get();
+        if !Arc::ptr_eq(&h.link, &self.link) {
+            return Err(pyo3::exceptions::PyValueError::new_err(format!(
+                "{} belongs to another cgl.Session",
+                h.text
+            )));
+        }
+        Ok(h.id)
+    }
+
+    /// Python values keyed by name, as plain data for the session's thread.
+    fn named(&self, names: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, worker::Plain)>> {
+        let mut out = Vec::new();
+        if let Some(names) = names {
+            for (k, v) in names.iter() {
+                out.push((k.extract::<String>()?, convert::to_plain(&v, &self.link)?));
+            }
+        }
+        Ok(out)
+    }
 }
 
 #[pymethods]
 impl Session {
     #[new]
-    fn new() -> Session {
-        Session {
-            core: Core::new(SessionConfig::default()),
-            files: Vec::new(),
-        }
+    #[pyo3(signature = (*, timeout = None, max_memory = None, max_positions = None))]
+    fn new(
+        timeout: Option<f64>,
+        max_memory: Option<usize>,
+        max_positions: Option<usize>,
+    ) -> PyResult<Session> {
+        let link = Link::start(SessionConfig::default())
+            .map_err(|e| PyRuntimeError::new_err(format!("cannot start a session: {e}")))?;
+        Ok(Session {
+            link: Arc::new(link),
+            limits: Limits {
+                timeout,
+                max_memory,
+                max_positions,
+            },
+        })
     }
 
     /// Loads a `.game` file (and what it imports); raises `cgl.Error` if it does not load.
-    fn load(&mut self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
-        match self.core.load_path(Path::new(&path)) {
-            Ok(file) => {
-                self.remember(file);
-                Ok(())
-            }
-            Err(d) => Err(error(py, &self.core, &d)),
-        }
+    fn load(&self, py: Python<'_>, path: std::path::PathBuf) -> PyResult<()> {
+        self.call(py, Request::Load(path), self.limits(None, None, None))?;
+        Ok(())
     }
 
     /// Loads `text` as a file named `name`; raises `cgl.Error` if it does not load.
-    #[pyo3(signature = (text, name = "<source>"))]
-    fn load_source(&mut self, py: Python<'_>, text: &str, name: &str) -> PyResult<()> {
-        match self.core.load_source(name, text) {
-            Ok(file) => {
-                self.remember(file);
-                Ok(())
-            }
-            Err(d) => Err(error(py, &self.core, &d)),
+    #[pyo3(signature = (text, name = "<source>".to_string()))]
+    fn load_source(&self, py: Python<'_>, text: String, name: String) -> PyResult<()> {
+        let request = Request::LoadSource { text, name };
+        self.call(py, request, self.limits(None, None, None))?;
+        Ok(())
+    }
+
+    /// Evaluates an expression in the scope of every loaded file, each keyword argument a
+    /// name bound to its value (a Python value, or a position, game value or game this
+    /// session gave), within the given limits (seconds, bytes, positions; None: the
+    /// session's). Raises `cgl.Error` if it fails (`cgl::limit::timeout` past the time), and
+    /// `KeyboardInterrupt` after a Ctrl-C.
+    #[pyo3(signature = (expr, *, timeout = None, max_memory = None, max_positions = None, **names))]
+    fn eval(
+        slf: &Bound<'_, Session>,
+        expr: String,
+        timeout: Option<f64>,
+        max_memory: Option<usize>,
+        max_positions: Option<usize>,
+        names: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<PyObject> {
+        let py = slf.py();
+        let this = slf.borrow();
+        let names = this.named(names)?;
+        let limits = this.limits(timeout, max_memory, max_positions);
+        match this.call(py, Request::Eval { expr, names }, limits)? {
+            Answer::Value(v) => convert::to_py(py, &v, slf.as_any(), &this.link, false),
+            _ => Err(PyRuntimeError::new_err("an evaluation gave no value")),
         }
     }
 
-    /// Evaluates an expression in the scope of every loaded file, within the given limits
-    /// (seconds, bytes, positions; None: the session's own). Raises `cgl.Error` if it fails
-    /// (`cgl::limit::timeout` past the time), and `KeyboardInterrupt` after a Ctrl-C.
-    #[pyo3(signature = (expr, timeout = None, max_memory = None, max_positions = None))]
-    fn eval(
+    /// `expr` over each variable's values: `vars` a list of one or two (name, values) pairs;
+    /// a dict of `vars` (the names), `cells` (each the variables' values and the value) and
+    /// `svg` (the picture `cgl plot` draws, or None). `cgl.Session.table` wraps it.
+    #[pyo3(signature = (expr, vars, names = None, timeout = None, max_memory = None, max_positions = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn _tabulate(
         slf: &Bound<'_, Session>,
-        expr: &str,
+        expr: String,
+        vars: Vec<(String, Bound<'_, PyAny>)>,
+        names: Option<&Bound<'_, PyDict>>,
         timeout: Option<f64>,
         max_memory: Option<usize>,
         max_positions: Option<usize>,
     ) -> PyResult<PyObject> {
         let py = slf.py();
-        let cancel = Cancel::new();
-        let b = budget(timeout, max_memory, max_positions, &cancel);
-        let mut this = slf.borrow_mut();
-        let files = this.files.clone();
-        let result = interruptible(&cancel, || {
-            this.core.within(&b, |s| s.eval_text(expr, &files))
-        });
-        // A Ctrl-C: Python's own handler saw it too; raise it now.
-        py.check_signals()?;
-        let value = match result {
-            Ok(v) => v,
-            Err(d) => return Err(error(py, &this.core, &d)),
+        let this = slf.borrow();
+        if vars.is_empty() || vars.len() > 2 {
+            return Err(pyo3::exceptions::PyValueError::new_err(
+                "a table has one variable (rows) or two (rows and columns)",
+            ));
+        }
+        let vars = vars
+            .iter()
+            .map(|(n, v)| Ok((n.clone(), convert::to_plain(v, &this.link)?)))
+            .collect::<PyResult<Vec<_>>>()?;
+        let names = this.named(names)?;
+        let limits = this.limits(timeout, max_memory, max_positions);
+        let Answer::Table(table) = this.call(py, Request::Table { expr, vars, names }, limits)?
+        else {
+            return Err(PyRuntimeError::new_err("a table gave no rows"));
         };
-        let session: Py<Session> = slf.clone().unbind();
-        to_py(py, &this.core, &session, &value, false)
+        let out = PyDict::new(py);
+        out.set_item("vars", table.vars)?;
+        let cells = PyList::empty(py);
+        for (at, value) in &table.cells {
+            let at: Vec<PyObject> = at
+                .iter()
+                .map(|p| convert::to_py(py, p, slf.as_any(), &this.link, false))
+                .collect::<PyResult<_>>()?;
+            let value = convert::to_py(py, value, slf.as_any(), &this.link, false)?;
+            cells.append((at, value))?;
+        }
+        out.set_item("cells", cells)?;
+        out.set_item("svg", table.svg)?;
+        Ok(out.into_any().unbind())
     }
 
     /// Runs the `expect` statements of every loaded file (not their `print`s), within the
     /// given limits for the whole run; a list of `Expectation`s in order.
-    #[pyo3(signature = (timeout = None, max_memory = None, max_positions = None))]
+    #[pyo3(signature = (*, timeout = None, max_memory = None, max_positions = None))]
     fn check(
-        &mut self,
+        &self,
         py: Python<'_>,
         timeout: Option<f64>,
         max_memory: Option<usize>,
         max_positions: Option<usize>,
     ) -> PyResult<Vec<Expectation>> {
-        let cancel = Cancel::new();
-        let b = budget(timeout, max_memory, max_positions, &cancel);
-        let files = self.files.clone();
-        let options = RunOptions {
-            skip_after_timeout: true,
-            ..RunOptions::default()
+        let limits = self.limits(timeout, max_memory, max_positions);
+        let Answer::Checked(found) = self.call(py, Request::Check, limits)? else {
+            return Err(PyRuntimeError::new_err("a check gave no results"));
         };
-        let mut out = Vec::new();
-        interruptible(&cancel, || {
-            self.core.within(&b, |s| {
-                let mut locator = Locator::default();
-                for &file in &files {
-                    s.run_statements(file, options, &mut |s, ran| {
-                        if ran.kind != StatementKind::Expect {
-                            return;
-                        }
-                        let place = locator.place(ran.span, &s.sources);
-                        let (status, message, code) = match &ran.outcome {
-                            Gave::Passed => ("passed", None, None),
-                            Gave::Failed(d) => (
-                                "failed",
-                                Some(d.message.clone()),
-                                Some(d.code.name().to_string()),
-                            ),
-                            Gave::Skipped => ("skipped", None, None),
-                            Gave::Printed(_) => return,
-                        };
-                        out.push(Expectation {
-                            file: place.as_ref().map(|p| p.file.clone()).unwrap_or_default(),
-                            line: place.as_ref().map_or(0, |p| p.line),
-                            status: status.to_string(),
-                            passed: status == "passed",
-                            message,
-                            code,
-                        });
-                    });
+        Ok(found
+            .into_iter()
+            .map(|e| {
+                let first = e.failure.as_ref().and_then(|f| f.diagnostics.first());
+                Expectation {
+                    passed: e.status == "passed",
+                    message: first.map(|d| d.message.clone()),
+                    code: first.map(|d| d.code.name().to_string()),
+                    rendered: e.failure.as_ref().and_then(|f| f.rendered.first().cloned()),
+                    file: e.file,
+                    line: e.line,
+                    status: e.status,
                 }
             })
-        });
-        py.check_signals()?;
-        Ok(out)
+            .collect())
+    }
+
+    /// The picture of a held position (its game's `show` clause), or None.
+    fn _picture(&self, py: Python<'_>, handle: &Bound<'_, Handle>) -> PyResult<Option<String>> {
+        let id = self.held_id(handle)?;
+        match self.call(py, Request::Picture(id), self.limits(None, None, None))? {
+            Answer::Text(t) => Ok(t),
+            _ => Ok(None),
+        }
+    }
+
+    /// The thermograph of a held game value as SVG, or None.
+    fn _thermograph(&self, py: Python<'_>, handle: &Bound<'_, Handle>) -> PyResult<Option<String>> {
+        let id = self.held_id(handle)?;
+        match self.call(py, Request::Thermograph(id), self.limits(None, None, None))? {
+            Answer::Text(t) => Ok(t),
+            _ => Ok(None),
+        }
     }
 
     /// The files loaded (with what they import), as cgl shows them.
-    fn loaded_files(&self) -> Vec<String> {
-        self.core.loaded_files()
-    }
-}
-
-impl Session {
-    fn remember(&mut self, file: usize) {
-        if !self.files.contains(&file) {
-            self.files.push(file);
+    fn loaded_files(&self, py: Python<'_>) -> PyResult<Vec<String>> {
+        match self.call(py, Request::LoadedFiles, Limits::default())? {
+            Answer::Names(n) => Ok(n),
+            _ => Ok(Vec::new()),
         }
     }
-}
-
-/// A cgl value as a Python value. Inside a set (`in_set`), where Python needs hashable
-/// elements, a list becomes a tuple.
-fn to_py(
-    py: Python<'_>,
-    core: &Core,
-    session: &Py<Session>,
-    value: &CoreValue,
-    in_set: bool,
-) -> PyResult<PyObject> {
-    let all =
-        |items: &mut dyn Iterator<Item = &CoreValue>, in_set: bool| -> PyResult<Vec<PyObject>> {
-            items.map(|v| to_py(py, core, session, v, in_set)).collect()
-        };
-    Ok(match value {
-        CoreValue::None => py.None(),
-        CoreValue::Bool(b) => b.into_pyobject(py)?.to_owned().into_any().unbind(),
-        CoreValue::Int(n) => n.into_pyobject(py)?.into_any().unbind(),
-        CoreValue::Str(s) => s.as_ref().into_pyobject(py)?.into_any().unbind(),
-        CoreValue::Tuple(items) | CoreValue::Split(items) => {
-            PyTuple::new(py, all(&mut items.iter(), in_set)?)?
-                .into_any()
-                .unbind()
-        }
-        CoreValue::List(items) if in_set => PyTuple::new(py, all(&mut items.iter(), true)?)?
-            .into_any()
-            .unbind(),
-        CoreValue::List(items) => PyList::new(py, all(&mut items.iter(), false)?)?
-            .into_any()
-            .unbind(),
-        CoreValue::Set(items) => PyFrozenSet::new(py, &all(&mut items.iter(), true)?)?
-            .into_any()
-            .unbind(),
-        CoreValue::Range(start, end) => py
-            .import("builtins")?
-            .getattr("range")?
-            .call1((*start, *end))?
-            .unbind(),
-        CoreValue::Pos(_) => Py::new(
-            py,
-            Position {
-                text: core.show(value),
-                value: value.clone(),
-                session: session.clone_ref(py),
-            },
-        )?
-        .into_any(),
-        CoreValue::Form(_) => Py::new(
-            py,
-            Value {
-                text: core.show(value),
-            },
-        )?
-        .into_any(),
-        CoreValue::Game(_) => Py::new(
-            py,
-            Game {
-                text: core.show(value),
-            },
-        )?
-        .into_any(),
-        _ => match core.data(value) {
-            Data::Rational {
-                numerator,
-                denominator,
-            } => py
-                .import("fractions")?
-                .getattr("Fraction")?
-                .call1((numerator, denominator))?
-                .unbind(),
-            Data::Outcome(o) => py.import("cgl")?.getattr("Outcome")?.call1((o,))?.unbind(),
-            Data::Mode(m) => m.into_pyobject(py)?.into_any().unbind(),
-            _ => core.show(value).into_pyobject(py)?.into_any().unbind(),
-        },
-    })
 }
 
 /// The compiled part of the package `cgl`.
 #[pymodule]
 fn _cgl(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Session>()?;
-    m.add_class::<Value>()?;
-    m.add_class::<Game>()?;
-    m.add_class::<Position>()?;
+    m.add_class::<Handle>()?;
     m.add_class::<Expectation>()?;
     m.add("Error", m.py().get_type::<Error>())?;
     Ok(())

@@ -73,6 +73,7 @@ pub use crate::eval::builtins::{self, Builtin, BUILTINS, CONSTANT_NAMES};
 pub use crate::eval::picture::{gallery, indent};
 pub use crate::eval::{Limits, Meter, Stop, StrategicTable, INTERRUPTED, TIMEOUT};
 pub use crate::graph::{GraphConfig, IndexUse};
+pub use crate::num::Rational;
 pub use crate::plot;
 pub use crate::progress;
 /// What is typed at a prompt, read without evaluating it: entries and meta-commands
