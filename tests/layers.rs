@@ -131,6 +131,37 @@ fn shells_use_only_the_library_face() {
     );
 }
 
+/// The Python bindings (python/, a crate of their own that depends on this one) reach it
+/// only through `cgl::api`, as the shells inside do.
+#[test]
+fn the_python_bindings_use_only_the_library_face() {
+    let mut files = Vec::new();
+    rust_files(&root().join("python").join("src"), &mut files);
+    assert!(!files.is_empty(), "python/src has no files");
+    let mut wrong = Vec::new();
+    for path in &files {
+        let source = std::fs::read_to_string(path).expect("a readable file");
+        for (n, line) in source.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or("");
+            for (at, _) in code.match_indices("cgl::") {
+                let before = code[..at].chars().next_back();
+                if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '`') {
+                    continue; // `_cgl::`, and a diagnostic code quoted in a text
+                }
+                let after = &code[at + 5..];
+                if !after.starts_with("api") {
+                    wrong.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "the Python bindings use cgl past `cgl::api`:\n{}",
+        wrong.join("\n")
+    );
+}
+
 /// The check itself sees an upward import (so that it cannot pass by reading nothing).
 #[test]
 fn the_layer_check_sees_crate_paths() {

@@ -60,12 +60,12 @@ pub use crate::diag::{
     FileId, Label, Locator, Place, RenderStyle, Severity, SourceMap, Span,
 };
 pub use crate::session::{
-    choose_move, completions, escaped, highlights, picture_svg, shown, word_start, Binding,
-    Bindings, Budget, Cancel, Completion, CompletionKind, Data, Definition, DefinitionKind,
-    Equilibria, Equilibrium, Exercise, FailedValues, ForMover, Fragment, GameInfo, Gave, Highlight,
-    HighlightKind, LoadPolicy, NameAt, OptionFacts, ParsedExpr, PlayEnd, PlayOption, PlayView, Ran,
-    Rows, RunOptions, Session, SessionConfig, StatementKind, Symbol, TableVar, Winner,
-    DEFAULT_MAX_FILE_MIB, MOST_OPTIONS,
+    choose_move, completions, escaped, highlights, picture_svg, short_label, shown, word_start,
+    Binding, Bindings, Budget, Cancel, Completion, CompletionKind, Data, Definition,
+    DefinitionKind, Equilibria, Equilibrium, Exercise, FailedValues, ForMover, Fragment, GameInfo, Gave,
+    Highlight, HighlightKind, LoadPolicy, MovesGraph, NameAt, OptionFacts, ParsedExpr, PlayEnd,
+    PlayOption, PlayView, Ran, Rows, RunOptions, Session, SessionConfig, StatementKind, Symbol,
+    TableVar, Winner, DEFAULT_MAX_FILE_MIB, DOT_NODES, MOST_OPTIONS,
 };
 
 pub use crate::cgt::{Dyadic, Side};
@@ -74,6 +74,7 @@ pub use crate::eval::builtins::{self, Builtin, BUILTINS, CONSTANT_NAMES};
 pub use crate::eval::picture::{gallery, indent};
 pub use crate::eval::{Limits, Meter, Stop, StrategicTable, INTERRUPTED, TIMEOUT};
 pub use crate::graph::{GraphConfig, IndexUse};
+pub use crate::num::Rational;
 pub use crate::plot;
 pub use crate::progress;
 /// What is typed at a prompt, read without evaluating it: entries and meta-commands

@@ -162,7 +162,7 @@ enum Command {
         #[arg(short = 'o', long, value_name = "FILE")]
         output: Option<PathBuf>,
         /// Most positions the graph may have.
-        #[arg(long, value_name = "NODES", default_value_t = 2_000)]
+        #[arg(long, value_name = "NODES", default_value_t = crate::api::DOT_NODES)]
         max_nodes: usize,
         #[command(flatten)]
         options: EngineOptions,

@@ -1,10 +1,8 @@
 //! `cgl plot` and `cgl dot`: evaluate what a picture shows through the session, and hand it
 //! to `crate::api::plot` as plain data to draw.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use crate::api::builtins::Builtin;
 use crate::api::plot::{dot, Plot};
 use crate::api::Value;
 use crate::api::{Bindings, ParsedExpr, Session, TableVar};
@@ -197,29 +195,6 @@ pub fn image(session: &Session, plot: &Plot, format: ImageFormat) -> Result<Vec<
 /// pixels in the PNG.
 const CELL_BYTES: usize = 512;
 
-/// Longest label of a node, in characters.
-const LONGEST_LABEL: usize = 60;
-
-fn short(text: String) -> String {
-    if text.chars().count() <= LONGEST_LABEL {
-        return text;
-    }
-    let cut: String = text.chars().take(LONGEST_LABEL - 1).collect();
-    format!("{cut}…")
-}
-
-/// The largest picture drawn in a node of `cgl dot`: a board up to 12 lines of 40
-/// characters; a larger one is left to the printed form.
-const NODE_PICTURE: (usize, usize) = (12, 40);
-
-/// Whether a position's picture is short enough to be a node's label.
-fn fits_a_node(picture: &str) -> bool {
-    let (lines, width) = NODE_PICTURE;
-    !picture.is_empty()
-        && picture.lines().count() <= lines
-        && picture.lines().all(|l| l.chars().count() <= width)
-}
-
 /// The DOT text of the game graph from the position `expr` evaluates to: every position
 /// reachable, at most `max_nodes` of them.
 pub fn dot_graph(
@@ -233,96 +208,8 @@ pub fn dot_graph(
     let parsed = ParsedExpr::parse(file, expr, &(0..expr.len()))?;
     let span = parsed.span();
     let start = session.eval_parsed(&parsed, &scope)?;
-    if !matches!(start, Value::Pos(_)) {
-        return Err(usage(
-            span,
-            format!(
-                "`cgl dot` draws the graph from a position, not {}",
-                start.a_type_name()
-            ),
-            &format!("this is {}", session.show_short(&start)),
-            &session.position_help(
-                &start,
-                "make a position by calling a game, e.g. `Chomp([3, 3])`",
-            ),
-        ));
-    }
-    // Breadth first from the start: node i is the i-th position met.
-    let mut index: BTreeMap<Value, usize> = BTreeMap::new();
-    let mut order: Vec<Value> = vec![start.clone()];
-    index.insert(start, 0);
-    let mut moves: Vec<(usize, usize)> = Vec::new();
-    let mut next = 0;
-    while next < order.len() {
-        session.stop().check().map_err(|d| vec![*d])?;
-        let here = order[next].clone();
-        let options = match session.analyse(Builtin::Moves, &here, span) {
-            Ok(Value::List(ref items)) => items.clone(),
-            Ok(_) => return Err(vec![Diag::internal("moves gave no list")]),
-            Err(d) => return Err(vec![*d]),
-        };
-        for q in options.iter() {
-            let to = match index.get(q) {
-                Some(&i) => i,
-                None => {
-                    if order.len() == max_nodes {
-                        return Err(vec![Diag::error(
-                            Code::PlotTooLarge,
-                            format!("the game graph from this position has more than {max_nodes} positions"),
-                        )
-                        .label(span, "from here")
-                        .help("draw a smaller position, or raise --max-nodes")]);
-                    }
-                    order.push(q.clone());
-                    index.insert(q.clone(), order.len() - 1);
-                    order.len() - 1
-                }
-            };
-            moves.push((next, to));
-        }
-        next += 1;
-    }
-    let mut nodes = Vec::with_capacity(order.len());
-    let mut is_p = Vec::with_capacity(order.len());
-    for p in &order {
-        session.stop().check().map_err(|d| vec![*d])?;
-        let outcome = match session.analyse(Builtin::Outcome, p, span) {
-            Ok(v) => session.show(&v),
-            Err(d) => return Err(vec![*d]),
-        };
-        // The Grundy value where it is defined (normal play, no draws), else the remoteness,
-        // else none (a draw).
-        let value = match session.analyse(Builtin::Grundy, p, span) {
-            Ok(v) => Some(format!("grundy {}", session.show(&v))),
-            Err(_) => session
-                .analyse(Builtin::Remoteness, p, span)
-                .ok()
-                .map(|v| format!("remoteness {}", session.show(&v))),
-        };
-        is_p.push(outcome == "P");
-        let picture = match session.picture(p, span) {
-            Ok(picture) => picture.filter(|p| fits_a_node(p)),
-            Err(d) => return Err(vec![*d]),
-        };
-        nodes.push(dot::Node {
-            label: short(session.show_short(p)),
-            picture,
-            outcome,
-            value,
-        });
-    }
-    // A Grundy value or remoteness cut short by the deadline reads as none above: the
-    // graph is written only if the deadline has not passed.
-    session.stop().check().map_err(|d| vec![*d])?;
-    let edges: Vec<dot::Edge> = moves
-        .into_iter()
-        .map(|(from, to)| dot::Edge {
-            from,
-            to,
-            winning: is_p[to],
-        })
-        .collect();
-    Ok(dot::write(expr, &nodes, &edges))
+    let graph = session.moves_graph(&start, span, max_nodes, "cgl dot", "--max-nodes")?;
+    Ok(dot::write(expr, &graph.nodes, &graph.edges))
 }
 
 /// Writes `bytes` to `output`, or to `out` without one.

@@ -20,10 +20,23 @@ pub const DEFAULT_BODY_KIB: usize = 1024;
 /// `cgl serve`.
 #[derive(Debug, Args)]
 #[command(
+    mut_arg("max_memory", |a| a.help(
+        "Most memory (MiB) one request may take: its game graph, estimated from its size \
+         (and, apart, its table of game values) [default: 512]"
+    )),
+    mut_arg("max_positions", |a| a.help(
+        "Most positions (and compounds) one request may explore [default: 2000000]"
+    )),
+    mut_arg("max_file_size", |a| a.help(
+        "Largest file read (MiB), a file opened or imported [default: 16]"
+    )),
+    mut_arg("threads", |a| a.help(
+        "Threads one request may use (requests run side by side) [default: 1]"
+    )),
     after_help = "Each request is bounded: by default 10 seconds (--timeout), 512 MiB \
-                        (--max-memory), 2,000,000 positions (--max-positions) and one thread \
-                        (--threads); the engine options' defaults above are those of \
-                        `cgl check`. Example: cgl serve examples --open"
+                  (--max-memory), 2,000,000 positions (--max-positions) and one thread \
+                  (--threads); --evaluations of them run at once, the rest wait their turn. \
+                  Example: cgl serve examples --open"
 )]
 pub struct Serve {
     /// The folder whose .game files the page lists and opens (read-only); imports of the

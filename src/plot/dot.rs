@@ -18,6 +18,37 @@ pub struct Node {
     pub value: Option<String>,
 }
 
+/// Who may make a move: either player (an impartial game), or Left or Right alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum By {
+    /// Either player.
+    Either,
+    /// Left (drawn blue).
+    Left,
+    /// Right (drawn red).
+    Right,
+}
+
+impl By {
+    /// The colour of a move by this player that does not win.
+    pub fn colour(self) -> &'static str {
+        match self {
+            By::Either => "#888888",
+            By::Left => "#1f5fbf",
+            By::Right => "#c0392b",
+        }
+    }
+
+    /// The move's class: `move`, `move left` or `move right`.
+    pub fn class(self) -> &'static str {
+        match self {
+            By::Either => "move",
+            By::Left => "move left",
+            By::Right => "move right",
+        }
+    }
+}
+
 /// A move.
 #[derive(Clone, Copy, Debug)]
 pub struct Edge {
@@ -25,7 +56,10 @@ pub struct Edge {
     pub from: usize,
     /// To this one.
     pub to: usize,
-    /// A winning move (to a P-position).
+    /// Who may make it.
+    pub by: By,
+    /// A winning move: to a P-position, or in a partizan game to one its mover wins
+    /// moving second.
     pub winning: bool,
 }
 
@@ -86,6 +120,8 @@ pub fn write(title: &str, nodes: &[Node], edges: &[Edge]) -> String {
         match node.outcome.as_str() {
             "P" => attrs.push("fillcolor=black, fontcolor=white".to_string()),
             "D" => attrs.push("fillcolor=gray80".to_string()),
+            "L" => attrs.push("fillcolor=\"#d6e4f7\"".to_string()),
+            "R" => attrs.push("fillcolor=\"#f7d9d6\"".to_string()),
             _ => {}
         }
         if i == 0 {
@@ -94,15 +130,18 @@ pub fn write(title: &str, nodes: &[Node], edges: &[Edge]) -> String {
         let _ = writeln!(out, "  n{i} [{}];", attrs.join(", "));
     }
     for e in edges {
-        if e.winning {
-            let _ = writeln!(
-                out,
-                "  n{} -> n{} [style=bold, penwidth=2.5, class=\"winning\"];",
-                e.from, e.to
-            );
-        } else {
-            let _ = writeln!(out, "  n{} -> n{} [color=gray50];", e.from, e.to);
-        }
+        // Impartial moves grey, or bold where they win; Left's blue, Right's red.
+        let attrs = match (e.by, e.winning) {
+            (By::Either, true) => "style=bold, penwidth=2.5, class=\"winning\"".to_string(),
+            (By::Either, false) => "color=gray50".to_string(),
+            (by, true) => format!(
+                "color=\"{}\", style=bold, penwidth=2.5, class=\"{} winning\"",
+                by.colour(),
+                by.class()
+            ),
+            (by, false) => format!("color=\"{}\", class=\"{}\"", by.colour(), by.class()),
+        };
+        let _ = writeln!(out, "  n{} -> n{} [{attrs}];", e.from, e.to);
     }
     let _ = writeln!(out, "}}");
     out

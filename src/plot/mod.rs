@@ -18,9 +18,11 @@
 
 pub mod dot;
 mod font;
+pub mod graph;
 mod layout;
 pub mod png;
 pub mod svg;
+pub mod thermograph;
 
 /// What a cell shows: a mark (booleans and outcomes) or an integer on a colour scale.
 #[derive(Clone, Debug, PartialEq, Eq)]

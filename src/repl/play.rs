@@ -4,11 +4,11 @@
 use std::io::Write;
 
 use super::editor::{Lines, Read};
-use super::explain::{options, outcome, remoteness};
+use super::explain::outcome;
 use super::Errors;
 use crate::api::builtins::Builtin;
+use crate::api::choose_move;
 use crate::api::Side;
-use crate::api::{choose_move, OptionFacts};
 use crate::api::{gallery, indent};
 use crate::api::{Bindings, Session};
 use crate::api::{Code, Diag, Span};
@@ -140,10 +140,10 @@ pub fn play(
         } else {
             first.other()
         };
-        let moves = match side_of(mover) {
-            Some(side) => side_options(repl.session, &here, side, span).map_err(one)?,
-            None => options(repl.session, &here, span).map_err(one)?,
-        };
+        let moves = repl
+            .session
+            .play_options(&here, side_of(mover), span)
+            .map_err(one)?;
         if moves.is_empty() && scored {
             let pays = repl
                 .session
@@ -230,26 +230,14 @@ pub fn play(
             continue;
         }
         if mover == Player::Computer {
+            // What each option means for the computer, as the page's play reads it.
             let mut facts = Vec::with_capacity(moves.len());
             for m in &moves {
-                facts.push(match side_of(mover) {
-                    // The computer's winning moves leave the user, moving first, lost: as
-                    // a move to P in an impartial game.
-                    Some(side) => OptionFacts {
-                        outcome: if wins_after(side, outcome(repl.session, m, span).map_err(one)?) {
-                            Outcome::P
-                        } else {
-                            Outcome::N
-                        },
-                        remoteness: Some(
-                            side_remoteness(repl.session, m, other(side), span).map_err(one)?,
-                        ),
-                    },
-                    None => OptionFacts {
-                        outcome: outcome(repl.session, m, span).map_err(one)?,
-                        remoteness: remoteness(repl.session, m, span).map_err(one)?,
-                    },
-                });
+                facts.push(
+                    repl.session
+                        .option_facts(m, side_of(mover), span)
+                        .map_err(one)?,
+                );
             }
             let choice = choose_move(&facts).unwrap_or(0);
             let next = moves[choice].clone();
@@ -318,12 +306,8 @@ pub fn play(
                 "hint" => {
                     let mut winning = Vec::new();
                     for (i, m) in moves.iter().enumerate() {
-                        let o = outcome(repl.session, m, span).map_err(one)?;
-                        let wins = match user_side {
-                            Some(side) => wins_after(side, o),
-                            None => o == Outcome::P,
-                        };
-                        if wins {
+                        let fact = repl.session.option_facts(m, user_side, span).map_err(one)?;
+                        if fact.outcome == Outcome::P {
                             winning.push((i + 1).to_string());
                         }
                     }
@@ -421,41 +405,6 @@ fn side_name(side: Side) -> &'static str {
     match side {
         Side::Left => "Left",
         Side::Right => "Right",
-    }
-}
-
-/// Whether `side`, having moved to a position of class `o`, wins (the opponent moves first
-/// there and loses).
-fn wins_after(side: Side, o: Outcome) -> bool {
-    match side {
-        Side::Left => matches!(o, Outcome::L | Outcome::P),
-        Side::Right => matches!(o, Outcome::R | Outcome::P),
-    }
-}
-
-/// `side`'s options of a position.
-fn side_options(
-    session: &mut Session,
-    position: &Value,
-    side: Side,
-    span: Span,
-) -> Result<Vec<Value>, Box<Diag>> {
-    match session.analyse_side(Builtin::Moves, position, side, span)? {
-        Value::List(ref items) => Ok(items.to_vec()),
-        _ => Ok(Vec::new()),
-    }
-}
-
-/// The moves to the end of a partizan position with `side` to move.
-fn side_remoteness(
-    session: &mut Session,
-    position: &Value,
-    side: Side,
-    span: Span,
-) -> Result<u64, Box<Diag>> {
-    match session.analyse_side(Builtin::Remoteness, position, side, span)? {
-        Value::Int(n) => Ok(u64::try_from(n).unwrap_or(0)),
-        _ => Ok(0),
     }
 }
 

@@ -22,7 +22,7 @@ use crate::api::{
     Binding, Bindings, Fragment, Gave, LoadPolicy, ParsedExpr, Rows, RunOptions, Session,
     SessionConfig, TableVar,
 };
-use crate::api::{PosTerm, Value};
+use crate::api::{PosTerm, Value, DOT_NODES};
 
 /// Most values a `:table` or `:grid` shows.
 const MAX_CELLS: usize = 100_000;
@@ -476,6 +476,22 @@ impl Repl {
                 let shown = explain::explain(&mut self.session, &value, span, self.color)
                     .map_err(|d| vec![*d])?;
                 let _ = write!(out, "{shown}");
+            }
+            Command::Dot(range) => {
+                let value = self.eval_part(file, text, &range)?;
+                let span = Span::new(file, range.start, range.end);
+                let graph = self.session.moves_graph(
+                    &value,
+                    span,
+                    DOT_NODES,
+                    ":dot",
+                    "`cgl dot --max-nodes`",
+                )?;
+                let _ = write!(
+                    out,
+                    "{}",
+                    crate::api::plot::dot::write(&text[range], &graph.nodes, &graph.edges)
+                );
             }
             Command::PayoffTable { expr, player } => {
                 let value = self.eval_part(file, text, &expr)?;

@@ -44,6 +44,10 @@ impl Limits {
 /// Cells a `:table` or `:grid` may have.
 const MOST_CELLS: usize = 10_000;
 
+/// Positions a `:dot` drawing may have: a larger graph is unreadable on a page (`cgl dot`
+/// writes one for Graphviz).
+const MOST_NODES: usize = 200;
+
 /// Pictures drawn at most for one value.
 const MOST_PICTURES: usize = 40;
 
@@ -235,6 +239,9 @@ fn value_json(s: &mut Session, value: &Value, span: Span) -> Result<Json, Vec<Di
     if let Some(table) = super::views::strategic(s, value, span).map_err(|d| vec![*d])? {
         doc["strategic"] = table;
     }
+    if let Some(walls) = s.thermograph_walls(value, span).map_err(|d| vec![*d])? {
+        doc["thermograph"] = json!(crate::api::plot::thermograph::write(&text, &walls));
+    }
     Ok(doc)
 }
 
@@ -294,6 +301,18 @@ fn command(s: &mut Session, index: usize, query: &str) -> Result<Json, Vec<Diag>
             let parsed = ParsedExpr::parse(file, query, &expr)?;
             let value = s.eval_parsed(&parsed, &scope)?;
             value_json(s, &value, span(&expr))
+        }
+        Command::Dot(expr) => {
+            let parsed = ParsedExpr::parse(file, query, &expr)?;
+            let value = s.eval_parsed(&parsed, &scope)?;
+            let title = &query[expr.clone()];
+            let graph = s.moves_graph(&value, span(&expr), MOST_NODES, ":dot", "`cgl dot`")?;
+            Ok(json!({
+                "kind": "graph",
+                "title": title,
+                "nodes": graph.nodes.len(),
+                "svg": crate::api::plot::graph::write(title, &graph.nodes, &graph.edges),
+            }))
         }
         Command::Play {
             expr,

@@ -30,6 +30,8 @@ pub enum Command {
     Quit,
     /// `:explain EXPR`.
     Explain(Range<usize>),
+    /// `:dot P`: the game graph from P (DOT text in the REPL, a drawing on the page).
+    Dot(Range<usize>),
     /// `:table EXPR for n in A..B`.
     Table {
         /// The expression tabulated.
@@ -129,6 +131,12 @@ pub const COMMANDS: &[(&str, &[&str], &str, &str)] = &[
         &["e"],
         "P",
         "a position's options, their values, and which moves win; a strategic game's table and equilibria",
+    ),
+    (
+        "dot",
+        &[],
+        "P",
+        "the game graph from P as Graphviz DOT (the page of cgl serve draws it)",
     ),
     (
         "table",
@@ -356,9 +364,9 @@ pub fn parse_command(entry: &str) -> Result<Command, CommandError> {
         "games" => none(Command::Games),
         "stats" => none(Command::Stats),
         "quit" => none(Command::Quit),
-        "type" | "time" | "explain" => {
+        "type" | "time" | "explain" | "dot" => {
             if rest.is_empty() {
-                return Err(needs(if command == "explain" {
+                return Err(needs(if matches!(command, "explain" | "dot") {
                     "a position"
                 } else {
                     "an expression"
@@ -367,6 +375,7 @@ pub fn parse_command(entry: &str) -> Result<Command, CommandError> {
             Ok(match command {
                 "type" => Command::Type(rest),
                 "time" => Command::Time(rest),
+                "dot" => Command::Dot(rest),
                 _ => Command::Explain(rest),
             })
         }
@@ -613,6 +622,11 @@ mod tests {
             panic!("not time")
         };
         assert_eq!(part(e, &r), "grundy(Kayles(50))");
+        let e = ":dot Chomp([2, 2])";
+        let Ok(Command::Dot(r)) = parse_command(e) else {
+            panic!("not dot")
+        };
+        assert_eq!(part(e, &r), "Chomp([2, 2])");
         let e = ":play computer Nim(3) + Nim(5)";
         let Ok(Command::Play {
             expr,

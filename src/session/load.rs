@@ -74,18 +74,8 @@ impl Session {
     /// The canonical path of `path`, refused if the session is confined to a folder that it
     /// is not in (by `..`, an absolute path or a link).
     fn confined_canonical(&self, path: &Path, import: Option<Span>) -> Result<PathBuf, Vec<Diag>> {
-        let unreadable = |message: String, help: &str| {
-            let mut d = Diag::error(Code::LoadUnreadable, message).help(help.to_string());
-            if let Some(span) = import {
-                d = d.label(span, "imported here");
-            }
-            vec![d]
-        };
-        let where_help = if import.is_some() {
-            "check the path; an import is relative to the folder of the importing file"
-        } else {
-            "check the path; it is relative to the current directory"
-        };
+        let unreadable = |message: String, help: &str| unreadable(message, help, import);
+        let where_help = where_help(import);
         let canonical = std::fs::canonicalize(path).map_err(|e| {
             unreadable(
                 format!("cannot read `{}`: {}", shown(path), io_reason(&e)),
@@ -119,18 +109,8 @@ impl Session {
         canonical: &Path,
         import: Option<Span>,
     ) -> Result<String, Vec<Diag>> {
-        let unreadable = |message: String, help: &str| {
-            let mut d = Diag::error(Code::LoadUnreadable, message).help(help.to_string());
-            if let Some(span) = import {
-                d = d.label(span, "imported here");
-            }
-            vec![d]
-        };
-        let where_help = if import.is_some() {
-            "check the path; an import is relative to the folder of the importing file"
-        } else {
-            "check the path; it is relative to the current directory"
-        };
+        let unreadable = |message: String, help: &str| unreadable(message, help, import);
+        let where_help = where_help(import);
         let bytes =
             read_regular(canonical, self.policy.max_file_size).map_err(
                 |refusal| match refusal {
@@ -406,6 +386,24 @@ fn bytes_text(n: u64) -> String {
         format!("{:.1} MiB", n as f64 / (1u64 << 20) as f64)
     } else {
         format!("{n} bytes")
+    }
+}
+
+/// The diagnostic of a file that cannot be read, labelled at its `import` if it has one.
+fn unreadable(message: String, help: &str, import: Option<Span>) -> Vec<Diag> {
+    let d = Diag::error(Code::LoadUnreadable, message).help(help.to_string());
+    vec![match import {
+        Some(span) => d.label(span, "imported here"),
+        None => d,
+    }]
+}
+
+/// What a path that cannot be found is relative to.
+fn where_help(import: Option<Span>) -> &'static str {
+    if import.is_some() {
+        "check the path; an import is relative to the folder of the importing file"
+    } else {
+        "check the path; it is relative to the current directory"
     }
 }
 

@@ -8,6 +8,7 @@ mod budget;
 pub mod command;
 mod complete;
 mod data;
+mod drawing;
 mod expect;
 mod failure;
 mod grade;
@@ -23,6 +24,7 @@ mod shift;
 pub use budget::{Budget, Cancel};
 pub use complete::{completions, word_start, Completion, CompletionKind};
 pub use data::{picture_svg, Data, Equilibria, Equilibrium};
+pub use drawing::{MovesGraph, DOT_NODES};
 pub use grade::Exercise;
 pub use highlight::{highlights, Highlight, HighlightKind};
 pub use load::{escaped, shown};
@@ -30,6 +32,7 @@ pub use lookup::{Definition, DefinitionKind, NameAt, Symbol};
 pub use play::{
     choose_move, ForMover, OptionFacts, PlayEnd, PlayOption, PlayView, Winner, MOST_OPTIONS,
 };
+pub use plot::short_label;
 pub use prompt::{Binding, Bindings, Fragment, GameInfo, ParsedExpr, Rows, TableVar};
 pub use run::{Gave, Ran, RunOptions, StatementKind};
 

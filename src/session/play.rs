@@ -265,8 +265,8 @@ impl Session {
     }
 
     /// What the computer knows of an option taken by `side` (impartial: `None`), as an
-    /// impartial option: a win for the mover is a P option.
-    fn option_facts(
+    /// impartial option: a win for the mover is a P option (what [`choose_move`] reads).
+    pub fn option_facts(
         &mut self,
         option: &Value,
         side: Option<Side>,

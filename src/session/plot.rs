@@ -9,10 +9,12 @@ use crate::eval::builtins;
 use crate::plot::{self, Axis, Cell, DrawError, Grid, Mark, Plot, Sequence};
 use crate::value::{Outcome, Value};
 
-/// Longest axis label, in characters.
+/// Longest label of a picture (an axis value, a node of `cgl dot`), in characters.
 const LONGEST_LABEL: usize = 60;
 
-fn short(text: String) -> String {
+/// `text` cut to [`LONGEST_LABEL`] characters with `…`: a label of a picture, which a value
+/// printed long would make as wide.
+pub fn short_label(text: String) -> String {
     if text.chars().count() <= LONGEST_LABEL {
         return text;
     }
@@ -91,7 +93,7 @@ impl Session {
     ) -> Result<Plot, Vec<Diag>> {
         let body_span = span;
         // An axis label is cut short: a value printed long would make the picture as wide.
-        let label = |v: &Value| short(self.show_short(v));
+        let label = |v: &Value| short_label(self.show_short(v));
         let x_labels: Vec<String> = rows.iter().map(|(x, _)| label(x)).collect();
         let values: Vec<&Value> = rows
             .iter()

@@ -129,6 +129,29 @@ try {
   await page.waitForSelector("#answers li:first-child img.plot");
   await shot("strategic-and-grid");
 
+  // A partizan game: a thermograph beside a game value, a graph of moves, and play with
+  // Right moving first.
+  await page.selectOption("#file-list", "domineering.game");
+  await page.waitForFunction(() => /^\d+ passed, 0 failed/.test(document.getElementById("summary").textContent), null, { timeout: 120000 });
+  await page.fill("#query", "value(rect(2, 3))");
+  await page.press("#query", "Enter");
+  await page.waitForSelector("#answers li:first-child figure.thermograph img");
+  check("a game value has its thermograph", (await page.locator("#answers li:first-child pre.value").innerText()) === "{2|-1/2}");
+  await page.fill("#query", ":dot rect(2, 2)");
+  await page.press("#query", "Enter");
+  await page.waitForSelector("#answers li:first-child figure.graph img");
+  const caption = await page.locator("#answers li:first-child figure.graph figcaption").innerText();
+  check("the graph of moves from the 2 x 2 board has 4 positions", caption.includes("(4 positions"));
+  const loaded = await page.locator("#answers li:first-child figure.graph img").evaluate((img) => img.complete && img.naturalWidth > 0);
+  check("and its drawing loads", loaded);
+  await page.fill("#play-start", "rect(2, 3)");
+  await page.selectOption("#play-mode", "two");
+  await page.selectOption("#play-side", "right");
+  await page.click("#play-go");
+  await page.waitForFunction(() => /\(right\) to move/.test(document.getElementById("play-status").textContent));
+  check("Right moves first when asked", true);
+  await shot("thermograph-graph-partizan-play");
+
   check("no error in the page's console", problems.length === 0 || (console.error(problems.join("\n")), false));
   console.log("browser: all steps passed");
 } catch (e) {

@@ -184,15 +184,6 @@ pub fn outcome(session: &mut Session, position: &Value, span: Span) -> Result<Ou
     }
 }
 
-/// The remoteness of a position (`None` for a draw).
-pub fn remoteness(
-    session: &mut Session,
-    position: &Value,
-    span: Span,
-) -> Result<Option<u64>, Box<Diag>> {
-    Ok(defined(session, Builtin::Remoteness, position, span)?.ok())
-}
-
 /// The facts of an impartial position and its options: what is cheap first (the outcomes,
 /// then the Grundy values), then the remoteness, all within one budget; then the pictures.
 pub(super) fn impartial(

@@ -12,7 +12,7 @@ mod render;
 use crate::api::Session;
 use crate::api::Value;
 use crate::api::{Diag, Span};
-pub use compute::{options, outcome, remoteness};
+pub use compute::outcome;
 use plan::Plan;
 
 /// Options listed by `:explain` at most (the sets below still use all of them).

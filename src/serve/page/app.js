@@ -262,6 +262,7 @@ function answer(doc) {
     case "value": return valueAnswer(doc);
     case "table": return [tableAnswer(doc)];
     case "grid": return [gridAnswer(doc)];
+    case "graph": return [svgFigure(doc.svg, `the game graph from ${doc.title} (${doc.nodes} positions; black: P, a bold move wins)`, "graph")];
     case "play":
       $("play-start").value = doc.start;
       $("play-mode").value = doc.computer_first ? "computer" : "you";
@@ -284,7 +285,18 @@ function valueAnswer(doc) {
     out.push(g);
   }
   if (doc.strategic) out.push(...strategicAnswer(doc.strategic));
+  if (doc.thermograph) out.push(svgFigure(doc.thermograph, `the thermograph of ${doc.text}`, "thermograph"));
   return out;
+}
+
+// An SVG drawn by the server, shown as an image (its scripts, if any, never run).
+function svgFigure(svg, caption, kind) {
+  const f = el("figure", `drawing ${kind}`);
+  const img = el("img");
+  img.alt = caption;
+  img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg);
+  f.append(img, el("figcaption", null, caption));
+  return f;
 }
 
 function cellTd(cell) {
@@ -416,6 +428,7 @@ $("play-form").addEventListener("submit", (e) => {
 function startPlay() {
   game.start = $("play-start").value.trim();
   game.mode = $("play-mode").value;
+  game.side = $("play-side").value;
   game.moves = [];
   if (!game.start) return;
   $("play-area").hidden = false;
@@ -434,7 +447,7 @@ function computerToMove(n) {
 }
 
 async function playRequest(reply) {
-  const doc = await post("/api/play", fileBody({ start: game.start, moves: game.moves, reply }));
+  const doc = await post("/api/play", fileBody({ start: game.start, moves: game.moves, reply, side: game.side }));
   showPlay(doc);
 }
 
