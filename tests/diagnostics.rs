@@ -32,6 +32,25 @@ use crate::common::{assert_no_crash, cgl, cgl_in, root, temp_dir};
 /// whose snapshot shows it (`every_code_has_a_fail_file_or_a_reason`).
 const NO_FAIL_FILE: &[(Code, &str)] = &[
     (
+        Code::GradeUnsealable,
+        "made by `cgl seal`, not `cgl check` (which checks any exercise); tests/grade.rs \
+         `a_sealed_key_holds_no_answer_and_grades_as_the_open_one`",
+    ),
+    (
+        Code::GradeWrong,
+        "a sealed exercise's failure in `cgl grade`; tests/grade.rs \
+         `a_sealed_key_holds_no_answer_and_grades_as_the_open_one`",
+    ),
+    (
+        Code::GradeBadSealedKey,
+        "a sealed key is JSON, not a .game file; tests/grade.rs \
+         `a_sealed_key_holds_no_answer_and_grades_as_the_open_one`",
+    ),
+    (
+        Code::CertificateRefused,
+        "made by `cgl certify` and `cgl verify`; tests/certify.rs",
+    ),
+    (
         Code::LoadTooLarge,
         "the smallest limit is 1 MiB, so a fail file would have to be over 1 MiB; \
          tests/reliability.rs checks /dev/zero and a file over the limit",

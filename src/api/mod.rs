@@ -61,11 +61,12 @@ pub use crate::diag::{
 };
 pub use crate::session::{
     choose_move, completions, escaped, highlights, picture_svg, short_label, shown, word_start,
-    Binding, Bindings, Budget, Cancel, Completion, CompletionKind, Data, Definition,
-    DefinitionKind, Equilibria, Equilibrium, Exercise, FailedValues, ForMover, Fragment, GameInfo, Gave,
-    Highlight, HighlightKind, LoadPolicy, MovesGraph, NameAt, OptionFacts, ParsedExpr, PlayEnd,
-    PlayOption, PlayView, Ran, Rows, RunOptions, Session, SessionConfig, StatementKind, Symbol,
-    TableVar, Winner, DEFAULT_MAX_FILE_MIB, DOT_NODES, MOST_OPTIONS,
+    Binding, Bindings, Budget, Cancel, Certificate, Completion, CompletionKind, Data, Definition,
+    DefinitionKind, Equilibria, Equilibrium, Exercise, Facts, FailedValues, ForMover, Fragment,
+    GameInfo, Gave, Highlight, HighlightKind, LoadPolicy, Marked, MovesGraph, NameAt, OptionFacts,
+    ParsedExpr, PlayEnd, PlayOption, PlayView, Proves, Ran, Rows, RunOptions, SealedExercise,
+    SealedKey, Session, SessionConfig, StatementKind, Symbol, TableVar, Winner, CERTIFICATE_FORMAT,
+    DEFAULT_MAX_FILE_MIB, DOT_NODES, MOST_OPTIONS, SEALED_FORMAT,
 };
 
 pub use crate::cgt::{Dyadic, Side};

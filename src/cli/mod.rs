@@ -5,9 +5,12 @@
 //! and `eval`, evaluation failed); 2 a file could not be checked (not found, unreadable, a
 //! syntax or name error, a crash), and clap's usage errors.
 
+mod certify;
 mod check;
+mod diff;
 pub mod explain;
 mod fmt;
+mod grade;
 mod memory;
 mod options;
 pub mod plot;
@@ -26,11 +29,11 @@ use clap::{Parser, Subcommand};
 use crate::api::progress::{Clearing, Gauge, Progress, Tally};
 use crate::api::stats::{Stats, Work};
 use crate::api::{render, Code, Diag, RenderStyle, SourceMap};
-use crate::api::{Meter, Stop};
 use crate::api::{LoadPolicy, Session, SessionConfig};
+use crate::api::{Meter, Stop};
 use check::{inputs, CheckSettings};
-use report::Format;
 use options::{default_threads, parse_seconds, EngineOptions, Unattended, CONFINED_TIMEOUT};
+use report::Format;
 use tracked::{io_error_text, Tracked};
 
 /// cgl: describe combinatorial games in .game files and analyse them.
@@ -182,6 +185,33 @@ enum Command {
     Lsp,
     /// Serve a web page for a class: edit, check, query and play the .game files of a folder.
     Serve(serve::Serve),
+    /// Which positions changed outcome, Grundy value, remoteness or game value between two
+    /// versions of a game.
+    Diff(diff::Diff),
+    /// Write a certificate of a position's outcome or Grundy value, which `cgl verify`
+    /// checks with the game's rules alone.
+    Certify(certify::Certify),
+    /// Check a certificate against the games of some files, position by position.
+    Verify(certify::Verify),
+    /// Grade students' submissions against a key whose expectations carry points.
+    Grade(grade::Grade),
+    /// Seal a key for `cgl grade`: its answers kept as salted hashes, for students to grade
+    /// themselves without reading them.
+    Seal(grade::Seal),
+    /// Grade one submission for a `cgl grade`, which started this process (not for people).
+    #[command(name = "grade-child", hide = true)]
+    GradeChild {
+        /// The key.
+        key: PathBuf,
+        /// The submission.
+        submission: PathBuf,
+        /// Its time.
+        #[arg(long)]
+        seconds: f64,
+        /// Its memory, MiB.
+        #[arg(long)]
+        memory_mib: usize,
+    },
     /// Explore games interactively (also what `cgl` alone does).
     Repl {
         /// Files to load first.
@@ -206,7 +236,9 @@ impl Command {
             Command::Repl { no_progress, .. } => *no_progress,
             Command::Explain { .. } | Command::CheckChild { .. } => false,
             Command::Fmt(_) | Command::Lsp => false,
-            Command::Serve(_) => true,
+            Command::Serve(_) | Command::Grade(_) | Command::Seal(_) | Command::Diff(_) => true,
+            Command::Certify(_) | Command::Verify(_) => true,
+            Command::GradeChild { .. } => true,
         }
     }
 }
@@ -416,6 +448,23 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
         Some(Command::Explain { code }) => explain::explain(code.as_deref(), style, out, err),
         Some(Command::Lsp) => crate::lsp::serve(std::io::stdin(), &mut { out }),
         Some(Command::Serve(serve)) => serve.run(out, err),
+        Some(Command::Grade(grade)) => grade.run(out, err),
+        Some(Command::Diff(diff)) => diff.run(style, out, err),
+        Some(Command::Certify(c)) => c.run(style, err),
+        Some(Command::Verify(v)) => v.run(style, out, err),
+        Some(Command::Seal(seal)) => seal.run(style, err),
+        Some(Command::GradeChild {
+            key,
+            submission,
+            seconds,
+            memory_mib,
+        }) => {
+            let limits = grade::child::Limits {
+                seconds,
+                memory_mib,
+            };
+            grade::run_child(&key, &submission, &limits, out, err)
+        }
         Some(Command::Repl { files, options, .. }) => crate::repl::run(
             &files,
             (options.config(), options.policy(None)),

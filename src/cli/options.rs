@@ -147,4 +147,3 @@ pub fn parse_seconds(text: &str) -> Result<Duration, String> {
     }
     Ok(Duration::from_secs_f64(seconds))
 }
-

@@ -244,6 +244,17 @@ pub enum Pattern {
 }
 
 impl Pattern {
+    /// Calls `f` with each variable the pattern binds: its slot and where it is written.
+    pub fn binds(&self, f: &mut dyn FnMut(u32, Span)) {
+        match self {
+            Pattern::Bind(slot, span) => f(*slot, *span),
+            Pattern::Wildcard(_) => {}
+            Pattern::Tuple(items, _) => items.iter().for_each(|p| p.binds(f)),
+        }
+    }
+}
+
+impl Pattern {
     /// Where it is written.
     pub fn span(&self) -> Span {
         match self {

@@ -65,55 +65,20 @@ impl Session {
             ))]);
         }
         let one = |d: Box<Diag>| vec![*d];
-        // A partizan game's moves are Left's and Right's, each drawn in its colour.
-        let movers: &[(By, Option<Side>)] = if self.is_partizan(start) {
-            &[(By::Left, Some(Side::Left)), (By::Right, Some(Side::Right))]
-        } else {
-            &[(By::Either, None)]
-        };
-        let mut index: BTreeMap<Value, usize> = BTreeMap::new();
-        let mut order: Vec<Value> = vec![start.clone()];
-        index.insert(start.clone(), 0);
-        let mut moves: Vec<(usize, usize, By)> = Vec::new();
-        let mut next = 0;
-        while next < order.len() {
-            self.stop().check().map_err(one)?;
-            let here = order[next].clone();
-            let options: Vec<(By, Value)> = movers
-                .iter()
-                .map(|&(by, side)| {
-                    let options = self.play_options(&here, side, span)?;
-                    Ok(options.into_iter().map(move |q| (by, q)))
-                })
-                .collect::<Result<Vec<_>, Box<Diag>>>()
-                .map_err(one)?
-                .into_iter()
-                .flatten()
-                .collect();
-            for (by, q) in options.iter() {
-                let to = match index.get(q) {
-                    Some(&i) => i,
-                    None => {
-                        if order.len() == max_nodes {
-                            return Err(vec![Diag::error(
-                                Code::PlotTooLarge,
-                                format!(
-                                    "the game graph from this position has more than \
-                                     {max_nodes} positions"
-                                ),
-                            )
-                            .label(span, "from here")
-                            .help(format!("draw a smaller position, or raise {raise}"))]);
-                        }
-                        order.push(q.clone());
-                        index.insert(q.clone(), order.len() - 1);
-                        order.len() - 1
-                    }
-                };
-                moves.push((next, to, *by));
-            }
-            next += 1;
-        }
+        let Reached { order, moves } = self
+            .reachable(std::slice::from_ref(start), span, max_nodes)
+            .map_err(|e| match e {
+                Unwalked::Failed(d) => d,
+                Unwalked::TooMany => vec![Diag::error(
+                    Code::PlotTooLarge,
+                    format!(
+                        "the game graph from this position has more than {max_nodes} positions"
+                    ),
+                )
+                .label(span, "from here")
+                .help(format!("draw a smaller position, or raise {raise}"))],
+            })?;
+        let partizan = self.is_partizan(start);
         let mut nodes = Vec::with_capacity(order.len());
         for p in &order {
             self.stop().check().map_err(one)?;
@@ -123,7 +88,7 @@ impl Session {
             // game's value, else the remoteness, else none (a draw).
             let value = match self.analyse(Builtin::Grundy, p, span) {
                 Ok(v) => Some(format!("grundy {}", self.show(&v))),
-                Err(_) if movers.len() == 2 => self
+                Err(_) if partizan => self
                     .analyse(Builtin::Value, p, span)
                     .ok()
                     .map(|v| format!("value {}", short_label(self.show(&v)))),
@@ -206,6 +171,75 @@ impl Session {
             temperature: real(&temperature).unwrap_or(0.0),
             mean: real(&mean).unwrap_or(0.0),
         }))
+    }
+}
+
+/// The positions reachable from some starts, breadth first (the starts first), and the moves
+/// between them: (from, to, who may make it), indices into `order`.
+pub(super) struct Reached {
+    pub order: Vec<Value>,
+    pub moves: Vec<(usize, usize, By)>,
+}
+
+/// Why a walk stopped short.
+pub(super) enum Unwalked {
+    /// An analysis failed (a limit, an error of a rule).
+    Failed(Vec<Diag>),
+    /// More positions than asked for.
+    TooMany,
+}
+
+impl Session {
+    /// Every position reachable from `starts`, at most `most` of them. A partizan game's
+    /// moves are Left's and Right's (as the first start's game says), told apart.
+    pub(super) fn reachable(
+        &mut self,
+        starts: &[Value],
+        span: Span,
+        most: usize,
+    ) -> Result<Reached, Unwalked> {
+        let fail = |d: Box<Diag>| Unwalked::Failed(vec![*d]);
+        let partizan = starts.first().is_some_and(|s| self.is_partizan(s));
+        let movers: &[(By, Option<Side>)] = if partizan {
+            &[(By::Left, Some(Side::Left)), (By::Right, Some(Side::Right))]
+        } else {
+            &[(By::Either, None)]
+        };
+        let mut index: BTreeMap<Value, usize> = BTreeMap::new();
+        let mut order: Vec<Value> = Vec::new();
+        for s in starts {
+            if !index.contains_key(s) {
+                if order.len() == most {
+                    return Err(Unwalked::TooMany);
+                }
+                index.insert(s.clone(), order.len());
+                order.push(s.clone());
+            }
+        }
+        let mut moves = Vec::new();
+        let mut next = 0;
+        while next < order.len() {
+            self.stop().check().map_err(fail)?;
+            let here = order[next].clone();
+            for &(by, side) in movers {
+                for q in self.play_options(&here, side, span).map_err(fail)? {
+                    let to = match index.get(&q) {
+                        Some(&i) => i,
+                        None => {
+                            if order.len() == most {
+                                return Err(Unwalked::TooMany);
+                            }
+                            index.insert(q.clone(), order.len());
+                            order.push(q);
+                            order.len() - 1
+                        }
+                    };
+                    moves.push((next, to, by));
+                }
+            }
+            next += 1;
+        }
+        Ok(Reached { order, moves })
     }
 }
 

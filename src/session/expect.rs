@@ -7,7 +7,7 @@ use super::failure::Sides;
 use super::{ExpectResult, FailedValues, Session};
 use crate::diag::{Code, Diag, Span};
 use crate::eval::value::Value;
-use crate::lower::ir::{Body, Clause, Expr, ExprKind, Pattern};
+use crate::lower::ir::{Body, Clause, Expr, ExprKind};
 use crate::syntax::ast::{BinaryOp, Quantifier};
 
 impl Session {
@@ -168,7 +168,7 @@ impl Session {
                 if found.is_ok() && failed {
                     for clause in clauses {
                         if let Clause::For(pattern, _) = clause {
-                            collect_binds(pattern, &mut |slot, span| {
+                            pattern.binds(&mut |slot, span| {
                                 let name = self.sources.snippet(span).to_string();
                                 bindings.push(format!(
                                     "{name} = {}",
@@ -227,13 +227,5 @@ impl Session {
                 d.message, d.code
             )),
         }
-    }
-}
-
-fn collect_binds(pattern: &Pattern, f: &mut dyn FnMut(u32, Span)) {
-    match pattern {
-        Pattern::Bind(slot, span) => f(*slot, *span),
-        Pattern::Wildcard(_) => {}
-        Pattern::Tuple(items, _) => items.iter().for_each(|p| collect_binds(p, f)),
     }
 }

@@ -5,7 +5,9 @@
 //! files and their imports, `expect.rs` checks `expect` lines and explains failures.
 
 mod budget;
+mod certify;
 pub mod command;
+mod compare;
 mod complete;
 mod data;
 mod drawing;
@@ -19,13 +21,16 @@ mod play;
 mod plot;
 mod prompt;
 mod run;
+mod seal;
 mod shift;
 
 pub use budget::{Budget, Cancel};
+pub use certify::{Certificate, Entry, Proves, CERTIFICATE_FORMAT};
+pub use compare::Facts;
 pub use complete::{completions, word_start, Completion, CompletionKind};
 pub use data::{picture_svg, Data, Equilibria, Equilibrium};
 pub use drawing::{MovesGraph, DOT_NODES};
-pub use grade::Exercise;
+pub use grade::{Exercise, Marked};
 pub use highlight::{highlights, Highlight, HighlightKind};
 pub use load::{escaped, shown};
 pub use lookup::{Definition, DefinitionKind, NameAt, Symbol};
@@ -35,6 +40,7 @@ pub use play::{
 pub use plot::short_label;
 pub use prompt::{Binding, Bindings, Fragment, GameInfo, ParsedExpr, Rows, TableVar};
 pub use run::{Gave, Ran, RunOptions, StatementKind};
+pub use seal::{SealedExercise, SealedKey, SEALED_FORMAT};
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

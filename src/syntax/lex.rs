@@ -22,7 +22,7 @@ pub const STATEMENT_KEYWORDS: &[&str] =
 /// are not [`KEYWORDS`]).
 pub const CLAUSE_WORDS: &[&str] = &[
     "position", "move", "start", "terminal", "draw", "play", "compound", "left", "right", "misere",
-    "normal", "loopy", "player", "payoff", "table",
+    "normal", "loopy", "player", "payoff", "table", "point", "points", "hide",
 ];
 
 /// Whether a word is reserved.

@@ -50,6 +50,56 @@ macro_rules! driver_codes {
         Check that it is the file you meant to hand in.
         ";
 
+    // ---- cgl grade and cgl seal
+    GradeUnsealable = "cgl::grade::unsealable",
+        "an exercise of a key cannot be sealed: it is not a comparison of a question with an answer",
+        r"
+        `cgl seal` keeps each exercise's question (the left side) and a salted hash of its
+        answer (the right side, evaluated with the key and its imports), so an exercise must
+        be `expect N points: QUESTION == ANSWER` or `expect N points: POSITION is OUTCOME`.
+        A `forall`, an `and` or another shape has no one answer to hash.
+
+        Write the exercise as a comparison of one value: `expect 2 points: [grundy(G(n)) for n
+        in 0..10] == [0, 1, 2, 0, 1, 2, 0, 1, 2, 0]` instead of a `forall`; split an `and`
+        into two exercises.
+        ";
+    GradeWrong = "cgl::grade::wrong",
+        "a sealed exercise's answer differs from the key's",
+        r"
+        The submission's value of the exercise's question does not print as the key's
+        answer does (the sealed key holds only a salted hash of the answer, so the answer
+        itself is not shown). The feedback says what the submission's value is.
+
+        Work out the question again, by hand or at the REPL (`:explain`).
+        ";
+    GradeBadSealedKey = "cgl::grade::bad_sealed_key",
+        "a sealed key that cannot be read",
+        r"
+        `cgl grade` reads a key ending in `.sealed` as the JSON document `cgl seal` writes
+        (format `cgl-sealed-key`, version 1). This one is not that: another file, a damaged
+        one, or one from a later version of cgl.
+
+        Seal the key again with `cgl seal KEY -o KEY.sealed`.
+        ";
+
+    // ---- cgl certify and cgl verify
+    CertificateRefused = "cgl::certificate::refused",
+        "a certificate cannot be made, or does not prove its claim",
+        r"
+        `cgl certify` proves an impartial position's outcome (each P-position with all its
+        options, each N-position with one winning move, each draw with all its options, a
+        rank falling along every move used) or its Grundy value (every position with all its
+        options, each value the mex of theirs); a partizan position, a cycle under a Grundy
+        value or too many positions is refused. `cgl verify` checks a certificate position by
+        position with the game's rules alone and refuses it at the first position whose
+        entry does not hold: a position that is not one of the game's as cgl writes it,
+        options that are not its moves, an outcome or Grundy value its options contradict, a
+        rank that does not fall.
+
+        A certificate that does not verify was changed, or made for other rules: make it
+        again with `cgl certify` from the game file it is about.
+        ";
+
     // ---- the REPL
     ReplUnknownCommand = "cgl::repl::unknown_command",
         "a REPL line starts with `:` but names no command",
