@@ -1,5 +1,5 @@
 //! The evaluations of the API, each in a session of its own built from the request's text,
-//! the whole request (loading included) under one [`Budget`]: `check` (diagnostics, then each
+//! the whole request (loading included) under one budget ([`Limits`]): `check` (diagnostics, then each
 //! `print` and `expect` in order), `eval` (a query as the REPL reads it: an expression,
 //! `:table`, `:grid`, `:play`) and `play` (a position after the moves taken, its options for
 //! the mover, the computer's reply). Each returns the JSON document the page reads.
@@ -10,36 +10,12 @@ use std::time::Instant;
 use serde::Deserialize;
 use serde_json::{json, Value as Json};
 
+use super::limits::Limits;
 use crate::api::command::{parse_command, Command, Generator};
 use crate::api::{
-    Budget, Cancel, Diag, Gave, LoadPolicy, Locator, Outcome, ParsedExpr, RunOptions, Session,
-    SessionConfig, Side, Span, StatementKind, TableVar, Value,
+    Cancel, Diag, Gave, Locator, ParsedExpr, RunOptions, Session, Side, Span, StatementKind,
+    TableVar, Value,
 };
-
-/// The limits of each evaluation.
-#[derive(Clone, Debug)]
-pub struct Limits {
-    /// The session's settings (graph, evaluation limits).
-    pub config: SessionConfig,
-    /// How files are read (confined to the root).
-    pub policy: LoadPolicy,
-    /// Most seconds one request may compute.
-    pub seconds: f64,
-    /// Most memory, in bytes.
-    pub memory: usize,
-    /// Most positions.
-    pub positions: usize,
-}
-
-impl Limits {
-    fn budget(&self, cancel: &Cancel) -> Budget {
-        Budget::new()
-            .seconds(self.seconds)
-            .memory(self.memory)
-            .positions(self.positions)
-            .cancel(cancel)
-    }
-}
 
 /// Cells a `:table` or `:grid` may have.
 const MOST_CELLS: usize = 10_000;
@@ -443,17 +419,5 @@ fn other(side: Side) -> Side {
     match side {
         Side::Left => Side::Right,
         Side::Right => Side::Left,
-    }
-}
-
-/// The class of a cell, for the page's colours: what stands out (0, P, true), a draw, each
-/// positive integer's colour of ten, or nothing.
-pub fn cell_class(value: &Value) -> String {
-    match value {
-        Value::Int(0) | Value::Outcome(Outcome::P) | Value::Bool(true) => "hi".into(),
-        Value::Bool(false) => "lo".into(),
-        Value::Outcome(Outcome::D) => "draw".into(),
-        Value::Int(n) if *n > 0 => format!("c{}", (n - 1) % 10),
-        _ => String::new(),
     }
 }

@@ -8,8 +8,8 @@ use std::path::{Component, Path, PathBuf};
 
 use serde_json::{json, Value as Json};
 
-use super::eval::Limits;
 use super::http::Response;
+use super::limits::Limits;
 use crate::api::{Code, Session};
 
 /// Files listed at most.

@@ -16,6 +16,7 @@
 mod eval;
 mod files;
 mod http;
+mod limits;
 mod routes;
 mod slots;
 mod views;
@@ -28,7 +29,7 @@ use std::sync::Arc;
 
 use crate::api::LoadPolicy;
 
-pub use eval::Limits;
+pub use limits::Limits;
 
 /// Connections open at once at most; past that a new one is answered 503 at once.
 const MOST_CONNECTIONS: usize = 256;

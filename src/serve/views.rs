@@ -4,8 +4,7 @@
 
 use serde_json::{json, Value as Json};
 
-use super::eval::cell_class;
-use crate::api::{Diag, Rows, Session, Span, Value};
+use crate::api::{Diag, Outcome, Rows, Session, Span, Value};
 
 /// Profiles of a strategic game shown at most as a table.
 const MOST_PROFILES: usize = 2_500;
@@ -101,4 +100,16 @@ pub fn strategic(s: &mut Session, value: &Value, span: Span) -> Result<Option<Js
         };
     }
     Ok(Some(doc))
+}
+
+/// The class of a cell, for the page's colours: what stands out (0, P, true), a draw, each
+/// positive integer's colour of ten, or nothing.
+fn cell_class(value: &Value) -> String {
+    match value {
+        Value::Int(0) | Value::Outcome(Outcome::P) | Value::Bool(true) => "hi".into(),
+        Value::Bool(false) => "lo".into(),
+        Value::Outcome(Outcome::D) => "draw".into(),
+        Value::Int(n) if *n > 0 => format!("c{}", (n - 1) % 10),
+        _ => String::new(),
+    }
 }
