@@ -74,7 +74,22 @@ fn certificates_of_outcomes_and_grundy_values_verify() {
     let (code, out, err) = verify(&cert, &file);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Walk(1) is"), "{out} {doc}");
-    // A partizan position is refused with a diagnostic.
+    // A payoff game's position (its certificate would be a score and two strategies) and a
+    // partizan position are refused with a diagnostic, not written unprovable.
+    let (code, _, err) = cgl(&[
+        "certify",
+        "-f",
+        "examples/payoff.game",
+        "CoinsInALine(0, 8, 0)",
+        "-o",
+        &dir.join("y").display().to_string(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("cgl::certificate::refused") && err.contains("payoff"),
+        "{err}"
+    );
+    assert!(!dir.join("y").exists());
     let (code, _, err) = cgl(&[
         "certify",
         "-f",

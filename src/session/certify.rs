@@ -94,6 +94,21 @@ impl Session {
             .label(span, "this")
             .help("certify a position of an impartial game, e.g. `Kayles(7)`")]);
         }
+        // A payoff game is won by a score, not by the last move: its outcome is no proof's.
+        if self.analyse(Builtin::Score, start, span).is_ok() {
+            return Err(vec![Diag::error(
+                Code::CertificateRefused,
+                format!(
+                    "{} is a position of a payoff game: its certificate (a score with both \
+                     players' strategies) is not written yet",
+                    self.show_short(start)
+                ),
+            )
+            .label(span, "a payoff game's position")
+            .help(
+                "certify a position of a game won by the last move, e.g. `Kayles(7)`",
+            )]);
+        }
         let mut index: BTreeMap<Value, usize> = BTreeMap::new();
         let mut order: Vec<Value> = vec![start.clone()];
         index.insert(start.clone(), 0);
@@ -141,7 +156,18 @@ impl Session {
                                 }
                             }
                         }
-                        best.map(|(_, q)| vec![q]).unwrap_or_default()
+                        match best {
+                            Some((_, q)) => vec![q],
+                            // Won without a move: misère play's end.
+                            None if options.is_empty() => Vec::new(),
+                            // cgl's own answers disagree: no proof can be written of them.
+                            None => {
+                                return Err(vec![Diag::internal(format!(
+                                    "{} is N, but no option is a P-position with a remoteness",
+                                    entry.position
+                                ))])
+                            }
+                        }
                     } else {
                         options.clone()
                     }
