@@ -74,22 +74,41 @@ fn certificates_of_outcomes_and_grundy_values_verify() {
     let (code, out, err) = verify(&cert, &file);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Walk(1) is"), "{out} {doc}");
-    // A payoff game's position (its certificate would be a score and two strategies) and a
-    // partizan position are refused with a diagnostic, not written unprovable.
-    let (code, _, err) = cgl(&[
-        "certify",
-        "-f",
-        "examples/payoff.game",
-        "CoinsInALine(0, 8, 0)",
-        "-o",
-        &dir.join("y").display().to_string(),
-    ]);
-    assert_eq!(code, 1);
+    // A payoff game's score with both players' strategies (000 ex. 1.8: 2, as the
+    // example's dynamic program says), also of fractions (-11/12); its Grundy value and a
+    // loopy payoff game's score are refused with a diagnostic, not written unprovable, as is
+    // a partizan position.
+    let payoff = "examples/payoff.game";
+    let (cert, doc) = certify(&dir, "s.json", payoff, "CoinsInALine(0, 8, 0)", false);
+    assert_eq!(doc["proves"], "score");
+    assert_eq!(doc["positions"][0]["score"], "2");
+    let (code, out, err) = verify(&cert, payoff);
+    assert_eq!(code, 0, "{err}");
     assert!(
-        err.contains("cgl::certificate::refused") && err.contains("payoff"),
-        "{err}"
+        out.starts_with("verified: score(CoinsInALine(0, 8, 0)) == 2"),
+        "{out}"
     );
-    assert!(!dir.join("y").exists());
+    let (cert, doc) = certify(
+        &dir,
+        "f.json",
+        payoff,
+        "CoinsInALine[c = FRACTIONS](0, 3, 0)",
+        false,
+    );
+    assert_eq!(doc["positions"][0]["score"], "-11/12");
+    assert_eq!(verify(&cert, payoff).0, 0);
+    for (expr, grundy) in [("CoinsInALine(0, 8, 0)", true), ("Ring(0)", false)] {
+        let out = dir.join("y");
+        let path = out.display().to_string();
+        let mut args = vec!["certify", "-f", payoff, expr, "-o", &path];
+        if grundy {
+            args.push("--grundy");
+        }
+        let (code, _, err) = cgl(&args);
+        assert_eq!(code, 1, "{expr}");
+        assert!(err.contains("cgl::certificate::refused"), "{err}");
+        assert!(!out.exists());
+    }
     let (code, _, err) = cgl(&[
         "certify",
         "-f",
@@ -157,18 +176,45 @@ fn corruptions(doc: &Value) -> Vec<(String, Value)> {
             more.push(Value::from(n + 5));
             put("an option not there", "options", Some(Value::from(more)));
         }
+        if let Some(score) = e["score"].as_str() {
+            let other = if score == "7" { "8" } else { "7" };
+            put("another score", "score", Some(Value::from(other)));
+            put(
+                "a score not reduced",
+                "score",
+                Some(Value::from(format!("{score}/1"))),
+            );
+            put("no score", "score", None);
+        }
+        if let (true, Some(score)) = (e["best_move"].is_u64(), e["score"].as_str()) {
+            put("a best move to itself", "best_move", Some(Value::from(i)));
+            put("no best move", "best_move", None);
+            let negated = |t: &str| match t.strip_prefix('-') {
+                Some(t) => t.to_string(),
+                None if t == "0" => t.to_string(),
+                None => format!("-{t}"),
+            };
+            for o in e["options"].as_array().unwrap() {
+                let theirs = doc["positions"][o.as_u64().unwrap() as usize]["score"]
+                    .as_str()
+                    .unwrap();
+                if negated(theirs) != score {
+                    put("a move that loses", "best_move", Some(o.clone()));
+                }
+            }
+        }
         if e["winning_move"].is_u64() {
             put("a move to itself", "winning_move", Some(Value::from(i)));
             put("no winning move", "winning_move", None);
         }
     }
-    let mut d = doc.clone();
-    d["proves"] = Value::from(if doc["proves"] == "grundy" {
-        "outcome"
-    } else {
-        "grundy"
-    });
-    out.push(("what it proves".into(), d));
+    for other in ["outcome", "grundy", "score"] {
+        if doc["proves"] != other {
+            let mut d = doc.clone();
+            d["proves"] = Value::from(other);
+            out.push((format!("it proves {other}"), d));
+        }
+    }
     let mut d = doc.clone();
     d["version"] = Value::from(2);
     out.push(("its version".into(), d));
@@ -178,14 +224,19 @@ fn corruptions(doc: &Value) -> Vec<(String, Value)> {
 #[test]
 fn every_corrupted_field_is_refused() {
     let dir = temp_dir("certify-corrupt");
-    for (name, grundy) in [("outcome.json", false), ("grundy.json", true)] {
-        let (_, doc) = certify(&dir, name, KAYLES, "Kayles(5)", grundy);
+    let payoff = "examples/payoff.game";
+    for (name, file, expr, grundy) in [
+        ("outcome.json", KAYLES, "Kayles(5)", false),
+        ("grundy.json", KAYLES, "Kayles(5)", true),
+        ("score.json", payoff, "CoinsInALine(0, 4, 0)", false),
+    ] {
+        let (_, doc) = certify(&dir, name, file, expr, grundy);
         let all = corruptions(&doc);
         assert!(all.len() > 40, "{}", all.len());
         for (what, bad) in all {
             let path = dir.join("bad.json");
             std::fs::write(&path, serde_json::to_string(&bad).unwrap()).unwrap();
-            let (code, out, err) = verify(&path, KAYLES);
+            let (code, out, err) = verify(&path, file);
             assert_eq!(code, 1, "{name}, {what}: verified ({out}{err})");
         }
     }

@@ -281,3 +281,59 @@ fn grade_writes_junit_for_ci() {
         .count();
     assert_eq!(failures, 3 + 2);
 }
+
+#[test]
+fn a_folder_key_is_one_sheet_of_its_files_open_or_sealed() {
+    // The sample key split in two files beside the solution they import: the solution has
+    // no exercises and is no part of the key, nor of the sealed folder.
+    let dir = temp_dir("grade-folder");
+    let open = dir.join("open");
+    std::fs::create_dir_all(&open).unwrap();
+    std::fs::copy(set().join("solution.game"), open.join("solution.game")).unwrap();
+    let key = std::fs::read_to_string(set().join("key.game")).unwrap();
+    let exercises: Vec<&str> = key.lines().filter(|l| l.starts_with("expect")).collect();
+    assert_eq!(exercises.len(), 4);
+    let sheet = |name: &str, lines: &[&str]| {
+        let text = format!("import \"solution.game\"\n{}\n", lines.join("\n"));
+        std::fs::write(open.join(name), text).unwrap();
+    };
+    sheet("sheet1.game", &exercises[..2]);
+    sheet("sheet2.game", &exercises[2..]);
+    let (code, _, err) = cgl(&["check", &arg(&open.join("sheet2.game"))]);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, _) = cgl(&["grade", &arg(&open), SUBMISSIONS, "--format", "csv"]);
+    assert_eq!(code, 1);
+    let mut rows = out.lines();
+    assert_eq!(
+        rows.next().unwrap(),
+        "submission,points,out of,sheet1 line 2 (2),sheet1 line 3 (3),sheet2 line 2 (3),sheet2 line 3 (2)"
+    );
+    // The same points, exercise by exercise, as the one-file key's grade book.
+    let expected = std::fs::read_to_string(set().join("grades.csv")).unwrap();
+    assert_eq!(
+        rows.collect::<Vec<_>>(),
+        expected.lines().skip(1).collect::<Vec<_>>()
+    );
+    let sealed = dir.join("sealed");
+    let (code, _, err) = cgl(&["seal", &arg(&open), "-o", &arg(&sealed)]);
+    assert_eq!(code, 0, "{err}");
+    let mut names: Vec<String> = std::fs::read_dir(&sealed)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(names, ["sheet1.sealed", "sheet2.sealed"]);
+    let (_, again, _) = cgl(&["grade", &arg(&sealed), SUBMISSIONS, "--format", "csv"]);
+    assert_eq!(again, out);
+    // The JSON report names each exercise's file; a folder with no key in it is refused.
+    let (_, json, _) = cgl(&["grade", &arg(&open), SUBMISSIONS, "--format", "json"]);
+    let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["exercises"][3]["part"], "sheet2");
+    assert_eq!(doc["submissions"][0]["exercises"][0]["part"], "sheet1");
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    std::fs::copy(set().join("solution.game"), empty.join("solution.game")).unwrap();
+    let (code, _, err) = cgl(&["grade", &arg(&empty), SUBMISSIONS]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no .game files with exercises"), "{err}");
+}

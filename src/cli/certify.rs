@@ -1,5 +1,5 @@
 //! `cgl certify [-f FILE]... EXPR [--grundy] -o FILE` writes a certificate of what a
-//! position is (its outcome, or its Grundy value); `cgl verify CERTIFICATE FILE...` checks
+//! position is (its outcome, its Grundy value, or a payoff game's score); `cgl verify CERTIFICATE FILE...` checks
 //! one against the games of the files, position by position, with the rules alone
 //! (`Session::certificate`, `Session::verify`).
 
@@ -21,7 +21,7 @@ pub struct Certify {
     /// Files to load first (their games and functions).
     #[arg(short = 'f', long = "file", value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// The position, e.g. 'Kayles(7)'.
+    /// The position, e.g. 'Kayles(7)' (of a payoff game: its score is certified).
     expr: String,
     /// Certify its Grundy value (every position with all its options) instead of its outcome
     /// (each N-position with one winning move).

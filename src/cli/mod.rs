@@ -188,7 +188,7 @@ enum Command {
     /// Which positions changed outcome, Grundy value, remoteness or game value between two
     /// versions of a game.
     Diff(diff::Diff),
-    /// Write a certificate of a position's outcome or Grundy value, which `cgl verify`
+    /// Write a certificate of a position's outcome, Grundy value or score, which `cgl verify`
     /// checks with the game's rules alone.
     Certify(certify::Certify),
     /// Check a certificate against the games of some files, position by position.

@@ -1,12 +1,14 @@
 //! Certificates of answers (`cgl certify`) and their checker (`cgl verify`). A certificate
 //! is a JSON document that proves an impartial position's outcome (each P-position with all
 //! its options, each N-position with one winning move, each draw with all its options, and a
-//! rank that falls along every move the proof uses) or its Grundy value (every position with
-//! all its options and its value, the mex of theirs). [`Session::certificate`] writes one
+//! rank that falls along every move the proof uses), its Grundy value (every position with
+//! all its options and its value, the mex of theirs), or in a payoff game its score (every
+//! position with all its options, its score, the negamax of theirs, and one move that keeps
+//! it: both players' optimal strategies). [`Session::certificate`] writes one
 //! from cgl's analyses; [`Session::verify`] re-checks one position by position using only the
 //! game's rules: it evaluates each position as written, generates its moves, and compares;
 //! of the analyses it asks only what a position without options is (normal or misère play,
-//! a `draw if`), which the rules say at once.
+//! a `draw if`, a payoff), which the rules say at once.
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
@@ -15,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use super::{Bindings, ParsedExpr, Session};
 use crate::diag::{Code, Diag, Span};
 use crate::eval::builtins::Builtin;
+use crate::num::Rational;
 use crate::value::{Outcome, Value};
 
 /// What a certificate's `format` says.
@@ -28,6 +31,8 @@ pub enum Proves {
     Outcome,
     /// The Grundy value of the first position.
     Grundy,
+    /// The score of the first position, a payoff game's.
+    Score,
 }
 
 /// A certificate, as `cgl certify` writes it.
@@ -59,12 +64,36 @@ pub struct Entry {
     /// Its Grundy value (Grundy certificates).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grundy: Option<u64>,
-    /// All its options, as indices of entries (P-positions, draws, Grundy certificates).
+    /// Its score, an integer or `a/b` (score certificates).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub score: Option<String>,
+    /// All its options, as indices of entries (P-positions, draws, Grundy and score
+    /// certificates).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub options: Option<Vec<usize>>,
     /// A winning move of an N-position: the index of a P-position among its options.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub winning_move: Option<usize>,
+    /// An optimal move of a score certificate's position: an option whose score, negated,
+    /// is this one's. Together they are both players' strategies.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub best_move: Option<usize>,
+}
+
+/// A score as a certificate writes it, of a number value.
+fn score_of(v: &Value) -> Option<Rational> {
+    match v {
+        Value::Int(n) => Some(Rational::int(*n)),
+        Value::Rational(r) => Some(*r),
+        _ => None,
+    }
+}
+
+/// A score as a certificate writes it (`7`, `-11/12`), read back.
+fn parse_score(text: &str) -> Option<Rational> {
+    let (num, den) = text.split_once('/').unwrap_or((text, "1"));
+    let r = Rational::new(num.parse().ok()?, den.parse().ok()?)?;
+    (r.to_string() == text).then_some(r)
 }
 
 fn refuse(message: String, help: &str) -> Vec<Diag> {
@@ -73,7 +102,8 @@ fn refuse(message: String, help: &str) -> Vec<Diag> {
 
 impl Session {
     /// A certificate of what `start` is (its outcome, or with `proves` Grundy its Grundy
-    /// value), at most `most` positions.
+    /// value), at most `most` positions. A payoff game's outcome is its score's sign: its
+    /// certificate proves the score.
     pub fn certificate(
         &mut self,
         start: &Value,
@@ -94,21 +124,22 @@ impl Session {
             .label(span, "this")
             .help("certify a position of an impartial game, e.g. `Kayles(7)`")]);
         }
-        // A payoff game is won by a score, not by the last move: its outcome is no proof's.
-        if self.analyse(Builtin::Score, start, span).is_ok() {
-            return Err(vec![Diag::error(
-                Code::CertificateRefused,
-                format!(
-                    "{} is a position of a payoff game: its certificate (a score with both \
-                     players' strategies) is not written yet",
-                    self.show_short(start)
-                ),
-            )
-            .label(span, "a payoff game's position")
-            .help(
-                "certify a position of a game won by the last move, e.g. `Kayles(7)`",
-            )]);
-        }
+        // A payoff game is won by a score, not by the last move: the score is what is proved.
+        let proves = match (proves, self.analyse(Builtin::Score, start, span).is_ok()) {
+            (Proves::Grundy, true) => {
+                return Err(vec![Diag::error(
+                    Code::CertificateRefused,
+                    format!(
+                        "{} is a position of a payoff game, which has no Grundy value",
+                        self.show_short(start)
+                    ),
+                )
+                .label(span, "a payoff game's position")
+                .help("certify its score: `cgl certify` without --grundy")])
+            }
+            (_, true) => Proves::Score,
+            (p, false) => p,
+        };
         let mut index: BTreeMap<Value, usize> = BTreeMap::new();
         let mut order: Vec<Value> = vec![start.clone()];
         index.insert(start.clone(), 0);
@@ -132,11 +163,37 @@ impl Session {
                 outcome: None,
                 rank: None,
                 grundy: None,
+                score: None,
                 options: None,
                 winning_move: None,
+                best_move: None,
             };
             // The options the proof needs: all, or for an N-position one winning move.
             let needed: Vec<Value> = match proves {
+                Proves::Score => {
+                    let score = |s: &mut Session, p: &Value| {
+                        s.analyse(Builtin::Score, p, span)
+                            .map(|v| score_of(&v))
+                            .map_err(one)
+                    };
+                    let mine = score(self, &here)?;
+                    entry.score = mine.map(|r| r.to_string());
+                    let mut best = None;
+                    for (k, q) in options.iter().enumerate() {
+                        let keeps = score(self, q)?.and_then(Rational::checked_neg) == mine;
+                        if keeps && best.is_none() {
+                            best = Some(k);
+                        }
+                    }
+                    entry.best_move = best;
+                    if best.is_none() && !options.is_empty() {
+                        return Err(vec![Diag::internal(format!(
+                            "no option of {} keeps its score",
+                            entry.position
+                        ))]);
+                    }
+                    options.clone()
+                }
                 Proves::Grundy => {
                     let g = self.analyse(Builtin::Grundy, &here, span).map_err(one)?;
                     entry.grundy = g.as_int().and_then(|g| u64::try_from(g).ok());
@@ -196,6 +253,7 @@ impl Session {
             if proves == Proves::Outcome && outcome == Outcome::N {
                 entry.winning_move = ids.first().copied();
             } else {
+                entry.best_move = entry.best_move.map(|k| ids[k]);
                 entry.options = Some(ids);
             }
             todo[i] = Some(entry);
@@ -203,13 +261,24 @@ impl Session {
         // A value cut short by the deadline reads as none above: none is given then.
         self.stop().check().map_err(one)?;
         entries.extend(todo.into_iter().flatten());
-        if proves == Proves::Grundy {
+        // A mex or a negamax proves a value only where no option leads back.
+        let (why, help) = match proves {
+            Proves::Outcome => ("", ""),
+            Proves::Grundy => (
+                "a Grundy value there is no mex of values below",
+                "certify its outcome instead (cgl certify without --grundy)",
+            ),
+            Proves::Score => (
+                "a loopy payoff game's score is no negamax of scores below, and its \
+                 certificate is not written yet",
+                "certify a position whose play cannot repeat",
+            ),
+        };
+        if proves != Proves::Outcome {
             entries = parents_first(entries).ok_or_else(|| {
                 refuse(
-                    "the positions reachable from this one have a cycle: a Grundy value \
-                     there is no mex of values below"
-                        .into(),
-                    "certify its outcome instead (cgl certify without --grundy)",
+                    format!("the positions reachable from this one have a cycle: {why}"),
+                    help,
                 )
             })?;
         }
@@ -304,7 +373,82 @@ impl Session {
                 }
                 Ok(ids)
             };
+            // Entries of a value's proof are written parents first: an option listed before
+            // its position could close a cycle, where a mex or a negamax proves nothing.
+            let after = |id: usize| match id > i {
+                true => Ok(()),
+                false => Err(bad(
+                    i,
+                    format!(
+                        "option {id} comes before it (a certificate of a value lists each \
+                         option after its position)"
+                    ),
+                )),
+            };
             match cert.proves {
+                Proves::Score => {
+                    let score = |at: usize| {
+                        entry(at)
+                            .and_then(|o| o.score.as_deref())
+                            .and_then(parse_score)
+                            .ok_or_else(|| bad(at, "it has no score (an integer or a/b)".into()))
+                    };
+                    let mine = score(i)?;
+                    let ids = all_options("a score")?;
+                    if ids.is_empty() {
+                        if e.best_move.is_some() {
+                            return Err(bad(i, format!("`{}` has no move", e.position)));
+                        }
+                        // The rules say what an end pays.
+                        let pays = self
+                            .analyse(Builtin::Score, &values[i], span)
+                            .map_err(|d| vec![*d])?;
+                        if score_of(&pays) != Some(mine) {
+                            return Err(bad(
+                                i,
+                                format!(
+                                    "`{}` is an end that pays {}, not {mine}",
+                                    e.position,
+                                    self.show(&pays)
+                                ),
+                            ));
+                        }
+                        continue;
+                    }
+                    let mut best = None;
+                    for &id in &ids {
+                        after(id)?;
+                        let theirs = score(id)?.checked_neg().ok_or_else(|| {
+                            bad(id, "its score, negated, does not fit in 64 bits".into())
+                        })?;
+                        best = best.max(Some(theirs));
+                    }
+                    if best != Some(mine) {
+                        let best = best.map(|b| b.to_string()).unwrap_or_default();
+                        return Err(bad(
+                            i,
+                            format!(
+                                "its score is {mine}, but the best of its options' scores, \
+                                 negated, is {best}"
+                            ),
+                        ));
+                    }
+                    let m = e.best_move.ok_or_else(|| {
+                        bad(i, "a position with moves needs an optimal move".into())
+                    })?;
+                    if !ids.contains(&m) {
+                        return Err(bad(
+                            i,
+                            format!("its optimal move {m} is not one of its options"),
+                        ));
+                    }
+                    if score(m)?.checked_neg() != Some(mine) {
+                        return Err(bad(
+                            i,
+                            format!("its optimal move {m} does not keep its score"),
+                        ));
+                    }
+                }
                 Proves::Grundy => {
                     let g = e
                         .grundy
@@ -312,11 +456,7 @@ impl Session {
                     let ids = all_options("a Grundy value")?;
                     let mut theirs = BTreeSet::new();
                     for &id in &ids {
-                        if id <= i {
-                            // Entries are written parents first: an option listed before its
-                            // position could close a cycle, where a mex proves nothing.
-                            return Err(bad(i, format!("option {id} comes before it (a Grundy certificate lists each option after its position)")));
-                        }
+                        after(id)?;
                         theirs.insert(
                             entry(id)
                                 .and_then(|o| o.grundy)
@@ -437,6 +577,11 @@ impl Session {
         }
         let first = &cert.positions[0];
         Ok(match cert.proves {
+            Proves::Score => format!(
+                "score({}) == {}",
+                first.position,
+                first.score.clone().unwrap_or_default()
+            ),
             Proves::Grundy => format!(
                 "grundy({}) == {}",
                 first.position,
@@ -493,6 +638,7 @@ fn parents_first(entries: Vec<Entry>) -> Option<Vec<Entry>> {
         e.options = e
             .options
             .map(|ids| ids.into_iter().map(|id| new_id[id]).collect());
+        e.best_move = e.best_move.map(|id| new_id[id]);
         out[new_id[old]] = Some(e);
     }
     out.into_iter().collect()

@@ -62,6 +62,19 @@ impl Session {
         Ok(exercises)
     }
 
+    /// Whether `text` is a key, with an `expect` (or does not parse, and so is a key whose
+    /// diagnostics a teacher must see), not a solution or definitions a key imports.
+    pub fn is_key(&mut self, name: &str, text: &str) -> bool {
+        let file = self.sources.add(name, text);
+        let stop = self.stop.clone();
+        parse_file_checked(file, text, &mut || stop.check()).map_or(true, |parsed| {
+            parsed
+                .items
+                .iter()
+                .any(|item| matches!(item, Item::Expect { .. }))
+        })
+    }
+
     /// Loads the key `text` (named `name`) over the loaded file `submission`: the key's own
     /// imports (the teacher's solution, which lets `cgl check` check the key) are not read,
     /// the submission's definitions take their place. Each expectation of the key is loaded

@@ -23,17 +23,48 @@ pub struct Limits {
     pub memory_mib: usize,
 }
 
-/// A key: its text, or sealed.
-pub enum Key {
+/// One file of a key: its text, or sealed.
+pub enum Part {
     /// A `.game` key: its name and text.
     Open(String, String),
     /// A sealed key.
     Sealed(SealedKey),
 }
 
-impl Key {
-    /// Reads a key: a sealed one when its name ends in `.sealed`.
-    pub fn read(path: &Path) -> Result<Key, String> {
+/// A key: one file, or a folder's files, each with its name in the folder.
+pub struct Key(Vec<(Option<String>, Part)>);
+
+/// The files of a folder key: its `.sealed` files and its `.game` files with exercises (not
+/// the solutions and definitions they import), in name order.
+pub fn key_parts(folder: &Path) -> Result<Vec<PathBuf>, String> {
+    let entries = std::fs::read_dir(folder)
+        .map_err(|e| format!("error: cannot list the key {}: {e}", shown(folder)))?;
+    let mut session = Session::new(SessionConfig::default());
+    let mut is_part = |p: &Path| match p.extension() {
+        Some(e) if e == "sealed" => true,
+        Some(e) if e == "game" => {
+            std::fs::read_to_string(p).map_or(true, |text| session.is_key(&shown(p), &text))
+        }
+        _ => false,
+    };
+    let mut parts: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_file() && is_part(p))
+        .collect();
+    parts.sort();
+    if parts.is_empty() {
+        return Err(format!(
+            "error: the key {} has no .sealed files and no .game files with exercises",
+            shown(folder)
+        ));
+    }
+    Ok(parts)
+}
+
+impl Part {
+    /// Reads a key's file: a sealed one when its name ends in `.sealed`.
+    fn read(path: &Path) -> Result<Part, String> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("error: cannot read the key {}: {e}", shown(path)))?;
         if path.extension().is_some_and(|e| e == "sealed") {
@@ -51,16 +82,15 @@ impl Key {
                     sealed.version
                 ));
             }
-            return Ok(Key::Sealed(sealed));
+            return Ok(Part::Sealed(sealed));
         }
-        let name = shown(path);
-        Ok(Key::Open(name, text))
+        Ok(Part::Open(shown(path), text))
     }
 
-    /// The key's exercises as marks not yet given, for reports and for records of
-    /// submissions that could not be graded. The error: the key does not parse.
-    pub fn exercises(&self) -> Result<Vec<Mark>, String> {
+    /// The part's exercises as marks not yet given. The error: the key does not parse.
+    fn exercises(&self, part: Option<&String>) -> Result<Vec<Mark>, String> {
         let blank = |line, points, question| Mark {
+            part: part.cloned(),
             line,
             points,
             earned: 0,
@@ -69,12 +99,12 @@ impl Key {
             feedback: Vec::new(),
         };
         match self {
-            Key::Sealed(k) => Ok(k
+            Part::Sealed(k) => Ok(k
                 .exercises
                 .iter()
                 .map(|e| blank(e.line, e.points, None))
                 .collect()),
-            Key::Open(name, text) => {
+            Part::Open(name, text) => {
                 let mut session = Session::new(SessionConfig::default());
                 match session.key_exercises(name, text) {
                     Ok(found) => Ok(found
@@ -92,6 +122,33 @@ impl Key {
                 }
             }
         }
+    }
+}
+
+impl Key {
+    /// Reads a key: a file, or a folder of them ([`key_parts`]).
+    pub fn read(path: &Path) -> Result<Key, String> {
+        if !path.is_dir() {
+            return Ok(Key(vec![(None, Part::read(path)?)]));
+        }
+        key_parts(path)?
+            .into_iter()
+            .map(|p| {
+                let name = p.file_stem().map(|n| n.to_string_lossy().into_owned());
+                Ok((name, Part::read(&p)?))
+            })
+            .collect::<Result<_, String>>()
+            .map(Key)
+    }
+
+    /// The key's exercises as marks not yet given, for reports and for records of
+    /// submissions that could not be graded. The error: a file of the key does not parse.
+    pub fn exercises(&self) -> Result<Vec<Mark>, String> {
+        let mut all = Vec::new();
+        for (name, part) in &self.0 {
+            all.extend(part.exercises(name.as_ref())?);
+        }
+        Ok(all)
     }
 }
 
@@ -156,17 +213,19 @@ fn grade(key: &Key, submission: &Path, limits: &Limits) -> Record {
             Ok(i) => i,
             Err(diags) => return Err(diags.iter().map(|d| plain(s, d)).collect::<Vec<_>>()),
         };
-        let marked = match key {
-            Key::Open(name, text) => s.grade(name, text, index),
-            Key::Sealed(k) => s.grade_sealed(k, index),
-        };
-        marked
-            .map(|m| {
-                m.into_iter()
-                    .map(|(e, m)| mark(s, e, m))
-                    .collect::<Vec<_>>()
-            })
-            .map_err(|diags| diags.iter().map(|d| plain(s, d)).collect())
+        let mut marks = Vec::new();
+        for (name, part) in &key.0 {
+            let marked = match part {
+                Part::Open(file, text) => s.grade(file, text, index),
+                Part::Sealed(k) => s.grade_sealed(k, index),
+            }
+            .map_err(|diags| diags.iter().map(|d| plain(s, d)).collect::<Vec<_>>())?;
+            marks.extend(marked.into_iter().map(|(e, m)| Mark {
+                part: name.clone(),
+                ..mark(s, e, m)
+            }));
+        }
+        Ok(marks)
     });
     match graded {
         Ok(marks) => {
@@ -222,6 +281,7 @@ fn mark(session: &Session, exercise: Exercise, marked: Marked) -> Mark {
         }
     };
     Mark {
+        part: None,
         line: exercise.line,
         points: exercise.grade.points,
         earned,

@@ -51,7 +51,8 @@ pub enum GradeFormat {
 )]
 pub struct Grade {
     /// The key: a .game file whose `expect` lines are the exercises (`expect 3 points hide
-    /// "feedback": ...`), or a sealed key written by `cgl seal` (.sealed).
+    /// "feedback": ...`), a sealed key written by `cgl seal` (.sealed), or a folder of them
+    /// (its .game and .sealed files, in name order, one exercise sheet).
     key: PathBuf,
     /// The submissions: .game files, or folders (each .game file below one a submission).
     #[arg(required = true)]
@@ -74,9 +75,11 @@ pub struct Grade {
 #[derive(Debug, Args)]
 pub struct Seal {
     /// The key (a .game file; its imports, the teacher's solution, are read to evaluate the
-    /// answers and are not kept).
+    /// answers and are not kept), or a folder of keys.
     key: PathBuf,
-    /// Where to write the sealed key.
+    /// Where to write the sealed key; for a folder, the folder to write each of its .game
+    /// keys into, sealed (NAME.sealed), and its sealed ones as they are (the solutions the
+    /// keys import are not written).
     #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
 }
@@ -100,7 +103,11 @@ pub struct Record {
 /// One exercise of one submission.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Mark {
-    /// The exercise's line in the key.
+    /// The name of the key's file the exercise is in (without `.game` or `.sealed`), when
+    /// the key is a folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub part: Option<String>,
+    /// The exercise's line in the key (in its file).
     pub line: usize,
     /// What it is worth.
     pub points: u32,
@@ -113,6 +120,16 @@ pub struct Mark {
     pub question: Option<String>,
     /// What the submission is told: the teacher's feedback, then why it failed.
     pub feedback: Vec<String>,
+}
+
+impl Mark {
+    /// Where the exercise is: `line 7`, or in a folder key `sheet1 line 7` (its file without `.game` or `.sealed`).
+    pub fn place(&self) -> String {
+        match &self.part {
+            Some(part) => format!("{part} line {}", self.line),
+            None => format!("line {}", self.line),
+        }
+    }
 }
 
 impl Grade {
@@ -154,39 +171,79 @@ impl Grade {
 }
 
 impl Seal {
-    /// Seals the key.
+    /// Seals the key, or each key of a folder.
     pub fn run(self, style: crate::api::RenderStyle, err: &mut dyn Write) -> u8 {
-        let text = match std::fs::read_to_string(&self.key) {
-            Ok(t) => t,
-            Err(e) => {
-                let _ = writeln!(err, "error: cannot read {}: {e}", shown(&self.key));
+        if !self.key.is_dir() {
+            return seal_one(&self.key, &self.output, style, err);
+        }
+        let parts = match child::key_parts(&self.key) {
+            Ok(parts) => parts,
+            Err(message) => {
+                let _ = writeln!(err, "{message}");
                 return 2;
             }
         };
-        let mut session = Session::new(SessionConfig::default());
-        let sealed = match session.seal(&self.key, &text) {
-            Ok(s) => s,
-            Err(diags) => {
-                for d in &diags {
-                    let _ = writeln!(err, "{}", crate::api::render(d, &session.sources, style));
-                }
-                return 2;
-            }
-        };
-        let json = serde_json::to_string_pretty(&sealed).unwrap_or_default();
-        if let Err(e) = std::fs::write(&self.output, json + "\n") {
-            let _ = writeln!(err, "error: cannot write {}: {e}", shown(&self.output));
+        if let Err(e) = std::fs::create_dir_all(&self.output) {
+            let _ = writeln!(err, "error: cannot make {}: {e}", shown(&self.output));
             return 2;
         }
-        let _ = writeln!(
-            err,
-            "sealed {} exercises of {} into {}",
-            sealed.exercises.len(),
-            shown(&self.key),
-            shown(&self.output)
-        );
+        for part in parts {
+            let code = match (part.extension(), part.file_stem()) {
+                (Some(e), Some(stem)) if e == "game" => {
+                    let to = self.output.join(stem).with_extension("sealed");
+                    seal_one(&part, &to, style, err)
+                }
+                _ => match part
+                    .file_name()
+                    .map(|n| std::fs::copy(&part, self.output.join(n)))
+                {
+                    Some(Ok(_)) => 0,
+                    _ => {
+                        let _ = writeln!(err, "error: cannot copy {}", shown(&part));
+                        2
+                    }
+                },
+            };
+            if code != 0 {
+                return code;
+            }
+        }
         0
     }
+}
+
+/// Seals the key `key` into `output`.
+fn seal_one(key: &Path, output: &Path, style: crate::api::RenderStyle, err: &mut dyn Write) -> u8 {
+    let text = match std::fs::read_to_string(key) {
+        Ok(t) => t,
+        Err(e) => {
+            let _ = writeln!(err, "error: cannot read {}: {e}", shown(key));
+            return 2;
+        }
+    };
+    let mut session = Session::new(SessionConfig::default());
+    let sealed = match session.seal(key, &text) {
+        Ok(s) => s,
+        Err(diags) => {
+            for d in &diags {
+                let _ = writeln!(err, "{}", crate::api::render(d, &session.sources, style));
+            }
+            return 2;
+        }
+    };
+    let json = serde_json::to_string_pretty(&sealed).unwrap_or_default();
+    if let Err(e) = std::fs::write(output, json + "\n") {
+        let _ = writeln!(err, "error: cannot write {}: {e}", shown(output));
+        return 2;
+    }
+    let _ = writeln!(
+        err,
+        "sealed {} exercises of {} into {}",
+        sealed.exercises.len(),
+        shown(key),
+        shown(output)
+    );
+    0
 }
 
 /// The submissions a path names: itself, or every .game file below the folder, in order.

@@ -21,9 +21,15 @@ pub fn write(
         GradeFormat::Json => {
             let doc = serde_json::json!({
                 "key": key,
-                "exercises": exercises.iter().map(|e| serde_json::json!({
-                    "line": e.line, "points": e.points, "question": e.question,
-                })).collect::<Vec<_>>(),
+                "exercises": exercises.iter().map(|e| {
+                    let mut j = serde_json::json!({
+                        "line": e.line, "points": e.points, "question": e.question,
+                    });
+                    if let Some(part) = &e.part {
+                        j["part"] = part.as_str().into();
+                    }
+                    j
+                }).collect::<Vec<_>>(),
                 "submissions": records,
             });
             let _ = writeln!(
@@ -52,8 +58,10 @@ fn human(records: &[Record], out: &mut dyn Write) {
             let what = m.question.as_deref().unwrap_or("(hidden)");
             let _ = writeln!(
                 out,
-                "  {sign} line {:<4} {}/{}  {what}",
-                m.line, m.earned, m.points
+                "  {sign} {:<9} {}/{}  {what}",
+                m.place(),
+                m.earned,
+                m.points
             );
             for f in &m.feedback {
                 let _ = writeln!(out, "{}", indent(f, "      "));
@@ -94,7 +102,7 @@ fn csv(exercises: &[Mark], records: &[Record], out: &mut dyn Write) {
     head.extend(
         exercises
             .iter()
-            .map(|e| format!("line {} ({})", e.line, e.points)),
+            .map(|e| format!("{} ({})", e.place(), e.points)),
     );
     let _ = writeln!(out, "{}", head.join(","));
     for r in records {
@@ -124,7 +132,7 @@ fn junit(key: &str, records: &[Record], out: &mut dyn Write) {
         let _ = w.write_event(Event::Start(suite));
         for m in &r.exercises {
             let mut case = BytesStart::new("testcase");
-            let name = format!("line {} ({} points)", m.line, m.points);
+            let name = format!("{} ({} points)", m.place(), m.points);
             case.push_attribute(("name", name.as_str()));
             case.push_attribute(("classname", r.submission.as_str()));
             if m.status == "passed" {
