@@ -40,6 +40,7 @@ mod layers;
 mod loopy;
 mod lsp;
 mod newcomer;
+mod octal;
 mod parallel;
 mod partizan;
 mod payoff;

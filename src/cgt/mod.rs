@@ -7,6 +7,7 @@
 //!   option lists ([`ValueTable::game`]) and combined by memoised sum, negation and order;
 //! - analyses on values (`analysis.rs`): stops, mean, temperature, thermographs
 //!   ([`Thermograph`]), cooling and heating, birthday, atomic weight, reduced canonical form;
+//! - take-and-break games by code ([`octal`]): Grundy sequences and proved periods;
 //! - [`Budget`]: the deadline, stop flag and memory cap the table's recursions check;
 //! - CGSuite's notation: [`ValueTable::show`] prints it, [`ValueTable::parse`] reads it back.
 //!
@@ -43,6 +44,7 @@
 mod analysis;
 mod budget;
 mod dyadic;
+pub mod octal;
 mod order;
 mod parse;
 mod print;
@@ -53,6 +55,7 @@ mod thermo;
 
 pub use budget::{Budget, CHECK_EVERY};
 pub use dyadic::{Dyadic, MAX_EXP};
+pub use octal::{Code as OctalCode, Period as OctalPeriod};
 pub use parse::ParseError;
 pub use print::Style;
 pub use table::{

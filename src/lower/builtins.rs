@@ -67,6 +67,10 @@ pub enum Builtin {
     Period,
     /// `saltus_period(xs)`: `(preperiod, period, saltus)` of integers, `xs[n + p] == xs[n] + s`.
     SaltusPeriod,
+    /// `octal_values(code, n)`: a take-and-break game's Grundy values of heaps 0..=n.
+    OctalValues,
+    /// `octal_period(code[, most])`: its period, proved.
+    OctalPeriod,
     /// `outcome(p)`.
     Outcome,
     /// `grundy(p)`.
@@ -169,6 +173,8 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("split", Builtin::Split, 0, usize::MAX),
     ("period", Builtin::Period, 1, 1),
     ("saltus_period", Builtin::SaltusPeriod, 1, 1),
+    ("octal_values", Builtin::OctalValues, 2, 2),
+    ("octal_period", Builtin::OctalPeriod, 1, 2),
     ("outcome", Builtin::Outcome, 1, 1),
     ("grundy", Builtin::Grundy, 1, 1),
     ("remoteness", Builtin::Remoteness, 1, 2),

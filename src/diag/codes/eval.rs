@@ -276,6 +276,18 @@ macro_rules! eval_codes {
 
         Compute more values, e.g. `period([grundy(G(n)) for n in 0..500])`.
         ";
+    EvalOctalCode = "cgl::eval::octal_code",
+        "`octal_values` or `octal_period` of a text that is no take-and-break code",
+        r#"
+        A take-and-break code is a digit, a point and digits, `d0.d1d2...`: digit `di`, read
+        in binary, says into how many non-empty heaps a heap may be left when `i` tokens are
+        taken (1: none, 2: one, 4: two, 8: three, in hexadecimal). The digit before the point
+        may only split (0, 4, 8 or 12).
+
+            expect octal_values("077", 10) == []
+
+        Write the point: Kayles is `"0.77"`, Dawson's Kayles `"0.07"`.
+        "#;
     EvalMixedConvention = "cgl::eval::mixed_convention",
         "a compound of misère and normal-play positions",
         r"

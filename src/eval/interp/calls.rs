@@ -3,6 +3,7 @@
 // The interpreter's types, helpers and imports (`mod.rs`): these files are parts of one
 // `impl Interp`, split by job.
 use super::*;
+use crate::cgt::octal;
 
 impl<'a> Interp<'a> {
     pub(super) fn analyse(
@@ -378,6 +379,38 @@ impl<'a> Interp<'a> {
                     }
                 }
             }
+            Builtin::OctalValues | Builtin::OctalPeriod => {
+                let code = self.octal_code(&args[0], arg_span(0))?;
+                let stop = &self.world.stop;
+                if b == Builtin::OctalPeriod {
+                    let most = match args.get(1) {
+                        Some(v) => self.octal_heap(v, arg_span(1), octal::MAX_PERIOD_HEAP)?,
+                        None => 1 << 20,
+                    };
+                    if code.splits_in_three() {
+                        return Err(Box::new(
+                            Diag::error(Code::EvalDomain, format!("the periodicity theorem does not speak of {}, whose moves split heaps in three", code.show()))
+                                .label(arg_span(0), "a hexadecimal code")
+                                .help("look for a period in its values instead: `period(octal_values(code, 1000))` (observed, not proved)"),
+                        ));
+                    }
+                    match code.period(most, &mut || stop.check())? {
+                        Some(p) => Value::tuple(vec![Value::Int(p.preperiod as i64), Value::Int(p.period as i64), Value::Int(p.proved_at as i64)]),
+                        None => {
+                            return Err(Box::new(
+                                Diag::error(Code::EvalNoPeriod, format!("no period of {} is proved by heap {most}", code.show()))
+                                    .label(arg_span(0), "this game")
+                                    .help(format!("look further, `octal_period(\"{}\", {})` (up to {}), or at the values: many octal games have no known period", code.show(), most.saturating_mul(4).min(octal::MAX_PERIOD_HEAP), octal::MAX_PERIOD_HEAP)),
+                            ))
+                        }
+                    }
+                } else {
+                    let most = if code.splits_in_three() { octal::MAX_HEAP_THREE } else { octal::MAX_HEAP };
+                    let n = self.octal_heap(&args[1], arg_span(1), most)?;
+                    let values = code.values(n, &mut || stop.check())?;
+                    Value::list(values.into_iter().map(|v| Value::Int(i64::from(v))).collect())
+                }
+            }
             Builtin::SaltusPeriod => {
                 let mut xs = Vec::new();
                 for item in self.items(&args[0], arg_span(0))? {
@@ -429,6 +462,49 @@ fn side_of(b: Builtin, v: &Value, span: Span) -> DiagResult<crate::cgt::Side> {
             ),
             "write `left` or `right`: whose moves, or who moves first",
         )),
+    }
+}
+
+impl Interp<'_> {
+    /// The take-and-break code a string argument writes.
+    fn octal_code(&self, v: &Value, span: Span) -> DiagResult<octal::Code> {
+        let Value::Str(text) = v else {
+            return Err(type_error(
+                span,
+                format!(
+                    "a take-and-break code is a string, but this is {}",
+                    v.a_type_name()
+                ),
+                "write the code in quotes: Kayles is `\"0.77\"`",
+            ));
+        };
+        octal::Code::parse(text).map_err(|e| {
+            Box::new(
+                Diag::error(Code::EvalOctalCode, e.to_string())
+                    .label(span, "this code")
+                    .help("a code is a digit, a point and digits, each a sum of 1 (take the whole heap), 2 (leave one heap), 4 (two) and 8 (three): Kayles is \"0.77\""),
+            )
+        })
+    }
+
+    /// A heap size from 0 to `most`.
+    fn octal_heap(&self, v: &Value, span: Span, most: usize) -> DiagResult<usize> {
+        let n = int(v, span, "a heap size")?;
+        usize::try_from(n)
+            .ok()
+            .filter(|&n| n <= most)
+            .ok_or_else(|| {
+                Box::new(
+                    Diag::error(
+                        Code::EvalTooLarge,
+                        format!("a heap of {n} is outside 0 to {most}"),
+                    )
+                    .label(span, "this heap")
+                    .help(format!(
+                        "take-and-break sequences here run to heaps of {most}"
+                    )),
+                )
+            })
     }
 }
 
