@@ -9,10 +9,11 @@ use std::time::Duration;
 
 use crate::common::{assert_no_crash, root, wait_with_timeout};
 
-/// A query that explores positions for well over a second (about 6 s of processor time, 3 s
-/// on two threads; 10×10 now takes under a second on two threads, before the line is due).
-const LONG: &str = "reachable(Chomp([11; 11]))";
-const ANSWER: &str = "705431\n";
+/// A query that explores positions for well over a second (about 5 s of processor time, 2.5 s
+/// on two threads; 11×11 now takes about half a second on two threads, before the line is
+/// due). Its answer is C(24, 12) - 1: the boards that fit in 12×12, but the empty one.
+const LONG: &str = "reachable(Chomp([12; 12]))";
+const ANSWER: &str = "2704155\n";
 
 /// Runs cgl with `args`, `CGL_PROGRESS` set to `mode` (or unset), stdin `input`.
 fn run(mode: Option<&str>, args: &[&str], input: &str) -> (i32, String, String) {
@@ -70,7 +71,7 @@ fn check_and_the_repl_draw_it_too() {
     let dir = crate::common::temp_dir("progress-check");
     let file = dir.join("long.game");
     let chomp = std::fs::read_to_string(root().join("examples/chomp.game")).expect("chomp");
-    std::fs::write(&file, format!("{chomp}\nexpect {LONG} == 705431\n")).expect("written");
+    std::fs::write(&file, format!("{chomp}\nexpect {LONG} == 2704155\n")).expect("written");
     let path = file.to_string_lossy().to_string();
     let (code, out, err) = run(Some("always"), &["check", "--jobs", "2", &path], "");
     assert_no_crash("check", &err);
@@ -97,7 +98,7 @@ fn check_of_several_files_draws_what_its_child_processes_report() {
     let dir = crate::common::temp_dir("progress-children");
     let chomp = std::fs::read_to_string(root().join("examples/chomp.game")).expect("chomp");
     for name in ["a.game", "b.game"] {
-        let text = format!("{chomp}\nexpect {LONG} == 705431\n");
+        let text = format!("{chomp}\nexpect {LONG} == 2704155\n");
         std::fs::write(dir.join(name), text).expect("written");
     }
     let path = dir.to_string_lossy().to_string();
@@ -143,5 +144,5 @@ fn a_terminal_gets_the_line_by_default() {
     assert_eq!(code, 0, "{out:?}\n{err}");
     // Stdout and stderr share the pty: the line, erased, then the answer ("\r\n" on a pty).
     assert!(out.contains("\rcgl: "), "no line on a terminal: {out:?}");
-    assert!(out.ends_with("\r\x1b[K705431\r\n"), "{out:?}");
+    assert!(out.ends_with("\r\x1b[K2704155\r\n"), "{out:?}");
 }
