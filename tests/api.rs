@@ -80,6 +80,10 @@ fn shown(d: &Data) -> String {
         Data::Range { start, end } => format!("{start}..{end}"),
         Data::Game(t) | Data::Position(t) | Data::Form(t) => t.clone(),
         Data::Split(xs) => format!("split({})", join(xs)),
+        Data::Infinite(k) => format!(
+            "inf({})",
+            k.iter().map(u64::to_string).collect::<Vec<_>>().join(", ")
+        ),
     }
 }
 
@@ -89,6 +93,7 @@ fn values_are_data_that_print_as_cgl_prints_them() {
     let cases: &[(&str, Data)] = &[
         ("grundy(Nim(3) + Nim(5))", Data::Int(6)),
         ("outcome(Nim(0))", Data::Outcome("P".into())),
+        ("inf(1, 0)", Data::Infinite(vec![0, 1])),
         (
             "3/4",
             Data::Rational {

@@ -38,6 +38,7 @@ mod instance_order;
 mod isolation;
 mod layers;
 mod loopy;
+mod loopy_values;
 mod lsp;
 mod newcomer;
 mod octal;

@@ -239,8 +239,18 @@ fn add_or_take() {
         eval(&mut s, file, "remoteness(A(5))"),
         "error cgl::analysis::remoteness_draw"
     );
+    assert_eq!(eval(&mut s, file, "grundy(A(5))"), "inf()");
+    // Its loopy Grundy values (Smith): 0 is lost; 1 and 2 are won by a move to 0 but are not
+    // nimbers (∞ with the option value 0: a player behind in another component can escape
+    // upwards for ever, so A(1) + A(1) is a draw); from 3 on neither player can force the end.
     assert_eq!(
-        eval(&mut s, file, "grundy(A(5))"),
+        eval(&mut s, file, "[grundy(A(n)) for n in 0..=5]"),
+        "[0, inf(0), inf(0), inf(), inf(), inf()]"
+    );
+    assert_eq!(eval(&mut s, file, "outcome(A(1) + A(1))"), "D");
+    // A loopy position of infinite value has no canonical form.
+    assert_eq!(
+        eval(&mut s, file, "value(A(5))"),
         "error cgl::analysis::grundy_loopy"
     );
     // Without `loopy` the same rules are the mistake a missing guard makes.
@@ -302,8 +312,9 @@ fn explain_and_play_a_loopy_game() {
     assert_eq!(code, 0, "{stdout}\n{stderr}");
     for needle in [
         "AddOrTake(4) is D: a draw with best play",
-        "  1  AddOrTake(3)  D        -       -           draws",
-        "  2  AddOrTake(2)  N        -       1",
+        "  1  AddOrTake(3)  D        inf()   -           draws",
+        "  2  AddOrTake(2)  N        inf(0)  1",
+        "no mex: play can cycle, and the loopy Grundy value is inf(), ∞ with the options' finite values {} (Smith)",
         "(2 options are draws, with no remoteness)",
         "no winning move; drawing moves: 1, 3",
         // The computer keeps the draw: back to 4, not down to the lost 2.

@@ -26,7 +26,7 @@ const STACK: usize = 512 << 20;
 pub enum Kind {
     /// A position or a compound of positions.
     Position,
-    /// A canonical form that is not a number.
+    /// A canonical form that is not a number, or a loopy nimber `inf(...)`.
     Form,
     /// A game with its parameters.
     Game,
@@ -458,7 +458,7 @@ impl State {
             Value::Set(items) => Plain::Set(items.iter().map(|v| self.plain(v)).collect()),
             Value::Range(a, b) => Plain::Range(*a, *b),
             Value::Pos(_) => self.hold(value, Kind::Position),
-            Value::Form(_) => self.hold(value, Kind::Form),
+            Value::Form(_) | Value::Infinite(_) => self.hold(value, Kind::Form),
             Value::Game(_) => self.hold(value, Kind::Game),
             Value::Mode(_) => Plain::Mode(self.core.show(value)),
         }

@@ -24,6 +24,7 @@ use std::rc::Rc;
 
 use super::kind::{not_payoff, Kind};
 use super::reach::reachable;
+use super::smith::Nimber;
 use super::{impartial, partizan, payoff, Analyzer};
 use crate::cgt::Side;
 use crate::diag::{Code, Diag, DiagResult};
@@ -167,7 +168,10 @@ fn impartial_answer(
                         .help("use `outcome(p)` or `remoteness(p)` for a misère position"),
                 ));
             }
-            Value::Int(impartial::grundy(an, w, t)? as i64)
+            match impartial::nimber(an, w, t)? {
+                Nimber::Finite(g) => Value::Int(g as i64),
+                Nimber::Infinite(k) => Value::Infinite(Rc::new(k)),
+            }
         }
         Builtin::Remoteness => match impartial::remoteness(an, w, t, conv)? {
             Some(r) => Value::Int(r as i64),

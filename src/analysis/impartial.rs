@@ -18,6 +18,7 @@
 
 use super::kind::{is_scored, Guard};
 use super::rem::{lego_rule, parity, selective_rule, Rem, RemCode, RemMemo};
+use super::smith::{self, Nimber};
 use super::solve::{solve, Analysis, MemoTable, OnCycle, Searched, Slot, Unsolved};
 use super::{parallel, payoff, retro, stream, Analyzer};
 use crate::diag::{Code, Diag, DiagResult};
@@ -27,18 +28,27 @@ use crate::eval::World;
 use crate::graph::{TermId, TermInfo};
 use crate::syntax::ast::Convention;
 
-/// The Grundy value of a term (normal play; an error where a draw is reachable or play can
-/// cycle).
+/// The Grundy value of a term (normal play; an error where a draw is reachable, or where
+/// play can cycle and the value is not a nimber).
 pub fn grundy(an: &mut Analyzer, w: &mut World<'_>, t: TermId) -> DiagResult<u64> {
-    grundy_acyclic(an, w, t).or_loopy(|| {
-        Err(Box::new(
+    match nimber(an, w, t)? {
+        Nimber::Finite(g) => Ok(g),
+        Nimber::Infinite(_) => Err(Box::new(
             Diag::error(
                 Code::AnalysisGrundyLoopy,
-                "play can cycle from here, so there is no (finite) Grundy value",
+                "play can cycle from here and its loopy Grundy value is infinite, not a nimber",
             )
-            .help("a loopy position's outcome and remoteness are defined: use `outcome(p)` or `remoteness(p)`"),
-        ))
-    })
+            .help("`grundy(p)` of the position alone gives its value `inf(...)`; its outcome and remoteness are defined: use `outcome(p)` or `remoteness(p)`"),
+        )),
+    }
+}
+
+/// The Grundy value of a term, by the depth-first search, or where play can cycle Smith's
+/// loopy value (`smith.rs`).
+pub fn nimber(an: &mut Analyzer, w: &mut World<'_>, t: TermId) -> DiagResult<Nimber> {
+    grundy_acyclic(an, w, t)
+        .map(Nimber::Finite)
+        .or_loopy(|| smith::nimber(an, w, t))
 }
 
 fn grundy_acyclic(an: &mut Analyzer, w: &mut World<'_>, t: TermId) -> Searched<u64> {

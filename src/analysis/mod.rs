@@ -26,6 +26,7 @@ mod payoff;
 mod reach;
 mod rem;
 mod retro;
+mod smith;
 mod solve;
 mod stream;
 

@@ -67,6 +67,8 @@ pub enum Builtin {
     Period,
     /// `saltus_period(xs)`: `(preperiod, period, saltus)` of integers, `xs[n + p] == xs[n] + s`.
     SaltusPeriod,
+    /// `inf(0, 1)`: the loopy nimber `∞` with those finite option values.
+    Inf,
     /// `octal_values(code, n)`: a take-and-break game's Grundy values of heaps 0..=n.
     OctalValues,
     /// `octal_period(code[, most])`: its period, proved.
@@ -174,6 +176,7 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("period", Builtin::Period, 1, 1),
     ("saltus_period", Builtin::SaltusPeriod, 1, 1),
     ("octal_values", Builtin::OctalValues, 2, 2),
+    ("inf", Builtin::Inf, 0, usize::MAX),
     ("octal_period", Builtin::OctalPeriod, 1, 2),
     ("outcome", Builtin::Outcome, 1, 1),
     ("grundy", Builtin::Grundy, 1, 1),

@@ -53,6 +53,8 @@ pub enum Data {
     Form(String),
     /// `split(...)` of position data.
     Split(Vec<Data>),
+    /// A loopy nimber `inf(0, 1)`: the finite values of its options.
+    Infinite(Vec<u64>),
 }
 
 /// One equilibrium of a strategic game: each player's mixed strategy, the probability of each
@@ -104,6 +106,7 @@ impl Session {
             Value::Tuple(items) => Data::Tuple(all(items)),
             Value::List(items) => Data::List(all(items)),
             Value::Set(items) => Data::Set(items.iter().map(one).collect()),
+            Value::Infinite(k) => Data::Infinite(k.iter().copied().collect()),
             Value::Range(start, end) => Data::Range {
                 start: *start,
                 end: *end,

@@ -303,6 +303,7 @@ fn feed_scalar<H: Hasher>(v: &Value, state: &mut H) {
         Value::Int(n) => n.hash(state),
         Value::Rational(r) => r.hash(state),
         Value::Form(g) => g.hash(state),
+        Value::Infinite(k) => k.hash(state),
         Value::Str(s) => s.hash(state),
         Value::Range(a, b) => {
             a.hash(state);

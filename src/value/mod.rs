@@ -254,6 +254,9 @@ pub enum Value {
     /// number is always an `Int` or a `Rational` (build game values with [`Value::form`]), so
     /// equal values have one representation and ids compare canonical forms.
     Form(GameId),
+    /// A loopy nimber `∞{0, 1}` (Smith): a position of a loopy impartial game from which
+    /// neither player can force a win or an end, with the finite values of its options.
+    Infinite(Rc<BTreeSet<u64>>),
 }
 
 thread_local! {
@@ -346,6 +349,7 @@ impl Value {
             Value::Pos(_) => "position",
             Value::Split(_) => "split",
             Value::Form(_) => "game value",
+            Value::Infinite(_) => "loopy nimber",
         }
     }
 }
@@ -373,6 +377,7 @@ impl Value {
             Value::Pos(_) => 11,
             Value::Split(_) => 12,
             Value::Form(_) => 13,
+            Value::Infinite(_) => 14,
         }
     }
 

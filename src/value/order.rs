@@ -81,6 +81,7 @@ impl CmpWalk {
             (Value::Pos(x), Value::Pos(y)) => self.eq_pos(x, y),
             (Value::Rational(x), Value::Rational(y)) => x == y,
             (Value::Form(x), Value::Form(y)) => x == y,
+            (Value::Infinite(x), Value::Infinite(y)) => x == y,
             (Value::Set(x), Value::Set(y)) => {
                 let key = (Rc::as_ptr(x) as usize, Rc::as_ptr(y) as usize);
                 self.eq_items(key, x.len() == y.len(), x.iter().zip(y.iter()))
@@ -114,6 +115,7 @@ impl CmpWalk {
             (Value::Int(x), Value::Rational(y)) => Rational::int(*x).cmp(y),
             // CGSuite's print order, by structure: not the order of games (`<=` is that).
             (Value::Form(x), Value::Form(y)) => super::with_forms(|t| t.form_order(*x, *y)),
+            (Value::Infinite(x), Value::Infinite(y)) => x.cmp(y),
             (Value::Set(x), Value::Set(y)) => {
                 if Rc::ptr_eq(x, y) {
                     return Ordering::Equal;

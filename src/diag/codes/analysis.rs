@@ -89,14 +89,22 @@ macro_rules! analysis_codes {
         `D`.
         ";
     AnalysisGrundyLoopy = "cgl::analysis::grundy_loopy",
-        "`grundy` of a position of a loopy game from which play can cycle",
+        "a nimber was needed of a loopy position whose loopy Grundy value is infinite",
         r"
-        A game declared `loopy` may return to a position, so play can go on for ever. The
-        Sprague-Grundy value is defined by a finite recursion over the options, which a cycle
-        never ends; cgl does not compute Smith's loopy values (`∞`).
+        A game declared `loopy` may return to a position, so play can go on for ever. There
+        `grundy(p)` is Smith's loopy Grundy value: a nimber, or `inf(...)` where neither
+        player can force the end. An analysis that needs a nimber (`value(p)`, a game value
+        made of the position) has none for an infinite one.
 
-        Use `outcome(p)`, which is `D` for a draw by infinite play, or `remoteness(p)` where
-        the outcome is `N` or `P`.
+            game AddOrTake {
+                position n
+                loopy
+                move n - k for k in 1..=2 if k <= n
+                move n + 1 if 0 < n and n < 10
+            }
+            expect value(AddOrTake(3)) == *
+
+        Use `grundy(p)`, which is `inf()` there, or `outcome(p)`.
         ";
     AnalysisGrundyPartizan = "cgl::analysis::grundy_partizan",
         "`grundy` of a partizan position",

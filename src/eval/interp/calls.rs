@@ -379,6 +379,20 @@ impl<'a> Interp<'a> {
                     }
                 }
             }
+            Builtin::Inf => {
+                let mut k = std::collections::BTreeSet::new();
+                for (i, v) in args.iter().enumerate() {
+                    let n = int(v, arg_span(i), "`inf`")?;
+                    k.insert(u64::try_from(n).map_err(|_| {
+                        Box::new(
+                            Diag::error(Code::EvalDomain, format!("`inf` takes nimbers, 0 or more, not {n}"))
+                                .label(arg_span(i), "this value")
+                                .help("`inf(0, 1)` is the loopy value ∞ whose options' finite values are 0 and 1"),
+                        )
+                    })?);
+                }
+                Value::Infinite(std::rc::Rc::new(k))
+            }
             Builtin::OctalValues | Builtin::OctalPeriod => {
                 let code = self.octal_code(&args[0], arg_span(0))?;
                 let stop = &self.world.stop;

@@ -34,6 +34,8 @@ type Defined<T> = Result<T, String>;
 #[derive(Clone, Debug)]
 pub(super) enum Fact {
     Known(u64),
+    /// A loopy Grundy value that is not a nimber, as cgl prints it (`inf(0)`).
+    Infinite(String),
     /// Not defined for this position, and why (a draw, misère play, ...).
     Undefined(String),
     /// Not computed: `:explain`'s time budget ran out first.
@@ -107,9 +109,10 @@ fn defined(
     builtin: Builtin,
     position: &Value,
     span: Span,
-) -> Result<Defined<u64>, Box<Diag>> {
+) -> Result<Defined<Fact>, Box<Diag>> {
     match session.analyse(builtin, position, span) {
-        Ok(v) => Ok(Ok(int_of(&v))),
+        Ok(v @ Value::Infinite(_)) => Ok(Ok(Fact::Infinite(session.show(&v)))),
+        Ok(v) => Ok(Ok(Fact::Known(int_of(&v)))),
         Err(d) if UNDEFINED.contains(&d.code) => Ok(Err(d.message)),
         Err(d) => Err(d),
     }
@@ -147,7 +150,7 @@ impl Budget {
         let result = defined(session, builtin, position, span);
         session.set_stop(self.own.clone());
         match result {
-            Ok(Ok(v)) => Ok(Fact::Known(v)),
+            Ok(Ok(fact)) => Ok(fact),
             Ok(Err(reason)) => Ok(Fact::Undefined(reason)),
             Err(d) if d.code == crate::api::TIMEOUT && self.own.check().is_ok() => {
                 Ok(Fact::Skipped)

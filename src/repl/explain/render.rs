@@ -26,6 +26,7 @@ fn meaning(outcome: Outcome) -> &'static str {
 fn show_fact(value: &Fact) -> String {
     match value {
         Fact::Known(v) => v.to_string(),
+        Fact::Infinite(v) => v.clone(),
         Fact::Undefined(_) => "-".to_string(),
         Fact::Skipped => "?".to_string(),
     }
@@ -87,6 +88,7 @@ pub(super) fn impartial(e: &Impartial, color: bool) -> String {
     );
     let why = |d: &Fact| match d {
         Fact::Known(v) => v.to_string(),
+        Fact::Infinite(v) => v.clone(),
         Fact::Undefined(reason) => format!("none ({reason})"),
         Fact::Skipped => "not computed (see below)".to_string(),
     };
@@ -200,6 +202,14 @@ fn mex_line(out: &mut String, here: &Facts, rows: &[(String, Facts)]) {
                 set_text(&set)
             );
         }
+        Fact::Infinite(v) => {
+            let set: BTreeSet<u64> = rows.iter().filter_map(|(_, f)| f.grundy.known()).collect();
+            let _ = writeln!(
+                out,
+                "no mex: play can cycle, and the loopy Grundy value is {v}, ∞ with the options' finite values {} (Smith)",
+                set_text(&set)
+            );
+        }
         Fact::Undefined(reason) => {
             let _ = writeln!(out, "no mex set: {reason}");
         }
@@ -267,8 +277,8 @@ fn lego_lines(out: &mut String, shown: &str, here: &Facts, rows: &[(String, Fact
                 set_text(&set)
             );
         }
-        // Said by the first arm.
-        (Fact::Skipped, _) => {}
+        // Said by the first arm; a remoteness is a number.
+        (Fact::Skipped | Fact::Infinite(_), _) => {}
         (_, None) => {
             let _ = writeln!(out, "lego {{}}: every option is a draw");
         }
