@@ -160,7 +160,8 @@ impl Code {
                 g.push(g[h - p.period]);
                 continue;
             }
-            if h.is_multiple_of(1024) || three {
+            // A rare value not reached costs a scan of the heap: check often.
+            if h.is_multiple_of(64) || three {
                 check()?;
             }
             let v = self.mex_at(h, &g, &rare, &mut reached);
@@ -170,7 +171,7 @@ impl Code {
             g.push(v);
             if !three && (h == next_check || h == n) {
                 next_check = next_check.saturating_mul(2);
-                proved = prove(&g, self.max_take());
+                proved = prove(&g, self.max_take(), check)?;
                 if proved.is_some() && stop_at_proof {
                     break;
                 }
@@ -235,9 +236,16 @@ fn is_rare(v: u32) -> bool {
 }
 
 /// The least period the periodicity theorem proves from `g`, for moves of at most `t` tokens.
-fn prove(g: &[u32], t: usize) -> Option<Period> {
+fn prove<E>(
+    g: &[u32],
+    t: usize,
+    check: &mut dyn FnMut() -> Result<(), E>,
+) -> Result<Option<Period>, E> {
     let last = g.len() - 1;
     for p in 1..=last / 2 {
+        if p.is_multiple_of(256) {
+            check()?;
+        }
         // The last n with G(n + p) != G(n); the preperiod is one past it.
         let e = (p..=last)
             .rev()
@@ -245,14 +253,14 @@ fn prove(g: &[u32], t: usize) -> Option<Period> {
             .map_or(0, |i| i - p + 1);
         let need = 2 * e + 2 * p + t;
         if need <= last + 1 {
-            return Some(Period {
+            return Ok(Some(Period {
                 preperiod: e,
                 period: p,
                 proved_at: need - 1,
-            });
+            }));
         }
     }
-    None
+    Ok(None)
 }
 
 /// A set of small values, as bits.
