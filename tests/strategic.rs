@@ -711,3 +711,29 @@ fn iterated_weak_elimination_follows_its_order() {
         }
     }
 }
+
+/// Lemke–Howson with lexicographic pivots ends at an equilibrium from every starting label
+/// on degenerate games too (ties everywhere, the all-equal table), each one checked here and
+/// an extreme equilibrium of the brute-force list; on a 12×12 game with payoffs in ±100 and
+/// the 20×20 all-equal table, where ratio tests tie, it answers instead of refusing.
+#[test]
+fn lemke_howson_pivots_lexicographically_through_degenerate_games() {
+    let mut rng = Rng(0x1e3c_0000_0000_0048);
+    for round in 0..300 {
+        let (m, n) = (1 + rng.below(4) as usize, 1 + rng.below(4) as usize);
+        let (game, a, b) = random_game(&mut rng, m, n, 1, false);
+        let lh = game.lemke_howson(&|| false).unwrap();
+        assert!(!lh.is_empty(), "round {round}");
+        let extreme = brute_extreme(&a, &b);
+        for (x, y) in &lh {
+            assert!(is_equilibrium(&a, &b, x, y), "round {round}: {a:?} {b:?}");
+            assert!(extreme.contains(&(x.clone(), y.clone())), "round {round}");
+        }
+    }
+    for (m, range) in [(12, 100), (20, 0)] {
+        let (game, a, b) = random_game(&mut rng, m, m, range, false);
+        let lh = game.lemke_howson(&|| false).unwrap();
+        assert!(!lh.is_empty());
+        assert!(lh.iter().all(|(x, y)| is_equilibrium(&a, &b, x, y)));
+    }
+}

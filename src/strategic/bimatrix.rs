@@ -489,9 +489,9 @@ impl Game {
 
     /// The equilibria Lemke–Howson reaches from the artificial equilibrium, dropping each
     /// label in turn (`m + n` paths), sorted and without repeats; each answer is verified.
-    /// Not necessarily every equilibrium. A tie in a ratio test (a degenerate game) is
-    /// refused, and so is a game whose two tableaux would have more than
-    /// [`MAX_TABLEAU_CELLS`] entries.
+    /// Not necessarily every equilibrium. Ties in a ratio test (a degenerate game) are
+    /// broken lexicographically, so every path ends at an equilibrium; a game whose two
+    /// tableaux would have more than [`MAX_TABLEAU_CELLS`] entries is refused.
     pub fn lemke_howson(
         &self,
         stop: &dyn Fn() -> bool,
@@ -587,31 +587,31 @@ fn lemke_howson_path(
         } else {
             (&mut tq, &mut basis_q)
         };
-        let mut best: Option<(usize, Q)> = None;
-        let mut tie = false;
+        // The lexicographic minimum ratio test (the right-hand side perturbed by ε, ε², ...
+        // per row): among the rows of least ratio, the least row of the basis inverse (the
+        // columns of the first basis, `init`) divided by the entering column. The rows of
+        // the basis inverse are independent, so exactly one row wins: no tie, no cycling,
+        // and every path reaches an equilibrium, degenerate game or not.
+        let init = if in_p { m..m + n } else { 0..m };
+        let key = |row: &[Q], col: usize| &row[col] / &row[entering];
+        let lex = |r1: &[Q], r2: &[Q]| {
+            std::iter::once(m + n)
+                .chain(init.clone())
+                .map(|c| key(r1, c).cmp(&key(r2, c)))
+                .find(|o| o.is_ne())
+                .unwrap_or(std::cmp::Ordering::Equal)
+        };
+        let mut best: Option<usize> = None;
         for (r, row) in t.iter().enumerate() {
-            if row[entering].is_positive() {
-                let ratio = &row[m + n] / &row[entering];
-                match &best {
-                    Some((_, b)) if ratio > *b => {}
-                    Some((_, b)) if ratio == *b => tie = true,
-                    _ => {
-                        tie = false;
-                        best = Some((r, ratio));
-                    }
-                }
+            if row[entering].is_positive()
+                && best.is_none_or(|b| lex(row, &t[b]) == std::cmp::Ordering::Less)
+            {
+                best = Some(r);
             }
         }
-        let Some((row, _)) = best else {
+        let Some(row) = best else {
             return Err(StrategicError::Internal("an unbounded Lemke–Howson step"));
         };
-        if tie {
-            let player = usize::from(!in_p);
-            return Err(StrategicError::Degenerate {
-                player,
-                support: Vec::new(),
-            });
-        }
         let leaving = basis[row];
         pivot(t, row, entering, stop)?;
         basis[row] = entering;

@@ -44,16 +44,17 @@ macro_rules! eval_codes {
         they do not. For a general-sum game use `nash` or `equilibria`.
         ";
     EvalDegenerate = "cgl::eval::degenerate",
-        "support enumeration or Lemke–Howson refused a degenerate game",
+        "support enumeration refused a degenerate game",
         r"
         A two-player game is degenerate when a mixed strategy of k strategies has more than
         k pure best responses (a tie, such as a column player indifferent between two columns
-        against one row). Its equilibria may form a continuum, which support enumeration and
-        Lemke–Howson cannot list; cgl refuses rather than give an incomplete list.
+        against one row). Its equilibria may form a continuum, which support enumeration
+        cannot list; cgl refuses rather than give an incomplete list.
         `vertex_enumeration` (as Gambit's `enummixed`) lists every extreme equilibrium of any
         two-player game, `equilibrium_components` their connected components, and `nash`
-        runs vertex enumeration when support enumeration refuses. `pure_nash` lists the pure
-        equilibria of any game.
+        runs vertex enumeration when support enumeration refuses (Lemke–Howson, whose
+        lexicographic pivots reach an equilibrium of any game, where that is too large).
+        `pure_nash` lists the pure equilibria of any game.
         ";
     EvalSupportTooLarge = "cgl::eval::support_too_large",
         "support or vertex enumeration would solve too many linear systems",

@@ -441,14 +441,24 @@ impl<'a> Interp<'a> {
                     Value::Bool(true),
                     equilibria_value(&found, span)?,
                 ]),
-                Err(StrategicError::Degenerate { .. }) => {
-                    let found = g.vertex_enumeration(&stopped).map_err(|e| fail(self, e))?;
-                    Value::tuple(vec![
+                Err(StrategicError::Degenerate { .. }) => match g.vertex_enumeration(&stopped) {
+                    Ok(found) => Value::tuple(vec![
                         Value::Str(Rc::from("vertex enumeration")),
                         Value::Bool(true),
                         equilibria_value(&found.equilibria, span)?,
-                    ])
-                }
+                    ]),
+                    // Too large to enumerate: Lemke–Howson, whose lexicographic pivots
+                    // reach an equilibrium of a degenerate game too.
+                    Err(StrategicError::TooLarge(_)) => Value::tuple(vec![
+                        Value::Str(Rc::from("lemke-howson")),
+                        Value::Bool(false),
+                        equilibria_value(
+                            &g.lemke_howson(&stopped).map_err(|e| fail(self, e))?,
+                            span,
+                        )?,
+                    ]),
+                    Err(e) => return Err(fail(self, e)),
+                },
                 Err(StrategicError::TooLarge(_)) => {
                     let found = g.lemke_howson(&stopped).map_err(|e| fail(self, e))?;
                     Value::tuple(vec![
@@ -566,21 +576,12 @@ impl<'a> Interp<'a> {
             }
             StrategicError::Degenerate { player, support } => {
                 let shown: Vec<String> = support.iter().map(|&s| self.show(&table.strategies[player][s])).collect();
-                let what = if shown.is_empty() {
-                    "Lemke–Howson met a tie in its ratio test".to_string()
-                } else {
-                    format!("a mix of `{}`'s strategies {{{}}} has more pure best responses than strategies", g.players[player], shown.join(", "))
-                };
+                let what = format!("a mix of `{}`'s strategies {{{}}} has more pure best responses than strategies", g.players[player], shown.join(", "));
                 Box::new(
                     Diag::error(Code::EvalDegenerate, format!("`{name}` needs a nondegenerate game, and this one is degenerate: {what}"))
                         .label(span, "this game")
-                        .note("the equilibria of a degenerate game may form a continuum, which support enumeration and Lemke–Howson cannot list".to_string())
-                        .help(if b == Builtin::Nash {
-                            // `nash` meets this only from Lemke–Howson, on a game too large for the exact methods.
-                            "this game is too large for support and vertex enumeration, and Lemke–Howson met a tie; `pure_nash` lists the pure equilibria of any game"
-                        } else {
-                            "`vertex_enumeration` lists every extreme equilibrium of any two-player game and `equilibrium_components` groups them into the connected components of the equilibria; `nash` runs vertex enumeration on a degenerate game"
-                        }),
+                        .note("the equilibria of a degenerate game may form a continuum, which support enumeration cannot list".to_string())
+                        .help("`vertex_enumeration` lists every extreme equilibrium of any two-player game and `equilibrium_components` groups them into the connected components of the equilibria; `nash` runs vertex enumeration on a degenerate game, and Lemke–Howson where that is too large"),
                 )
             }
             StrategicError::TooLarge(systems) => {
