@@ -4,7 +4,8 @@
 //!
 //! Which of them answers is decided here by the shape of play: where the depth-first
 //! search meets a cycle that a `loopy` game declares ([`Unsolved::Cycle`]), `outcome` and
-//! `remoteness` are answered by retrograde analysis (`retro.rs`), and `grundy` has none.
+//! `remoteness` are answered by retrograde analysis (`retro.rs`), and `grundy` by Smith's
+//! loopy values (`smith.rs`).
 //! These are the entries the rest of the analyses use for an impartial term (a partizan
 //! position's impartial options, say); a payoff game's position is answered by its score
 //! (`payoff.rs`), since play may move into one from a game without payoffs.

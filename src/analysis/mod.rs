@@ -5,8 +5,9 @@
 //! from the kind of game the position is of (`kind.rs`: impartial, partizan, payoff) which
 //! solver answers, and answers the built-in from it: impartial play (`impartial.rs`, with
 //! the streaming search `stream.rs` and the parallel solver `parallel/` in front, and
-//! retrograde analysis `retro.rs` where a `loopy` game cycles), partizan play and canonical
-//! forms (`partizan.rs`), payoff games (`payoff.rs`); `reach.rs` counts `reachable`.
+//! retrograde analysis `retro.rs` where a `loopy` game cycles, Smith's loopy Grundy values
+//! `smith.rs` there), partizan play and canonical forms (`partizan.rs`), payoff games
+//! (`payoff.rs`); `reach.rs` counts `reachable`.
 //! Each solver's recurrences run on one depth-first search (`solve.rs`), which returns a
 //! cycle that a `loopy` game declares as a typed end (`Unsolved::Cycle`), not as an error,
 //! and applies the checks of the kinds of game that play reaches (`kind::Guard`) for every
