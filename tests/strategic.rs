@@ -737,3 +737,51 @@ fn lemke_howson_pivots_lexicographically_through_degenerate_games() {
         assert!(lh.iter().all(|(x, y)| is_equilibrium(&a, &b, x, y)));
     }
 }
+
+/// An equilibrium probability past the language's 64-bit fractions is refused with its exact
+/// value in the diagnostic's note (a 16×16 game with payoffs in ±10^6: the solvers' big
+/// rationals hold it, a value of the language cannot), and the note's fraction is the
+/// library's own answer.
+#[test]
+fn a_probability_past_64_bits_is_refused_with_its_exact_value() {
+    let mut rng = Rng(0x0b16_0b16_0000_0001);
+    let mut refused = 0;
+    for _ in 0..4 {
+        let (game, a, b) = random_game(&mut rng, 16, 16, 1_000_000, false);
+        let rows: Vec<String> = (0..16)
+            .map(|i| {
+                let cells: Vec<String> = (0..16)
+                    .map(|j| format!("({}, {})", a[i][j], b[i][j]))
+                    .collect();
+                format!("[{}]", cells.join(", "))
+            })
+            .collect();
+        let source = format!(
+            "game G {{\n player Row in 0..16\n player Col in 0..16\n table [{}]\n}}\n",
+            rows.join(", ")
+        );
+        let mut session = Session::new(SessionConfig::default());
+        let file = session.load_source("big.game", &source).unwrap();
+        let Err(diags) = session.eval_text("lemke_howson(G)", &[file]) else {
+            continue;
+        };
+        refused += 1;
+        let d = &diags[0];
+        assert_eq!(d.code.name(), "cgl::eval::overflow", "{}", d.message);
+        let note = d.notes[0]
+            .strip_prefix("exactly, it is ")
+            .expect("the exact value");
+        let found = game.lemke_howson(&|| false).unwrap();
+        let all: Vec<String> = found
+            .iter()
+            .flat_map(|(x, y)| x.iter().chain(y))
+            .map(ToString::to_string)
+            .collect();
+        assert!(all.iter().any(|p| p == note), "{note} is none of {all:?}");
+        break;
+    }
+    assert!(
+        refused > 0,
+        "every game's answers fit 64 bits: pick larger payoffs"
+    );
+}

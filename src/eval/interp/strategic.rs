@@ -621,12 +621,29 @@ impl<'a> Interp<'a> {
     }
 }
 
+/// The most characters of an exact answer a diagnostic quotes.
+const QUOTED: usize = 400;
+
 /// An exact number as a value; one whose numerator or denominator exceeds 64 bits is an
-/// overflow.
+/// overflow, whose note quotes it exactly.
 fn number(x: &Q, span: Span) -> DiagResult<Value> {
-    strategic::small(x)
-        .map(Value::number)
-        .ok_or_else(|| overflow(span))
+    strategic::small(x).map(Value::number).ok_or_else(|| {
+        let mut exact = x.to_string();
+        if exact.len() > QUOTED {
+            exact.truncate(QUOTED);
+            exact.push_str("...");
+        }
+        Box::new(
+            Diag::error(
+                Code::EvalOverflow,
+                "an exact answer does not fit the language's numbers: a probability or payoff \
+                 past 64-bit numerator and denominator",
+            )
+            .label(span, "the result does not fit in 64 bits")
+            .note(format!("exactly, it is {exact}"))
+            .help("the solvers compute on big rationals, but a value of the language is a 64-bit fraction; a game with smaller payoffs, or `pure_nash`, has answers that fit"),
+        )
+    })
 }
 
 fn mixed_value(m: &Mixed, span: Span) -> DiagResult<Value> {
