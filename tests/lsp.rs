@@ -405,8 +405,9 @@ fn is_publish(m: &Value, uri: &str) -> bool {
 fn a_change_cancels_the_slow_check_of_the_text_before() {
     let mut c = initialized();
     let uri = "file:///tmp/cgl-lsp-test/slow.game";
-    // Seconds of work, more than the check's budget of 2 s.
-    let slow = "game Nim { position n  move k for k in 0..n }\nexpect count(1 for i in 0..40000 for j in 0..40000) == 0\n";
+    // Seconds of work, more than the check's budget of 2 s, in little memory (a count over a
+    // range of 1.6 billion could meet the memory limit at once, before the change came).
+    let slow = "game Nim { position n  move k for k in 0..n }\nfn fib(n) = if n < 2 then n else fib(n - 1) + fib(n - 2)\nexpect fib(36) == 0\n";
     c.open(uri, slow);
     std::thread::sleep(Duration::from_millis(150));
     let changed = Instant::now();
