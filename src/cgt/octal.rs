@@ -31,6 +31,8 @@ pub const MAX_HEAP: usize = 1 << 22;
 pub const MAX_HEAP_THREE: usize = 2000;
 /// The largest heap a period is looked for to.
 pub const MAX_PERIOD_HEAP: usize = 1 << 26;
+/// How far `octal_period` looks without a bound given.
+pub const DEFAULT_PERIOD_HEAP: usize = 1 << 20;
 
 /// A take-and-break code.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -393,37 +393,38 @@ impl<'a> Interp<'a> {
                 }
                 Value::Infinite(std::rc::Rc::new(k))
             }
-            Builtin::OctalValues | Builtin::OctalPeriod => {
+            Builtin::OctalPeriod => {
                 let code = self.octal_code(&args[0], arg_span(0))?;
-                let stop = &self.world.stop;
-                if b == Builtin::OctalPeriod {
-                    let most = match args.get(1) {
-                        Some(v) => self.octal_heap(v, arg_span(1), octal::MAX_PERIOD_HEAP)?,
-                        None => 1 << 20,
-                    };
-                    if code.splits_in_three() {
-                        return Err(Box::new(
-                            Diag::error(Code::EvalDomain, format!("the periodicity theorem does not speak of {}, whose moves split heaps in three", code.show()))
-                                .label(arg_span(0), "a hexadecimal code")
-                                .help("look for a period in its values instead: `period(octal_values(code, 1000))` (observed, not proved)"),
-                        ));
-                    }
-                    match code.period(most, &mut || stop.check())? {
-                        Some(p) => Value::tuple(vec![Value::Int(p.preperiod as i64), Value::Int(p.period as i64), Value::Int(p.proved_at as i64)]),
-                        None => {
-                            return Err(Box::new(
-                                Diag::error(Code::EvalNoPeriod, format!("no period of {} is proved by heap {most}", code.show()))
-                                    .label(arg_span(0), "this game")
-                                    .help(format!("look further, `octal_period(\"{}\", {})` (up to {}), or at the values: many octal games have no known period", code.show(), most.saturating_mul(4).min(octal::MAX_PERIOD_HEAP), octal::MAX_PERIOD_HEAP)),
-                            ))
-                        }
-                    }
-                } else {
-                    let most = if code.splits_in_three() { octal::MAX_HEAP_THREE } else { octal::MAX_HEAP };
-                    let n = self.octal_heap(&args[1], arg_span(1), most)?;
-                    let values = code.values(n, &mut || stop.check())?;
-                    Value::list(values.into_iter().map(|v| Value::Int(i64::from(v))).collect())
+                let most = match args.get(1) {
+                    Some(v) => self.octal_heap(v, arg_span(1), octal::MAX_PERIOD_HEAP)?,
+                    None => octal::DEFAULT_PERIOD_HEAP,
+                };
+                if code.splits_in_three() {
+                    return Err(Box::new(
+                        Diag::error(Code::EvalDomain, format!("the periodicity theorem does not speak of {}, whose moves split heaps in three", code.show()))
+                            .label(arg_span(0), "a hexadecimal code")
+                            .help("look for a period in its values instead: `period(octal_values(code, 1000))` (observed, not proved)"),
+                    ));
                 }
+                let stop = &self.world.stop;
+                match code.period(most, &mut || stop.check())? {
+                    Some(p) => Value::tuple(vec![Value::Int(p.preperiod as i64), Value::Int(p.period as i64), Value::Int(p.proved_at as i64)]),
+                    None => {
+                        return Err(Box::new(
+                            Diag::error(Code::EvalNoPeriod, format!("no period of {} is proved by heap {most}", code.show()))
+                                .label(arg_span(0), "this game")
+                                .help(format!("look further, `octal_period(\"{}\", {})` (up to {}), or at the values: many octal games have no known period", code.show(), most.saturating_mul(4).min(octal::MAX_PERIOD_HEAP), octal::MAX_PERIOD_HEAP)),
+                        ))
+                    }
+                }
+            }
+            Builtin::OctalValues => {
+                let code = self.octal_code(&args[0], arg_span(0))?;
+                let most = if code.splits_in_three() { octal::MAX_HEAP_THREE } else { octal::MAX_HEAP };
+                let n = self.octal_heap(&args[1], arg_span(1), most)?;
+                let stop = &self.world.stop;
+                let values = code.values(n, &mut || stop.check())?;
+                Value::list(values.into_iter().map(|v| Value::Int(i64::from(v))).collect())
             }
             Builtin::SaltusPeriod => {
                 let mut xs = Vec::new();
