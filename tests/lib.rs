@@ -41,6 +41,7 @@ mod loopy;
 mod loopy_values;
 mod lsp;
 mod newcomer;
+mod nfg;
 mod octal;
 mod parallel;
 mod partizan;

@@ -110,6 +110,10 @@ enum Command {
         /// games' `show` clauses.
         #[arg(long)]
         show: bool,
+        /// Print a string value as its text, whole, without quotes or escapes (e.g.
+        /// `cgl eval --raw -f f.game 'nfg(G)' > g.nfg`); other values print as usual.
+        #[arg(long)]
+        raw: bool,
         #[command(flatten)]
         options: EngineOptions,
         #[command(flatten)]
@@ -368,6 +372,7 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
             files,
             expr,
             show,
+            raw,
             options,
             unattended,
         }) => {
@@ -375,6 +380,7 @@ pub fn run(cli: Cli, style: RenderStyle, out: &mut dyn Write, err: &mut dyn Writ
             let what = Evaluated {
                 expr: &expr,
                 show,
+                raw,
                 stats: unattended.stats,
             };
             with_progress(gauge, out, err, |out, err| {
@@ -657,6 +663,8 @@ struct Evaluated<'e> {
     expr: &'e str,
     /// `--show`: the pictures of the value's positions too.
     show: bool,
+    /// `--raw`: a string value as its text.
+    raw: bool,
     /// `--stats`.
     stats: bool,
 }
@@ -669,7 +677,12 @@ fn eval(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> u8 {
-    let Evaluated { expr, show, stats } = what;
+    let Evaluated {
+        expr,
+        show,
+        raw,
+        stats,
+    } = what;
     let title = eval_title(expr);
     let started = Instant::now();
     let mut loaded = Vec::new();
@@ -690,6 +703,13 @@ fn eval(
     let result = session.eval_text(expr, &loaded);
     let times = (load_time, started.elapsed());
     let code = match result {
+        Ok(crate::api::Value::Str(ref text)) if raw => {
+            let _ = write!(out, "{text}");
+            if !text.ends_with('\n') {
+                let _ = writeln!(out);
+            }
+            0
+        }
         Ok(value) => {
             let (shown, cut) = session.show_cut(&value);
             let _ = writeln!(out, "{shown}");

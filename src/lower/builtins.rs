@@ -118,6 +118,8 @@ pub enum Builtin {
     IteratedElimination,
     /// `pareto_optimal(G)`: the profiles no other profile Pareto-improves.
     ParetoOptimal,
+    /// `nfg(G)`: the game as the text of Gambit's `.nfg` file.
+    Nfg,
     /// `expected_payoff(G, profile)`: every player's expected payoff of a mixed profile.
     ExpectedPayoff,
     /// `minimax_value(G)`: the value of a two-player zero-sum game.
@@ -200,6 +202,7 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("mixed_dominated", Builtin::MixedDominated, 1, 1),
     ("iterated_elimination", Builtin::IteratedElimination, 1, 2),
     ("pareto_optimal", Builtin::ParetoOptimal, 1, 1),
+    ("nfg", Builtin::Nfg, 1, 1),
     ("expected_payoff", Builtin::ExpectedPayoff, 2, 2),
     ("minimax_value", Builtin::MinimaxValue, 1, 1),
     ("minimax_strategies", Builtin::MinimaxStrategies, 1, 1),
@@ -363,6 +366,7 @@ impl Builtin {
                 | Builtin::VertexEnumeration
                 | Builtin::EquilibriumComponents
                 | Builtin::ParetoOptimal
+                | Builtin::Nfg
                 | Builtin::ExpectedPayoff
                 | Builtin::MinimaxValue
                 | Builtin::MinimaxStrategies

@@ -264,10 +264,10 @@ impl Repl {
         let fragment = Fragment::parse(file, text)?;
         let mut imported = Vec::new();
         let mut messages = Vec::new();
-        for (path, span) in fragment.imports() {
+        for (path, alias, span) in fragment.imports() {
             let index = self
                 .session
-                .load_path(Path::new(&path))
+                .load_path_as(Path::new(&path), alias.as_ref())
                 .map_err(|diags| label_unlabelled(diags, span, "imported here"))?;
             let names = self.session.file_names(index);
             messages.push(format!(

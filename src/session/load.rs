@@ -20,15 +20,33 @@ impl Session {
     /// Loads `path` (as the user sees it: relative to the working directory, or to the
     /// importing file's folder joined in front). `stack` holds the files being loaded, to
     /// find import cycles.
+    ///
+    /// A Gambit strategic game (a path ending in `.nfg`) is read as a file defining one game,
+    /// named `alias` (`import "e02.nfg" as Selten`) or else by the file's name (`e02`).
     pub(super) fn load_path_from(
         &mut self,
         path: &Path,
         import: Option<Span>,
+        alias: Option<&ast::Ident>,
         stack: &mut Vec<(PathBuf, PathBuf)>,
     ) -> Result<usize, Vec<Diag>> {
+        let nfg = path.extension().is_some_and(|e| e == "nfg");
+        let name = if nfg {
+            Some(nfg_game_name(path, alias, import)?)
+        } else {
+            None
+        };
         let canonical = self.confined_canonical(path, import)?;
-        if let Some(i) = self.by_path.get(&canonical) {
+        let key = (canonical.clone(), name.clone().unwrap_or_default());
+        if let Some(i) = self.by_path.get(&key) {
             return Ok(*i);
+        }
+        if let Some(name) = name {
+            let text = self.read_checked(path, &canonical, import)?;
+            let file = self.sources.add(shown(path), text);
+            let index = self.load_nfg(file, &name, import)?;
+            self.by_path.insert(key, index);
+            return Ok(index);
         }
         if let Some(first) = stack.iter().position(|(c, _)| *c == canonical) {
             let chain: Vec<String> = stack[first..]
@@ -51,8 +69,36 @@ impl Session {
         let result = self.load_parsed(file, &dir, stack);
         stack.pop();
         let index = result?;
-        self.by_path.insert(canonical, index);
+        self.by_path.insert(key, index);
         Ok(index)
+    }
+
+    /// Lowers the `.nfg` source `file` as a file defining the strategic game `name`.
+    fn load_nfg(
+        &mut self,
+        file: FileId,
+        name: &str,
+        import: Option<Span>,
+    ) -> Result<usize, Vec<Diag>> {
+        let text = self
+            .sources
+            .get(file)
+            .map(|s| s.text.clone())
+            .unwrap_or_default();
+        let parsed = crate::syntax::nfg::parse(file, &text, name).map_err(|d| {
+            let mut d = *d;
+            if let Some(span) = import {
+                d = d.label(span, "imported here");
+            }
+            vec![d]
+        })?;
+        let stop = self.stop.clone();
+        let lowered = lower_file(&mut self.program, &parsed, &[], &mut || stop.check())?;
+        self.compiled.extend(&self.program);
+        self.consts
+            .resize(self.program.consts.len(), ConstState::Pending);
+        self.files.push(LoadedFile { file, lowered });
+        Ok(self.files.len() - 1)
     }
 
     /// The text of the `.game` file at `path` under the session's [`LoadPolicy`], as it
@@ -171,16 +217,31 @@ impl Session {
     /// Refuses an import before anything is read: one of a file that is not a `.game` file
     /// (so that `import "/etc/passwd"` quotes nothing of it), and, when confined, one that
     /// leaves the folder by an absolute path or `..`.
-    fn check_import(&self, path: &str, span: Span) -> Result<(), Vec<Diag>> {
+    fn check_import(
+        &self,
+        path: &str,
+        alias: Option<&ast::Ident>,
+        span: Span,
+    ) -> Result<(), Vec<Diag>> {
         let written = Path::new(path);
-        if written.extension().is_none_or(|e| e != "game") {
+        let nfg = written.extension().is_some_and(|e| e == "nfg");
+        if !nfg && written.extension().is_none_or(|e| e != "game") {
             return Err(vec![refused(
                 Code::LoadNotGame,
                 format!("`{}` is not a .game file", escaped(path)),
-                "an import names a .game file (its name ends in .game); cgl does not read \
-                 other files, so that a diagnostic never quotes them",
+                "an import names a .game file (its name ends in .game), or a Gambit strategic \
+                 game (.nfg) with `as Name`; cgl does not read other files, so that a \
+                 diagnostic never quotes them",
                 Some(span),
             )]);
+        }
+        if let (false, Some(alias)) = (nfg, alias) {
+            return Err(vec![Diag::error(
+                Code::LoadNfg,
+                format!("`as {}` after the import of a .game file", alias.name),
+            )
+            .label(alias.span, "names nothing here")
+            .help("`as` names the game of an imported .nfg file; a .game file's games, functions and constants come with their own names: remove `as ...`")]);
         }
         if self.policy.confine.is_some() {
             let leaves = if written.has_root() || written.is_absolute() {
@@ -239,14 +300,14 @@ impl Session {
         let parsed = parse_file_checked(file, &text, &mut || stop.check()).map_err(|d| vec![*d])?;
         let mut imported = Vec::new();
         for item in &parsed.items {
-            if let ast::Item::Import { path, span } = item {
-                self.check_import(path, *span)?;
+            if let ast::Item::Import { path, alias, span } = item {
+                self.check_import(path, alias.as_ref(), *span)?;
                 let joined = if dir == Path::new(".") {
                     PathBuf::from(path)
                 } else {
                     dir.join(path)
                 };
-                let index = self.load_path_from(&joined, Some(*span), stack)?;
+                let index = self.load_path_from(&joined, Some(*span), alias.as_ref(), stack)?;
                 imported.push((index, *span));
             }
         }
@@ -263,6 +324,33 @@ impl Session {
         self.files.push(LoadedFile { file, lowered });
         Ok(self.files.len() - 1)
     }
+}
+
+/// The name of the game an `.nfg` file defines: `alias`, or the file's name if it is one.
+fn nfg_game_name(
+    path: &Path,
+    alias: Option<&ast::Ident>,
+    import: Option<Span>,
+) -> Result<String, Vec<Diag>> {
+    if let Some(alias) = alias {
+        return Ok(alias.name.clone());
+    }
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if crate::syntax::is_identifier(&stem) && !crate::syntax::is_keyword(&stem) {
+        return Ok(stem);
+    }
+    let mut d = Diag::error(
+        Code::LoadNfg,
+        format!("`{}` names no game: `{}` is not a name", shown(path), escaped(&stem)),
+    )
+    .help("name the game it defines: `import \"game.nfg\" as Name` (a name starts with a letter or `_`)");
+    if let Some(span) = import {
+        d = d.label(span, "imported here");
+    }
+    Err(vec![d])
 }
 
 /// A control character (other than tab and line breaks) in a file: a binary file, text that

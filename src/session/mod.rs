@@ -128,7 +128,8 @@ pub struct Session {
     program: Program,
     compiled: CompiledGames,
     files: Vec<LoadedFile>,
-    by_path: HashMap<PathBuf, usize>,
+    /// Loaded files by canonical path, and for an `.nfg` file the name of its game.
+    by_path: HashMap<(PathBuf, String), usize>,
     games: GameTable,
     consts: Vec<ConstState>,
     analyzer: Analyzer,
@@ -201,7 +202,17 @@ impl Session {
 
     /// Loads a file from disk, with the files it imports. Returns the index of the file.
     pub fn load_path(&mut self, path: &Path) -> Result<usize, Vec<Diag>> {
-        self.load_path_from(path, None, &mut Vec::new())
+        self.load_path_from(path, None, None, &mut Vec::new())
+    }
+
+    /// Loads `path` as an `import "path" as alias` at the REPL's prompt would: an `.nfg`
+    /// file's game named `alias` (see [`Session::load_path`]).
+    pub fn load_path_as(
+        &mut self,
+        path: &Path,
+        alias: Option<&crate::syntax::ast::Ident>,
+    ) -> Result<usize, Vec<Diag>> {
+        self.load_path_from(path, None, alias, &mut Vec::new())
     }
 
     /// Loads source text given directly (tests, the REPL), with imports resolved against the

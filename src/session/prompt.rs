@@ -127,13 +127,14 @@ impl Fragment {
         Ok(Fragment { file, parsed })
     }
 
-    /// Its `import`s: each path and the statement's place.
-    pub fn imports(&self) -> Vec<(String, Span)> {
+    /// Its `import`s: each path, its `as` name (an `.nfg` file's game) and the statement's
+    /// place.
+    pub fn imports(&self) -> Vec<(String, Option<crate::syntax::ast::Ident>, Span)> {
         self.parsed
             .items
             .iter()
             .filter_map(|item| match item {
-                Item::Import { path, span } => Some((path.clone(), *span)),
+                Item::Import { path, alias, span } => Some((path.clone(), alias.clone(), *span)),
                 _ => None,
             })
             .collect()

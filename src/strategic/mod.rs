@@ -15,7 +15,8 @@
 //!   starting label;
 //! - `vertex.rs`: every extreme equilibrium of any two-player game, degenerate or not, by
 //!   vertex enumeration of the best-response polytopes, and the connected components of
-//!   the equilibria.
+//!   the equilibria;
+//! - `nfg.rs`: the game written as Gambit's `.nfg` file.
 //!
 //! Arithmetic inside the algorithms is on big rationals ([`Q`]): pivoting and eliminating
 //! multiply denominators, which overflow `i64` after a few steps even on small integer
@@ -42,6 +43,7 @@
 //! `:table` of one.
 
 mod bimatrix;
+pub mod nfg;
 mod vertex;
 mod zero_sum;
 

@@ -21,10 +21,12 @@ pub struct Ident {
 /// A top-level item.
 #[derive(Clone, Debug)]
 pub enum Item {
-    /// `import "path"`.
+    /// `import "path"`, or `import "path.nfg" as Name`.
     Import {
         /// The path as written (relative to the importing file).
         path: String,
+        /// `as Name`: the name of the game an `.nfg` file defines.
+        alias: Option<Ident>,
         /// The whole item.
         span: Span,
     },

@@ -12,6 +12,7 @@
 pub mod ast;
 pub mod format;
 pub mod lex;
+pub mod nfg;
 mod parser;
 pub mod shape;
 

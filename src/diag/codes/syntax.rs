@@ -140,9 +140,9 @@ macro_rules! syntax_codes {
     LoadNotGame = "cgl::load::not_game",
         "an import names a file that is not a .game file",
         r#"
-        `import` reads .game files only, and refuses any other path before reading it, so
-        that no other file's contents (a password file, a key) can be quoted into a
-        diagnostic or a CI log.
+        `import` reads .game files (and Gambit's .nfg files, `import "g.nfg" as G`) only,
+        and refuses any other path before reading it, so that no other file's contents (a
+        password file, a key) can be quoted into a diagnostic or a CI log.
 
             import "/etc/passwd"
 
@@ -159,6 +159,28 @@ macro_rules! syntax_codes {
             import "../secret/answers.game"
 
         Copy what the file needs into the confined folder and import it from there.
+        "#;
+    LoadNfg = "cgl::load::nfg",
+        "an .nfg file (a Gambit strategic game) is not well formed, or names no game",
+        r#"
+        `import "game.nfg" as Name` reads a strategic game in Gambit's .nfg format, either
+        version: the payoff version (each player's number of strategies, then every profile's
+        payoffs) or the outcome version (the strategies' labels, the outcomes, then one
+        outcome number per profile). Profiles are listed with the first player's strategy
+        varying fastest. The diagnostic points at the first place where the file leaves the
+        format: a missing brace, a payoff that is not a number, too few or too many payoffs,
+        an outcome number past the list of outcomes, or a payoff that is not a fraction of
+        64-bit integers.
+
+            NFG 1 R "Matching pennies" { "Row" "Col" } { 2 2 }
+            1 -1  -1 1  -1 1  1            // one payoff short
+
+        Compare the file with the format (Gambit's documentation, "Game representation
+        formats"), or save it again from Gambit.
+
+        The game is named by `as Name`, or else by the file's name (`-f e02.nfg` defines
+        `e02`); a file whose name is not a name (`2x2.nfg`) needs `as`, and `as` after the
+        import of a .game file names nothing (a .game file's names come with it).
         "#;
     LoadImportCycle = "cgl::load::import_cycle",
         "files import each other in a cycle",

@@ -454,7 +454,7 @@ impl<'a> Interp<'a> {
                 return Err(Box::new(Diag::internal("analysis dispatched as a pure built-in")))
             }
             Builtin::Players | Builtin::Strategies | Builtin::PureNash | Builtin::BestResponses | Builtin::StrictlyDominated
-            | Builtin::WeaklyDominated | Builtin::IteratedElimination | Builtin::ParetoOptimal | Builtin::ExpectedPayoff
+            | Builtin::WeaklyDominated | Builtin::IteratedElimination | Builtin::ParetoOptimal | Builtin::Nfg | Builtin::ExpectedPayoff
             | Builtin::MinimaxValue | Builtin::MinimaxStrategies | Builtin::Equilibria | Builtin::LemkeHowson | Builtin::Nash
             | Builtin::MixedDominated | Builtin::VertexEnumeration | Builtin::EquilibriumComponents => {
                 return Err(Box::new(Diag::internal("strategic analysis dispatched as a pure built-in")))

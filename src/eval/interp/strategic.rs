@@ -325,6 +325,22 @@ impl<'a> Interp<'a> {
                 let found = g.pareto_optimal(&stopped).map_err(|e| fail(self, e))?;
                 Value::list(found.iter().map(|p| profile(p)).collect())
             }
+            Builtin::Nfg => {
+                let labels: Vec<Vec<String>> = table
+                    .strategies
+                    .iter()
+                    .map(|s| {
+                        s.iter()
+                            .map(|v| match v {
+                                Value::Str(text) => text.to_string(),
+                                other => self.show(other),
+                            })
+                            .collect()
+                    })
+                    .collect();
+                let title = self.show(&args[0]);
+                Value::Str(Rc::from(strategic::nfg::write(g, &title, &labels)))
+            }
             Builtin::StrictlyDominated | Builtin::WeaklyDominated => {
                 let found = g
                     .dominated(

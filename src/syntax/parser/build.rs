@@ -160,8 +160,17 @@ impl Ctx {
         Ok(match rule {
             Rule::import_item => {
                 let string = next(&mut inner)?;
+                let alias = match inner.next() {
+                    Some(alias) => {
+                        let mut words = alias.into_inner();
+                        let _as = next(&mut words)?;
+                        Some(self.ident(next(&mut words)?))
+                    }
+                    None => None,
+                };
                 Item::Import {
                     path: self.string_value(string)?,
+                    alias,
                     span,
                 }
             }

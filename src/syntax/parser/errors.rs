@@ -218,6 +218,7 @@ fn describe(rule: Rule) -> Option<&'static str> {
         Rule::kw_left | Rule::kw_right | Rule::side => "a game clause",
         Rule::kw_misere | Rule::kw_normal | Rule::convention => "`misere` or `normal`",
         Rule::file | Rule::item => "a statement",
+        Rule::import_as | Rule::as_word => "`as` and a name",
         Rule::import_item
         | Rule::const_item
         | Rule::fn_item
