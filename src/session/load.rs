@@ -94,11 +94,16 @@ impl Session {
         })?;
         let stop = self.stop.clone();
         let lowered = lower_file(&mut self.program, &parsed, &[], &mut || stop.check())?;
+        Ok(self.keep_lowered(file, lowered))
+    }
+
+    /// Keeps a lowered file: its rules compiled, its constants pending. Its index.
+    fn keep_lowered(&mut self, file: FileId, lowered: crate::lower::LoweredFile) -> usize {
         self.compiled.extend(&self.program);
         self.consts
             .resize(self.program.consts.len(), ConstState::Pending);
         self.files.push(LoadedFile { file, lowered });
-        Ok(self.files.len() - 1)
+        self.files.len() - 1
     }
 
     /// The text of the `.game` file at `path` under the session's [`LoadPolicy`], as it
@@ -318,11 +323,7 @@ impl Session {
         self.stop.check().map_err(|d| vec![*d])?;
         let stop = self.stop.clone();
         let lowered = lower_file(&mut self.program, &parsed, &imports, &mut || stop.check())?;
-        self.compiled.extend(&self.program);
-        self.consts
-            .resize(self.program.consts.len(), ConstState::Pending);
-        self.files.push(LoadedFile { file, lowered });
-        Ok(self.files.len() - 1)
+        Ok(self.keep_lowered(file, lowered))
     }
 }
 
