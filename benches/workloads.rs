@@ -27,6 +27,12 @@
 //! and peak memory. A package that interpreter cannot import is not run: its cells say "not
 //! installed", and the run does not fail (it is a peer, not one of our baselines).
 //!
+//! W1 to W5 also run the yardstick (issue 49): `../shared/bench/limit`'s hand-optimised
+//! solvers, built outside the repository, named by `$CGL_YARDSTICK` (default: its README's
+//! build, /tmp/limit/target/release/limit), each run the yardstick's own process, timed and
+//! its peak memory sampled from /proc by the parent; its answer is a summary line, compared
+//! with the fields cgl's answer gives (`baselines::yardstick`). Not built: its cells say so.
+//!
 //! A last table runs cgl's W3 4x4 and W4 12x12 queries on one thread and on every core
 //! (issue 19's two-thread target), the rounds interleaved, not with `--quick` or `--floor`.
 //!
@@ -47,6 +53,7 @@ use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use baselines::suite::{self, Baseline, WORKLOADS};
+use baselines::yardstick;
 use cgl::graph::GraphConfig;
 use cgl::session::{Session, SessionConfig};
 
@@ -106,13 +113,16 @@ fn child(workload: &str, size: &str, imp: &str) -> ExitCode {
         return peer_child(workload, size);
     }
     let (workload, size, imp) = (workload.to_string(), size.to_string(), imp.to_string());
-    let worker = std::thread::Builder::new()
-        .stack_size(512 << 20)
-        .spawn(move || {
-            let started = Instant::now();
-            let answer = compute(&workload, &size, &imp);
-            (started.elapsed(), answer)
-        });
+    let worker = {
+        let (workload, size, imp) = (workload.clone(), size.clone(), imp.clone());
+        std::thread::Builder::new()
+            .stack_size(512 << 20)
+            .spawn(move || {
+                let started = Instant::now();
+                let answer = compute(&workload, &size, &imp);
+                (started.elapsed(), answer)
+            })
+    };
     let (elapsed, answer) = match worker.map(|h| h.join()) {
         Ok(Ok(result)) => result,
         _ => {
@@ -124,7 +134,14 @@ fn child(workload: &str, size: &str, imp: &str) -> ExitCode {
     let secs = elapsed.as_secs_f64();
     match answer {
         Ok(text) => {
-            println!("ok {secs} {peak} {}", digest(&text));
+            // cgl's answer as the yardstick's summary line shows it, where it has the workload
+            let view = match (imp.as_str(), yardstick::args(&workload, &size)) {
+                ("cgl", Some(_)) => {
+                    yardstick::view(&workload, &text).unwrap_or_else(|e| format!("unreadable: {e}"))
+                }
+                _ => String::new(),
+            };
+            println!("ok {secs} {peak} {} {view}", digest(&text));
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -329,8 +346,14 @@ fn parse_options(args: &[String]) -> Result<Options, String> {
 /// How one run ended.
 #[derive(Clone, Debug)]
 enum Run {
-    /// It answered.
-    Ok { secs: f64, kib: u64, digest: String },
+    /// It answered. `view`: the answer as the yardstick's summary shows it (cgl's and the
+    /// yardstick's runs of its workloads; empty otherwise).
+    Ok {
+        secs: f64,
+        kib: u64,
+        digest: String,
+        view: String,
+    },
     /// It reported an error, or crashed.
     Failed { message: String },
     /// It was killed at the timeout.
@@ -340,9 +363,11 @@ enum Run {
 }
 
 impl Run {
+    /// The peak memory in MB; `None` where none was measured (a run too short for the
+    /// samples of a process's peak: no process has none).
     fn mb(&self) -> Option<f64> {
         match self {
-            Run::Ok { kib, .. } => Some(*kib as f64 / 1024.0),
+            Run::Ok { kib, .. } if *kib > 0 => Some(*kib as f64 / 1024.0),
             _ => None,
         }
     }
@@ -350,6 +375,13 @@ impl Run {
     fn digest(&self) -> Option<&str> {
         match self {
             Run::Ok { digest, .. } => Some(digest),
+            _ => None,
+        }
+    }
+
+    fn view(&self) -> Option<&str> {
+        match self {
+            Run::Ok { view, .. } if !view.is_empty() => Some(view),
             _ => None,
         }
     }
@@ -366,7 +398,9 @@ impl Run {
         let mut peak = 0;
         for run in runs {
             match run {
-                Run::Ok { secs, kib, digest } => {
+                Run::Ok {
+                    secs, kib, digest, ..
+                } => {
                     if Some(digest.as_str()) != runs[0].digest() {
                         return Run::Failed {
                             message: "the answer changed from one round to the next".into(),
@@ -380,10 +414,11 @@ impl Run {
         }
         times.sort_by(f64::total_cmp);
         match runs.first() {
-            Some(Run::Ok { digest, .. }) => Run::Ok {
+            Some(Run::Ok { digest, view, .. }) => Run::Ok {
                 secs: times[times.len() / 2],
                 kib: peak,
                 digest: digest.clone(),
+                view: view.clone(),
             },
             _ => Run::Failed {
                 message: "no run".into(),
@@ -410,6 +445,8 @@ struct Row {
     cgl: Run,
     hand: Option<Run>,
     map: Option<Run>,
+    /// The yardstick's run, on its workloads (W1 to W5); `NotInstalled` when it is not built.
+    limit: Option<Run>,
     /// W6: the summary line of `cgl check`.
     note: Option<String>,
 }
@@ -462,12 +499,14 @@ fn run_suite(options: &Options) -> Result<bool, String> {
                     }
                 }
                 let [hand, map, cgl] = samples.map(|runs| Run::median(&runs));
+                let limit = yardstick_runs(workload, size, options);
                 Row {
                     workload,
                     size: size.to_string(),
                     cgl,
                     hand: Some(hand),
                     map: Some(map),
+                    limit,
                     note: None,
                 }
             };
@@ -509,7 +548,7 @@ fn run_suite(options: &Options) -> Result<bool, String> {
         } else {
             r.map.as_ref()
         };
-        [r.hand.as_ref(), peer]
+        [r.hand.as_ref(), peer, r.limit.as_ref()]
             .iter()
             .any(|run| matches!(run, Some(Run::Failed { .. })))
     });
@@ -520,6 +559,46 @@ fn run_suite(options: &Options) -> Result<bool, String> {
         eprintln!("a baseline failed: see the table");
     }
     Ok(!differ && !baseline_failed)
+}
+
+/// The yardstick on a workload it solves (`None` for the others), `--repeat` rounds, each
+/// run the yardstick's own process: its time and sampled peak memory, and its answer line
+/// reduced to what cgl's answer shows (`yardstick::reduce`).
+fn yardstick_runs(workload: &str, size: &str, options: &Options) -> Option<Run> {
+    let args = yardstick::args(workload, size)?;
+    if options.floor {
+        return None;
+    }
+    let Some(binary) = yardstick::binary() else {
+        return Some(Run::NotInstalled);
+    };
+    let mut runs: Vec<Run> = Vec::new();
+    for _ in 0..options.repeat {
+        if !runs.iter().all(Run::worth_repeating) {
+            break;
+        }
+        let mut cmd = Command::new(&binary);
+        cmd.args(&args);
+        let run = match run_child(cmd, options.timeout, true) {
+            Run::Ok {
+                secs, kib, digest, ..
+            } => {
+                let view = yardstick::reduce(workload, &digest);
+                Run::Ok {
+                    secs,
+                    // A peak under 1 MiB is a sample taken before the program was loaded
+                    // (a run of a few milliseconds): not measured.
+                    kib: if kib < 1024 { 0 } else { kib },
+                    digest: view.clone(),
+                    view,
+                }
+            }
+            other => other,
+        };
+        eprintln!("{workload} {size:>6} limit {}", run.describe());
+        runs.push(run);
+    }
+    Some(Run::median(&runs))
 }
 
 /// One implementation of a row in a child (this binary again, `--child`), cgl's queries on
@@ -629,6 +708,8 @@ fn run_child(mut cmd: Command, timeout: Duration, sample_memory: bool) -> Run {
         match child.try_wait() {
             Ok(Some(status)) => break Ok(status),
             Ok(None) if started.elapsed() > timeout => break Err(kill(&mut child)),
+            // sampled every millisecond: the yardstick's runs take a few
+            Ok(None) if sample_memory => std::thread::sleep(Duration::from_millis(1)),
             Ok(None) => std::thread::sleep(Duration::from_millis(5)),
             Err(e) => break Err(Some(e.to_string())),
         }
@@ -648,6 +729,7 @@ fn run_child(mut cmd: Command, timeout: Duration, sample_memory: bool) -> Run {
                 secs: elapsed,
                 kib: peak,
                 digest: last,
+                view: String::new(),
             }
         } else {
             let why = stdout
@@ -660,15 +742,20 @@ fn run_child(mut cmd: Command, timeout: Duration, sample_memory: bool) -> Run {
             }
         };
     }
-    let mut fields = last.splitn(4, ' ');
+    let mut fields = last.splitn(5, ' ');
     match (fields.next(), fields.next(), fields.next(), fields.next()) {
         (Some("ok"), Some(secs), Some(kib), Some(digest)) => Run::Ok {
             secs: secs.parse().unwrap_or(f64::NAN),
             kib: kib.parse().unwrap_or(0),
             digest: digest.to_string(),
+            view: fields.next().unwrap_or_default().trim().to_string(),
         },
-        (Some("error"), _, _, Some(message)) => Run::Failed {
-            message: message.to_string(),
+        (Some("error"), _, _, Some(first)) => Run::Failed {
+            message: [Some(first), fields.next()]
+                .into_iter()
+                .flatten()
+                .collect::<Vec<_>>()
+                .join(" "),
         },
         _ => {
             let why = stderr.lines().rev().find(|l| !l.trim().is_empty());
@@ -714,9 +801,23 @@ fn check_examples(copies: &str, timeout: Duration) -> Result<Row, String> {
             std::fs::create_dir_all(&to)?;
             for entry in std::fs::read_dir(&examples)? {
                 let path = entry?.path();
-                if let Some(name) = path.file_name() {
-                    if path.is_file() {
-                        std::fs::copy(&path, to.join(name))?;
+                let Some(name) = path.file_name() else {
+                    continue;
+                };
+                if path.is_file() {
+                    std::fs::copy(&path, to.join(name))?;
+                } else if path.is_dir() {
+                    // a folder's data files that the examples import (gambit/*.nfg), not
+                    // its .game files (the exercise sets are not part of the workload)
+                    for inner in std::fs::read_dir(&path)? {
+                        let inner = inner?.path();
+                        if inner.is_file() && inner.extension().is_some_and(|e| e == "nfg") {
+                            std::fs::create_dir_all(to.join(name))?;
+                            std::fs::copy(
+                                &inner,
+                                to.join(name).join(inner.file_name().unwrap_or_default()),
+                            )?;
+                        }
                     }
                 }
             }
@@ -746,6 +847,7 @@ fn check_examples(copies: &str, timeout: Duration) -> Result<Row, String> {
         cgl,
         hand: None,
         map: None,
+        limit: None,
         note,
     })
 }
@@ -763,9 +865,14 @@ fn equal(row: &Row) -> String {
         .flatten()
         .filter_map(Run::digest)
         .collect();
+    let yardstick_differs = match (row.limit.as_ref().and_then(Run::view), row.cgl.view()) {
+        (Some(theirs), Some(ours)) => theirs != ours,
+        (Some(_), None) => row.cgl.digest().is_some(),
+        _ => false,
+    };
     match digests.as_slice() {
         [first, rest @ ..] if !rest.is_empty() => {
-            if rest.iter().any(|d| d != first) {
+            if yardstick_differs || rest.iter().any(|d| d != first) {
                 "NO".into()
             } else if digests.len() == 3 {
                 "yes".into()
@@ -869,18 +976,25 @@ fn comparison<'r>(
     mb_ratio: bool,
 ) -> String {
     let t = timeout.as_secs_f64();
-    let mut header: Vec<String> = [
-        "workload",
-        "size",
-        "cgl time",
-        "cgl MB",
-        "hand time",
-        "hand MB",
-        "time ÷ hand",
-    ]
-    .iter()
-    .map(|h| h.to_string())
-    .collect();
+    let rows: Vec<&Row> = rows.into_iter().collect();
+    // The yardstick's columns, where a row has it (built or not).
+    let limit = rows.iter().any(|r| r.limit.is_some());
+    let mut header: Vec<String> = ["workload", "size", "cgl time", "cgl MB"]
+        .iter()
+        .map(|h| h.to_string())
+        .collect();
+    if limit {
+        header.extend(
+            [
+                "yardstick time",
+                "yardstick MB",
+                "cgl ÷ yardstick",
+                "MB ÷ yardstick",
+            ]
+            .map(String::from),
+        );
+    }
+    header.extend(["hand time", "hand MB", "time ÷ hand"].map(String::from));
     if mb_ratio {
         header.push("MB ÷ hand".to_string());
     }
@@ -897,10 +1011,25 @@ fn comparison<'r>(
             r.size.clone(),
             time_cell(Some(&r.cgl), timeout),
             mb_cell(Some(&r.cgl)),
+        ];
+        if limit {
+            match &r.limit {
+                Some(Run::NotInstalled) => {
+                    row.extend(["not built", "–", "–", "–"].map(String::from))
+                }
+                other => row.extend([
+                    time_cell(other.as_ref(), timeout),
+                    mb_cell(other.as_ref()),
+                    ratio_cell(&r.cgl, other.as_ref(), t),
+                    mem_ratio_cell(&r.cgl, other.as_ref()),
+                ]),
+            }
+        }
+        row.extend([
             time_cell(r.hand.as_ref(), timeout),
             mb_cell(r.hand.as_ref()),
             ratio_cell(&r.cgl, r.hand.as_ref(), t),
-        ];
+        ]);
         if mb_ratio {
             row.push(mem_ratio_cell(&r.cgl, r.hand.as_ref()));
         }

@@ -226,3 +226,41 @@ fn bench_python_peer_check_tells_installed_from_missing() {
     assert!(!imports("python3", "import cgl_no_such_module"));
     assert!(!imports("cgl-no-such-python", "import sys"));
 }
+
+/// The yardstick's summary lines of the quick sizes, as `limit` printed them (issue 49:
+/// `../shared/bench/limit`, built outside the repository): cgl's answers, read the way the
+/// bench harness compares them, must give the same fields. When the yardstick is built
+/// (`$CGL_YARDSTICK`, or its README's /tmp build), its lines are taken from it instead.
+#[test]
+fn bench_answers_match_the_yardstick() {
+    use baselines::yardstick;
+    let known = [
+        ("W1", "300", "kayles N=299 sum=1155 max=8 digest=177441 lastexc=70"),
+        ("W2", "500", "grundy N=500 sum=1941 max=16 digest=529425 zeros=27"),
+        (
+            "W3",
+            "3x3",
+            "ttt board=3x3 k=3 positions=5478 win=2836 lose=1574 tie=1068 start=tie/9 remsum=4036/1512/3893",
+        ),
+        ("W4", "6x6", "chomp R=6 C=6 positions=923 P=48 cellsP=610 start=N"),
+        ("W5", "100", "wythoff N=100 P=77 sumP=6202 beatty=ok"),
+    ];
+    for (workload, size, line) in known {
+        let line = match yardstick::binary() {
+            Some(binary) => {
+                let out = std::process::Command::new(binary)
+                    .args(yardstick::args(workload, size).unwrap())
+                    .output()
+                    .unwrap();
+                String::from_utf8(out.stdout).unwrap().trim().to_string()
+            }
+            None => line.to_string(),
+        };
+        let ours = big_stack(move || cgl_answer(workload, size));
+        assert_eq!(
+            yardstick::view(workload, &ours).unwrap(),
+            yardstick::reduce(workload, &line),
+            "{workload} {size}: cgl and the yardstick"
+        );
+    }
+}

@@ -32,3 +32,4 @@ pub mod kayles;
 pub mod suite;
 pub mod tictactoe;
 pub mod wythoff;
+pub mod yardstick;
