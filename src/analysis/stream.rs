@@ -24,7 +24,7 @@ use super::solve::Slot;
 use super::Analyzer;
 use crate::diag::Span;
 use crate::diag::{Diag, DiagResult};
-use crate::eval::compiled::{Block, Emitted, LaneShape};
+use crate::eval::compiled::{AffineRun, Batching, Block, Emitted, LaneShape};
 use crate::eval::value::{CompoundKind, InstanceId, Outcome, Value};
 use crate::eval::{Interp, PositionData, World};
 use crate::graph::{Term, TermId};
@@ -201,6 +201,50 @@ fn gather(
     }
 }
 
+/// Gives `insert` the XOR of the parts' Grundy values of each option of `run`, and says
+/// whether every part has one in `values` (the dense table by value: `u64::MAX` for a
+/// position not solved yet). When it says no, what was inserted means nothing. Two parts
+/// that run up and down (`i` and `n - 1 - i`) read two slices, one of them backwards.
+fn affine_xors(values: &[u64], run: &AffineRun<'_>, mut insert: impl FnMut(u64)) -> bool {
+    let len = run.len();
+    let Some(last_lane) = (len as i64).checked_sub(1) else {
+        return true;
+    };
+    // The parts' ends lie in the table (they fit: the run overflows nowhere).
+    let inside = run.parts().iter().all(|&(first, slope)| {
+        let last = i128::from(first) + i128::from(slope) * i128::from(last_lane);
+        i128::from(first).min(last) >= 0 && i128::from(first).max(last) < values.len() as i128
+    });
+    if !inside {
+        return false;
+    }
+    // Every value read ORed: a Grundy value is below the number of positions, so only
+    // `u64::MAX` (no value yet) has the top bit.
+    let mut seen = 0u64;
+    match *run.parts() {
+        [(up, 1), (down, -1)] => {
+            let xs = &values[up as usize..][..len];
+            let ys = &values[(down - last_lane) as usize..=down as usize];
+            for (x, y) in xs.iter().zip(ys.iter().rev()) {
+                seen |= x | y;
+                insert(x ^ y);
+            }
+        }
+        ref parts => {
+            for j in 0..=last_lane {
+                let mut v = 0;
+                for &(first, slope) in parts {
+                    let x = values[(first + slope * j) as usize];
+                    seen |= x;
+                    v ^= x;
+                }
+                insert(v);
+            }
+        }
+    }
+    seen >> 63 == 0
+}
+
 /// What a scan of one position found.
 enum Scan {
     /// Every option's value was known: the position's value.
@@ -345,7 +389,7 @@ fn scan(
         let result = interp.scan_options(
             inst,
             PositionData::Value(&data),
-            true,
+            Batching::Affine,
             live,
             &mut |this, target, _rule, span| scanner.target(this, target, span),
         );
@@ -487,8 +531,10 @@ impl<'s> Scanner<'s> {
         target: Emitted<'_>,
         span: Span,
     ) -> DiagResult<ControlFlow<()>> {
-        let Emitted::Block(block) = target else {
-            return self.option(this, target, span);
+        let block = match target {
+            Emitted::Block(block) => block,
+            Emitted::Affine(run) => return self.affine(this, run, span),
+            _ => return self.option(this, target, span),
         };
         let direct_grundy = self.kind == Kind::Grundy
             && self.intern_error.is_none()
@@ -568,6 +614,74 @@ impl<'s> Scanner<'s> {
     }
 
     /// The options of a block's `lanes`, one at a time, in order.
+    /// A loop's options given by affine parts. The common case of a heap game's split
+    /// (Kayles, Grundy's game: `split(i, n - 1 - i) for i in 0..n`) whose parts' Grundy values
+    /// are all known is one pass over the table of values; otherwise each option goes the
+    /// general way, in order.
+    fn affine(
+        &mut self,
+        this: &mut Interp<'_>,
+        run: &AffineRun<'_>,
+        span: Span,
+    ) -> DiagResult<ControlFlow<()>> {
+        if self.kind == Kind::Grundy
+            && self.intern_error.is_none()
+            && run.shape() == LaneShape::Split
+            && self.int_parts_direct
+        {
+            let (values, any_bits) = self.an.memos.int_grundy_values(self.inst);
+            let mex = &mut self.scratch.mex;
+            // As for blocks: the bits gathered in registers, merged once; nothing merged
+            // when some part turns out to have no value yet.
+            let known = if any_bits < 64 {
+                let mut low = 0u64;
+                let known = affine_xors(values, run, |x| low |= 1 << (x & 63));
+                if known {
+                    mex.insert_words(&[low]);
+                }
+                known
+            } else if any_bits < 256 {
+                let mut low = [0u64; 4];
+                let known = affine_xors(values, run, |x| {
+                    let bit = 1u64 << (x & 63);
+                    for (k, w) in low.iter_mut().enumerate() {
+                        *w |= bit & u64::from(x >> 6 == k as u64).wrapping_neg();
+                    }
+                });
+                if known {
+                    mex.insert_words(&low);
+                }
+                known
+            } else {
+                let mut xs = Vec::new();
+                let known = affine_xors(values, run, |x| xs.push(x));
+                if known {
+                    xs.into_iter().for_each(|x| mex.insert(x));
+                }
+                known
+            };
+            if known {
+                return Ok(ControlFlow::Continue(()));
+            }
+        }
+        let mut parts = Vec::new();
+        for j in 0..run.len() {
+            if j % 4096 == 4095 {
+                this.world.stop.check()?;
+            }
+            run.option(j, &mut parts);
+            let option = match run.shape() {
+                LaneShape::Int => Emitted::Value(Value::Int(parts[0])),
+                LaneShape::Tuple => Emitted::IntTuple(&parts),
+                LaneShape::Split => Emitted::IntSplit(&parts),
+            };
+            if self.option(this, option, span)?.is_break() {
+                return Ok(ControlFlow::Break(()));
+            }
+        }
+        Ok(ControlFlow::Continue(()))
+    }
+
     fn lanes_one_by_one(
         &mut self,
         this: &mut Interp<'_>,

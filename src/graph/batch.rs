@@ -14,7 +14,7 @@
 
 // The graph's types, helpers and imports (`mod.rs`): this file is part of its `impl`.
 use super::*;
-use crate::eval::compiled::{Emitted, LaneShape};
+use crate::eval::compiled::{Batching, Emitted, LaneShape};
 
 /// No id (yet): the target was not interned when it was looked up.
 const NONE: u32 = u32::MAX;
@@ -144,14 +144,20 @@ impl GameGraph {
                 tuple_len: interp.int_tuple_len(inst),
             };
             let mut complete = true;
-            let scanned = interp.scan_options(inst, data, true, live, &mut |_, target, rule, _| {
-                if self.read_target(shapes, target, rule, batch) {
-                    Ok(std::ops::ControlFlow::Continue(()))
-                } else {
-                    complete = false;
-                    Ok(std::ops::ControlFlow::Break(()))
-                }
-            });
+            let scanned = interp.scan_options(
+                inst,
+                data,
+                Batching::Blocks,
+                live,
+                &mut |_, target, rule, _| {
+                    if self.read_target(shapes, target, rule, batch) {
+                        Ok(std::ops::ControlFlow::Continue(()))
+                    } else {
+                        complete = false;
+                        Ok(std::ops::ControlFlow::Break(()))
+                    }
+                },
+            );
             scanned.map_err(|d| self.while_generating(w, inst, data, d))?;
             if complete {
                 return Ok(());

@@ -58,11 +58,18 @@ impl CompiledRule {
         if cells {
             mark(Reached::Cells);
         }
-        with_run(&self.shape, frame, max_collection, stop, true, |run| {
-            run.cells = cells;
-            run.kept = true;
-            self.steps_from(0, run, emit)
-        })
+        with_run(
+            &self.shape,
+            frame,
+            max_collection,
+            stop,
+            Batching::Blocks,
+            |run| {
+                run.cells = cells;
+                run.kept = true;
+                self.steps_from(0, run, emit)
+            },
+        )
     }
 
     /// The target as the cell it sets: `set`'s index and value, as `set` computes them.

@@ -48,9 +48,14 @@ impl CompiledCond {
         stop: &Stop,
     ) -> Result<bool, Interrupt> {
         mark(Reached::Condition);
-        with_run(&self.shape, frame, max_collection, stop, false, |run| {
-            self.cond.eval(run)
-        })
+        with_run(
+            &self.shape,
+            frame,
+            max_collection,
+            stop,
+            Batching::One,
+            |run| self.cond.eval(run),
+        )
     }
 }
 
@@ -119,11 +124,18 @@ impl CompiledEnds {
             Ok(false)
         };
         mark(Reached::Ends);
-        with_run(&self.shape, frame, max_collection, stop, false, |run| {
-            if !any(&self.terminal, run)? {
-                return Ok(None);
-            }
-            Ok(Some(any(&self.draw, run)?))
-        })
+        with_run(
+            &self.shape,
+            frame,
+            max_collection,
+            stop,
+            Batching::One,
+            |run| {
+                if !any(&self.terminal, run)? {
+                    return Ok(None);
+                }
+                Ok(Some(any(&self.draw, run)?))
+            },
+        )
     }
 }

@@ -182,6 +182,61 @@ pub enum LaneShape {
     Split,
 }
 
+/// How a visitor takes the options of a compiled rule's innermost loop.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Batching {
+    /// One at a time.
+    One,
+    /// A block of lanes at a time ([`Emitted::Block`]).
+    Blocks,
+    /// Blocks, and a loop without guards left whose target's integers are all affine in its
+    /// variable as one [`Emitted::Affine`], its integers not computed.
+    Affine,
+}
+
+/// The options of an innermost loop without guards left whose target's integers are each
+/// affine in its variable (`split(i, n - 1 - i) for i in 0..n`): option `j` (of `len`) has
+/// integer `p` equal to `first + slope * j`, which overflows nowhere.
+pub struct AffineRun<'r> {
+    shape: LaneShape,
+    /// `(first, slope)` per integer of the target.
+    parts: &'r [(i64, i64)],
+    len: usize,
+}
+
+impl AffineRun<'_> {
+    /// What each option's integers make.
+    pub fn shape(&self) -> LaneShape {
+        self.shape
+    }
+
+    /// `(first, slope)` of each integer of the target.
+    pub fn parts(&self) -> &[(i64, i64)] {
+        self.parts
+    }
+
+    /// How many options.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether there are none (never: an empty loop emits nothing).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Option `j`'s integers, into `out` (cleared first).
+    pub fn option(&self, j: usize, out: &mut Vec<i64>) {
+        out.clear();
+        // Within the run, each part lies between its ends, which fit.
+        out.extend(
+            self.parts
+                .iter()
+                .map(|&(first, slope)| (i128::from(first) + i128::from(slope) * j as i128) as i64),
+        );
+    }
+}
+
 /// A block of options of one rule, as its innermost loop computes them: for each lane the
 /// guards let through, the target's integers (one column each).
 pub struct Block<'b> {
@@ -266,6 +321,9 @@ pub enum Emitted<'t> {
     IntList(&'t [i64]),
     /// A block of options (only to visitors that asked for blocks).
     Block(&'t Block<'t>),
+    /// A loop's options, affine in its variable (only to visitors that asked for them,
+    /// [`Batching::Affine`]).
+    Affine(&'t AffineRun<'t>),
     /// The position's list, given packed ([`InputFrame::packed`]), with cell `.0` set to
     /// `.1` (only to visitors that asked for cells, [`CompiledRule::run_cells`]).
     SetCell(usize, i64),
@@ -297,7 +355,10 @@ impl Emitted<'_> {
             }
             Emitted::IntList(items) => Value::List(items.iter().map(|n| Value::Int(*n)).collect()),
             // Blocks and cells reach only visitors that take them apart themselves.
-            Emitted::Block(_) | Emitted::SetCell(..) | Emitted::Kept { .. } => Value::None,
+            Emitted::Block(_)
+            | Emitted::Affine(_)
+            | Emitted::SetCell(..)
+            | Emitted::Kept { .. } => Value::None,
         }
     }
 
@@ -305,6 +366,7 @@ impl Emitted<'_> {
     pub fn count(&self) -> u64 {
         match self {
             Emitted::Block(block) => block.keep.iter().filter(|k| **k).count() as u64,
+            Emitted::Affine(run) => run.len as u64,
             Emitted::Kept { rows, len, .. } => (rows.len() / len) as u64,
             _ => 1,
         }

@@ -25,6 +25,9 @@ pub enum Reached {
     Narrow,
     /// An innermost range ran a block of lanes at a time (`lanes.rs`, `CompiledRule::blocks`).
     Blocks,
+    /// An innermost range with a target affine in its variable handed over whole, its
+    /// integers not computed (`Emitted::Affine`, the streaming solver's heap splits).
+    Affine,
     /// A comprehension or fold ran as lane programs over a list's items (`prog.rs`,
     /// `gen_blocks.rs`).
     Lanes,
@@ -64,7 +67,7 @@ pub enum Reached {
 }
 
 /// Every path, in the order of the report, with its name there and what it is.
-pub const ALL: [(Reached, &str, &str); 19] = [
+pub const ALL: [(Reached, &str, &str); 20] = [
     (Reached::Rule, "rule", "a move rule ran compiled"),
     (
         Reached::Condition,
@@ -85,6 +88,11 @@ pub const ALL: [(Reached, &str, &str); 19] = [
         Reached::Blocks,
         "blocks",
         "an innermost range in blocks of lanes (lanes.rs)",
+    ),
+    (
+        Reached::Affine,
+        "affine",
+        "an affine innermost range handed over whole",
     ),
     (
         Reached::Lanes,

@@ -301,6 +301,8 @@ impl Target {
 #[derive(Default)]
 pub(super) struct Buffers {
     pub(super) regs: Vec<i64>,
+    /// An affine run's parts (`CompiledRule::blocks`).
+    pub(super) affine: Vec<(i64, i64)>,
     /// List registers (empty for integer registers).
     pub(super) lists: Vec<Vec<i64>>,
     /// Rows registers (`None` for the others).
@@ -360,6 +362,8 @@ thread_local! {
 pub(super) struct Run<'r> {
     /// Emit the innermost loop's options a block at a time.
     pub(super) blocks: bool,
+    /// Emit an innermost loop whose target is affine in its variable as one run.
+    pub(super) affine: bool,
     /// Emit a target that sets one cell of the packed position as that cell (`cells.rs`).
     pub(super) cells: bool,
     /// The visitor takes a filtered list as [`Emitted::Kept`] (`cross.rs`).
@@ -446,7 +450,7 @@ pub(super) fn with_run<T>(
     frame: InputFrame<'_>,
     max_collection: u64,
     stop: &Stop,
-    blocks: bool,
+    batch: Batching,
     f: impl FnOnce(&mut Run<'_>) -> Eval<T>,
 ) -> Eval<T> {
     let RunShape {
@@ -520,7 +524,8 @@ pub(super) fn with_run<T>(
     // the rule hands to the interpreter, which says so: the engines fail alike.
     let room = stop.account().room() / (2 * crate::eval::interp::ITEM_BYTES);
     let mut run = Run {
-        blocks,
+        blocks: batch != Batching::One,
+        affine: batch == Batching::Affine,
         cells: false,
         kept: false,
         max_collection: max_collection.min(room as u64),
@@ -548,11 +553,11 @@ impl CompiledRule {
         frame: InputFrame<'_>,
         max_collection: u64,
         stop: &Stop,
-        blocks: bool,
+        batch: Batching,
         emit: &mut dyn FnMut(Emitted<'_>) -> DiagResult<ControlFlow<()>>,
     ) -> Result<ControlFlow<()>, Interrupt> {
         mark(Reached::Rule);
-        with_run(&self.shape, frame, max_collection, stop, blocks, |run| {
+        with_run(&self.shape, frame, max_collection, stop, batch, |run| {
             self.steps_from(0, run, emit)
         })
     }
@@ -730,6 +735,7 @@ impl CompiledRule {
     ) -> Result<ControlFlow<()>, Interrupt> {
         let Buffers {
             regs,
+            affine,
             int_parts,
             pool,
             values,
@@ -745,6 +751,32 @@ impl CompiledRule {
         }
         mark(Reached::Blocks);
         let guards = &guards[narrowed..];
+        // (A loop of more than 2^40 values goes in blocks: it would outlast any deadline, and
+        // blocks check it as they go.)
+        if run.affine && guards.is_empty() && a < b && arith::range_count(a, b) <= 1 << 40 {
+            affine.clear();
+            for part in parts {
+                // Each part at the first value and its slope, if it is affine over the range.
+                let Some(fit) = lanes::affine(part, reg, regs, a, b - 1).and_then(|(k, c)| {
+                    let first = i64::try_from(k * i128::from(a) + c).ok()?;
+                    Some((first, i64::try_from(k).ok()?))
+                }) else {
+                    break;
+                };
+                affine.push(fit);
+            }
+            if affine.len() == parts.len() {
+                let len = arith::range_count(a, b) as usize;
+                tick_n(&mut run.ticks, run.stop, len)?;
+                mark(Reached::Affine);
+                let whole = AffineRun {
+                    shape: self.int_shape,
+                    parts: affine,
+                    len,
+                };
+                return emit(Emitted::Affine(&whole)).map_err(Interrupt::Error);
+            }
+        }
         values.resize(LANES, 0);
         keep.resize(LANES, true);
         guard.resize(LANES, false);

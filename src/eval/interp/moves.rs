@@ -4,6 +4,7 @@
 // `impl Interp`, split by job.
 use super::*;
 use crate::eval::compiled::reached::{mark, Reached};
+use crate::eval::compiled::Batching;
 
 impl<'a> Interp<'a> {
     /// Whether compiled code whose inlined calls nest `call_depth` deep may run here: compiled
@@ -63,18 +64,26 @@ impl<'a> Interp<'a> {
         ints: &mut Vec<i64>,
     ) -> DiagResult<bool> {
         let values_fit = self.any_value_fits(inst);
-        self.scan_options(inst, data, false, live, &mut |this, target, rule, span| {
-            let option = match target {
-                Emitted::IntList(items) if values_fit => {
-                    let start = ints.len();
-                    ints.extend_from_slice(items);
-                    OptionTarget::IntList(start..ints.len())
-                }
-                target => OptionTarget::Term(this.target_term(inst, target.into_value(), span)?),
-            };
-            out.push((option, rule));
-            Ok(ControlFlow::Continue(()))
-        })
+        self.scan_options(
+            inst,
+            data,
+            Batching::One,
+            live,
+            &mut |this, target, rule, span| {
+                let option = match target {
+                    Emitted::IntList(items) if values_fit => {
+                        let start = ints.len();
+                        ints.extend_from_slice(items);
+                        OptionTarget::IntList(start..ints.len())
+                    }
+                    target => {
+                        OptionTarget::Term(this.target_term(inst, target.into_value(), span)?)
+                    }
+                };
+                out.push((option, rule));
+                Ok(ControlFlow::Continue(()))
+            },
+        )
     }
 
     /// Whether a position of `inst` has an option: `None` when a `terminal if` clause holds,
@@ -92,7 +101,7 @@ impl<'a> Interp<'a> {
         let forced = self.scan_options(
             inst,
             data,
-            false,
+            Batching::One,
             false,
             &mut |this, target, _rule, span| {
                 let checked = match &target {
@@ -117,15 +126,17 @@ impl<'a> Interp<'a> {
     /// built per option beyond the target value itself. Returns whether a `terminal if`
     /// clause holds (then there are no options).
     ///
-    /// With `blocks`, the options that a compiled rule's innermost loop computes together come
-    /// as one [`Emitted::Block`]; the visitor takes the block apart. With `live`, the caller
+    /// With [`Batching::Blocks`], the options that a compiled rule's innermost loop computes
+    /// together come as one [`Emitted::Block`]; the visitor takes the block apart (and with
+    /// [`Batching::Affine`], a loop whose options are affine in its variable as one
+    /// [`Emitted::Affine`]). With `live`, the caller
     /// knows the position is not terminal (the graph learnt it when the position was
     /// interned): its `terminal if` conditions, which are pure, are not evaluated again.
     pub fn scan_options(
         &mut self,
         inst: InstanceId,
         data: PositionData<'_>,
-        blocks: bool,
+        batch: Batching,
         live: bool,
         visit: &mut ScanVisit<'_, 'a>,
     ) -> DiagResult<bool> {
@@ -159,7 +170,7 @@ impl<'a> Interp<'a> {
                     visited += v.count();
                     visit(self, v, rule_idx, span)
                 };
-                match compiled.run(frame.inputs(), max, stop, blocks, &mut emit) {
+                match compiled.run(frame.inputs(), max, stop, batch, &mut emit) {
                     Ok(flow) if flow.is_break() => break,
                     Ok(_) => continue,
                     Err(Interrupt::Error(e)) => return Err(e),
@@ -198,7 +209,7 @@ impl<'a> Interp<'a> {
         match target {
             Emitted::Value(value) => self.disjunctive_value(inst, value, span, out),
             Emitted::Split(parts) => self.disjunctive_split(inst, parts, span, out),
-            Emitted::Block(_) => Err(Box::new(Diag::internal(
+            Emitted::Block(_) | Emitted::Affine(_) => Err(Box::new(Diag::internal(
                 "a block of options reached a visitor that does not take blocks",
             ))),
             Emitted::SetCell(..) | Emitted::Kept { .. } => Err(Box::new(Diag::internal(
