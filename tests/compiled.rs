@@ -468,3 +468,75 @@ fn affine_heap_splits_agree_with_a_brute_force() {
         }
     }
 }
+
+/// Games on pairs whose moves are affine rays (Wythoff's), whose outcomes the streaming
+/// solver reads from its table of pair outcomes along the ray (`Emitted::Affine`), against a
+/// brute force written here; `Skew`'s rays leave the table (negative parts), where the
+/// options go the general way.
+#[test]
+fn affine_pair_rays_agree_with_a_brute_force() {
+    type Options = fn(i64, i64) -> Vec<(i64, i64)>;
+    let games: [(&str, &str, Options); 2] = [
+        (
+            "Wyt",
+            "move (a - k, b) for k in 1..=a\n move (a, b - k) for k in 1..=b\n move (a - k, b - k) for k in 1..=min(a, b)",
+            |a, b| {
+                let rows = (1..=a).map(move |k| (a - k, b));
+                let cols = (1..=b).map(move |k| (a, b - k));
+                let diag = (1..=a.min(b)).map(move |k| (a - k, b - k));
+                rows.chain(cols).chain(diag).collect()
+            },
+        ),
+        (
+            "Skew",
+            "move (a - k, b - 3 * k) for k in 1..=a\n move (a, b - k) for k in 1..=b",
+            |a, b| {
+                let skew = (1..=a).map(move |k| (a - k, b - 3 * k));
+                skew.chain((1..=b).map(move |k| (a, b - k))).collect()
+            },
+        ),
+    ];
+    const N: i64 = 40;
+    for (name, rules, options) in games {
+        fn p(
+            a: i64,
+            b: i64,
+            options: Options,
+            memo: &mut std::collections::HashMap<(i64, i64), bool>,
+        ) -> bool {
+            if let Some(&v) = memo.get(&(a, b)) {
+                return v;
+            }
+            let v = !options(a, b)
+                .into_iter()
+                .any(|(x, y)| p(x, y, options, memo));
+            memo.insert((a, b), v);
+            v
+        }
+        let mut memo = std::collections::HashMap::new();
+        let mut want = Vec::new();
+        for a in 0..N {
+            for b in 0..N {
+                if p(a, b, options, &mut memo) {
+                    want.push(format!("({a}, {b})"));
+                }
+            }
+        }
+        let want = format!("[{}]", want.join(", "));
+        let source = format!("game {name} {{\n position (a, b)\n {rules}\n}}\n");
+        let top = if p(N - 1, N - 1, options, &mut memo) {
+            "P"
+        } else {
+            "N"
+        };
+        let mut session = session(true, false);
+        let file = session.load_source("rays.game", &source).unwrap();
+        let got = session
+            .eval_text(&format!("outcome({name}({}, {}))", N - 1, N - 1), &[file])
+            .unwrap();
+        assert_eq!(session.show(&got), top, "{name} from the top");
+        let query = format!("[(a, b) for a in 0..{N}, b in 0..{N} if {name}(a, b) is P]");
+        let got = session.eval_text(&query, &[file]).unwrap();
+        assert_eq!(session.show(&got), want, "{name}");
+    }
+}

@@ -1,6 +1,6 @@
 //! Impartial play: outcome, Grundy value, remoteness and the optimal line, each a recurrence
 //! solved bottom-up by the depth-first search (`solve.rs`), with the streaming search
-//! (`stream.rs`) and the parallel solver (`parallel/`) in front where they apply.
+//! (`stream/`) and the parallel solver (`parallel/`) in front where they apply.
 //!
 //! Which of them answers is decided here by the shape of play: where the depth-first
 //! search meets a cycle that a `loopy` game declares ([`Unsolved::Cycle`]), `outcome` and

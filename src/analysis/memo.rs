@@ -81,6 +81,65 @@ impl PairOutcomes<'_> {
         }
         self.0.get(pair_at(a, b)).copied().unwrap_or(0)
     }
+
+    /// The first of the `len` pairs `(a + da j, b + db j)`, `j = 0, 1, ...`, whose outcome
+    /// is not known to be N, and its code (0 or 2); `(len, 1)` when every one is N. The pairs
+    /// fit `i64` at both ends (an affine run), so everywhere between.
+    pub(crate) fn first_not_n(
+        &self,
+        (a, da): (i64, i64),
+        (b, db): (i64, i64),
+        len: usize,
+    ) -> (usize, u8) {
+        let Some(last) = (len as i64).checked_sub(1) else {
+            return (0, 1);
+        };
+        let (a1, b1) = (
+            i128::from(a) + i128::from(da) * i128::from(last),
+            i128::from(b) + i128::from(db) * i128::from(last),
+        );
+        let dense_end = i64::try_from(a1).ok().zip(i64::try_from(b1).ok());
+        match dense_end {
+            // Both ends in the dense square: so is every pair between, one step apart.
+            Some((a1, b1)) if pair_is_dense(a, b) && pair_is_dense(a1, b1) => {
+                let (from, to) = (pair_at(a, b), pair_at(a1, b1));
+                let step = da * PAIR_BELOW + db;
+                if step == -1 && from < self.0.len() {
+                    // A row read backwards (`(a, b - k)`): one slice.
+                    let cells = &self.0[to..=from];
+                    return match cells.iter().rev().position(|&c| c != 1) {
+                        Some(j) => (j, cells[cells.len() - 1 - j]),
+                        None => (len, 1),
+                    };
+                }
+                for j in 0..len {
+                    let at = (from as i64 + step * j as i64) as usize;
+                    let code = self.0.get(at).copied().unwrap_or(0);
+                    if code != 1 {
+                        return (j, code);
+                    }
+                }
+                (len, 1)
+            }
+            _ => {
+                for j in 0..len {
+                    let jj = j as i64;
+                    let at = |start: i64, slope: i64| {
+                        slope.checked_mul(jj).and_then(|d| start.checked_add(d))
+                    };
+                    if let (Some(x), Some(y)) = (at(a, da), at(b, db)) {
+                        let code = self.get(x, y);
+                        if code != 1 {
+                            return (j, code);
+                        }
+                    } else {
+                        return (j, 0);
+                    }
+                }
+                (len, 1)
+            }
+        }
+    }
 }
 
 /// Integer positions from 0 up to this bound have their Grundy value in a dense table.

@@ -4,7 +4,7 @@
 //! A query goes down one way. The [`Analyzer`] is evaluation's host; `choose.rs` decides
 //! from the kind of game the position is of (`kind.rs`: impartial, partizan, payoff) which
 //! solver answers, and answers the built-in from it: impartial play (`impartial.rs`, with
-//! the streaming search `stream.rs` and the parallel solver `parallel/` in front, and
+//! the streaming search `stream/` and the parallel solver `parallel/` in front, and
 //! retrograde analysis `retro.rs` where a `loopy` game cycles, Smith's loopy Grundy values
 //! `smith.rs` there), partizan play and canonical forms (`partizan.rs`), payoff games
 //! (`payoff.rs`); `reach.rs` counts `reachable`.

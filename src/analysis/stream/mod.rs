@@ -25,65 +25,19 @@ use super::Analyzer;
 use crate::diag::Span;
 use crate::diag::{Diag, DiagResult};
 use crate::eval::compiled::{AffineRun, Batching, Block, Emitted, LaneShape};
+
+mod kernels;
 use crate::eval::value::{CompoundKind, InstanceId, Outcome, Value};
 use crate::eval::{Interp, PositionData, World};
 use crate::graph::{Term, TermId};
 use crate::syntax::ast::Convention;
+use kernels::{affine_xors, gather, Mex};
 
 /// Whether the streaming solver may answer queries under `conv`.
 pub(crate) fn applies(an: &Analyzer, w: &World<'_>, conv: Convention) -> bool {
     conv == Convention::Normal && !an.graph.config.explicit && {
         let kinds = w.program.kinds();
         !kinds.draws && !kinds.loopy && !kinds.payoffs
-    }
-}
-
-/// The smallest natural number not in a set, over a reused bitset.
-#[derive(Default)]
-struct Mex {
-    words: Vec<u64>,
-}
-
-impl Mex {
-    fn clear(&mut self) {
-        self.words.iter_mut().for_each(|w| *w = 0);
-    }
-
-    /// Inserts `v`. Every value counts, however large (no cut-off that a game with very
-    /// many options could pass): a Grundy value `g` means options of every value below `g`,
-    /// so more than `g` positions in the graph, and an option's value is a part's value or
-    /// a XOR of them (below twice the largest), so these bits take far less memory than the
-    /// positions behind them.
-    #[inline]
-    fn insert(&mut self, v: u64) {
-        let Ok(word) = usize::try_from(v / 64) else {
-            return;
-        };
-        let bit = v % 64;
-        if self.words.len() <= word {
-            self.words.resize(word + 1, 0);
-        }
-        self.words[word] |= 1 << bit;
-    }
-
-    /// Inserts every `v` whose bit is set in `words` (bit `v % 64` of word `v / 64`).
-    fn insert_words(&mut self, words: &[u64]) {
-        let used = words.iter().rposition(|w| *w != 0).map_or(0, |i| i + 1);
-        if self.words.len() < used {
-            self.words.resize(used, 0);
-        }
-        for (mine, w) in self.words.iter_mut().zip(&words[..used]) {
-            *mine |= w;
-        }
-    }
-
-    fn value(&self) -> u64 {
-        for (i, w) in self.words.iter().enumerate() {
-            if *w != u64::MAX {
-                return i as u64 * 64 + u64::from(w.trailing_ones());
-            }
-        }
-        self.words.len() as u64 * 64
     }
 }
 
@@ -166,83 +120,6 @@ fn zero_is_p(v: u64) -> Outcome {
     } else {
         Outcome::N
     }
-}
-
-#[inline(always)]
-/// Runs `insert` on the value of every lane of a block of `split` options whose parts'
-/// values `known` gives, and records in `slow` the lanes with a part not known.
-fn gather(
-    block: &Block<'_>,
-    known: &impl Fn(i64) -> Option<u64>,
-    slow: &mut Vec<usize>,
-    mut insert: impl FnMut(u64),
-) {
-    match block.columns() {
-        // Two heaps, the commonest split: one pass without an inner loop.
-        [xs, ys] => {
-            for lane in block.lanes() {
-                match (known(xs[lane]), known(ys[lane])) {
-                    (Some(x), Some(y)) => insert(x ^ y),
-                    _ => slow.push(lane),
-                }
-            }
-        }
-        columns => {
-            for lane in block.lanes() {
-                let x = columns
-                    .iter()
-                    .try_fold(0, |x, column| known(column[lane]).map(|v| x ^ v));
-                match x {
-                    Some(x) => insert(x),
-                    None => slow.push(lane),
-                }
-            }
-        }
-    }
-}
-
-/// Gives `insert` the XOR of the parts' Grundy values of each option of `run`, and says
-/// whether every part has one in `values` (the dense table by value: `u64::MAX` for a
-/// position not solved yet). When it says no, what was inserted means nothing. Two parts
-/// that run up and down (`i` and `n - 1 - i`) read two slices, one of them backwards.
-fn affine_xors(values: &[u64], run: &AffineRun<'_>, mut insert: impl FnMut(u64)) -> bool {
-    let len = run.len();
-    let Some(last_lane) = (len as i64).checked_sub(1) else {
-        return true;
-    };
-    // The parts' ends lie in the table (they fit: the run overflows nowhere).
-    let inside = run.parts().iter().all(|&(first, slope)| {
-        let last = i128::from(first) + i128::from(slope) * i128::from(last_lane);
-        i128::from(first).min(last) >= 0 && i128::from(first).max(last) < values.len() as i128
-    });
-    if !inside {
-        return false;
-    }
-    // Every value read ORed: a Grundy value is below the number of positions, so only
-    // `u64::MAX` (no value yet) has the top bit.
-    let mut seen = 0u64;
-    match *run.parts() {
-        [(up, 1), (down, -1)] => {
-            let xs = &values[up as usize..][..len];
-            let ys = &values[(down - last_lane) as usize..=down as usize];
-            for (x, y) in xs.iter().zip(ys.iter().rev()) {
-                seen |= x | y;
-                insert(x ^ y);
-            }
-        }
-        ref parts => {
-            for j in 0..=last_lane {
-                let mut v = 0;
-                for &(first, slope) in parts {
-                    let x = values[(first + slope * j) as usize];
-                    seen |= x;
-                    v ^= x;
-                }
-                insert(v);
-            }
-        }
-    }
-    seen >> 63 == 0
 }
 
 /// What a scan of one position found.
@@ -613,7 +490,6 @@ impl<'s> Scanner<'s> {
         self.lanes_one_by_one(this, block, block.lanes().filter(|l| *l >= first), span)
     }
 
-    /// The options of a block's `lanes`, one at a time, in order.
     /// A loop's options given by affine parts. The common case of a heap game's split
     /// (Kayles, Grundy's game: `split(i, n - 1 - i) for i in 0..n`) whose parts' Grundy values
     /// are all known is one pass over the table of values; otherwise each option goes the
@@ -664,8 +540,30 @@ impl<'s> Scanner<'s> {
                 return Ok(ControlFlow::Continue(()));
             }
         }
+        let mut first = 0;
+        if let (Kind::Outcome, None, LaneShape::Tuple, &[x, y], Some(2)) = (
+            self.kind,
+            &self.intern_error,
+            run.shape(),
+            run.parts(),
+            self.tuple_len,
+        ) {
+            // A game on pairs (Wythoff): the options read from the table of pair outcomes
+            // until one is P (then this position is N) or not known yet (the rest go the
+            // general way, from there).
+            let (j, code) = self
+                .an
+                .memos
+                .pair_outcomes(self.inst)
+                .first_not_n(x, y, run.len());
+            if code == 2 {
+                self.p_option = true;
+                return Ok(ControlFlow::Break(()));
+            }
+            first = j;
+        }
         let mut parts = Vec::new();
-        for j in 0..run.len() {
+        for j in first..run.len() {
             if j % 4096 == 4095 {
                 this.world.stop.check()?;
             }
@@ -682,6 +580,7 @@ impl<'s> Scanner<'s> {
         Ok(ControlFlow::Continue(()))
     }
 
+    /// The options of a block's `lanes`, one at a time, in order.
     fn lanes_one_by_one(
         &mut self,
         this: &mut Interp<'_>,
