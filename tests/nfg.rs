@@ -331,6 +331,9 @@ fn mangled_files_are_diagnosed_never_crash() {
     variants.push(good.replace("0, 3", "0, 1e999"));
     variants.push(good.replace("0, 3", "0, 1/0"));
     variants.push(good.replace("NFG 1", "EFG 2"));
+    // A count of strategies far past any table is refused before a label is made.
+    variants.push("NFG 1 R \"x\" { \"A\" } { 4000000000 }\n1\n".to_string());
+    variants.push("NFG 1 R \"x\" { \"A\" \"B\" } { 1000000 1000000 }\n1 2\n".to_string());
     let mut diagnosed = 0;
     for (i, text) in variants.iter().enumerate() {
         std::fs::write(dir.join("m.nfg"), text).unwrap();

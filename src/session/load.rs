@@ -80,11 +80,7 @@ impl Session {
         name: &str,
         import: Option<Span>,
     ) -> Result<usize, Vec<Diag>> {
-        let text = self
-            .sources
-            .get(file)
-            .map(|s| s.text.clone())
-            .unwrap_or_default();
+        let text = self.text_of(file);
         let parsed = crate::syntax::nfg::parse(file, &text, name).map_err(|d| {
             let mut d = *d;
             if let Some(span) = import {
@@ -95,6 +91,14 @@ impl Session {
         let stop = self.stop.clone();
         let lowered = lower_file(&mut self.program, &parsed, &[], &mut || stop.check())?;
         Ok(self.keep_lowered(file, lowered))
+    }
+
+    /// The text of a loaded source.
+    fn text_of(&self, file: FileId) -> std::sync::Arc<str> {
+        self.sources
+            .get(file)
+            .map(|s| s.text.clone())
+            .unwrap_or_default()
     }
 
     /// Keeps a lowered file: its rules compiled, its constants pending. Its index.
@@ -296,11 +300,7 @@ impl Session {
         dir: &Path,
         stack: &mut Vec<(PathBuf, PathBuf)>,
     ) -> Result<usize, Vec<Diag>> {
-        let text = self
-            .sources
-            .get(file)
-            .map(|s| s.text.clone())
-            .unwrap_or_default();
+        let text = self.text_of(file);
         let stop = self.stop.clone();
         let parsed = parse_file_checked(file, &text, &mut || stop.check()).map_err(|d| vec![*d])?;
         let mut imported = Vec::new();

@@ -292,8 +292,17 @@ impl Reader<'_> {
                 match self.next("a number of strategies")? {
                     (Tok::Close, _) => break,
                     (Tok::Number(s), span) => match s.parse::<usize>() {
-                        Ok(k) if k > 0 => {
+                        // (At most as many as a game has profiles: the labels are built.)
+                        Ok(k) if k > 0 && k <= MAX_PROFILES => {
                             strategies.push(((1..=k).map(|i| i.to_string()).collect(), span))
+                        }
+                        Ok(k) if k > MAX_PROFILES => {
+                            return Err(bad(
+                                span,
+                                format!("{k} strategies: a game has at most {MAX_PROFILES} profiles"),
+                                "too many strategies",
+                                "cgl's strategic games have at most 1,000,000 profiles; use fewer strategies",
+                            ))
                         }
                         _ => {
                             return Err(bad(
