@@ -300,6 +300,20 @@ def test_equilibria_are_fraction_vectors():
     assert all(type(p) is Fraction for x in found[0] for p in x)
 
 
+def test_a_gambit_file_loads_and_writes_back(tmp_path):
+    # Gambit's e02.nfg (Selten 1975, figure 2): the extreme equilibria Gambit documents.
+    s = cgl.Session()
+    s.load(str(ROOT / "examples" / "gambit" / "selten.nfg"))
+    half = Fraction(1, 2)
+    assert s.eval("vertex_enumeration(selten)") == [([1, 0, 0], [half, half]), ([1, 0, 0], [1, 0])]
+    # nfg(G) is the text of an .nfg file; read back, the same game.
+    (tmp_path / "back.nfg").write_text(s.eval("nfg(selten)"))
+    t = cgl.Session()
+    t.load(str(tmp_path / "back.nfg"))
+    assert t.eval("strategies(back)") == s.eval("strategies(selten)")
+    assert t.eval("vertex_enumeration(back)") == s.eval("vertex_enumeration(selten)")
+
+
 def test_load_source_and_check():
     s = cgl.Session()
     s.load_source(NIM + "expect grundy(Nim(3)) == 3\nexpect 1 + 1 == 3\nexpect Nim(0) is P\n",
