@@ -130,3 +130,21 @@ pub fn assert_no_crash(what: &str, stderr: &str) {
         );
     }
 }
+
+/// A small deterministic generator (xorshift), so failures replay.
+pub struct Rng(pub u64);
+
+impl Rng {
+    /// The next number.
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}

@@ -10,22 +10,7 @@ use std::path::Path;
 
 use cgl::session::{Session, SessionConfig};
 
-use crate::common::{assert_no_crash, cgl_in, temp_dir};
-
-/// A small deterministic generator (xorshift), so failures replay.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use crate::common::{assert_no_crash, cgl_in, temp_dir, Rng};
 
 /// A random game: strategy counts and, per profile in row-major order (last player fastest),
 /// each player's payoff as written (an integer, a fraction or a decimal) and as cgl prints it.

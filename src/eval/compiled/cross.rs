@@ -309,7 +309,7 @@ impl CompiledRule {
         let cross = self.cross.as_deref()?;
         let body = cross.flat.as_ref()?;
         let bound = bound(&self.steps[k])?;
-        if !run.kept || !run.blocks || self.int_parts.is_some() {
+        if !run.kept || !run.blocks() || self.int_parts.is_some() {
             return None;
         }
         let len = run.b.lists[cross.list as usize].len();

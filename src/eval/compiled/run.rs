@@ -360,10 +360,9 @@ thread_local! {
 
 /// The state of one run of a compiled rule.
 pub(super) struct Run<'r> {
-    /// Emit the innermost loop's options a block at a time.
-    pub(super) blocks: bool,
-    /// Emit an innermost loop whose target is affine in its variable as one run.
-    pub(super) affine: bool,
+    /// How the innermost loop's options are emitted: one at a time, a block at a time, or
+    /// (a loop whose target is affine in its variable) as one run.
+    pub(super) batch: Batching,
     /// Emit a target that sets one cell of the packed position as that cell (`cells.rs`).
     pub(super) cells: bool,
     /// The visitor takes a filtered list as [`Emitted::Kept`] (`cross.rs`).
@@ -441,6 +440,13 @@ pub(super) struct RunShape {
     pub(super) set_rows: Vec<u32>,
     pub(super) registers: usize,
     pub(super) call_depth: usize,
+}
+
+impl Run<'_> {
+    /// Whether the innermost loop's options go a block at a time.
+    pub(super) fn blocks(&self) -> bool {
+        self.batch != Batching::One
+    }
 }
 
 /// Sets up a run (buffers from the free list, the inputs loaded from `frame`), runs `f` in
@@ -524,8 +530,7 @@ pub(super) fn with_run<T>(
     // the rule hands to the interpreter, which says so: the engines fail alike.
     let room = stop.account().room() / (2 * crate::eval::interp::ITEM_BYTES);
     let mut run = Run {
-        blocks: batch != Batching::One,
-        affine: batch == Batching::Affine,
+        batch,
         cells: false,
         kept: false,
         max_collection: max_collection.min(room as u64),
@@ -617,7 +622,7 @@ impl CompiledRule {
             mark(Reached::Narrow);
         }
         let guards = &guards[narrowed..];
-        if let (Some(cross), true, []) = (&self.cross, run.blocks, guards) {
+        if let (Some(cross), true, []) = (&self.cross, run.blocks(), guards) {
             // All the options are wanted: their targets computed a block of values at once.
             if let Some(flow) = cross.run(reg, a, b, run, emit) {
                 mark(Reached::Cross);
@@ -749,11 +754,14 @@ impl CompiledRule {
         if narrowed > 0 {
             mark(Reached::Narrow);
         }
-        mark(Reached::Blocks);
         let guards = &guards[narrowed..];
         // (A loop of more than 2^40 values goes in blocks: it would outlast any deadline, and
         // blocks check it as they go.)
-        if run.affine && guards.is_empty() && a < b && arith::range_count(a, b) <= 1 << 40 {
+        if run.batch == Batching::Affine
+            && guards.is_empty()
+            && a < b
+            && arith::range_count(a, b) <= 1 << 40
+        {
             affine.clear();
             for part in parts {
                 // Each part at the first value and its slope, if it is affine over the range.
@@ -777,6 +785,7 @@ impl CompiledRule {
                 return emit(Emitted::Affine(&whole)).map_err(Interrupt::Error);
             }
         }
+        mark(Reached::Blocks);
         values.resize(LANES, 0);
         keep.resize(LANES, true);
         guard.resize(LANES, false);
@@ -817,7 +826,7 @@ impl CompiledRule {
             for (part, column) in parts.iter().zip(columns.iter_mut()) {
                 part.eval_block(&at, &mut column[..n], pool)?;
             }
-            if run.blocks {
+            if run.batch != Batching::One {
                 let block = Block {
                     shape: self.int_shape,
                     columns,
