@@ -6,7 +6,9 @@
 //! integer ([`crate::value::Value::number`]), so equal numbers have one representation.
 //!
 //! Every operation is exact; one whose result does not fit `i64 / i64` returns `None`, never a
-//! wrap (the caller reports `cgl::eval::overflow`).
+//! wrap. The caller then redoes it on big rationals ([`Fraction::of`]): a fraction may be of
+//! any size up to [`MAX_FRACTION_BITS`], while an integer stays 64-bit (an integral result past
+//! it is `cgl::eval::overflow`, as integer arithmetic's is).
 
 use std::cmp::Ordering;
 use std::fmt;
@@ -157,7 +159,7 @@ impl RationalSum {
 
     /// Adds a rational.
     pub fn add(&mut self, r: Rational) {
-        self.0 += BigRational::new_raw(BigInt::from(r.num), BigInt::from(r.den));
+        self.0 += r.big();
     }
 
     /// The total, or `None` if it does not fit `i64 / i64`.
@@ -167,6 +169,65 @@ impl RationalSum {
             num: i64::try_from(self.0.numer()).ok()?,
             den: i64::try_from(self.0.denom()).ok()?,
         })
+    }
+}
+
+impl RationalSum {
+    /// Adds a wide fraction.
+    pub fn add_big(&mut self, q: &BigRational) {
+        self.0 += q;
+    }
+
+    /// The exact total.
+    pub fn exact(self) -> BigRational {
+        self.0
+    }
+}
+
+/// The most bits the numerator or the denominator of a fraction may have (about 315,000
+/// decimal digits): past it an answer is refused, so that no loop of products grows a number
+/// without bound.
+pub const MAX_FRACTION_BITS: u64 = 1 << 20;
+
+/// An exact fraction as the language holds it: in 64 bits when it fits, else wide.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Fraction {
+    /// It fits `i64 / i64` (an integer when its denominator is 1).
+    Fits(Rational),
+    /// A fraction that is not an integer, whose numerator or denominator needs more than 64
+    /// bits.
+    Wide(BigRational),
+}
+
+/// Why a big rational is no fraction of the language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unfit {
+    /// It is an integer past 64 bits (integers are 64-bit).
+    Integer,
+    /// Its numerator or denominator has more than [`MAX_FRACTION_BITS`] bits.
+    Size,
+}
+
+impl Fraction {
+    /// The fraction `q` is, or why it is none.
+    pub fn of(q: BigRational) -> Result<Fraction, Unfit> {
+        if let (Ok(num), Ok(den)) = (i64::try_from(q.numer()), i64::try_from(q.denom())) {
+            return Ok(Fraction::Fits(Rational { num, den }));
+        }
+        if q.is_integer() {
+            return Err(Unfit::Integer);
+        }
+        if q.numer().bits().max(q.denom().bits()) > MAX_FRACTION_BITS {
+            return Err(Unfit::Size);
+        }
+        Ok(Fraction::Wide(q))
+    }
+}
+
+impl Rational {
+    /// The rational as a big rational.
+    pub fn big(self) -> BigRational {
+        BigRational::new_raw(BigInt::from(self.num), BigInt::from(self.den))
     }
 }
 

@@ -71,6 +71,10 @@ fn shown(d: &Data) -> String {
             numerator,
             denominator,
         } => format!("{numerator}/{denominator}"),
+        Data::Wide {
+            numerator,
+            denominator,
+        } => format!("{numerator}/{denominator}"),
         Data::Str(s) => format!("{s:?}"),
         Data::Outcome(o) | Data::Mode(o) => o.clone(),
         Data::Tuple(xs) if xs.len() == 1 => format!("({},)", shown(&xs[0])),
@@ -108,6 +112,13 @@ fn values_are_data_that_print_as_cgl_prints_them() {
                 denominator: 4,
             },
         ),
+        (
+            "(1/3) ** 41",
+            Data::Wide {
+                numerator: "1".into(),
+                denominator: "36472996377170786403".into(),
+            },
+        ),
         ("none", Data::None),
         ("\"a\\\"b\"", Data::Str("a\"b".into())),
         (
@@ -137,6 +148,7 @@ fn values_are_data_that_print_as_cgl_prints_them() {
         "{(1, [2, {3}]), (0, [])}",
         "winning_moves(Nim(3) + Nim(5))",
         "[*, ^, {2 | -1/2}, 1/2]",
+        "[-(2/3) ** 50, 2 ** 62 / 3 * 7]",
     ] {
         let v = s.eval_text(text, &[file]).expect(text);
         assert_eq!(shown(&s.data(&v)), s.show(&v), "{text}");

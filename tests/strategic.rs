@@ -533,7 +533,9 @@ fn vertex_enumeration_is_support_enumeration_on_nondegenerate_games() {
             continue;
         };
         compared += 1;
-        let e = game.vertex_enumeration(&|| false).unwrap();
+        let e = game
+            .vertex_enumeration(cgl::strategic::MAX_VERTEX_BASES, &|| false)
+            .unwrap();
         assert_eq!(e.equilibria, all, "round {round}");
         // Nondegenerate equilibria are isolated: one component each.
         assert_eq!(e.components.len(), all.len(), "round {round}");
@@ -551,7 +553,9 @@ fn vertex_enumeration_matches_brute_force_on_degenerate_games() {
         let (m, n) = (1 + rng.below(4) as usize, 1 + rng.below(4) as usize);
         // Payoffs from three values: ties everywhere.
         let (game, a, b) = random_game(&mut rng, m, n, 1, false);
-        let e = game.vertex_enumeration(&|| false).unwrap();
+        let e = game
+            .vertex_enumeration(cgl::strategic::MAX_VERTEX_BASES, &|| false)
+            .unwrap();
         assert!(!e.equilibria.is_empty(), "round {round}");
         for (x, y) in &e.equilibria {
             assert!(is_equilibrium(&a, &b, x, y), "round {round}");
@@ -738,14 +742,13 @@ fn lemke_howson_pivots_lexicographically_through_degenerate_games() {
     }
 }
 
-/// An equilibrium probability past the language's 64-bit fractions is refused with its exact
-/// value in the diagnostic's note (a 16×16 game with payoffs in ±10^6: the solvers' big
-/// rationals hold it, a value of the language cannot), and the note's fraction is the
-/// library's own answer.
+/// A probability whose numerator or denominator needs more than 64 bits is a value of the
+/// language, exact (issue "Strategic II", item 1: fractions widen): what `lemke_howson`
+/// prints is what the library computes, digit for digit, and it is an equilibrium.
 #[test]
-fn a_probability_past_64_bits_is_refused_with_its_exact_value() {
+fn a_probability_past_64_bits_is_given_exactly() {
     let mut rng = Rng(0x0b16_0b16_0000_0001);
-    let mut refused = 0;
+    let mut wide = 0;
     for _ in 0..4 {
         let (game, a, b) = random_game(&mut rng, 16, 16, 1_000_000, false);
         let rows: Vec<String> = (0..16)
@@ -762,26 +765,85 @@ fn a_probability_past_64_bits_is_refused_with_its_exact_value() {
         );
         let mut session = Session::new(SessionConfig::default());
         let file = session.load_source("big.game", &source).unwrap();
-        let Err(diags) = session.eval_text("lemke_howson(G)", &[file]) else {
-            continue;
-        };
-        refused += 1;
-        let d = &diags[0];
-        assert_eq!(d.code.name(), "cgl::eval::overflow", "{}", d.message);
-        let note = d.notes[0]
-            .strip_prefix("exactly, it is ")
-            .expect("the exact value");
+        let value = session.eval_text("lemke_howson(G)", &[file]).unwrap();
         let found = game.lemke_howson(&|| false).unwrap();
-        let all: Vec<String> = found
+        let exact: Vec<String> = found
             .iter()
-            .flat_map(|(x, y)| x.iter().chain(y))
-            .map(ToString::to_string)
+            .map(|(x, y)| {
+                let list = |p: &[cgl::strategic::Q]| {
+                    let items: Vec<String> = p.iter().map(ToString::to_string).collect();
+                    format!("[{}]", items.join(", "))
+                };
+                format!("({}, {})", list(x), list(y))
+            })
             .collect();
-        assert!(all.iter().any(|p| p == note), "{note} is none of {all:?}");
-        break;
+        assert_eq!(session.show(&value), format!("[{}]", exact.join(", ")));
+        let past = |q: &cgl::strategic::Q| q.numer().bits() > 63 || q.denom().bits() > 63;
+        if found.iter().flat_map(|(x, y)| x.iter().chain(y)).any(past) {
+            wide += 1;
+            let check = session
+                .eval_text(
+                    "all(all(strategies(G).0[i] in best_responses(G, e).0 for i in 0..16 if e.0[i] > 0) \
+                     and all(strategies(G).1[j] in best_responses(G, e).1 for j in 0..16 if e.1[j] > 0) \
+                     and sum(e.0) == 1 and sum(e.1) == 1 for e in lemke_howson(G))",
+                    &[file],
+                )
+                .unwrap();
+            assert_eq!(session.show(&check), "true");
+        }
     }
     assert!(
-        refused > 0,
+        wide > 0,
         "every game's answers fit 64 bits: pick larger payoffs"
     );
+}
+
+/// Every equilibrium each solver reports is one, checked exactly by the test's own best
+/// responses, on random games whose payoffs sit at the ends of `i64` (a shift to positive
+/// payoffs, or a product of two, would overflow 64 bits there): Lemke–Howson from every
+/// label, vertex enumeration, and support enumeration where the game is nondegenerate, which
+/// then lists the same equilibria as vertex enumeration.
+#[test]
+fn every_equilibrium_is_checked_exactly_at_the_ends_of_i64() {
+    let mut rng = Rng(0x00e9_d50f_1e64);
+    let mut nondegenerate = 0;
+    for round in 0..60 {
+        let (m, n) = (1 + rng.below(5) as usize, 1 + rng.below(5) as usize);
+        let end = |rng: &mut Rng| {
+            let k = rng.below(7) as i64;
+            if rng.below(2) == 0 {
+                i64::MAX - k
+            } else {
+                i64::MIN + k
+            }
+        };
+        let mut a = vec![vec![0; n]; m];
+        let mut b = vec![vec![0; n]; m];
+        let mut cells = Vec::new();
+        for i in 0..m {
+            for j in 0..n {
+                a[i][j] = end(&mut rng);
+                b[i][j] = end(&mut rng);
+                cells.push(Rational::int(a[i][j]));
+                cells.push(Rational::int(b[i][j]));
+            }
+        }
+        let game = Game::new(vec!["Row".into(), "Col".into()], vec![m, n], cells).unwrap();
+        let lh = game.lemke_howson(&|| false).unwrap();
+        let extreme = game
+            .vertex_enumeration(cgl::strategic::MAX_VERTEX_BASES, &|| false)
+            .unwrap();
+        assert!(
+            !lh.is_empty() && !extreme.equilibria.is_empty(),
+            "round {round}"
+        );
+        for (x, y) in lh.iter().chain(&extreme.equilibria) {
+            assert!(is_equilibrium(&a, &b, x, y), "round {round}: {a:?} {b:?}");
+        }
+        if let Ok(all) = game.support_enumeration(&|| false) {
+            nondegenerate += 1;
+            assert_eq!(all, extreme.equilibria, "round {round}");
+        }
+    }
+    assert!(nondegenerate > 10, "{nondegenerate}");
 }

@@ -48,8 +48,8 @@ fn strategic_analyses_stop_at_the_deadline() {
     // (expression, what it takes without a deadline)
     let cases = [
         ("equilibria(Rnd)", "12 s"),
-        ("vertex_enumeration(Rnd[m = 11])", "12 s"),
-        ("equilibrium_components(Rnd[m = 11])", "12 s"),
+        ("vertex_enumeration(Rnd[m = 30, n = 30])", "over 20 s"),
+        ("equilibrium_components(Rnd[m = 30, n = 30])", "over 20 s"),
         ("minimax_value(Zs[m = 300, n = 300])", "over 60 s"),
         ("mixed_dominated(Rnd[m = 300, n = 300])", "over 60 s"),
         (

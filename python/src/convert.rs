@@ -64,18 +64,12 @@ pub fn to_plain(value: &Bound<'_, PyAny>, link: &Arc<Link>) -> PyResult<Plain> {
     }
     let fractions = py.import("fractions")?;
     if value.is_instance(&fractions.getattr("Fraction")?)? {
-        let n: i64 = value
-            .getattr("numerator")?
-            .extract()
-            .map_err(|_| too_big(value))?;
-        let d: i64 = value
-            .getattr("denominator")?
-            .extract()
-            .map_err(|_| too_big(value))?;
-        return Ok(if d == 1 {
-            Plain::Int(n)
-        } else {
-            Plain::Fraction(n, d)
+        let (num, den) = (value.getattr("numerator")?, value.getattr("denominator")?);
+        return Ok(match (num.extract::<i64>(), den.extract::<i64>()) {
+            (Ok(n), Ok(1)) => Plain::Int(n),
+            (Ok(n), Ok(d)) => Plain::Fraction(n, d),
+            // A wide fraction crosses as text; an integer past 64 bits is refused there.
+            _ => Plain::Wide(num.str()?.to_string(), den.str()?.to_string()),
         });
     }
     let cgl = py.import("cgl")?;
@@ -105,12 +99,6 @@ pub fn to_plain(value: &Bound<'_, PyAny>, link: &Arc<Link>) -> PyResult<Plain> {
     )))
 }
 
-fn too_big(value: &Bound<'_, PyAny>) -> PyErr {
-    PyOverflowError::new_err(format!(
-        "{value} does not fit cgl's fractions (64-bit numerator and denominator)"
-    ))
-}
-
 /// Plain data as a Python value; a held value wrapped by `cgl._wrap` with its session.
 /// Inside a set (`in_set`), where Python needs hashable elements, a list becomes a tuple.
 pub fn to_py(
@@ -136,6 +124,13 @@ pub fn to_py(
             .getattr("Fraction")?
             .call1((n, d))?
             .unbind(),
+        Plain::Wide(n, d) => {
+            let int = py.import("builtins")?.getattr("int")?;
+            py.import("fractions")?
+                .getattr("Fraction")?
+                .call1((int.call1((n,))?, int.call1((d,))?))?
+                .unbind()
+        }
         Plain::Outcome(o) => py.import("cgl")?.getattr("Outcome")?.call1((o,))?.unbind(),
         Plain::Tuple(items) => PyTuple::new(py, all(items, in_set)?)?.into_any().unbind(),
         Plain::List(items) if in_set => PyTuple::new(py, all(items, true)?)?.into_any().unbind(),

@@ -11,7 +11,7 @@ use std::rc::Rc;
 use std::sync::mpsc::{self, Receiver, Sender};
 
 use cgl::api::{
-    render, Bindings, Budget, Cancel, Diag, Diagnostic, Gave, Locator, Outcome, ParsedExpr,
+    render, Bindings, Budget, Cancel, Code, Diag, Diagnostic, Gave, Locator, Outcome, ParsedExpr,
     Rational, RenderStyle, RunOptions, Session, SessionConfig, Span, StatementKind, TableVar,
     Value,
 };
@@ -54,6 +54,8 @@ pub enum Plain {
     Int(i64),
     /// A fraction in lowest terms.
     Fraction(i64, i64),
+    /// A fraction whose numerator or denominator needs more than 64 bits, in decimal.
+    Wide(String, String),
     /// A string.
     Str(String),
     /// An outcome class (`"N"`, ...).
@@ -451,6 +453,7 @@ impl State {
             Value::Bool(b) => Plain::Bool(*b),
             Value::Int(n) => Plain::Int(*n),
             Value::Rational(r) => Plain::Fraction(r.numer(), r.denom()),
+            Value::Wide(q) => Plain::Wide(q.numer().to_string(), q.denom().to_string()),
             Value::Str(s) => Plain::Str(s.to_string()),
             Value::Outcome(o) => Plain::Outcome(o.to_string()),
             Value::Tuple(items) | Value::Split(items) => Plain::Tuple(all(self, items)),
@@ -487,6 +490,13 @@ impl State {
             Plain::Fraction(n, d) => Value::number(Rational::new(*n, *d).ok_or_else(|| {
                 Diag::internal(format!("{n}/{d} is not a fraction cgl can hold"))
             })?),
+            Plain::Wide(n, d) => Value::fraction_text(n, d).ok_or_else(|| {
+                Diag::error(
+                    Code::EvalOverflow,
+                    format!("{n}/{d} is too large a number for cgl"),
+                )
+                .help("cgl's integers are 64-bit and its fractions at most 2^20 bits")
+            })?,
             Plain::Str(s) => Value::Str(Rc::from(s.as_str())),
             Plain::Outcome(o) => Value::Outcome(match o.as_str() {
                 "N" => Outcome::N,

@@ -222,6 +222,9 @@ def test_values_go_back_in_as_names(nim):
     assert nim.eval("len(x)", x={3, 1, 2}) == 3
     assert nim.eval("x", x=range(0, 10, 3)) == [0, 3, 6, 9]
     assert nim.eval("x + 1", x=Fraction(1, 3)) == Fraction(4, 3)
+    # Fractions past 64 bits cross both ways, exact.
+    assert nim.eval("(1/3) ** 41") == Fraction(1, 3**41)
+    assert nim.eval("x * 3", x=Fraction(2**70 + 1, 3**45)) == Fraction(2**70 + 1, 3**44)
     assert nim.eval("p is P", p=nim.eval("Nim(0)")) is True
     with pytest.raises(TypeError):
         nim.eval("x", x=1.5)

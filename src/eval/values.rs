@@ -20,17 +20,26 @@ pub fn is_game_value(v: &Value) -> bool {
     matches!(v, Value::Int(_) | Value::Rational(_) | Value::Form(_))
 }
 
-/// Whether `v` is a number (an integer or a rational).
+/// Whether `v` is a number (an integer or a fraction, of any size).
 pub fn is_number(v: &Value) -> bool {
-    matches!(v, Value::Int(_) | Value::Rational(_))
+    matches!(v, Value::Int(_) | Value::Rational(_) | Value::Wide(_))
 }
 
-/// A number as a rational (zero for anything else: callers check [`is_number`] first).
-pub fn rational(v: &Value) -> Rational {
+/// A number in 64 bits (an `Int` or a `Rational`) as a rational; `None` for a wide fraction
+/// or anything else.
+pub fn small(v: &Value) -> Option<Rational> {
     match v {
-        Value::Int(n) => Rational::int(*n),
-        Value::Rational(r) => *r,
-        _ => Rational::ZERO,
+        Value::Int(n) => Some(Rational::int(*n)),
+        Value::Rational(r) => Some(*r),
+        _ => None,
+    }
+}
+
+/// Any number as a big rational (zero for anything else: callers check [`is_number`] first).
+pub fn big(v: &Value) -> num_rational::BigRational {
+    match v {
+        Value::Wide(q) => (**q).clone(),
+        _ => small(v).unwrap_or(Rational::ZERO).big(),
     }
 }
 
@@ -354,7 +363,8 @@ pub fn call(stop: &Stop, name: &str, args: &[(Value, Span)], span: Span) -> Diag
         "cool" => {
             let (tv, ts) = &args[1];
             let temp = match tv {
-                Value::Int(_) | Value::Rational(_) => dyadic(rational(tv))
+                Value::Int(_) | Value::Rational(_) => small(tv)
+                    .and_then(dyadic)
                     .ok_or_else(|| Box::new(not_dyadic_diag(*ts, "the temperature")))?,
                 other => {
                     return Err(Box::new(

@@ -26,6 +26,14 @@ pub enum Data {
         /// The denominator.
         denominator: i64,
     },
+    /// A fraction whose numerator or denominator does not fit in 64 bits, both written in
+    /// decimal (its denominator above 1).
+    Wide {
+        /// The numerator.
+        numerator: String,
+        /// The denominator.
+        denominator: String,
+    },
     /// A string.
     Str(String),
     /// An outcome class: `"N"`, `"P"`, `"D"`, `"L"` or `"R"`.
@@ -99,6 +107,10 @@ impl Session {
             Value::Rational(r) => Data::Rational {
                 numerator: r.numer(),
                 denominator: r.denom(),
+            },
+            Value::Wide(q) => Data::Wide {
+                numerator: q.numer().to_string(),
+                denominator: q.denom().to_string(),
             },
             Value::Str(s) => Data::Str(s.to_string()),
             Value::Outcome(o) => Data::Outcome(o.to_string()),

@@ -248,6 +248,7 @@ fn real(v: &Value) -> Option<f64> {
     match v {
         Value::Int(n) => Some(*n as f64),
         Value::Rational(r) => Some(r.numer() as f64 / r.denom() as f64),
+        Value::Wide(q) => num_traits::ToPrimitive::to_f64(&**q),
         _ => None,
     }
 }

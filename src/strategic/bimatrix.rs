@@ -18,7 +18,7 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
 
-use super::zero_sum::pivot;
+use super::tableau::Tableau;
 use super::{Game, Mixed, StrategicError, MAX_TABLEAU_CELLS, Q};
 
 /// The most linear systems support enumeration (with its nondegeneracy check) solves; a
@@ -511,7 +511,7 @@ impl Game {
                 .map(|row| row.iter().map(|x| x + &shift).collect())
                 .collect()
         };
-        let (a1, b1) = (positive(&a), positive(&b));
+        let (a1, b1) = (integral(&positive(&a)), integral(&positive(&b)));
         let mut out = Vec::new();
         for label in 0..m + n {
             let (x, y) = lemke_howson_path(&a1, &b1, label, stop)?;
@@ -547,11 +547,11 @@ impl Game {
     }
 }
 
-/// One Lemke–Howson path: `a`, `b` positive; labels `0..m` are the row strategies, `m..m+n`
-/// the column strategies; the path drops `label`.
+/// One Lemke–Howson path: `a`, `b` positive integers; labels `0..m` are the row strategies,
+/// `m..m+n` the column strategies; the path drops `label`.
 fn lemke_howson_path(
-    a: &[Vec<Q>],
-    b: &[Vec<Q>],
+    a: &[Vec<BigInt>],
+    b: &[Vec<BigInt>],
     label: usize,
     stop: &dyn Fn() -> bool,
 ) -> Result<(Mixed, Mixed), StrategicError> {
@@ -560,76 +560,57 @@ fn lemke_howson_path(
     // Tableau P (for x): B^T x + s = 1, rows per column strategy; tableau Q (for y):
     // r + A y = 1, rows per row strategy. A variable's column is its label: x_i and r_i
     // are label i, s_j and y_j label m + j.
-    let mut tp = vec![vec![Q::zero(); width]; n];
+    let mut tp = vec![vec![BigInt::zero(); width]; n];
     for (j, row) in tp.iter_mut().enumerate() {
         for i in 0..m {
             row[i] = b[i][j].clone();
         }
-        row[m + j] = Q::one();
-        row[m + n] = Q::one();
+        row[m + j] = BigInt::one();
+        row[m + n] = BigInt::one();
     }
-    let mut tq = vec![vec![Q::zero(); width]; m];
+    let mut tq = vec![vec![BigInt::zero(); width]; m];
     for (i, row) in tq.iter_mut().enumerate() {
-        row[i] = Q::one();
+        row[i] = BigInt::one();
         row[m..m + n].clone_from_slice(&a[i][..n]);
-        row[m + n] = Q::one();
+        row[m + n] = BigInt::one();
     }
-    let mut basis_p: Vec<usize> = (m..m + n).collect();
-    let mut basis_q: Vec<usize> = (0..m).collect();
+    let (init_p, init_q): (Vec<usize>, Vec<usize>) = ((m..m + n).collect(), (0..m).collect());
+    let mut tp = Tableau::new(tp, init_p.clone(), m + n);
+    let mut tq = Tableau::new(tq, init_q.clone(), m + n);
     let mut in_p = label < m;
     let mut entering = label;
     loop {
         if stop() {
             return Err(StrategicError::Stopped);
         }
-        let (t, basis) = if in_p {
-            (&mut tp, &mut basis_p)
+        let (t, init) = if in_p {
+            (&mut tp, &init_p)
         } else {
-            (&mut tq, &mut basis_q)
+            (&mut tq, &init_q)
         };
-        // The lexicographic minimum ratio test (the right-hand side perturbed by ε, ε², ...
-        // per row): among the rows of least ratio, the least row of the basis inverse (the
-        // columns of the first basis, `init`) divided by the entering column. The rows of
-        // the basis inverse are independent, so exactly one row wins: no tie, no cycling,
-        // and every path reaches an equilibrium, degenerate game or not.
-        let init = if in_p { m..m + n } else { 0..m };
-        let key = |row: &[Q], col: usize| &row[col] / &row[entering];
-        let lex = |r1: &[Q], r2: &[Q]| {
-            std::iter::once(m + n)
-                .chain(init.clone())
-                .map(|c| key(r1, c).cmp(&key(r2, c)))
-                .find(|o| o.is_ne())
-                .unwrap_or(std::cmp::Ordering::Equal)
-        };
-        let mut best: Option<usize> = None;
-        for (r, row) in t.iter().enumerate() {
-            if row[entering].is_positive()
-                && best.is_none_or(|b| lex(row, &t[b]) == std::cmp::Ordering::Less)
-            {
-                best = Some(r);
-            }
-        }
-        let Some(row) = best else {
+        // The lexicographic ratio test breaks every tie, so no path cycles or stops, and
+        // every path reaches an equilibrium, degenerate game or not.
+        let Some(row) = t.ratio_test(entering, init) else {
             return Err(StrategicError::Internal("an unbounded Lemke–Howson step"));
         };
-        let leaving = basis[row];
-        pivot(t, row, entering, stop)?;
-        basis[row] = entering;
+        let leaving = t.pivot(row, entering, stop)?;
         if leaving == label {
             break;
         }
         entering = leaving;
         in_p = !in_p;
     }
-    let read = |t: &[Vec<Q>], basis: &[usize], range: std::ops::Range<usize>| -> Mixed {
-        let mut v = vec![Q::zero(); range.len()];
-        for (r, &var) in basis.iter().enumerate() {
+    // A basic variable's value is its right-hand side over the tableau's determinant, which
+    // the normalisation to a probability vector cancels.
+    let read = |t: &Tableau, range: std::ops::Range<usize>| -> Mixed {
+        let mut v = vec![BigInt::zero(); range.len()];
+        for (var, value) in t.scaled_values() {
             if range.contains(&var) {
-                v[var - range.start] = t[r][m + n].clone();
+                v[var - range.start] = value.clone();
             }
         }
-        let total: Q = v.iter().sum();
-        v.into_iter().map(|p| p / &total).collect()
+        let total: BigInt = v.iter().sum();
+        v.into_iter().map(|p| Q::new(p, total.clone())).collect()
     };
-    Ok((read(&tp, &basis_p, 0..m), read(&tq, &basis_q, m..m + n)))
+    Ok((read(&tp, 0..m), read(&tq, m..m + n)))
 }

@@ -44,6 +44,7 @@
 
 mod bimatrix;
 pub mod nfg;
+mod tableau;
 mod vertex;
 mod zero_sum;
 
@@ -54,7 +55,7 @@ use num_traits::{One, Signed, Zero};
 use crate::num::Rational;
 
 pub use bimatrix::MAX_SUPPORT_SYSTEMS;
-pub use vertex::{Extreme, MAX_VERTEX_SYSTEMS};
+pub use vertex::{vertex_budget, Extreme, MAX_VERTEX_BASES};
 
 /// An exact big rational: the numbers the algorithms compute with.
 pub type Q = BigRational;
@@ -79,9 +80,12 @@ pub enum StrategicError {
         /// Its support, as strategy indexes.
         support: Vec<usize>,
     },
-    /// Support enumeration (or vertex enumeration) would solve more than
-    /// [`MAX_SUPPORT_SYSTEMS`] linear systems (this many).
+    /// Support enumeration would solve more than [`MAX_SUPPORT_SYSTEMS`] linear systems
+    /// (this many).
     TooLarge(u128),
+    /// Vertex enumeration met more bases of a best-response polytope than its budget (this
+    /// many).
+    TooManyBases(usize),
     /// The linear program for a dominating mixture would have more than [`MAX_LP_CELLS`]
     /// entries (this many).
     LpTooLarge(u128),
@@ -594,13 +598,6 @@ fn argmax<T: PartialOrd>(values: &[T]) -> Vec<usize> {
 /// A rational as a big rational.
 pub fn q(r: Rational) -> Q {
     Q::new(BigInt::from(r.numer()), BigInt::from(r.denom()))
-}
-
-/// A big rational as a rational, if it fits.
-pub fn small(x: &Q) -> Option<Rational> {
-    let num = i64::try_from(x.numer()).ok()?;
-    let den = i64::try_from(x.denom()).ok()?;
-    Rational::new(num, den)
 }
 
 #[cfg(test)]

@@ -7,10 +7,10 @@
 //! labels of its tight inequalities: `i` for `x_i = 0` or `(Ay)_i = 1`, `m + j` for
 //! `(Bᵀx)_j = 1` or `y_j = 0`. The equilibria whose strategies are vertices (after
 //! normalising) are the pairs of vertices `x ≠ 0`, `y ≠ 0` that together carry every label:
-//! the extreme equilibria. A vertex is a feasible point where `m` (resp. `n`) independent
-//! inequalities are tight; it is found by solving the system of every set of that many
-//! inequalities, so a degenerate vertex (more tight inequalities than the dimension) is
-//! found several times and kept once, with all its labels.
+//! the extreme equilibria. The vertices are found by walking each polytope from basis to
+//! basis with lexicographic pivots on an integer tableau (`vertices`, below); a degenerate
+//! vertex (more tight inequalities than the dimension) may have several bases, and is kept
+//! once, with all its labels.
 //!
 //! The set of all equilibria is the union of the products `conv(X) × conv(Y)` over the sets
 //! `X × Y` of extreme equilibria that pair every `x` of `X` with every `y` of `Y` (Winkels;
@@ -20,19 +20,28 @@
 //! graph whose edges are the extreme equilibria: a component of one edge is an isolated
 //! equilibrium, a larger one a continuum.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 use num_bigint::BigInt;
 use num_traits::{One, Zero};
 
-use super::bimatrix::{binomial, convert, integral, solve, subsets, transpose, Ring, Solved};
-use super::{Game, Mixed, StrategicError, Q};
+use super::bimatrix::{integral, transpose};
+use super::tableau::Tableau;
+use super::{Game, Mixed, StrategicError, MAX_TABLEAU_CELLS, Q};
 
-/// The most linear systems vertex enumeration solves (both polytopes together).
-pub const MAX_VERTEX_SYSTEMS: u128 = 1_000_000;
+/// The most bases vertex enumeration visits in one polytope (each is kept as a set of
+/// variables, and each vertex as its point).
+pub const MAX_VERTEX_BASES: usize = 200_000;
+
+/// The bases `nash` lets vertex enumeration visit before it turns to Lemke–Howson: about
+/// 2·10^7 tableau entries pivoted (a few seconds), at most [`MAX_VERTEX_BASES`].
+pub fn vertex_budget(m: usize, n: usize) -> usize {
+    let cells = (m.max(n) * (m + n + 1)).max(1);
+    (20_000_000 / cells).min(MAX_VERTEX_BASES)
+}
 
 /// A set of labels, as bits.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 struct Labels(Vec<u64>);
 
 impl Labels {
@@ -62,116 +71,111 @@ struct Vertex {
     labels: Labels,
 }
 
-/// The linear systems vertex enumeration solves for an `m × n` game.
-pub fn vertex_systems(m: usize, n: usize) -> u128 {
-    // Every k rows with k columns, for k = 1..=min(m, n), once per polytope.
-    let per: u128 = (1..=m.min(n))
-        .map(|k| binomial(m, k) * binomial(n, k))
-        .sum();
-    2 * per
-}
-
 /// The vertices `x ≠ 0` of `{x >= 0 : Mᵀ x <= 1}`, where `payoff[s][t] > 0` is the other
 /// player's payoff (`s` this player's strategy). Labels: `own_label(s)` for `x_s = 0`,
 /// `other_label(t)` for a tight `t`.
-fn vertices<R: Ring>(
-    payoff: &[Vec<R>],
-    own_label: &dyn Fn(usize) -> usize,
-    other_label: &dyn Fn(usize) -> usize,
-    labels: usize,
-    stop: &dyn Fn() -> bool,
-) -> Result<Option<Vec<Vertex>>, StrategicError> {
-    let (own, other) = (payoff.len(), payoff[0].len());
-    let mut found: BTreeMap<Mixed, Labels> = BTreeMap::new();
-    for k in 1..=own.min(other) {
-        for support in subsets(own, k) {
-            if stop() {
-                return Err(StrategicError::Stopped);
-            }
-            for tight in subsets(other, k) {
-                if stop() {
-                    return Err(StrategicError::Stopped);
-                }
-                // Σ_s payoff[s][t] x_s = 1 for each tight t, over the support's x_s.
-                let rows: Vec<Vec<R>> = tight
-                    .iter()
-                    .map(|&t| {
-                        let mut row: Vec<R> =
-                            support.iter().map(|&s| payoff[s][t].clone()).collect();
-                        row.push(R::int(1));
-                        row
-                    })
-                    .collect();
-                let Some(solved) = solve(rows, k) else {
-                    return Ok(None);
-                };
-                let Solved::One { num, den } = solved else {
-                    continue;
-                };
-                if num.iter().any(Ring::is_negative) {
-                    continue;
-                }
-                // Feasible when no other inequality is broken: Σ payoff[s][t] num_s <= den.
-                let mut point_labels = Labels::new(labels);
-                let mut feasible = true;
-                let totals: Option<Vec<R>> = (0..other)
-                    .map(|t| {
-                        num.iter()
-                            .zip(&support)
-                            .try_fold(R::int(0), |acc, (w, &s)| acc.add(&w.mul(&payoff[s][t])?))
-                    })
-                    .collect();
-                let Some(totals) = totals else {
-                    return Ok(None);
-                };
-                for (t, total) in totals.into_iter().enumerate() {
-                    if total > den {
-                        feasible = false;
-                        break;
-                    }
-                    if total == den {
-                        point_labels.insert(other_label(t));
-                    }
-                }
-                if !feasible {
-                    continue;
-                }
-                let mut point = vec![Q::zero(); own];
-                for (w, &s) in num.iter().zip(&support) {
-                    point[s] = Q::new(w.to_big(), den.to_big());
-                }
-                for (s, x) in point.iter().enumerate() {
-                    if x.is_zero() {
-                        point_labels.insert(own_label(s));
-                    }
-                }
-                found.entry(point).or_insert(point_labels);
-            }
-        }
-    }
-    Ok(Some(
-        found
-            .into_iter()
-            .map(|(point, labels)| Vertex { point, labels })
-            .collect(),
-    ))
-}
-
-/// The vertices on `i128` first, again on big integers if a number overflows.
-fn vertices_exact(
+///
+/// A depth-first search over the lexicographically feasible bases (lrs's traversal, with a
+/// set of the bases seen instead of its reverse-search rule): the right-hand side read as
+/// perturbed by ε, ε², ... makes the polytope simple, so each basis has one neighbour per
+/// entering variable (the lexicographic ratio test picks its row), the bases form a connected
+/// graph, and every vertex of the polytope, degenerate or not, has one basis at least. A
+/// neighbour already seen is known from its basis before any pivot; the search pivots only
+/// along the tree of its path, and back. More than `budget` bases is refused.
+fn vertices(
     payoff: &[Vec<BigInt>],
     own_label: &dyn Fn(usize) -> usize,
     other_label: &dyn Fn(usize) -> usize,
     labels: usize,
+    budget: usize,
     stop: &dyn Fn() -> bool,
 ) -> Result<Vec<Vertex>, StrategicError> {
-    if let Some(small) = convert::<i128>(payoff) {
-        if let Some(found) = vertices(&small, own_label, other_label, labels, stop)? {
-            return Ok(found);
+    let (own, other) = (payoff.len(), payoff[0].len());
+    let vars = own + other;
+    // Rows per inequality t: Σ_s payoff[s][t] x_s + slack_t = 1; x_s is column s, slack_t
+    // column own + t, the right-hand side column own + other.
+    let rows: Vec<Vec<BigInt>> = (0..other)
+        .map(|t| {
+            let mut row = vec![BigInt::zero(); vars + 1];
+            for s in 0..own {
+                row[s] = payoff[s][t].clone();
+            }
+            row[own + t] = BigInt::one();
+            row[vars] = BigInt::one();
+            row
+        })
+        .collect();
+    let init: Vec<usize> = (own..vars).collect();
+    let mut t = Tableau::new(rows, init.clone(), vars);
+    let key = |basis: &[usize]| {
+        let mut k = Labels::new(vars);
+        basis.iter().for_each(|&v| k.insert(v));
+        k
+    };
+    let mut seen: HashSet<Labels> = HashSet::from([key(t.basis())]);
+    let mut found: BTreeMap<Mixed, Labels> = BTreeMap::new();
+    // Each frame: the next variable to try entering, and the pivot that undoes its arrival.
+    let mut path: Vec<(usize, Option<(usize, usize)>)> = vec![(0, None)];
+    while let Some((next, undo)) = path.last_mut() {
+        if *next == vars {
+            if let Some((row, var)) = *undo {
+                t.pivot(row, var, stop)?;
+            }
+            path.pop();
+            continue;
         }
+        let entering = *next;
+        *next += 1;
+        if t.basis().contains(&entering) {
+            continue;
+        }
+        if stop() {
+            return Err(StrategicError::Stopped);
+        }
+        let Some(row) = t.ratio_test(entering, &init) else {
+            return Err(StrategicError::Internal(
+                "an unbounded edge of a bounded polytope",
+            ));
+        };
+        let mut basis = t.basis().to_vec();
+        basis[row] = entering;
+        if !seen.insert(key(&basis)) {
+            continue;
+        }
+        if seen.len() > budget {
+            return Err(StrategicError::TooManyBases(budget));
+        }
+        let leaving = t.pivot(row, entering, stop)?;
+        let mut point = vec![Q::zero(); own];
+        let mut point_labels = Labels::new(labels);
+        for (var, value) in t.scaled_values() {
+            if var < own && !value.is_zero() {
+                point[var] = Q::new(value.clone(), t.det().clone());
+            }
+        }
+        for (s, x) in point.iter().enumerate() {
+            if x.is_zero() {
+                point_labels.insert(own_label(s));
+            }
+        }
+        let mut slack = vec![true; other];
+        for (var, value) in t.scaled_values() {
+            if var >= own && !value.is_zero() {
+                slack[var - own] = false;
+            }
+        }
+        for (j, tight) in slack.into_iter().enumerate() {
+            if tight {
+                point_labels.insert(other_label(j));
+            }
+        }
+        found.entry(point).or_insert(point_labels);
+        path.push((0, Some((row, leaving))));
     }
-    vertices(payoff, own_label, other_label, labels, stop)?
-        .ok_or(StrategicError::Internal("big integers overflowed"))
+    Ok(found
+        .into_iter()
+        .map(|(point, labels)| Vertex { point, labels })
+        .collect())
 }
 
 /// A matrix of integers shifted so that every entry is at least 1.
@@ -206,22 +210,28 @@ pub struct Extreme {
 
 impl Game {
     /// Every extreme equilibrium of a two-player game (every equilibrium, when the game is
-    /// nondegenerate) and the connected components of its equilibria. Refuses a game
-    /// needing more than [`MAX_VERTEX_SYSTEMS`] systems.
-    pub fn vertex_enumeration(&self, stop: &dyn Fn() -> bool) -> Result<Extreme, StrategicError> {
+    /// nondegenerate) and the connected components of its equilibria. Refuses a polytope
+    /// with more than `budget` bases (at most [`MAX_VERTEX_BASES`]; see [`vertex_budget`])
+    /// and a tableau past [`MAX_TABLEAU_CELLS`] entries.
+    pub fn vertex_enumeration(
+        &self,
+        budget: usize,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<Extreme, StrategicError> {
         self.two_players()?;
         let (m, n) = (self.counts[0], self.counts[1]);
-        let systems = vertex_systems(m, n);
-        if systems > MAX_VERTEX_SYSTEMS {
-            return Err(StrategicError::TooLarge(systems));
+        let cells = (m.max(n) * (m + n + 1)) as u128;
+        if cells > MAX_TABLEAU_CELLS {
+            return Err(StrategicError::TableauTooLarge(cells));
         }
+        let budget = budget.min(MAX_VERTEX_BASES);
         let (a, b) = self.bimatrix()?;
         let labels = m + n;
         let b = positive(integral(&b));
         // For Q the mixer is the column player: payoff[j][i] is A's, transposed.
         let at = positive(integral(&transpose(&a)));
-        let xs = vertices_exact(&b, &|i| i, &|j| m + j, labels, stop)?;
-        let ys = vertices_exact(&at, &|j| m + j, &|i| i, labels, stop)?;
+        let xs = vertices(&b, &|i| i, &|j| m + j, labels, budget, stop)?;
+        let ys = vertices(&at, &|j| m + j, &|i| i, labels, budget, stop)?;
         // Extreme equilibria: completely labelled pairs.
         let mut edges: Vec<(usize, usize)> = Vec::new();
         for (i, x) in xs.iter().enumerate() {
@@ -299,7 +309,7 @@ mod tests {
     #[test]
     fn battle_of_the_sexes_has_three_isolated_equilibria() {
         let g = game(2, 2, &[2, 1, 0, 0, 0, 0, 1, 2]);
-        let e = g.vertex_enumeration(&|| false).unwrap();
+        let e = g.vertex_enumeration(MAX_VERTEX_BASES, &|| false).unwrap();
         let shown: Vec<String> = e.equilibria.iter().map(show).collect();
         assert_eq!(shown, ["0,1|0,1", "2/3,1/3|1/3,2/3", "1,0|1,0"]);
         assert_eq!(e.components, vec![vec![0], vec![1], vec![2]]);
@@ -310,7 +320,7 @@ mod tests {
         // Row's payoffs are all 1 (Row is indifferent); Col gets 1 for L, 0 for R against
         // Top and 1 for both against Bottom. Equilibria: (Top, L) and (Bottom, any y).
         let g = game(2, 2, &[1, 1, 1, 0, 1, 1, 1, 1]);
-        let e = g.vertex_enumeration(&|| false).unwrap();
+        let e = g.vertex_enumeration(MAX_VERTEX_BASES, &|| false).unwrap();
         let shown: Vec<String> = e.equilibria.iter().map(show).collect();
         // (Bottom, L), (Bottom, R), and every mix of Top and Bottom against L.
         assert_eq!(shown, ["0,1|0,1", "0,1|1,0", "1,0|1,0"]);

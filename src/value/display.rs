@@ -125,6 +125,9 @@ fn write_value_here(out: &mut Out, value: &Value, names: &dyn InstanceNames) {
         Value::Rational(r) => {
             let _ = write!(out.text, "{r}");
         }
+        Value::Wide(q) => {
+            let _ = write!(out.text, "{q}");
+        }
         Value::Infinite(k) => {
             let values: Vec<String> = k.iter().map(u64::to_string).collect();
             let _ = write!(out.text, "inf({})", values.join(", "));

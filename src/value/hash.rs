@@ -302,6 +302,7 @@ fn feed_scalar<H: Hasher>(v: &Value, state: &mut H) {
         Value::Bool(b) => b.hash(state),
         Value::Int(n) => n.hash(state),
         Value::Rational(r) => r.hash(state),
+        Value::Wide(q) => q.hash(state),
         Value::Form(g) => g.hash(state),
         Value::Infinite(k) => k.hash(state),
         Value::Str(s) => s.hash(state),

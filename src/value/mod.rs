@@ -29,7 +29,7 @@ use std::rc::Rc;
 use rustc_hash::FxHashSet;
 
 use crate::cgt::{CgtError, GameId, ValueTable};
-use crate::num::Rational;
+use crate::num::{Fraction, Rational, Unfit};
 use crate::syntax::ast::Convention;
 
 mod display;
@@ -231,6 +231,9 @@ pub enum Value {
     /// An exact fraction that is not an integer, such as `3/4` (an integral result is always
     /// an `Int`: build numbers with [`Value::number`]).
     Rational(Rational),
+    /// A fraction whose numerator or denominator does not fit in 64 bits (never an integer:
+    /// build numbers from big rationals with [`Value::fraction`]).
+    Wide(Rc<num_rational::BigRational>),
     /// `(a, b)`.
     Tuple(Rc<[Value]>),
     /// `[a, b]`.
@@ -299,6 +302,26 @@ impl Value {
         }
     }
 
+    /// An exact big rational as a value: an `Int`, a `Rational` or a `Wide` fraction, or why
+    /// it is none (an integer past 64 bits, a fraction past the size limit).
+    pub fn fraction(q: num_rational::BigRational) -> Result<Value, Unfit> {
+        Ok(match Fraction::of(q)? {
+            Fraction::Fits(r) => Value::number(r),
+            Fraction::Wide(q) => Value::Wide(Rc::new(q)),
+        })
+    }
+
+    /// The fraction `num / den` written in decimal (as [`crate::session::Data`] gives a wide
+    /// one), if both parse, `den` is not zero and the result fits the language.
+    pub fn fraction_text(num: &str, den: &str) -> Option<Value> {
+        let (num, den): (num_bigint::BigInt, num_bigint::BigInt) =
+            (num.parse().ok()?, den.parse().ok()?);
+        if num_traits::Zero::is_zero(&den) {
+            return None;
+        }
+        Value::fraction(num_rational::BigRational::new(num, den)).ok()
+    }
+
     /// A game value of the form table as a value: a number becomes an `Int` or a `Rational`,
     /// anything else a `Form`.
     pub fn form(id: GameId) -> Result<Value, CgtError> {
@@ -337,7 +360,7 @@ impl Value {
             Value::None => "none",
             Value::Bool(_) => "bool",
             Value::Int(_) => "int",
-            Value::Rational(_) => "rational",
+            Value::Rational(_) | Value::Wide(_) => "rational",
             Value::Str(_) => "string",
             Value::Tuple(_) => "tuple",
             Value::List(_) => "list",
@@ -365,7 +388,7 @@ impl Value {
             Value::None => 0,
             Value::Bool(_) => 1,
             // Integers and rationals are one kind: they compare by size.
-            Value::Int(_) | Value::Rational(_) => 2,
+            Value::Int(_) | Value::Rational(_) | Value::Wide(_) => 2,
             Value::Str(_) => 3,
             Value::Tuple(_) => 4,
             Value::List(_) => 5,
@@ -425,6 +448,9 @@ impl Value {
                         stack.extend(items.iter().filter(|i| holds_heap(i)).map(Part::Value));
                     }
                     Value::Str(text) => total += 16 + text.len(),
+                    Value::Wide(q) => {
+                        total += 64 + ((q.numer().bits() + q.denom().bits()) / 8) as usize
+                    }
                     Value::Pos(p) => {
                         if !new(Rc::as_ptr(p) as usize, Rc::strong_count(p)) {
                             continue;
@@ -458,6 +484,7 @@ fn holds_heap(v: &Value) -> bool {
             | Value::Split(_)
             | Value::Set(_)
             | Value::Str(_)
+            | Value::Wide(_)
             | Value::Pos(_)
     )
 }

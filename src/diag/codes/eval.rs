@@ -57,7 +57,7 @@ macro_rules! eval_codes {
         `pure_nash` lists the pure equilibria of any game.
         ";
     EvalSupportTooLarge = "cgl::eval::support_too_large",
-        "support or vertex enumeration would solve too many linear systems",
+        "support enumeration would solve too many linear systems, or vertex enumeration meet too many bases",
         r"
         Support enumeration solves a linear system for every pair of supports of one size,
         and vertex enumeration one for every choice of tight inequalities of a best-response
@@ -115,7 +115,7 @@ macro_rules! eval_codes {
         Check `is_infinitesimal(g)` first, or compute the atomic weight of an all-small part.
         ";
     EvalOverflow = "cgl::eval::overflow",
-        "integer arithmetic left the 64-bit range",
+        "integer arithmetic left the 64-bit range, or a fraction past 2^20 bits",
         r"
         cgl integers are signed 64-bit numbers and arithmetic is checked: a result beyond
         9223372036854775807 (or below its negative) is an error, never a wrapped value. In a

@@ -177,10 +177,8 @@ impl<'a> Interp<'a> {
                 }
                 Value::Int(i64::try_from(x).map_err(|_| overflow(span))?)
             }
-            Builtin::Abs if matches!(args[0], Value::Rational(_)) => {
-                let r = rational(&args[0]);
-                let r = if r < Rational::ZERO { r.checked_neg().ok_or_else(|| rational_overflow(span))? } else { r };
-                Value::number(r)
+            Builtin::Abs if matches!(args[0], Value::Rational(_) | Value::Wide(_)) => {
+                fraction(num_traits::Signed::abs(&values::big(&args[0])), span)?
             }
             Builtin::Abs => Value::Int(arith::abs(int(&args[0], arg_span(0), "abs")?).map_err(|_| overflow(span))?),
             Builtin::Sorted => {
@@ -275,6 +273,7 @@ impl<'a> Interp<'a> {
                     match item {
                         Value::Int(n) => ints.add(n),
                         Value::Rational(r) => fractions.get_or_insert_with(Default::default).add(r),
+                        Value::Wide(ref q) => fractions.get_or_insert_with(Default::default).add_big(q),
                         other if values::is_game_value(&other) => forms.push(other),
                         other => {
                             int(&other, arg_span(0), "sum")?;
@@ -285,7 +284,7 @@ impl<'a> Interp<'a> {
                     None => Value::Int(ints.total().map_err(|_| overflow(span))?),
                     Some(mut fractions) => {
                         fractions.add_int(ints.wide());
-                        Value::number(fractions.total().ok_or_else(|| rational_overflow(span))?)
+                        fraction(fractions.exact(), span)?
                     }
                 };
                 for form in forms {

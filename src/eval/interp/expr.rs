@@ -22,8 +22,8 @@ impl<'a> Interp<'a> {
             ExprKind::Unary(op, e) => {
                 let v = self.eval(e, frame)?;
                 match (op, &v) {
-                    (UnaryOp::Neg, Value::Rational(r)) => {
-                        Value::number(r.checked_neg().ok_or_else(|| rational_overflow(span))?)
+                    (UnaryOp::Neg, Value::Rational(_) | Value::Wide(_)) => {
+                        fraction_op(&v, &v, |x, _| x.checked_neg(), |x, _| -x, span)?
                     }
                     (UnaryOp::Neg, Value::Form(_)) => values::neg(self.world.stop, &v, span)?,
                     (UnaryOp::Neg, _) => Value::Int(
@@ -370,7 +370,7 @@ impl<'a> Interp<'a> {
                 .label(rs, format!("this is {}", this.show(b)))
                 .help(
                     if matches!(op, BinaryOp::FloorDiv | BinaryOp::Rem | BinaryOp::BitAnd | BinaryOp::BitOr)
-                        && (matches!(a, Value::Rational(_)) || matches!(b, Value::Rational(_)))
+                        && [&a, &b].iter().any(|v| matches!(v, Value::Rational(_) | Value::Wide(_)))
                     {
                         format!(
                             "`{}` needs integers; `/` is exact division; write `a div b` for floor division",
@@ -475,11 +475,9 @@ impl<'a> Interp<'a> {
             }
             BinaryOp::Add => match (&a, &b) {
                 (Int(x), Int(y)) => Int(arith::add(*x, *y).map_err(|e| arith_error(e, span, rs))?),
-                _ if values::is_number(&a) && values::is_number(&b) => Value::number(
-                    rational(&a)
-                        .checked_add(rational(&b))
-                        .ok_or_else(|| rational_overflow(span))?,
-                ),
+                _ if values::is_number(&a) && values::is_number(&b) => {
+                    fraction_op(&a, &b, Rational::checked_add, |x, y| x + y, span)?
+                }
                 _ if values::is_game_value(&a) && values::is_game_value(&b) => {
                     values::add(self.world.stop, &a, &b, ls, rs, span)?
                 }
@@ -518,11 +516,9 @@ impl<'a> Interp<'a> {
             },
             BinaryOp::Sub => match (&a, &b) {
                 (Int(x), Int(y)) => Int(arith::sub(*x, *y).map_err(|e| arith_error(e, span, rs))?),
-                _ if values::is_number(&a) && values::is_number(&b) => Value::number(
-                    rational(&a)
-                        .checked_sub(rational(&b))
-                        .ok_or_else(|| rational_overflow(span))?,
-                ),
+                _ if values::is_number(&a) && values::is_number(&b) => {
+                    fraction_op(&a, &b, Rational::checked_sub, |x, y| x - y, span)?
+                }
                 _ if values::is_game_value(&a) && values::is_game_value(&b) => {
                     values::sub(self.world.stop, &a, &b, ls, rs, span)?
                 }
@@ -533,24 +529,20 @@ impl<'a> Interp<'a> {
             },
             BinaryOp::Mul => match (&a, &b) {
                 (Int(x), Int(y)) => Int(arith::mul(*x, *y).map_err(|e| arith_error(e, span, rs))?),
-                _ if values::is_number(&a) && values::is_number(&b) => Value::number(
-                    rational(&a)
-                        .checked_mul(rational(&b))
-                        .ok_or_else(|| rational_overflow(span))?,
-                ),
+                _ if values::is_number(&a) && values::is_number(&b) => {
+                    fraction_op(&a, &b, Rational::checked_mul, |x, y| x * y, span)?
+                }
                 // `n * g`: n copies of a game value.
                 (Int(n), Value::Form(_)) => values::times(self.world.stop, *n, &b, rs, span)?,
                 (Value::Form(_), Int(n)) => values::times(self.world.stop, *n, &a, ls, span)?,
                 _ => return Err(mismatch(self, &a, &b)),
             },
             BinaryOp::Div => match (&a, &b) {
-                (Int(_) | Value::Rational(_), Int(_) | Value::Rational(_)) => {
-                    let (x, y) = (rational(&a), rational(&b));
-                    if y == Rational::ZERO {
+                _ if values::is_number(&a) && values::is_number(&b) => {
+                    if b == Int(0) {
                         return Err(arith_error(ArithError::DivisionByZero, span, rs));
                     }
-                    let q = x.checked_div(y).ok_or_else(|| rational_overflow(span))?;
-                    Value::number(q)
+                    fraction_op(&a, &b, Rational::checked_div, |x, y| x / y, span)?
                 }
                 _ => return Err(mismatch(self, &a, &b)),
             },
@@ -566,9 +558,9 @@ impl<'a> Interp<'a> {
                 Int(result.map_err(|e| arith_error(e, span, rs))?)
             }
             BinaryOp::Xor => Int(int(&a, ls, "`^`")? ^ int(&b, rs, "`^`")?),
-            BinaryOp::Pow if matches!(a, Value::Rational(_)) => {
+            BinaryOp::Pow if matches!(a, Value::Rational(_) | Value::Wide(_)) => {
                 let exp = int(&b, rs, "`**`")?;
-                Value::number(rational_pow(rational(&a), exp, span, rs)?)
+                rational_pow(&a, exp, span, rs)?
             }
             BinaryOp::Pow => {
                 let base = int(&a, ls, "`**`")?;

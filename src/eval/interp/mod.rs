@@ -35,8 +35,9 @@ use super::values;
 use crate::diag::{Code, Diag, DiagResult, Span};
 use crate::lower::ir::Expr;
 use crate::lower::ir::{Clause, ConstId, ExprKind, GameId, Pattern, PositionShape, Program};
-use crate::num::Rational;
+use crate::num::{Rational, Unfit, MAX_FRACTION_BITS};
 use crate::syntax::ast::{BinaryOp, Convention, Quantifier, UnaryOp};
+use num_rational::BigRational;
 
 /// Limits that keep evaluation finite and within memory.
 ///
@@ -230,12 +231,45 @@ fn overflow(span: Span) -> Box<Diag> {
 
 /// An exact rational (or `/`) result whose reduced numerator or denominator does not fit.
 #[cold]
-fn rational_overflow(span: Span) -> Box<Diag> {
+fn fraction_overflow(why: Unfit, span: Span) -> Box<Diag> {
+    let (label, help) = match why {
+        Unfit::Integer => (
+            "the result is an integer that does not fit in 64 bits",
+            "cgl's integers are 64-bit (its fractions may be of any size); keep the numbers smaller",
+        ),
+        Unfit::Size => (
+            "the numerator or denominator of the result has more than 2^20 bits",
+            "cgl's fractions are exact, of any size up to 2^20 bits (about 315,000 digits); keep the numbers smaller",
+        ),
+    };
     Box::new(
         Diag::error(Code::EvalOverflow, "rational overflow")
-            .label(span, "the numerator or denominator of the result does not fit in 64 bits")
-            .help("cgl's rationals are exact, 64 bits over 64 bits, and never round; keep the numbers smaller"),
+            .label(span, label)
+            .help(help),
     )
+}
+
+/// `a op b` of two numbers of which one at least is a fraction, exact: in 64 bits when the
+/// operands and the result fit (`small`), else on big rationals (`big`).
+fn fraction_op(
+    a: &Value,
+    b: &Value,
+    small: fn(Rational, Rational) -> Option<Rational>,
+    big: fn(BigRational, BigRational) -> BigRational,
+    span: Span,
+) -> DiagResult<Value> {
+    if let Some(r) = values::small(a)
+        .zip(values::small(b))
+        .and_then(|(x, y)| small(x, y))
+    {
+        return Ok(Value::number(r));
+    }
+    Value::fraction(big(values::big(a), values::big(b))).map_err(|why| fraction_overflow(why, span))
+}
+
+/// A big rational as a value, or the overflow diagnostic.
+fn fraction(q: BigRational, span: Span) -> DiagResult<Value> {
+    Value::fraction(q).map_err(|why| fraction_overflow(why, span))
 }
 
 /// The diagnostic of a failed integer operation: `span` is the whole operation's, `rhs` its
@@ -289,40 +323,31 @@ fn int(v: &Value, span: Span, what: &str) -> DiagResult<i64> {
     }
 }
 
-/// A number (an `Int` or a `Rational`) as a rational; anything else is zero (callers match
-/// the two kinds first).
-fn rational(v: &Value) -> Rational {
-    match v {
-        Value::Int(n) => Rational::int(*n),
-        Value::Rational(r) => *r,
-        _ => Rational::ZERO,
-    }
-}
-
 /// `base ** exp` of a rational base, exactly, by squaring; a negative exponent is an error
 /// as for integers.
-fn rational_pow(base: Rational, exp: i64, span: Span, rhs: Span) -> DiagResult<Rational> {
+fn rational_pow(base: &Value, exp: i64, span: Span, rhs: Span) -> DiagResult<Value> {
     if exp < 0 {
         return Err(arith_error(ArithError::NegativeExponent, span, rhs));
     }
-    let (mut acc, mut b, mut k) = (Rational::int(1), base, exp.unsigned_abs());
-    while k > 0 {
-        if k & 1 == 1 {
-            acc = acc.checked_mul(b).ok_or_else(|| rational_overflow(span))?;
-        }
-        k >>= 1;
-        if k > 0 {
-            b = b.checked_mul(b).ok_or_else(|| rational_overflow(span))?;
-        }
+    let base = values::big(base);
+    // A part of `b` bits raised to `exp` has between `exp * (b - 1) + 1` and `exp * b` bits:
+    // a power surely too large is refused before it is taken, and any other is at most
+    // twice the limit while it is checked.
+    let bits = base.numer().bits().max(base.denom().bits());
+    if bits.saturating_sub(1).saturating_mul(exp.unsigned_abs()) >= MAX_FRACTION_BITS {
+        return Err(fraction_overflow(Unfit::Size, span));
     }
-    Ok(acc)
+    let exp = u32::try_from(exp).map_err(|_| fraction_overflow(Unfit::Size, span))?;
+    fraction(num_traits::Pow::pow(base, exp), span)
 }
 
 /// The help of a diagnostic where an integer was needed and `found` came: a rational is most
 /// often a `/` meant as floor division.
 fn not_an_integer_help(found: &Value) -> &'static str {
     match found {
-        Value::Rational(_) => "`/` is exact division; write `a div b` for floor division",
+        Value::Rational(_) | Value::Wide(_) => {
+            "`/` is exact division; write `a div b` for floor division"
+        }
         _ => "use an integer here",
     }
 }

@@ -350,6 +350,14 @@ impl<'a> Interp<'a> {
             let amount = self.eval(&clause.amount, frame.full())?;
             return match amount {
                 Value::Int(_) | Value::Rational(_) => Ok(amount),
+                Value::Wide(_) => Err(type_error(
+                    clause.amount.span,
+                    format!(
+                        "a payoff must be a 64-bit fraction, but this is {}",
+                        self.show(&amount)
+                    ),
+                    "scores are exact 64-bit fractions; keep the payoffs smaller",
+                )),
                 other => Err(type_error(
                     clause.amount.span,
                     format!(

@@ -257,6 +257,18 @@ impl<'a> Interp<'a> {
             out.push(match item {
                 Value::Int(i) => Rational::int(i),
                 Value::Rational(r) => r,
+                Value::Wide(_) => {
+                    return Err(strategic_error(
+                        span,
+                        format!(
+                            "a payoff must be a 64-bit fraction, but this is {} {}",
+                            self.show(&item),
+                            at()
+                        ),
+                        "these payoffs",
+                        "scale the payoffs: a positive factor or a shift changes no equilibrium",
+                    ))
+                }
                 other => {
                     return Err(strategic_error(
                         span,
@@ -405,11 +417,15 @@ impl<'a> Interp<'a> {
                 Value::tuple(vec![Value::list(shown), per_player(alive)])
             }
             Builtin::VertexEnumeration => {
-                let found = g.vertex_enumeration(&stopped).map_err(|e| fail(self, e))?;
+                let found = g
+                    .vertex_enumeration(strategic::MAX_VERTEX_BASES, &stopped)
+                    .map_err(|e| fail(self, e))?;
                 equilibria_value(&found.equilibria, span)?
             }
             Builtin::EquilibriumComponents => {
-                let found = g.vertex_enumeration(&stopped).map_err(|e| fail(self, e))?;
+                let found = g
+                    .vertex_enumeration(strategic::MAX_VERTEX_BASES, &stopped)
+                    .map_err(|e| fail(self, e))?;
                 let mut out = Vec::new();
                 for component in &found.components {
                     let members: Vec<_> = component
@@ -457,31 +473,30 @@ impl<'a> Interp<'a> {
                     Value::Bool(true),
                     equilibria_value(&found, span)?,
                 ]),
-                Err(StrategicError::Degenerate { .. }) => match g.vertex_enumeration(&stopped) {
-                    Ok(found) => Value::tuple(vec![
-                        Value::Str(Rc::from("vertex enumeration")),
-                        Value::Bool(true),
-                        equilibria_value(&found.equilibria, span)?,
-                    ]),
-                    // Too large to enumerate: Lemke–Howson, whose lexicographic pivots
-                    // reach an equilibrium of a degenerate game too.
-                    Err(StrategicError::TooLarge(_)) => Value::tuple(vec![
-                        Value::Str(Rc::from("lemke-howson")),
-                        Value::Bool(false),
-                        equilibria_value(
-                            &g.lemke_howson(&stopped).map_err(|e| fail(self, e))?,
-                            span,
-                        )?,
-                    ]),
-                    Err(e) => return Err(fail(self, e)),
-                },
-                Err(StrategicError::TooLarge(_)) => {
-                    let found = g.lemke_howson(&stopped).map_err(|e| fail(self, e))?;
-                    Value::tuple(vec![
-                        Value::Str(Rc::from("lemke-howson")),
-                        Value::Bool(false),
-                        equilibria_value(&found, span)?,
-                    ])
+                // Degenerate, or too many supports: vertex enumeration, within a budget of
+                // bases that keeps it to seconds.
+                Err(StrategicError::Degenerate { .. } | StrategicError::TooLarge(_)) => {
+                    let budget = strategic::vertex_budget(g.counts[0], g.counts[1]);
+                    match g.vertex_enumeration(budget, &stopped) {
+                        Ok(found) => Value::tuple(vec![
+                            Value::Str(Rc::from("vertex enumeration")),
+                            Value::Bool(true),
+                            equilibria_value(&found.equilibria, span)?,
+                        ]),
+                        // Too large to enumerate: Lemke–Howson, whose lexicographic pivots
+                        // reach an equilibrium of a degenerate game too.
+                        Err(
+                            StrategicError::TooManyBases(_) | StrategicError::TableauTooLarge(_),
+                        ) => Value::tuple(vec![
+                            Value::Str(Rc::from("lemke-howson")),
+                            Value::Bool(false),
+                            equilibria_value(
+                                &g.lemke_howson(&stopped).map_err(|e| fail(self, e))?,
+                                span,
+                            )?,
+                        ]),
+                        Err(e) => return Err(fail(self, e)),
+                    }
                 }
                 Err(e) => return Err(fail(self, e)),
             },
@@ -538,6 +553,7 @@ impl<'a> Interp<'a> {
                     .map(|x| match x {
                         Value::Int(n) => Some(strategic::q(Rational::int(*n))),
                         Value::Rational(r) => Some(strategic::q(*r)),
+                        Value::Wide(q) => Some((**q).clone()),
                         _ => None,
                     })
                     .collect::<Option<Vec<Q>>>(),
@@ -600,18 +616,16 @@ impl<'a> Interp<'a> {
                         .help("`vertex_enumeration` lists every extreme equilibrium of any two-player game and `equilibrium_components` groups them into the connected components of the equilibria; `nash` runs vertex enumeration on a degenerate game, and Lemke–Howson where that is too large"),
                 )
             }
-            StrategicError::TooLarge(systems) => {
-                let (method, limit, help) = if matches!(b, Builtin::VertexEnumeration | Builtin::EquilibriumComponents) {
-                    ("vertex enumeration", strategic::MAX_VERTEX_SYSTEMS, "`lemke_howson` finds some equilibria of a large game fast (not necessarily all); `pure_nash` lists the pure ones")
-                } else {
-                    ("support enumeration", strategic::MAX_SUPPORT_SYSTEMS, "`lemke_howson` finds some equilibria of a large game fast (not necessarily all); `nash` runs it when support enumeration is too large")
-                };
-                Box::new(
-                    Diag::error(Code::EvalSupportTooLarge, format!("{method} of a {}×{} game would solve {systems} linear systems, more than {limit}", g.counts[0], g.counts[1]))
-                        .label(span, "this game")
-                        .help(help),
-                )
-            }
+            StrategicError::TooLarge(systems) => Box::new(
+                Diag::error(Code::EvalSupportTooLarge, format!("support enumeration of a {}×{} game would solve {systems} linear systems, more than {}", g.counts[0], g.counts[1], strategic::MAX_SUPPORT_SYSTEMS))
+                    .label(span, "this game")
+                    .help("`vertex_enumeration` lists every extreme equilibrium of a larger game; `lemke_howson` finds some equilibria of any game fast (not necessarily all); `nash` runs the first, and the second where that is too large"),
+            ),
+            StrategicError::TooManyBases(budget) => Box::new(
+                Diag::error(Code::EvalSupportTooLarge, format!("vertex enumeration of a {}×{} game met more than {budget} bases of a best-response polytope", g.counts[0], g.counts[1]))
+                    .label(span, "this game")
+                    .help("`lemke_howson` finds some equilibria of a large game fast (not necessarily all); `pure_nash` lists the pure ones"),
+            ),
             StrategicError::LpTooLarge(cells) => Box::new(
                 Diag::error(Code::EvalLpTooLarge, format!("the linear program for a dominating mixture would have {cells} entries (the player's other strategies times the others' profiles), more than {}", strategic::MAX_LP_CELLS))
                     .label(span, "this game")
@@ -640,10 +654,10 @@ impl<'a> Interp<'a> {
 /// The most characters of an exact answer a diagnostic quotes.
 const QUOTED: usize = 400;
 
-/// An exact number as a value; one whose numerator or denominator exceeds 64 bits is an
-/// overflow, whose note quotes it exactly.
+/// An exact number as a value, a fraction of any size; one the language cannot hold (an
+/// integer past 64 bits, a fraction past the size limit) is an overflow whose note quotes it.
 fn number(x: &Q, span: Span) -> DiagResult<Value> {
-    strategic::small(x).map(Value::number).ok_or_else(|| {
+    Value::fraction(x.clone()).map_err(|_| {
         let mut exact = x.to_string();
         if exact.len() > QUOTED {
             exact.truncate(QUOTED);
@@ -652,12 +666,11 @@ fn number(x: &Q, span: Span) -> DiagResult<Value> {
         Box::new(
             Diag::error(
                 Code::EvalOverflow,
-                "an exact answer does not fit the language's numbers: a probability or payoff \
-                 past 64-bit numerator and denominator",
+                "an exact answer does not fit the language's numbers",
             )
-            .label(span, "the result does not fit in 64 bits")
+            .label(span, "the result is too large for a value")
             .note(format!("exactly, it is {exact}"))
-            .help("the solvers compute on big rationals, but a value of the language is a 64-bit fraction; a game with smaller payoffs, or `pure_nash`, has answers that fit"),
+            .help("a value of the language is a 64-bit integer or a fraction of at most 2^20 bits; a game with smaller payoffs has answers that fit"),
         )
     })
 }

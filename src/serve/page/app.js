@@ -412,7 +412,7 @@ function strategicAnswer(s) {
 
 function dataText(d) {
   if (d.kind === "int") return String(d.value);
-  if (d.kind === "rational") return `${d.value.numerator}/${d.value.denominator}`;
+  if (d.kind === "rational" || d.kind === "wide") return `${d.value.numerator}/${d.value.denominator}`;
   return JSON.stringify(d.value);
 }
 
