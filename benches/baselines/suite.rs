@@ -26,7 +26,8 @@ pub fn sizes(workload: &str, quick: bool) -> &'static [&'static str] {
         ("W7", true) => &["1000"],
         ("W8", false) => &["4x4", "4x5", "5x5"],
         ("W8", true) => &["3x3"],
-        ("W9", false) => &["6", "8", "10"],
+        // 12: past support enumeration's systems, so `nash` runs vertex enumeration.
+        ("W9", false) => &["6", "8", "10", "12"],
         ("W9", true) => &["4"],
         _ => &[],
     }

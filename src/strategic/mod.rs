@@ -54,7 +54,7 @@ use num_traits::{One, Signed, Zero};
 
 use crate::num::Rational;
 
-pub use bimatrix::MAX_SUPPORT_SYSTEMS;
+pub use bimatrix::{Nash, NashMethod, MAX_SUPPORT_SYSTEMS, NASH_SUPPORT_SYSTEMS};
 pub use vertex::{vertex_budget, Extreme, MAX_VERTEX_BASES};
 
 /// An exact big rational: the numbers the algorithms compute with.

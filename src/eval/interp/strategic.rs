@@ -467,39 +467,14 @@ impl<'a> Interp<'a> {
             Builtin::LemkeHowson => {
                 equilibria_value(&g.lemke_howson(&stopped).map_err(|e| fail(self, e))?, span)?
             }
-            Builtin::Nash => match g.support_enumeration(&stopped) {
-                Ok(found) => Value::tuple(vec![
-                    Value::Str(Rc::from("support enumeration")),
-                    Value::Bool(true),
-                    equilibria_value(&found, span)?,
-                ]),
-                // Degenerate, or too many supports: vertex enumeration, within a budget of
-                // bases that keeps it to seconds.
-                Err(StrategicError::Degenerate { .. } | StrategicError::TooLarge(_)) => {
-                    let budget = strategic::vertex_budget(g.counts[0], g.counts[1]);
-                    match g.vertex_enumeration(budget, &stopped) {
-                        Ok(found) => Value::tuple(vec![
-                            Value::Str(Rc::from("vertex enumeration")),
-                            Value::Bool(true),
-                            equilibria_value(&found.equilibria, span)?,
-                        ]),
-                        // Too large to enumerate: Lemke–Howson, whose lexicographic pivots
-                        // reach an equilibrium of a degenerate game too.
-                        Err(
-                            StrategicError::TooManyBases(_) | StrategicError::TableauTooLarge(_),
-                        ) => Value::tuple(vec![
-                            Value::Str(Rc::from("lemke-howson")),
-                            Value::Bool(false),
-                            equilibria_value(
-                                &g.lemke_howson(&stopped).map_err(|e| fail(self, e))?,
-                                span,
-                            )?,
-                        ]),
-                        Err(e) => return Err(fail(self, e)),
-                    }
-                }
-                Err(e) => return Err(fail(self, e)),
-            },
+            Builtin::Nash => {
+                let found = g.nash(&stopped).map_err(|e| fail(self, e))?;
+                Value::tuple(vec![
+                    Value::Str(Rc::from(found.method.name())),
+                    Value::Bool(found.method != strategic::NashMethod::LemkeHowson),
+                    equilibria_value(&found.equilibria, span)?,
+                ])
+            }
             _ => {
                 return Err(Box::new(Diag::internal(
                     "a built-in dispatched as strategic",
