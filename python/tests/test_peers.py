@@ -6,6 +6,7 @@ The peers are installed in CI's venv; elsewhere a missing one skips its test wit
 
 import os
 import random
+import tempfile
 from fractions import Fraction
 from pathlib import Path
 
@@ -119,3 +120,33 @@ def test_bimatrix_equilibria_match_nashpy_vertex_enumeration():
         assert {key(x, y) for x, y in ours} == theirs, (a, b)
         nondegenerate += 1
     assert nondegenerate >= 15 and degenerate >= 3, (nondegenerate, degenerate)
+
+
+def test_extreme_equilibria_match_gambit_enummixed_exactly():
+    """Every extreme equilibrium, as Gambit's enummixed (lrs, rational) lists them: the same
+    exact fractions, on games with payoffs in ±10^6 (where nashpy's floating point lists
+    spurious ones) and on degenerate ones with payoffs in -1..=1. The game goes to Gambit as
+    cgl's `nfg(G)` writes it, so its reader reads cgl's writer too."""
+    gbt = peer("pygambit")
+    rng = random.Random(SEED + 3)
+    degenerate = 0
+    for k in range(30):
+        m, n = rng.randint(2, 6), rng.randint(2, 6)
+        top = rng.choice([1, 10**6])
+        a = [[rng.randint(-top, top) for _ in range(n)] for _ in range(m)]
+        b = [[rng.randint(-top, top) for _ in range(n)] for _ in range(m)]
+        s = cgl.Session(timeout=60)
+        s.load_source(bimatrix_source("G", a, b), name=f"gambit{k}.game")
+        with tempfile.TemporaryDirectory() as tmp:
+            path = Path(tmp) / "g.nfg"
+            path.write_text(s.eval("nfg(G)"))
+            game = gbt.read_nfg(str(path))
+        theirs = set()
+        for profile in gbt.nash.enummixed_solve(game, rational=True).equilibria:
+            theirs.add(tuple(Fraction(str(p)) for player in ("Row", "Column")
+                             for _, p in profile[player]))
+        ours = {tuple(x) + tuple(y) for x, y in s.eval("vertex_enumeration(G)")}
+        assert ours == theirs, (a, b)
+        if s.eval("nash(G)")[0] == "vertex enumeration":
+            degenerate += 1
+    assert degenerate >= 5, degenerate
