@@ -229,7 +229,8 @@ fn overflow(span: Span) -> Box<Diag> {
     )
 }
 
-/// An exact rational (or `/`) result whose reduced numerator or denominator does not fit.
+/// An exact result of fractions that the language cannot hold: an integer past 64 bits, or a
+/// fraction whose numerator or denominator is past [`MAX_FRACTION_BITS`].
 #[cold]
 fn fraction_overflow(why: Unfit, span: Span) -> Box<Diag> {
     let (label, help) = match why {
