@@ -11,16 +11,18 @@
 //! - `zero_sum.rs`: the value and optimal strategies of a two-player zero-sum game by an
 //!   exact simplex method (Bland's rule, so it ends);
 //! - `bimatrix.rs`: two-player general-sum games: a nondegeneracy check, support
-//!   enumeration (every equilibrium of a nondegenerate game) and Lemke–Howson from every
-//!   starting label;
+//!   enumeration (every equilibrium of a nondegenerate game), Lemke–Howson from every
+//!   starting label, and `nash`, which picks one of the three methods;
 //! - `vertex.rs`: every extreme equilibrium of any two-player game, degenerate or not, by
 //!   vertex enumeration of the best-response polytopes, and the connected components of
 //!   the equilibria;
+//! - `tableau.rs`: the integer-pivoting tableau Lemke–Howson and vertex enumeration pivot on,
+//!   with the lexicographic ratio test;
 //! - `nfg.rs`: the game written as Gambit's `.nfg` file.
 //!
-//! Arithmetic inside the algorithms is on big rationals ([`Q`]): pivoting and eliminating
-//! multiply denominators, which overflow `i64` after a few steps even on small integer
-//! tables, and an answer must be exact or refused, never wrapped.
+//! Arithmetic inside the algorithms is exact: big rationals ([`Q`]) for answers, and big
+//! integers for pivots and eliminations (fraction-free, every entry a minor of the payoffs),
+//! which overflow `i64` after a few steps even on small integer tables.
 //!
 //! ```
 //! use cgl::num::Rational;
