@@ -164,6 +164,10 @@ def test_position_and_memory_limits():
 def test_ctrl_c_stops_an_evaluation():
     s = cgl.Session()
     s.load_source(ENDLESS)
+    # Python's own handler, as a notebook's kernel has one: a process started with SIGINT
+    # ignored (a background job of a non-interactive shell) has none, and a SIGINT would
+    # never reach the call.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
     # As a notebook's interrupt does: SIGINT to the process while the call runs.
     killer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
     killer.start()
@@ -179,6 +183,7 @@ def test_ctrl_c_stops_an_evaluation():
         s.eval("outcome(Up(0))", timeout=30)
     other.wait()
     assert s.eval("3") == 3
+    signal.signal(signal.SIGINT, previous)
 
 
 def test_the_gil_is_released_while_a_session_computes():
