@@ -1109,7 +1109,7 @@ fn oracle(case: &Boundary) -> Result<String, &'static str> {
                 "-" => fits(x - y),
                 "*" => fits(x * y),
                 "/" | "div" | "%" if y == 0 => Err("cgl::eval::division_by_zero"),
-                // Exact division: the reduced fraction, sign on top, both parts in 64 bits.
+                // Exact division: the reduced fraction, sign on top.
                 "/" => {
                     let (mut n, mut d) = (x, y);
                     let (mut a, mut b) = (n.unsigned_abs(), d.unsigned_abs());
@@ -1121,10 +1121,11 @@ fn oracle(case: &Boundary) -> Result<String, &'static str> {
                     if d < 0 {
                         (n, d) = (-n, -d);
                     }
-                    match (i64::try_from(n), i64::try_from(d)) {
-                        (Ok(n), Ok(1)) => Ok(n.to_string()),
-                        (Ok(n), Ok(d)) => Ok(format!("{n}/{d}")),
-                        _ => Err("cgl::eval::overflow"),
+                    // An integer must fit in 64 bits; a fraction widens (issue 48).
+                    match (d, i64::try_from(n)) {
+                        (1, Ok(n)) => Ok(n.to_string()),
+                        (1, Err(_)) => Err("cgl::eval::overflow"),
+                        _ => Ok(format!("{n}/{d}")),
                     }
                 }
                 "div" | "%" => {
@@ -1325,6 +1326,15 @@ fn the_boundary_oracle_knows_the_issue_cases() {
     assert_eq!(oracle(&Boundary::Bin("div", -7, 2)), Ok("-4".to_string()));
     assert_eq!(oracle(&Boundary::Bin("/", -7, 2)), Ok("-7/2".to_string()));
     assert_eq!(oracle(&Boundary::Bin("/", 6, -3)), Ok("-2".to_string()));
+    // A fraction past 64 bits is a value (issue 48); an integer past them is not.
+    assert_eq!(
+        oracle(&Boundary::Bin("/", -1, i64::MIN)),
+        Ok("1/9223372036854775808".to_string())
+    );
+    assert_eq!(
+        oracle(&Boundary::Bin("/", i64::MIN, -1)),
+        Err("cgl::eval::overflow")
+    );
     assert_eq!(oracle(&Boundary::Bin("%", -7, 2)), Ok("1".to_string()));
     assert_eq!(oracle(&Boundary::Bin("%", 7, -2)), Ok("-1".to_string()));
     assert_eq!(
