@@ -37,10 +37,7 @@ pub fn small(v: &Value) -> Option<Rational> {
 
 /// Any number as a big rational (zero for anything else: callers check [`is_number`] first).
 pub fn big(v: &Value) -> num_rational::BigRational {
-    match v {
-        Value::Wide(q) => (**q).clone(),
-        _ => small(v).unwrap_or(Rational::ZERO).big(),
-    }
+    v.as_big()
 }
 
 /// The diagnostic of a failure of the canonical-form engine at `span`.

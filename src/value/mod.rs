@@ -311,6 +311,17 @@ impl Value {
         })
     }
 
+    /// A number (`Int`, `Rational` or `Wide`) as a big rational; zero for anything else
+    /// (callers check that it is a number).
+    pub fn as_big(&self) -> num_rational::BigRational {
+        match self {
+            Value::Int(n) => Rational::int(*n).big(),
+            Value::Rational(r) => r.big(),
+            Value::Wide(q) => (**q).clone(),
+            _ => num_rational::BigRational::default(),
+        }
+    }
+
     /// The fraction `num / den` written in decimal (as [`crate::session::Data`] gives a wide
     /// one), if both parse, `den` is not zero and the result fits the language.
     pub fn fraction_text(num: &str, den: &str) -> Option<Value> {

@@ -114,8 +114,8 @@ impl CmpWalk {
             (Value::Rational(x), Value::Rational(y)) => x.cmp(y),
             (Value::Rational(x), Value::Int(y)) => x.cmp(&Rational::int(*y)),
             (Value::Int(x), Value::Rational(y)) => Rational::int(*x).cmp(y),
-            (Value::Wide(x), y) if y.rank() == 2 => (**x).cmp(&wide(y)),
-            (x, Value::Wide(y)) if x.rank() == 2 => wide(x).cmp(y),
+            (Value::Wide(x), y) if y.rank() == 2 => (**x).cmp(&y.as_big()),
+            (x, Value::Wide(y)) if x.rank() == 2 => x.as_big().cmp(y),
             // CGSuite's print order, by structure: not the order of games (`<=` is that).
             (Value::Form(x), Value::Form(y)) => super::with_forms(|t| t.form_order(*x, *y)),
             (Value::Infinite(x), Value::Infinite(y)) => x.cmp(y),
@@ -395,15 +395,5 @@ impl PartialOrd for Instance {
 impl Ord for Instance {
     fn cmp(&self, other: &Instance) -> Ordering {
         CmpWalk::new().cmp_instance(self, other)
-    }
-}
-
-/// A number (`Int`, `Rational` or `Wide`) as a big rational, to compare with a wide one.
-fn wide(v: &Value) -> num_rational::BigRational {
-    match v {
-        Value::Int(n) => Rational::int(*n).big(),
-        Value::Rational(r) => r.big(),
-        Value::Wide(q) => (**q).clone(),
-        _ => num_rational::BigRational::default(),
     }
 }
