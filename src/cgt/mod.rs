@@ -7,7 +7,8 @@
 //!   option lists ([`ValueTable::game`]) and combined by memoised sum, negation and order;
 //! - analyses on values (`analysis.rs`): stops, mean, temperature, thermographs
 //!   ([`Thermograph`]), cooling and heating, birthday, atomic weight, reduced canonical form;
-//! - take-and-break games by code ([`octal`]): Grundy sequences and proved periods;
+//! - take-and-break games by code ([`octal`]): Grundy sequences and proved periods, and their
+//!   misère quotients ([`misere`]);
 //! - [`Budget`]: the deadline, stop flag and memory cap the table's recursions check;
 //! - CGSuite's notation: [`ValueTable::show`] prints it, [`ValueTable::parse`] reads it back.
 //!
@@ -44,6 +45,7 @@
 mod analysis;
 mod budget;
 mod dyadic;
+pub mod misere;
 pub mod octal;
 mod order;
 mod parse;

@@ -125,6 +125,39 @@ impl Code {
         self.rules.iter().any(|d| d & 8 != 0)
     }
 
+    /// Every move from a heap of `h`, as the heaps it leaves (each of at least one token, in
+    /// increasing order), each once: `[]` where the whole heap is taken.
+    pub fn options(&self, h: usize) -> Vec<Vec<usize>> {
+        let mut out = std::collections::BTreeSet::new();
+        for (take, &d) in self.rules.iter().enumerate() {
+            if d == 0 || take > h {
+                continue;
+            }
+            let m = h - take;
+            if d & 1 != 0 && m == 0 {
+                out.insert(Vec::new());
+            }
+            if d & 2 != 0 && m >= 1 {
+                out.insert(vec![m]);
+            }
+            if d & 4 != 0 {
+                for a in 1..=m / 2 {
+                    out.insert(vec![a, m - a]);
+                }
+            }
+            if d & 8 != 0 {
+                for a in 1..=m / 3 {
+                    for b in a..=(m - a) / 2 {
+                        if m - a - b >= b {
+                            out.insert(vec![a, b, m - a - b]);
+                        }
+                    }
+                }
+            }
+        }
+        out.into_iter().collect()
+    }
+
     /// `G(0)..=G(n)`, calling `check` now and then (a deadline, a cancel).
     pub fn values<E>(
         &self,

@@ -35,11 +35,17 @@ pub struct StrategicTable {
     pub strategies: Vec<Vec<Value>>,
 }
 
+/// The most misère quotients a session keeps.
+pub const MAX_QUOTIENTS: usize = 16;
+
 /// All game instances created in a session.
 #[derive(Debug, Default)]
 pub struct GameTable {
     /// The payoff tables of the strategic games' instances built so far.
     pub(crate) strategic: HashMap<InstanceId, Rc<StrategicTable>>,
+    /// The misère quotients computed so far, by code and largest heap (`misere_outcome`
+    /// asks again and again); at most [`MAX_QUOTIENTS`] are kept.
+    pub(crate) quotients: HashMap<(String, usize), Rc<crate::cgt::misere::Quotient>>,
     index: HashMap<(GameId, Rc<[Value]>), InstanceId>,
     infos: Vec<InstanceInfo>,
     /// The handle values hold of each instance, by id.
@@ -48,14 +54,16 @@ pub struct GameTable {
     pub(crate) default_instances: HashMap<GameId, InstanceId>,
     /// The bytes the payoff tables in `strategic` take (their payoffs and strategies).
     pub(crate) strategic_bytes: usize,
-    /// Most bytes the payoff tables may take together (`--max-memory`); `None`: no limit.
-    pub(crate) max_strategic_bytes: Option<usize>,
+    /// Most bytes the payoff tables may take together, and the sums a misère quotient solves
+    /// (`--max-memory`); `None`: no limit.
+    pub(crate) max_table_bytes: Option<usize>,
 }
 
 impl GameTable {
-    /// Caps the payoff tables of strategic games at `bytes` together (`--max-memory`).
-    pub fn set_max_strategic_bytes(&mut self, bytes: usize) {
-        self.max_strategic_bytes = Some(bytes);
+    /// Caps the payoff tables of strategic games at `bytes` together, and the sums a misère
+    /// quotient solves (`--max-memory`).
+    pub fn set_max_table_bytes(&mut self, bytes: usize) {
+        self.max_table_bytes = Some(bytes);
     }
 
     /// The instance with these parameters, if it was created already.

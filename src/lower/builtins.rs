@@ -73,6 +73,10 @@ pub enum Builtin {
     OctalValues,
     /// `octal_period(code[, most])`: its period, proved.
     OctalPeriod,
+    /// `misere_quotient(code, n)`: the misère quotient of its sums of heaps up to `n`.
+    MisereQuotient,
+    /// `misere_outcome(code, heaps)`: a sum's misère outcome, through its quotient.
+    MisereOutcome,
     /// `outcome(p)`.
     Outcome,
     /// `grundy(p)`.
@@ -180,6 +184,8 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("octal_values", Builtin::OctalValues, 2, 2),
     ("inf", Builtin::Inf, 0, usize::MAX),
     ("octal_period", Builtin::OctalPeriod, 1, 2),
+    ("misere_quotient", Builtin::MisereQuotient, 2, 2),
+    ("misere_outcome", Builtin::MisereOutcome, 2, 2),
     ("outcome", Builtin::Outcome, 1, 1),
     ("grundy", Builtin::Grundy, 1, 1),
     ("remoteness", Builtin::Remoteness, 1, 2),

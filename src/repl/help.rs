@@ -37,6 +37,7 @@ and the built-ins below.
         "Analyses: outcome grundy remoteness (ks) moves winning_moves line reachable period
 saltus_period; score optimal_moves (payoff games)
 Take-and-break codes: octal_values(code, n) octal_period(code) (\"0.77\" is Kayles)
+misere_quotient(code, n) misere_outcome(code, heaps)
 Sets and numbers: mex lego len count popcount bits v2 gcd abs min max sum any all
 Lists: sorted reversed list enumerate zip set str
 Pictures: grid(cells, width, symbols) join(xs, sep) picture(p)

@@ -119,6 +119,6 @@ impl Session {
         self.analyzer.graph.config.max_memory = bytes;
         self.stop.account().set_limit(bytes);
         crate::value::with_forms(|t| t.set_max_bytes(bytes));
-        self.games.set_max_strategic_bytes(bytes);
+        self.games.set_max_table_bytes(bytes);
     }
 }

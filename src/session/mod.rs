@@ -144,7 +144,7 @@ impl Session {
     pub fn new(config: SessionConfig) -> Session {
         crate::value::with_forms(|t| t.set_max_bytes(config.graph.max_memory));
         let mut games = GameTable::default();
-        games.set_max_strategic_bytes(config.graph.max_memory);
+        games.set_max_table_bytes(config.graph.max_memory);
         // One memory account for the graph, the table of game values and values.
         let stop = Stop::new();
         stop.account().set_limit(config.graph.max_memory);

@@ -278,7 +278,7 @@ macro_rules! eval_codes {
         Compute more values, e.g. `period([grundy(G(n)) for n in 0..500])`.
         ";
     EvalOctalCode = "cgl::eval::octal_code",
-        "`octal_values` or `octal_period` of a text that is no take-and-break code",
+        "a take-and-break built-in given a text that is no take-and-break code",
         r#"
         A take-and-break code is a digit, a point and digits, `d0.d1d2...`: digit `di`, read
         in binary, says into how many non-empty heaps a heap may be left when `i` tokens are

@@ -3,7 +3,7 @@
 // The interpreter's types, helpers and imports (`mod.rs`): these files are parts of one
 // `impl Interp`, split by job.
 use super::*;
-use crate::cgt::octal;
+use crate::cgt::{misere, octal};
 
 impl<'a> Interp<'a> {
     pub(super) fn analyse(
@@ -425,6 +425,29 @@ impl<'a> Interp<'a> {
                 let values = code.values(n, &mut || stop.check())?;
                 Value::list(values.into_iter().map(|v| Value::Int(i64::from(v))).collect())
             }
+            Builtin::MisereQuotient => {
+                let code = self.octal_code(&args[0], arg_span(0))?;
+                let n = self.octal_heap(&args[1], arg_span(1), misere::MAX_HEAP)?;
+                let q = self.misere_quotient(&code, n, arg_span(0))?;
+                let word = |x: &u32| Value::Str(q.show(*x).into());
+                Value::tuple(vec![
+                    Value::Int(q.order() as i64),
+                    Value::Str(q.presentation().into()),
+                    Value::list(q.p_portion().iter().map(word).collect()),
+                    Value::list(q.pretend.iter().map(word).collect()),
+                ])
+            }
+            Builtin::MisereOutcome => {
+                let code = self.octal_code(&args[0], arg_span(0))?;
+                let mut heaps = Vec::new();
+                for item in self.items(&args[1], arg_span(1))? {
+                    heaps.push(self.octal_heap(&item, arg_span(1), misere::MAX_HEAP)?);
+                }
+                let n = heaps.iter().copied().max().unwrap_or(0);
+                let q = self.misere_quotient(&code, n, arg_span(0))?;
+                let x = q.element(&heaps).ok_or_else(|| Box::new(Diag::internal("a heap past its quotient")))?;
+                Value::Outcome(if q.p[x as usize] { crate::value::Outcome::P } else { crate::value::Outcome::N })
+            }
             Builtin::SaltusPeriod => {
                 let mut xs = Vec::new();
                 for item in self.items(&args[0], arg_span(0))? {
@@ -499,6 +522,38 @@ impl Interp<'_> {
                     .help("a code is a digit, a point and digits, each a sum of 1 (take the whole heap), 2 (leave one heap), 4 (two) and 8 (three): Kayles is \"0.77\""),
             )
         })
+    }
+
+    /// The misère quotient of the code's sums of heaps up to `n`, remembered for the session.
+    fn misere_quotient(
+        &mut self,
+        code: &octal::Code,
+        n: usize,
+        span: Span,
+    ) -> DiagResult<std::rc::Rc<misere::Quotient>> {
+        let key = (code.show(), n);
+        if let Some(q) = self.world.games.quotients.get(&key) {
+            return Ok(q.clone());
+        }
+        let stop = &self.world.stop;
+        let max_bytes = self.world.games.max_table_bytes.unwrap_or(usize::MAX);
+        let q = match misere::quotient(code, n, max_bytes, &mut || stop.check()) {
+            Ok(q) => std::rc::Rc::new(q),
+            Err(misere::QuotientError::Stopped(e)) => return Err(e),
+            Err(misere::QuotientError::TooLarge(bound)) => {
+                return Err(Box::new(
+                    Diag::error(Code::EvalTooLarge, format!("the misère quotient of {} to heap {n} is out of reach: {}", code.show(), bound.describe()))
+                        .label(span, "this game")
+                        .help("ask for fewer heaps: the quotient is learnt from the outcomes of sums, solved one by one, and sums of large heaps have very many options"),
+                ))
+            }
+        };
+        let table = &mut self.world.games.quotients;
+        if table.len() >= crate::eval::games::MAX_QUOTIENTS {
+            table.clear();
+        }
+        table.insert(key, q.clone());
+        Ok(q)
     }
 
     /// A heap size from 0 to `most`.

@@ -152,7 +152,7 @@ impl<'a> Interp<'a> {
         };
         let bytes = table_bytes(profiles, &strategies);
         let held = self.world.games.strategic_bytes;
-        if let Some(most) = self.world.games.max_strategic_bytes {
+        if let Some(most) = self.world.games.max_table_bytes {
             if held.saturating_add(bytes) > most {
                 return Err(too_much_memory(game, profiles, bytes, held, most));
             }

@@ -1,0 +1,128 @@
+use std::collections::HashMap;
+
+use super::*;
+
+fn q(code: &str, n: usize) -> Quotient {
+    quotient(&Code::parse(code).unwrap(), n, 1 << 30, &mut || {
+        Ok::<(), ()>(())
+    })
+    .unwrap()
+}
+
+/// The moves of a heap by the code's digits, written apart from `Code::options`.
+fn moves(digits: &[u32], h: usize) -> Vec<Vec<usize>> {
+    let mut out = Vec::new();
+    for (take, &d) in digits.iter().enumerate() {
+        if take > h {
+            continue;
+        }
+        let m = h - take;
+        if d & 1 != 0 && m == 0 {
+            out.push(vec![]);
+        }
+        if d & 2 != 0 && m > 0 {
+            out.push(vec![m]);
+        }
+        for a in 1..m {
+            if d & 4 != 0 {
+                out.push(vec![a, m - a]);
+            }
+            for b in 1..m - a {
+                if d & 8 != 0 {
+                    out.push(vec![a, b, m - a - b]);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Misère outcome of a sum by the definition: P when some move exists and every move
+/// leads to N.
+fn brute(digits: &[u32], heaps: &[usize], memo: &mut HashMap<Vec<usize>, bool>) -> bool {
+    let mut key = heaps.to_vec();
+    key.sort_unstable();
+    if let Some(&v) = memo.get(&key) {
+        return v;
+    }
+    let mut any_move = false;
+    let mut p = true;
+    for i in 0..key.len() {
+        for o in moves(digits, key[i]) {
+            any_move = true;
+            let mut next: Vec<usize> = key[..i].iter().chain(&key[i + 1..]).copied().collect();
+            next.extend(o);
+            if brute(digits, &next, memo) {
+                p = false;
+            }
+        }
+    }
+    let v = any_move && p;
+    memo.insert(key, v);
+    v
+}
+
+/// Every sum of `parts` heaps of at most `n` gets its outcome from the quotient.
+fn agrees(code: &str, n: usize, parts: usize) {
+    let digits: Vec<u32> = code
+        .chars()
+        .filter(|&c| c != '.')
+        .map(|c| c.to_digit(16).unwrap())
+        .collect();
+    let t = q(code, n);
+    let mut memo = HashMap::new();
+    let mut heaps = vec![0; parts];
+    loop {
+        let truth = brute(&digits, &heaps, &mut memo);
+        let x = t.element(&heaps).unwrap();
+        assert_eq!(t.p[x as usize], truth, "{code} {heaps:?}");
+        // The next non-decreasing tuple.
+        let Some(i) = (0..parts).rev().find(|&i| heaps[i] < n) else {
+            break;
+        };
+        let v = heaps[i] + 1;
+        heaps[i..].iter_mut().for_each(|h| *h = v);
+    }
+}
+
+#[test]
+fn misere_nim_has_the_tame_quotients() {
+    // Nim with heaps to 3 (take any number: 0.333): <a, b | a^2 = 1, b^3 = b>, P = {a, b^2}.
+    let t = q("0.333", 3);
+    assert_eq!(t.order(), 6);
+    assert_eq!(t.presentation(), "<a, b | a^2 = 1, b^3 = b>");
+    let p: Vec<String> = t.p_portion().iter().map(|&x| t.show(x)).collect();
+    assert_eq!(p, ["a", "b^2"]);
+    // T_k has 2^k + 2 elements: heaps to 1, 3, 7, 15.
+    let nim = |n: usize| q(&format!("0.{}", "3".repeat(n)), n).order();
+    assert_eq!([nim(1), nim(3), nim(7), nim(15)], [2, 6, 10, 18]);
+}
+
+#[test]
+fn the_quotient_tells_every_sum_of_four_heaps_its_outcome() {
+    for code in ["0.77", "0.07", "0.137", "0.75", "4.7"] {
+        agrees(code, 12, 4);
+    }
+    for code in [
+        "0.6", "0.52", "0.12", "0.14", "0.34", "0.F", "4.07", "0.333",
+    ] {
+        agrees(code, 10, 3);
+    }
+}
+
+#[test]
+fn a_bound_is_an_error_not_a_wrong_answer() {
+    let code = Code::parse("0.77").unwrap();
+    let r = quotient(&code, 30, 1 << 20, &mut || Ok::<(), ()>(()));
+    assert!(matches!(r, Err(QuotientError::TooLarge(Bound::Memory(_)))));
+    let mut calls = 0;
+    let r = quotient(&code, 30, 1 << 30, &mut || {
+        calls += 1;
+        if calls > 3 {
+            Err("stop")
+        } else {
+            Ok(())
+        }
+    });
+    assert!(matches!(r, Err(QuotientError::Stopped("stop"))));
+}
