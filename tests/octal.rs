@@ -1,6 +1,7 @@
 //! `octal_values` and `octal_period` (examples/octal.game) against the same games written as
 //! rules, which cgl solves with its general engine, to heap 20,000: Kayles (0.77), Dawson's
-//! Kayles (0.07), Dawson's chess (0.137) and 0.16; and the bounds on codes and heaps.
+//! Kayles (0.07), Dawson's chess (0.137) and 0.16; the bounds on codes and heaps; and misère
+//! quotients of the same games as rules.
 
 use crate::common::{cgl, temp_dir};
 
@@ -83,4 +84,66 @@ fn codes_and_heaps_are_bounded_with_diagnostics() {
     ]);
     assert_eq!(status, 1);
     assert!(err.contains("cgl::limit::timeout"), "{err}");
+}
+
+/// The misère quotient of a heap game of the file is the code's, and its refusals are
+/// diagnostics: a move that leaves no sum of heaps, heaps past the bound, memory, time.
+#[test]
+fn misere_quotients_of_rules_and_their_bounds() {
+    let dir = temp_dir("misere");
+    let file = dir.join("rules.game");
+    let rules = format!(
+        "{RULES}
+game Chomp {{
+    position rows
+    move [] if rows != []
+}}
+game Grow {{
+    position n
+    move n + 1 if n < 3
+}}"
+    );
+    std::fs::write(&file, rules).unwrap();
+    let file = file.display().to_string();
+    for (game, code) in [
+        ("Kayles", "0.77"),
+        ("DawsonKayles", "0.07"),
+        ("DawsonChess", "0.137"),
+    ] {
+        let expr = format!("misere_quotient({game}, 11) == misere_quotient(\"{code}\", 11)");
+        let (status, out, err) = cgl(&["eval", "-f", &file, &expr]);
+        assert_eq!((status, out.trim()), (0, "true"), "{game}: {err}");
+    }
+    for (expr, code, args) in [
+        ("misere_quotient(Chomp, 2)", "cgl::eval::domain", &[][..]),
+        ("misere_quotient(Grow, 2)", "cgl::eval::domain", &[]),
+        (
+            "misere_quotient(\"0.77\", 256)",
+            "cgl::eval::too_large",
+            &[],
+        ),
+        (
+            "misere_outcome(\"0.77\", [3, -1])",
+            "cgl::eval::too_large",
+            &[],
+        ),
+        ("misere_quotient(\"077\", 3)", "cgl::eval::octal_code", &[]),
+        (
+            "misere_quotient(\"0.77\", 30)",
+            "cgl::eval::too_large",
+            &["--max-memory", "64"],
+        ),
+        (
+            "misere_quotient(\"0.77\", 30)",
+            "cgl::limit::timeout",
+            &["--timeout", "0.5"],
+        ),
+    ] {
+        let mut argv = vec!["eval", "-f", &file];
+        argv.extend_from_slice(args);
+        argv.push(expr);
+        let (status, _, err) = cgl(&argv);
+        assert_eq!(status, 1, "{expr}: {err}");
+        assert!(err.contains(code) && err.contains("help"), "{expr}: {err}");
+    }
 }

@@ -3,7 +3,7 @@
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use super::outcomes::{Outcomes, Sum};
-use super::{Bound, Code, Quotient, QuotientError, MAX_ORDER, MAX_PROOF_STATES};
+use super::{Bound, Quotient, QuotientError, MAX_ORDER, MAX_PROOF_STATES};
 
 /// The automaton being learnt: classes by their representatives, told apart by test sums.
 pub(super) struct Learner {
@@ -25,9 +25,9 @@ pub(super) struct Learner {
 }
 
 impl Learner {
-    pub(super) fn new(code: &Code, n: usize, max_bytes: usize) -> Learner {
-        let outcomes = Outcomes::new(code, n, max_bytes);
-        let letters = (1..=n as u8)
+    pub(super) fn new(heap_options: &[Vec<Vec<usize>>], max_bytes: usize) -> Learner {
+        let outcomes = Outcomes::new(heap_options, max_bytes);
+        let letters = (0..heap_options.len() as u8)
             .filter(|&h| outcomes.live(h as usize))
             .collect();
         Learner {
@@ -439,7 +439,7 @@ impl Learner {
     }
 
     /// The quotient the proved automaton is: its classes renumbered by least monomials.
-    pub(super) fn quotient(&self, code: &Code, n: usize) -> Quotient {
+    pub(super) fn quotient(&self, name: &str, n: usize) -> Quotient {
         let order = self.rows.len();
         // The product of classes: read the second's representative from the first.
         let product = |x: u32, y: u32| self.run(x, &self.access[y as usize]);
@@ -448,7 +448,7 @@ impl Learner {
         let mut generators = Vec::new();
         let mut made = vec![false; order];
         made[0] = true;
-        for h in 1..=n {
+        for h in 0..=n {
             let c = heap_class(h);
             if made[c as usize] {
                 continue;
@@ -530,7 +530,7 @@ impl Learner {
         }
         relations.sort_by_key(|(m, _)| key(m));
         Quotient {
-            code: code.show(),
+            name: name.to_string(),
             heaps: n,
             generators,
             monomials: by_monomial.iter().map(|(m, _)| m.clone()).collect(),

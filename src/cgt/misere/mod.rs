@@ -29,8 +29,6 @@
 //! counterexamples and the quotient read off the proved automaton; `tests.rs` against a brute
 //! force of its own.
 
-use super::octal::Code;
-
 mod learn;
 mod outcomes;
 #[cfg(test)]
@@ -52,11 +50,20 @@ pub enum QuotientError<E> {
     Stopped(E),
     /// The computation went past one of the bounds above.
     TooLarge(Bound),
+    /// A move from a heap leaves a heap as large (the sums would not be well founded).
+    NotSmaller {
+        /// The heap moved in.
+        heap: usize,
+        /// The heap its move leaves.
+        part: usize,
+    },
 }
 
 /// Which bound a computation went past.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
+    /// No heaps, or heaps past [`MAX_HEAP`].
+    Heaps,
     /// More than [`MAX_ORDER`] elements.
     Order,
     /// The sums solved would take more than the bytes allowed.
@@ -69,6 +76,7 @@ impl Bound {
     /// What went past its bound, in words.
     pub fn describe(self) -> String {
         match self {
+            Bound::Heaps => format!("heaps run from 0 to at most {MAX_HEAP}"),
             Bound::Order => format!("the quotient has more than {MAX_ORDER} elements"),
             Bound::Memory(bytes) => format!(
                 "the sums of heaps it solves would take more than {} MiB",
@@ -91,8 +99,8 @@ impl<E> From<E> for QuotientError<E> {
 /// numbered in the order of their least monomials; element 0 is the identity (the empty sum).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Quotient {
-    /// The code, as [`Code::show`] writes it.
-    pub code: String,
+    /// The game's name: its code, as `octal::Code::show` writes it, or the game's.
+    pub name: String,
     /// The largest heap.
     pub heaps: usize,
     /// The heap sizes whose classes generate it, in increasing order (named `a`, `b`, ...).
@@ -193,7 +201,7 @@ impl Quotient {
         let p: Vec<String> = self.p_portion().iter().map(|&x| self.show(x)).collect();
         let mut out = format!(
             "{} to heap {}\nQ = {}\n|Q| = {}, P = {{{}}}\n",
-            self.code,
+            self.name,
             self.heaps,
             self.presentation(),
             self.order(),
@@ -206,16 +214,26 @@ impl Quotient {
     }
 }
 
-/// The misère quotient of `code`'s sums of heaps up to `n` (at most [`MAX_HEAP`]), the sums
-/// it solves taking at most about `max_bytes`, calling `check` now and then.
+/// The misère quotient of the sums of heaps `0..=n` of a heap game: `options[h]` lists the
+/// moves from a heap of `h`, each as the heaps it leaves, every one smaller than `h` (as
+/// `octal::Code::options` gives them); `n` is at most [`MAX_HEAP`]. The sums it solves take
+/// at most about `max_bytes`; it calls `check` now and then.
 pub fn quotient<E>(
-    code: &Code,
-    n: usize,
+    name: &str,
+    options: &[Vec<Vec<usize>>],
     max_bytes: usize,
     check: &mut dyn FnMut() -> Result<(), E>,
 ) -> Result<Quotient, QuotientError<E>> {
-    let n = n.min(MAX_HEAP);
-    let mut learner = Learner::new(code, n, max_bytes);
+    for (h, opts) in options.iter().enumerate() {
+        if let Some(&part) = opts.iter().flatten().find(|&&p| p >= h) {
+            return Err(QuotientError::NotSmaller { heap: h, part });
+        }
+    }
+    if options.is_empty() || options.len() > MAX_HEAP + 1 {
+        return Err(QuotientError::TooLarge(Bound::Heaps));
+    }
+    let n = options.len() - 1;
+    let mut learner = Learner::new(options, max_bytes);
     learner.close(check)?;
     loop {
         let mut counterexample = learner.commutation_failure(check)?;
@@ -231,5 +249,5 @@ pub fn quotient<E>(
             None => break,
         }
     }
-    Ok(learner.quotient(code, n))
+    Ok(learner.quotient(name, n))
 }

@@ -2,7 +2,7 @@
 
 use rustc_hash::FxHashMap;
 
-use super::{Bound, Code, QuotientError};
+use super::{Bound, QuotientError};
 
 /// The bytes a solved sum is counted as beside its heaps: its box, its entry in the table.
 const SOLVED_BYTES: usize = 80;
@@ -22,15 +22,16 @@ pub(super) struct Outcomes {
 }
 
 impl Outcomes {
-    pub(super) fn new(code: &Code, n: usize, max_bytes: usize) -> Outcomes {
-        let mut options: Vec<Vec<Vec<u8>>> = Vec::with_capacity(n + 1);
-        for h in 0..=n {
+    /// The solver of sums of heaps with these options (`heap_options[h]`, each part smaller
+    /// than `h`).
+    pub(super) fn new(heap_options: &[Vec<Vec<usize>>], max_bytes: usize) -> Outcomes {
+        let mut options: Vec<Vec<Vec<u8>>> = Vec::with_capacity(heap_options.len());
+        for opts in heap_options {
             // Heaps below `h` are known: keep only the parts that have a move (a heap with
             // none is the empty game in any sum).
             let live = |part: &usize| options.get(*part).is_some_and(|o| !o.is_empty());
-            let opts: Vec<Vec<u8>> = code
-                .options(h)
-                .into_iter()
+            let opts: Vec<Vec<u8>> = opts
+                .iter()
                 .map(|o| o.iter().filter(|p| live(p)).map(|&p| p as u8).collect())
                 .collect();
             options.push(opts);

@@ -2,11 +2,13 @@ use std::collections::HashMap;
 
 use super::*;
 
+fn options(code: &str, n: usize) -> Vec<Vec<Vec<usize>>> {
+    let code = super::super::octal::Code::parse(code).unwrap();
+    (0..=n).map(|h| code.options(h)).collect()
+}
+
 fn q(code: &str, n: usize) -> Quotient {
-    quotient(&Code::parse(code).unwrap(), n, 1 << 30, &mut || {
-        Ok::<(), ()>(())
-    })
-    .unwrap()
+    quotient(code, &options(code, n), 1 << 30, &mut || Ok::<(), ()>(())).unwrap()
 }
 
 /// The moves of a heap by the code's digits, written apart from `Code::options`.
@@ -112,11 +114,11 @@ fn the_quotient_tells_every_sum_of_four_heaps_its_outcome() {
 
 #[test]
 fn a_bound_is_an_error_not_a_wrong_answer() {
-    let code = Code::parse("0.77").unwrap();
-    let r = quotient(&code, 30, 1 << 20, &mut || Ok::<(), ()>(()));
+    let code = options("0.77", 30);
+    let r = quotient("0.77", &code, 1 << 20, &mut || Ok::<(), ()>(()));
     assert!(matches!(r, Err(QuotientError::TooLarge(Bound::Memory(_)))));
     let mut calls = 0;
-    let r = quotient(&code, 30, 1 << 30, &mut || {
+    let r = quotient("0.77", &code, 1 << 30, &mut || {
         calls += 1;
         if calls > 3 {
             Err("stop")

@@ -426,9 +426,8 @@ impl<'a> Interp<'a> {
                 Value::list(values.into_iter().map(|v| Value::Int(i64::from(v))).collect())
             }
             Builtin::MisereQuotient => {
-                let code = self.octal_code(&args[0], arg_span(0))?;
                 let n = self.octal_heap(&args[1], arg_span(1), misere::MAX_HEAP)?;
-                let q = self.misere_quotient(&code, n, arg_span(0))?;
+                let q = self.misere_quotient(&args[0], n, arg_span(0))?;
                 let word = |x: &u32| Value::Str(q.show(*x).into());
                 Value::tuple(vec![
                     Value::Int(q.order() as i64),
@@ -438,13 +437,12 @@ impl<'a> Interp<'a> {
                 ])
             }
             Builtin::MisereOutcome => {
-                let code = self.octal_code(&args[0], arg_span(0))?;
                 let mut heaps = Vec::new();
                 for item in self.items(&args[1], arg_span(1))? {
                     heaps.push(self.octal_heap(&item, arg_span(1), misere::MAX_HEAP)?);
                 }
                 let n = heaps.iter().copied().max().unwrap_or(0);
-                let q = self.misere_quotient(&code, n, arg_span(0))?;
+                let q = self.misere_quotient(&args[0], n, arg_span(0))?;
                 let x = q.element(&heaps).ok_or_else(|| Box::new(Diag::internal("a heap past its quotient")))?;
                 Value::Outcome(if q.p[x as usize] { crate::value::Outcome::P } else { crate::value::Outcome::N })
             }
@@ -482,6 +480,20 @@ impl<'a> Interp<'a> {
                 return Err(Box::new(Diag::internal("strategic analysis dispatched as a pure built-in")))
             }
         })
+    }
+}
+
+/// The heaps of a sum of positions of one heap game: `None` where a part is of another
+/// game, not a number, or the compound is not a disjunctive sum.
+fn heap_parts(term: &crate::value::PosTerm, game: &crate::value::Instance) -> Option<Vec<usize>> {
+    use crate::value::{CompoundKind, PosTerm};
+    let heap = |t: &PosTerm| match t {
+        PosTerm::Atom(inst, Value::Int(k)) if inst == game => usize::try_from(*k).ok(),
+        _ => None,
+    };
+    match term {
+        PosTerm::Compound(CompoundKind::Disjunctive, parts) => parts.iter().map(heap).collect(),
+        atom => heap(atom).map(|k| vec![k]),
     }
 }
 
@@ -524,27 +536,46 @@ impl Interp<'_> {
         })
     }
 
-    /// The misère quotient of the code's sums of heaps up to `n`, remembered for the session.
+    /// The misère quotient of the sums of heaps up to `n` of a take-and-break code or a heap
+    /// game, remembered for the session.
     fn misere_quotient(
         &mut self,
-        code: &octal::Code,
+        game: &Value,
         n: usize,
         span: Span,
     ) -> DiagResult<std::rc::Rc<misere::Quotient>> {
-        let key = (code.show(), n);
+        let name = match game {
+            Value::Game(inst) => self.world.games.info(inst.id()).label.clone(),
+            other => self.octal_code(other, span)?.show(),
+        };
+        let key = (name, n);
         if let Some(q) = self.world.games.quotients.get(&key) {
             return Ok(q.clone());
         }
+        let options = match game {
+            Value::Game(inst) => self.heap_options(inst, n, span)?,
+            other => {
+                let code = self.octal_code(other, span)?;
+                (0..=n).map(|h| code.options(h)).collect()
+            }
+        };
         let stop = &self.world.stop;
         let max_bytes = self.world.games.max_table_bytes.unwrap_or(usize::MAX);
-        let q = match misere::quotient(code, n, max_bytes, &mut || stop.check()) {
+        let q = match misere::quotient(&key.0, &options, max_bytes, &mut || stop.check()) {
             Ok(q) => std::rc::Rc::new(q),
             Err(misere::QuotientError::Stopped(e)) => return Err(e),
             Err(misere::QuotientError::TooLarge(bound)) => {
                 return Err(Box::new(
-                    Diag::error(Code::EvalTooLarge, format!("the misère quotient of {} to heap {n} is out of reach: {}", code.show(), bound.describe()))
+                    Diag::error(Code::EvalTooLarge, format!("the misère quotient of {} to heap {n} is out of reach: {}", key.0, bound.describe()))
                         .label(span, "this game")
                         .help("ask for fewer heaps: the quotient is learnt from the outcomes of sums, solved one by one, and sums of large heaps have very many options"),
+                ))
+            }
+            Err(misere::QuotientError::NotSmaller { heap, part }) => {
+                return Err(Box::new(
+                    Diag::error(Code::EvalDomain, format!("a move of {} from a heap of {heap} leaves a heap of {part}", key.0))
+                        .label(span, "this game")
+                        .help("a misère quotient is of heap games whose moves leave smaller heaps"),
                 ))
             }
         };
@@ -554,6 +585,39 @@ impl Interp<'_> {
         }
         table.insert(key, q.clone());
         Ok(q)
+    }
+
+    /// The moves of a heap game's heaps `G(0)..=G(n)`, each as the heaps of the sum it
+    /// leaves: what `moves` gives, each option a heap, a sum of heaps or the empty game.
+    fn heap_options(
+        &mut self,
+        game: &crate::value::Instance,
+        n: usize,
+        span: Span,
+    ) -> DiagResult<Vec<Vec<Vec<usize>>>> {
+        let label = self.world.games.info(game.id()).label.clone();
+        let mut out = Vec::with_capacity(n + 1);
+        for h in 0..=n {
+            let heap = self.make_position(game.id(), vec![Value::Int(h as i64)], span)?;
+            let moves = self.analyse(Builtin::Moves, &heap, None, span)?;
+            let mut options = Vec::new();
+            for option in self.items(&moves, span)? {
+                let parts = match &option {
+                    Value::Pos(p) => heap_parts(&p.term, game),
+                    _ => None,
+                };
+                let Some(parts) = parts else {
+                    return Err(Box::new(
+                        Diag::error(Code::EvalDomain, format!("a move of {label}({h}) leads to {}, which is not a sum of heaps of {label}", self.show(&option)))
+                            .label(span, "this game")
+                            .help("a misère quotient is of heap games: a position is one number, `position n`, and a move leaves a heap, a `split` of heaps (a disjunctive sum) or nothing"),
+                    ));
+                };
+                options.push(parts);
+            }
+            out.push(options);
+        }
+        Ok(out)
     }
 
     /// A heap size from 0 to `most`.
