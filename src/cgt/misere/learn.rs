@@ -27,8 +27,9 @@ pub(super) struct Learner {
 impl Learner {
     pub(super) fn new(heap_options: &[Vec<Vec<usize>>], max_bytes: usize) -> Learner {
         let outcomes = Outcomes::new(heap_options, max_bytes);
-        let letters = (0..heap_options.len() as u8)
-            .filter(|&h| outcomes.live(h as usize))
+        let letters = (0..heap_options.len())
+            .filter(|&h| outcomes.live(h))
+            .map(|h| h as u8)
             .collect();
         Learner {
             outcomes,
@@ -391,7 +392,9 @@ impl Learner {
         candidates.extend(self.outcomes.children(&sum).iter().map(|c| c.to_vec()));
         match self.first_wrong(candidates, check)? {
             Some(w) => Ok(Some(w)),
-            None => Err(QuotientError::TooLarge(Bound::Proof)),
+            None => Err(QuotientError::Bug(
+                "a failed check whose sum and options the automaton all gets right",
+            )),
         }
     }
 
@@ -431,9 +434,8 @@ impl Learner {
         }
         let test = self.outcomes.sum(w[hi..].iter().copied());
         if self.tests.contains(&test) {
-            // A test already told these apart: the table would have had them apart. Refuse
-            // rather than loop.
-            return Err(QuotientError::TooLarge(Bound::Proof));
+            // A test already told these apart: the table would have had them apart.
+            return Err(QuotientError::Bug("a counterexample that splits no class"));
         }
         self.add_test(test, check)
     }

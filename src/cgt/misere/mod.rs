@@ -50,6 +50,8 @@ pub enum QuotientError<E> {
     Stopped(E),
     /// The computation went past one of the bounds above.
     TooLarge(Bound),
+    /// A step of the learning found what its theory says cannot be: a bug in cgl.
+    Bug(&'static str),
     /// A move from a heap leaves a heap as large (the sums would not be well founded).
     NotSmaller {
         /// The heap moved in.
@@ -193,24 +195,6 @@ impl Quotient {
         (0..self.order() as u32)
             .filter(|&x| self.p[x as usize])
             .collect()
-    }
-
-    /// The whole answer as MisereSolver prints it: the presentation, the order, the P-portion
-    /// and the pretending function.
-    pub fn text(&self) -> String {
-        let p: Vec<String> = self.p_portion().iter().map(|&x| self.show(x)).collect();
-        let mut out = format!(
-            "{} to heap {}\nQ = {}\n|Q| = {}, P = {{{}}}\n",
-            self.name,
-            self.heaps,
-            self.presentation(),
-            self.order(),
-            p.join(", ")
-        );
-        for (h, &x) in self.pretend.iter().enumerate() {
-            out.push_str(&format!("{h:>4}  {}\n", self.show(x)));
-        }
-        out
     }
 }
 

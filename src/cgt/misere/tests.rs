@@ -98,6 +98,8 @@ fn misere_nim_has_the_tame_quotients() {
     // T_k has 2^k + 2 elements: heaps to 1, 3, 7, 15.
     let nim = |n: usize| q(&format!("0.{}", "3".repeat(n)), n).order();
     assert_eq!([nim(1), nim(3), nim(7), nim(15)], [2, 6, 10, 18]);
+    // She loves me, she loves me not (take one): parity, to the largest heap allowed.
+    assert_eq!(q("0.3", MAX_HEAP).order(), 2);
 }
 
 #[test]

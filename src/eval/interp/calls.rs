@@ -571,6 +571,7 @@ impl Interp<'_> {
                         .help("ask for fewer heaps: the quotient is learnt from the outcomes of sums, solved one by one, and sums of large heaps have very many options"),
                 ))
             }
+            Err(misere::QuotientError::Bug(what)) => return Err(Box::new(Diag::internal(format!("misère quotient of {}: {what}", key.0)))),
             Err(misere::QuotientError::NotSmaller { heap, part }) => {
                 return Err(Box::new(
                     Diag::error(Code::EvalDomain, format!("a move of {} from a heap of {heap} leaves a heap of {part}", key.0))
