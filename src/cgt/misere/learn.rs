@@ -51,7 +51,29 @@ impl Learner {
         check: &mut dyn FnMut() -> Result<(), E>,
     ) -> Result<bool, QuotientError<E>> {
         let sum = self.outcomes.sum(heaps.iter().chain(more).copied());
-        self.outcomes.is_p(sum, check)
+        let Learner {
+            outcomes,
+            letters,
+            rows,
+            delta,
+            ..
+        } = self;
+        // The automaton so far guesses which options are P, so that the search tries them
+        // first: a sum is N once one option is P, so a good guess spares most of its options.
+        let guess = |heaps: &[u8]| {
+            let mut s = 0usize;
+            for h in heaps {
+                let Ok(j) = letters.binary_search(h) else {
+                    continue;
+                };
+                match delta.get(s).and_then(|moves| moves.get(j)) {
+                    Some(&t) => s = t as usize,
+                    None => return false,
+                }
+            }
+            rows.get(s).is_some_and(|r| r[0])
+        };
+        outcomes.is_p(sum, &guess, check)
     }
 
     /// The outcomes of a sum with each test added.

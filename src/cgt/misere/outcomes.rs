@@ -7,6 +7,9 @@ use super::{Bound, QuotientError};
 /// The bytes a solved sum is counted as beside its heaps: its box, its entry in the table.
 const SOLVED_BYTES: usize = 80;
 
+/// The tokens from which a sum's options are tried in the order the guess gives.
+const GUIDED_TOKENS: usize = 24;
+
 /// A sum of heaps: the heaps that have a move, in increasing order.
 pub(super) type Sum = Box<[u8]>;
 
@@ -76,18 +79,31 @@ impl Outcomes {
         out
     }
 
+    /// The options of a sum, those guessed P first where the sum is large enough for the
+    /// guess to pay (a small sum's options are soon solved anyway).
+    fn guided_children(&self, sum: &[u8], guess: &dyn Fn(&[u8]) -> bool) -> Vec<Sum> {
+        let children = self.children(sum);
+        if sum.iter().map(|&h| usize::from(h)).sum::<usize>() < GUIDED_TOKENS {
+            return children;
+        }
+        let (mut first, rest): (Vec<Sum>, Vec<Sum>) = children.into_iter().partition(|c| guess(c));
+        first.extend(rest);
+        first
+    }
+
     /// Whether the sum (live heaps, in order) is a P-position under misère play: not empty
     /// (the player to move at the empty sum has won) and every option an N-position. A search
-    /// with a stack of its own, stopping at the first option that is P.
+    /// with a stack of its own, stopping at the first option that is P; `guess` says which options to try first.
     pub(super) fn is_p<E>(
         &mut self,
         start: Sum,
+        guess: &dyn Fn(&[u8]) -> bool,
         check: &mut dyn FnMut() -> Result<(), E>,
     ) -> Result<bool, QuotientError<E>> {
         if let Some(&v) = self.solved.get(&start) {
             return Ok(v);
         }
-        let first = self.children(&start);
+        let first = self.guided_children(&start, guess);
         let mut stack: Vec<(Sum, Vec<Sum>, usize)> = vec![(start, first, 0)];
         loop {
             let Some((sum, children, next)) = stack.last_mut() else {
@@ -126,7 +142,7 @@ impl Outcomes {
                 }
                 None => {
                     let child = children[*next].clone();
-                    let grand = self.children(&child);
+                    let grand = self.guided_children(&child, guess);
                     stack.push((child, grand, 0));
                 }
             }
