@@ -360,3 +360,21 @@ def test_every_example_checks_as_cgl_check_does(path):
     expects = [r for r in report["records"] if r["kind"] == "expect"]
     assert report["summary"]["passed"] == len(results)
     assert sorted(r["line"] for r in expects) == sorted(r.line for r in results)
+
+
+def test_misere_quotient_of_a_game_answers_as_bouton_says(nim):
+    """Misère Nim through its quotient against Bouton's rule, written here: with heaps of 1
+    only, the player to move loses with an odd number of them; else with nim-sum 0."""
+    order, presentation, p_portion, pretend = nim.eval("misere_quotient(Nim, 7)")
+    assert (order, p_portion) == (10, ["a", "b^2"])
+    assert presentation.startswith("<a, b, c |") and pretend[:4] == ["1", "a", "b", "ab"]
+    for heaps in [(1, 1, 1), (1, 1), (2, 2), (1, 2, 3), (7, 5, 2), (4, 4, 1), (6, 1, 1, 6), (3,)]:
+        if all(h <= 1 for h in heaps):
+            bouton = sum(heaps) % 2 == 1
+        else:
+            x = 0
+            for h in heaps:
+                x ^= h
+            bouton = x == 0
+        got = nim.eval(f"misere_outcome(Nim, {list(heaps)})")
+        assert got is (cgl.Outcome.P if bouton else cgl.Outcome.N), heaps
