@@ -462,11 +462,12 @@ impl Learner {
         self.add_test(test, check)
     }
 
-    /// The quotient the proved automaton is: its classes renumbered by least monomials.
-    pub(super) fn quotient(&self, name: &str, n: usize) -> Quotient {
+    /// The quotient the proved automaton is, with its products: its classes renumbered by
+    /// least monomials.
+    pub(super) fn quotient(&self, name: &str, n: usize, times: &[u32]) -> Quotient {
         let order = self.rows.len();
-        // The product of classes: read the second's representative from the first.
-        let product = |x: u32, y: u32| self.run(x, &self.access[y as usize]);
+        // The product of classes, as the proof checked it (`products`).
+        let product = |x: u32, y: u32| times[x as usize * order + y as usize];
         let heap_class = |h: usize| self.letter(h as u8).map_or(0, |j| self.delta[0][j]);
         // Generators: heaps whose class is not in the monoid the earlier generators make.
         let mut generators = Vec::new();

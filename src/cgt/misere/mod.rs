@@ -220,18 +220,19 @@ pub fn quotient<E>(
     let mut learner = Learner::new(options, max_bytes);
     learner.close(check)?;
     loop {
-        let mut counterexample = learner.commutation_failure(check)?;
-        if counterexample.is_none() {
-            let times = learner.products();
-            counterexample = match learner.product_failure(&times, check)? {
-                Some(w) => Some(w),
-                None => learner.proof_failure(&times, check)?,
-            };
-        }
-        match counterexample {
-            Some(w) => learner.learn_from(&w, check)?,
-            None => break,
-        }
+        let counterexample = match learner.commutation_failure(check)? {
+            Some(w) => w,
+            None => {
+                let times = learner.products();
+                match learner.product_failure(&times, check)? {
+                    Some(w) => w,
+                    None => match learner.proof_failure(&times, check)? {
+                        Some(w) => w,
+                        None => return Ok(learner.quotient(name, n, &times)),
+                    },
+                }
+            }
+        };
+        learner.learn_from(&counterexample, check)?;
     }
-    Ok(learner.quotient(name, n))
 }

@@ -544,20 +544,26 @@ impl Interp<'_> {
         n: usize,
         span: Span,
     ) -> DiagResult<std::rc::Rc<misere::Quotient>> {
-        let name = match game {
-            Value::Game(inst) => self.world.games.info(inst.id()).label.clone(),
-            other => self.octal_code(other, span)?.show(),
+        /// What the first argument names.
+        enum HeapGame {
+            Code(octal::Code),
+            Rules(crate::value::Instance),
+        }
+        let game = match game {
+            Value::Game(inst) => HeapGame::Rules(inst.clone()),
+            other => HeapGame::Code(self.octal_code(other, span)?),
+        };
+        let name = match &game {
+            HeapGame::Code(code) => code.show(),
+            HeapGame::Rules(inst) => self.world.games.info(inst.id()).label.clone(),
         };
         let key = (name, n);
         if let Some(q) = self.world.games.quotients.get(&key) {
             return Ok(q.clone());
         }
-        let options = match game {
-            Value::Game(inst) => self.heap_options(inst, n, span)?,
-            other => {
-                let code = self.octal_code(other, span)?;
-                (0..=n).map(|h| code.options(h)).collect()
-            }
+        let options = match &game {
+            HeapGame::Code(code) => (0..=n).map(|h| code.options(h)).collect(),
+            HeapGame::Rules(inst) => self.heap_options(inst, n, span)?,
         };
         let stop = &self.world.stop;
         let max_bytes = self.world.games.max_table_bytes.unwrap_or(usize::MAX);
