@@ -21,7 +21,7 @@ use super::kind::{is_scored, Guard};
 use super::rem::{lego_rule, parity, selective_rule, Rem, RemCode, RemMemo};
 use super::smith::{self, Nimber};
 use super::solve::{solve, Analysis, MemoTable, OnCycle, Searched, Slot, Unsolved};
-use super::{parallel, payoff, retro, stream, Analyzer};
+use super::{parallel, payoff, retro, stream, take_break, Analyzer};
 use crate::diag::{Code, Diag, DiagResult};
 use crate::eval::builtins;
 use crate::eval::value::{CompoundKind, Outcome};
@@ -53,6 +53,9 @@ pub fn nimber(an: &mut Analyzer, w: &mut World<'_>, t: TermId) -> DiagResult<Nim
 }
 
 fn grundy_acyclic(an: &mut Analyzer, w: &mut World<'_>, t: TermId) -> Searched<u64> {
+    if let Some(g) = take_break::grundy(an, w, t)? {
+        return Ok(g);
+    }
     if stream::applies(an, w, Convention::Normal) {
         if let Some(v) = stream::grundy(an, w, t)? {
             return Ok(v);
@@ -81,6 +84,11 @@ pub fn outcome(
 ) -> DiagResult<Outcome> {
     if is_scored(an, w, t)? {
         return payoff::outcome(an, w, t);
+    }
+    if conv == Convention::Normal {
+        if let Some(g) = take_break::grundy(an, w, t)? {
+            return Ok(stream::zero_is_p(g));
+        }
     }
     // Where the streaming search applies, it stops at the first winning move: the solver of
     // `parallel` is asked only for what one of its runs solved already.
@@ -268,6 +276,10 @@ impl Analysis for DrawsBelow {
         t: TermId,
         out: &mut Vec<TermId>,
     ) -> Searched<()> {
+        // Nothing below a heap of a take-and-break game draws: it is not searched.
+        if take_break::is_heap(an, w, t) {
+            return Ok(());
+        }
         match an.graph.compound_of(t) {
             None => an.graph.successors_into(w, t, out)?,
             Some((_, parts)) => out.extend_from_slice(parts),
@@ -335,12 +347,14 @@ impl Analysis for Draws {
 #[derive(Clone, Copy)]
 struct Grundy;
 
-/// How a Grundy value is made: the mex of the options', or the XOR of a sum's parts'.
+/// How a Grundy value is made: the mex of the options', the XOR of a sum's parts', or read
+/// off a take-and-break sequence (`take_break.rs`).
 #[derive(Clone, Copy, Debug, Default)]
 enum Nim {
     #[default]
     Mex,
     Sum,
+    Known(u64),
 }
 
 impl Analysis for Grundy {
@@ -358,6 +372,9 @@ impl Analysis for Grundy {
         t: TermId,
         out: &mut Vec<TermId>,
     ) -> Searched<Nim> {
+        if let Some(g) = take_break::grundy(an, w, t)? {
+            return Ok(Nim::Known(g));
+        }
         match an.graph.compound_of(t) {
             Some((CompoundKind::Disjunctive, parts)) if !an.graph.config.explicit => {
                 out.extend_from_slice(parts);
@@ -380,6 +397,7 @@ impl Analysis for Grundy {
         Ok(match way {
             Nim::Sum => values.iter().fold(0, |a, b| a ^ b),
             Nim::Mex => builtins::mex(values),
+            Nim::Known(g) => g,
         })
     }
 }
@@ -405,6 +423,10 @@ impl Analysis for OutcomeOf {
         t: TermId,
         out: &mut Vec<TermId>,
     ) -> Searched<Way> {
+        // A heap of a take-and-break game is valued as a sum is, by its Grundy value.
+        if self.0 == Convention::Normal && take_break::is_heap(an, w, t) {
+            return Ok(Way::Theorem(CompoundKind::Disjunctive));
+        }
         if let Some(kind) = compound_kind(an, t) {
             if theorem_applies(an, w, t, self.0)? {
                 if kind == CompoundKind::Selective {

@@ -16,6 +16,7 @@ use super::parallel::Solved;
 use super::partizan::Race;
 use super::rem::RemMemo;
 use super::solve::Slot;
+use super::take_break::Sequences;
 use crate::eval::value::{InstanceId, Outcome};
 use crate::graph::{cell, GameGraph, TermId};
 use crate::num::Rational;
@@ -67,6 +68,8 @@ pub struct Memos {
     /// What parallel runs solved (`--threads`): the remoteness of every position reachable
     /// from their roots, by packed position rather than by term id.
     pub(super) parallel: Option<Box<Solved>>,
+    /// The Grundy sequences of the take-and-break games by code met so far.
+    pub(super) sequences: Sequences,
 }
 
 /// One game's known pair outcomes (see [`Memos::pair_outcomes`]).
@@ -218,10 +221,10 @@ impl Memos {
     }
 
     /// The bytes of the tables indexed by position value (the dense Grundy and outcome
-    /// tables, and the positions the solver of `parallel` keeps beside the memos), which the
-    /// graph's memory estimate counts at their size.
+    /// tables, the positions the solver of `parallel` keeps beside the memos, and the
+    /// take-and-break sequences), which the graph's memory estimate counts at their size.
     pub fn value_table_bytes(&self) -> usize {
-        self.value_bytes + self.parallel.as_ref().map_or(0, |s| s.bytes())
+        self.value_bytes + self.parallel.as_ref().map_or(0, |s| s.bytes()) + self.sequences.bytes()
     }
 
     /// The known Grundy values of `inst`'s integer positions, by value (`u64::MAX` where

@@ -30,6 +30,7 @@ mod retro;
 mod smith;
 mod solve;
 mod stream;
+mod take_break;
 
 pub use impartial::{grundy, line, outcome, remoteness};
 pub use memo::Memos;

@@ -176,6 +176,26 @@ impl Code {
         Ok(self.compute(most, true, check)?.1)
     }
 
+    /// `G(0)..=G(n)` and the period proved by heap `n`, if one is (past its proof the
+    /// values are the period repeated).
+    pub fn sequence<E>(
+        &self,
+        n: usize,
+        check: &mut dyn FnMut() -> Result<(), E>,
+    ) -> Result<(Vec<u32>, Option<Period>), E> {
+        self.compute(n, false, check)
+    }
+
+    /// The largest heap whose value [`Code::values`] computes: [`MAX_HEAP_THREE`] for a code
+    /// that splits heaps in three, [`MAX_HEAP`] otherwise.
+    pub fn max_heap(&self) -> usize {
+        if self.splits_in_three() {
+            MAX_HEAP_THREE
+        } else {
+            MAX_HEAP
+        }
+    }
+
     /// The values to `n` and the period proved by then; with `stop_at_proof`, the values
     /// only as far as the proof.
     fn compute<E>(

@@ -3,6 +3,15 @@
 
 use crate::value::{CompoundKind, Outcome, Value};
 
+/// How a take-and-break code is written: octal digits, or hexadecimal ones (splits in three).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Radix {
+    /// `octal("0.77")`: digits 0 to 7.
+    Octal,
+    /// `hex("0.F")`: digits 0 to F.
+    Hex,
+}
+
 /// A built-in function.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Builtin {
@@ -69,6 +78,11 @@ pub enum Builtin {
     SaltusPeriod,
     /// `inf(0, 1)`: the loopy nimber `∞` with those finite option values.
     Inf,
+    /// `octal(code)`, `hex(code)`: the take-and-break game of a code, whose positions are
+    /// heaps (`octal("0.77")(5)`); `hex` allows the digits 8 to F.
+    TakeAndBreak(Radix),
+    /// `octal_moves(code, n)`: the options of a heap of `n`, each a heap or a `split`.
+    OctalMoves,
     /// `octal_values(code, n)`: a take-and-break game's Grundy values of heaps 0..=n.
     OctalValues,
     /// `octal_period(code[, most])`: its period, proved.
@@ -181,6 +195,9 @@ pub const BUILTINS: &[(&str, Builtin, usize, usize)] = &[
     ("split", Builtin::Split, 0, usize::MAX),
     ("period", Builtin::Period, 1, 1),
     ("saltus_period", Builtin::SaltusPeriod, 1, 1),
+    ("octal", Builtin::TakeAndBreak(Radix::Octal), 1, 1),
+    ("hex", Builtin::TakeAndBreak(Radix::Hex), 1, 1),
+    ("octal_moves", Builtin::OctalMoves, 2, 2),
     ("octal_values", Builtin::OctalValues, 2, 2),
     ("inf", Builtin::Inf, 0, usize::MAX),
     ("octal_period", Builtin::OctalPeriod, 1, 2),

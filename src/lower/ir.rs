@@ -28,6 +28,9 @@ pub struct Program {
     pub fns: Vec<Function>,
     /// Constants.
     pub consts: Vec<Const>,
+    /// The game behind `octal(code)` and `hex(code)`, once the session's prelude is lowered
+    /// (`session/prelude.game`): it is in no file's scope.
+    pub take_and_break: Option<GameId>,
     /// What kinds of game the program holds, kept as games are added, so that an analysis
     /// asks it once per query and not once per game (a file of 20,000 games was quadratic).
     kinds: GameKinds,

@@ -14,7 +14,7 @@ use crate::diag::{Code, Diag, FileId, Span};
 use crate::eval::ConstState;
 use crate::lower::lower_file;
 use crate::syntax::ast;
-use crate::syntax::parse_file_checked;
+use crate::syntax::{parse_file, parse_file_checked};
 
 impl Session {
     /// Loads `path` (as the user sees it: relative to the working directory, or to the
@@ -303,6 +303,7 @@ impl Session {
         let text = self.text_of(file);
         let stop = self.stop.clone();
         let parsed = parse_file_checked(file, &text, &mut || stop.check()).map_err(|d| vec![*d])?;
+        self.load_prelude()?;
         let mut imported = Vec::new();
         for item in &parsed.items {
             if let ast::Item::Import { path, alias, span } = item {
@@ -325,7 +326,32 @@ impl Session {
         let lowered = lower_file(&mut self.program, &parsed, &imports, &mut || stop.check())?;
         Ok(self.keep_lowered(file, lowered))
     }
+
+    /// Lowers the games cgl defines itself (`prelude.game`) into the program, once: after the
+    /// first file's or expression's source is added, so that the first file is `FileId(0)`.
+    /// They are in no file's scope; `Program::take_and_break` names the game `octal(code)`
+    /// makes.
+    pub(super) fn load_prelude(&mut self) -> Result<(), Vec<Diag>> {
+        if self.program.take_and_break.is_some() {
+            return Ok(());
+        }
+        let file = self.sources.add("<cgl prelude>", PRELUDE);
+        let parsed = parse_file(file, PRELUDE).map_err(|d| vec![*d])?;
+        let lowered = lower_file(&mut self.program, &parsed, &[], &mut || Ok(()))?;
+        let Some((crate::lower::Global::Game(id), _)) = lowered.exports.get("TakeAndBreak")
+        else {
+            return Err(vec![Diag::internal("the prelude defines no TakeAndBreak")]);
+        };
+        self.program.take_and_break = Some(*id);
+        self.compiled.extend(&self.program);
+        self.consts
+            .resize(self.program.consts.len(), ConstState::Pending);
+        Ok(())
+    }
 }
+
+/// The source of the games cgl defines itself.
+const PRELUDE: &str = include_str!("prelude.game");
 
 /// The name of the game an `.nfg` file defines: `alias`, or the file's name if it is one.
 fn nfg_game_name(

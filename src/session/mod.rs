@@ -327,6 +327,7 @@ impl Session {
     /// Parses, lowers and evaluates one expression in the scope of the given loaded files.
     pub fn eval_text(&mut self, text: &str, scope_files: &[usize]) -> Result<Value, Vec<Diag>> {
         let file = self.sources.add("<expression>", text);
+        self.load_prelude()?;
         let mut scope = Scope::new();
         for i in scope_files {
             for (name, global) in &self.files[*i].lowered.scope {

@@ -114,7 +114,7 @@ pub(crate) fn outcome(
 }
 
 /// P when a Grundy value is 0, else N (normal play, no draws).
-fn zero_is_p(v: u64) -> Outcome {
+pub(super) fn zero_is_p(v: u64) -> Outcome {
     if v == 0 {
         Outcome::P
     } else {
@@ -247,6 +247,12 @@ fn scan(
     let Term::Atom(inst, data) = an.graph.term(t) else {
         return Ok(Scan::GiveUp);
     };
+    if let Some(g) = super::take_break::grundy(an, w, t)? {
+        return Ok(Scan::Value(match kind {
+            Kind::Grundy => ScanValue::Grundy(g),
+            Kind::Outcome => ScanValue::Outcome(zero_is_p(g)),
+        }));
+    }
     scratch.missing.clear();
     scratch.mex.clear();
     if let Some(found) = from_stored_moves(an, w, kind, t, inst, scratch)? {

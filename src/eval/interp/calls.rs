@@ -4,6 +4,7 @@
 // `impl Interp`, split by job.
 use super::*;
 use crate::cgt::{misere, octal};
+use crate::lower::builtins::Radix;
 
 impl<'a> Interp<'a> {
     pub(super) fn analyse(
@@ -355,6 +356,12 @@ impl<'a> Interp<'a> {
                     ));
                 }
             }
+            Builtin::Period if self.is_take_and_break(&args[0]) => {
+                // A take-and-break game's period is proved, not observed.
+                let code = self.octal_code(&args[0], arg_span(0))?;
+                let p = self.proved_period(&code, octal::DEFAULT_PERIOD_HEAP, arg_span(0))?;
+                Value::tuple(vec![Value::Int(p.preperiod as i64), Value::Int(p.period as i64)])
+            }
             Builtin::Period => {
                 let items = self.collect(&args[0], arg_span(0))?;
                 let stop = &self.world.stop;
@@ -398,28 +405,24 @@ impl<'a> Interp<'a> {
                     Some(v) => self.octal_heap(v, arg_span(1), octal::MAX_PERIOD_HEAP)?,
                     None => octal::DEFAULT_PERIOD_HEAP,
                 };
-                if code.splits_in_three() {
-                    return Err(Box::new(
-                        Diag::error(Code::EvalDomain, format!("the periodicity theorem does not speak of {}, whose moves split heaps in three", code.show()))
-                            .label(arg_span(0), "a hexadecimal code")
-                            .help("look for a period in its values instead: `period(octal_values(code, 1000))` (observed, not proved)"),
-                    ));
-                }
-                let stop = &self.world.stop;
-                match code.period(most, &mut || stop.check())? {
-                    Some(p) => Value::tuple(vec![Value::Int(p.preperiod as i64), Value::Int(p.period as i64), Value::Int(p.proved_at as i64)]),
-                    None => {
-                        return Err(Box::new(
-                            Diag::error(Code::EvalNoPeriod, format!("no period of {} is proved by heap {most}", code.show()))
-                                .label(arg_span(0), "this game")
-                                .help(format!("look further, `octal_period(\"{}\", {})` (up to {}), or at the values: many octal games have no known period", code.show(), most.saturating_mul(4).min(octal::MAX_PERIOD_HEAP), octal::MAX_PERIOD_HEAP)),
-                        ))
-                    }
-                }
+                let p = self.proved_period(&code, most, arg_span(0))?;
+                Value::tuple(vec![Value::Int(p.preperiod as i64), Value::Int(p.period as i64), Value::Int(p.proved_at as i64)])
+            }
+            Builtin::TakeAndBreak(radix) => self.take_and_break(radix, &args[0], arg_span(0))?,
+            Builtin::OctalMoves => {
+                let code = self.octal_code(&args[0], arg_span(0))?;
+                let n = self.octal_heap(&args[1], arg_span(1), octal::MAX_HEAP)?;
+                let heap = |k: usize| Value::Int(k as i64);
+                let options = code.options(n).into_iter().map(|parts| match parts.as_slice() {
+                    [] => heap(0),
+                    [m] => heap(*m),
+                    _ => Value::Split(parts.into_iter().map(heap).collect()),
+                });
+                Value::list(options.collect())
             }
             Builtin::OctalValues => {
                 let code = self.octal_code(&args[0], arg_span(0))?;
-                let most = if code.splits_in_three() { octal::MAX_HEAP_THREE } else { octal::MAX_HEAP };
+                let most = code.max_heap();
                 let n = self.octal_heap(&args[1], arg_span(1), most)?;
                 let stop = &self.world.stop;
                 let values = code.values(n, &mut || stop.check())?;
@@ -515,8 +518,56 @@ fn side_of(b: Builtin, v: &Value, span: Span) -> DiagResult<crate::cgt::Side> {
 }
 
 impl Interp<'_> {
-    /// The take-and-break code a string argument writes.
+    /// `octal(code)`, `hex(code)`: the instance of the take-and-break game of the code, its
+    /// parameter the code as `Code::show` writes it (so `octal(".77") == octal("0.77")`).
+    fn take_and_break(&mut self, radix: Radix, v: &Value, span: Span) -> DiagResult<Value> {
+        let code = self.octal_code(v, span)?;
+        if radix == Radix::Octal && code.splits_in_three() {
+            return Err(Box::new(
+                Diag::error(Code::EvalOctalCode, format!("{} is no octal code: a digit past 7 splits a heap in three", code.show()))
+                    .label(span, "this code")
+                    .help(format!("write a code with digits past 7 as hexadecimal: `hex(\"{}\")`", code.show())),
+            ));
+        }
+        let game = self.world.program.take_and_break.ok_or_else(|| Box::new(Diag::internal("the prelude's TakeAndBreak is not loaded")))?;
+        let inst = self.instance(game, vec![Some(Value::Str(code.show().into()))], span)?;
+        Ok(Value::Game(self.world.games.instance(inst)))
+    }
+
+    /// Whether a value is a game `octal(code)` or `hex(code)`.
+    fn is_take_and_break(&self, v: &Value) -> bool {
+        matches!(v, Value::Game(inst) if Some(self.world.games.info(inst.id()).game) == self.world.program.take_and_break)
+    }
+
+    /// The period of a take-and-break code proved by the periodicity theorem from its values
+    /// up to heap `most`: refused for a code that splits heaps in three, or none proved.
+    fn proved_period(&self, code: &octal::Code, most: usize, span: Span) -> DiagResult<octal::Period> {
+        if code.splits_in_three() {
+            return Err(Box::new(
+                Diag::error(Code::EvalDomain, format!("the periodicity theorem does not speak of {}, whose moves split heaps in three", code.show()))
+                    .label(span, "a hexadecimal code")
+                    .help("look for a period in its values instead: `period(octal_values(code, 1000))` (observed, not proved)"),
+            ));
+        }
+        let stop = &self.world.stop;
+        code.period(most, &mut || stop.check())?.ok_or_else(|| {
+            Box::new(
+                Diag::error(Code::EvalNoPeriod, format!("no period of {} is proved by heap {most}", code.show()))
+                    .label(span, "this game")
+                    .help(format!("look further, `octal_period(\"{}\", {})` (up to {}), or at the values: many octal games have no known period", code.show(), most.saturating_mul(4).min(octal::MAX_PERIOD_HEAP), octal::MAX_PERIOD_HEAP)),
+            )
+        })
+    }
+
+    /// The take-and-break code a string argument writes, or that of a game `octal(code)`.
     fn octal_code(&self, v: &Value, span: Span) -> DiagResult<octal::Code> {
+        let v = match v {
+            Value::Game(inst) if self.is_take_and_break(v) => match self.world.games.info(inst.id()).params.first() {
+                Some(code) => code,
+                None => return Err(Box::new(Diag::internal("a take-and-break game without its code"))),
+            },
+            other => other,
+        };
         let Value::Str(text) = v else {
             return Err(type_error(
                 span,
@@ -550,7 +601,7 @@ impl Interp<'_> {
             Rules(crate::value::Instance),
         }
         let game = match game {
-            Value::Game(inst) => HeapGame::Rules(inst.clone()),
+            Value::Game(inst) if !self.is_take_and_break(game) => HeapGame::Rules(inst.clone()),
             other => HeapGame::Code(self.octal_code(other, span)?),
         };
         let name = match &game {

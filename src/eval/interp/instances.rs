@@ -149,6 +149,9 @@ impl<'a> Interp<'a> {
             PositionShape::Single(_) => Vec::new(),
         };
         let mut label = game.name.clone();
+        if Some(game_id) == program.take_and_break {
+            label = take_and_break_label(&params);
+        }
         let mut shown = Vec::new();
         let mut default_frame = vec![Value::None; game.frame_size];
         for (i, param) in game.params.iter().enumerate() {
@@ -161,7 +164,7 @@ impl<'a> Interp<'a> {
             }
             default_frame[i] = params[i].clone();
         }
-        if !shown.is_empty() {
+        if !shown.is_empty() && Some(game_id) != program.take_and_break {
             label = format!("{}[{}]", label, shown.join(", "));
         }
         Ok(self.world.games.insert(InstanceInfo {
@@ -181,6 +184,9 @@ impl<'a> Interp<'a> {
         span: Span,
     ) -> DiagResult<Value> {
         let info = self.world.games.info(inst);
+        if Some(info.game) == self.world.program.take_and_break {
+            return self.heap_position(inst, args, span);
+        }
         let game = &self.world.program.games[info.game.0 as usize];
         let (lo, hi) = game.position.arity();
         if args.len() < lo || args.len() > hi {
@@ -232,6 +238,32 @@ impl<'a> Interp<'a> {
         }
         let atom = PosTerm::Atom(self.world.games.instance(inst), data);
         Ok(Value::pos(atom, info.convention))
+    }
+
+    /// A heap of a take-and-break game by code, `octal("0.77")(5)`: one number of tokens,
+    /// 0 to the largest heap whose values are computed.
+    fn heap_position(&self, inst: InstanceId, args: Vec<Value>, span: Span) -> DiagResult<Value> {
+        let info = self.world.games.info(inst);
+        let most = crate::cgt::octal::MAX_HEAP as i64;
+        match args.as_slice() {
+            [Value::Int(n)] if (0..=most).contains(n) => {
+                let atom = PosTerm::Atom(self.world.games.instance(inst), Value::Int(*n));
+                Ok(Value::pos(atom, info.convention))
+            }
+            [Value::Int(n)] => Err(Box::new(
+                Diag::error(Code::EvalTooLarge, format!("a heap of {n} is outside 0 to {most}"))
+                    .label(span, "this heap")
+                    .help(format!("a heap of {} has 0 to {most} tokens", info.label)),
+            )),
+            _ => Err(Box::new(
+                Diag::error(
+                    Code::EvalType,
+                    format!("a heap of {} is one number of tokens", info.label),
+                )
+                .label(span, "here")
+                .help(format!("give the heap's size: `{}(5)`", info.label)),
+            )),
+        }
     }
 
     pub(super) fn start_position(&mut self, inst: InstanceId, span: Span) -> DiagResult<Value> {
@@ -359,4 +391,15 @@ impl<'a> Interp<'a> {
             pending: None,
         })
     }
+}
+
+/// How `octal(code)` and `hex(code)` print: as they are written, `octal("0.77")`, the code
+/// as `octal::Code::show` writes it, `hex` where a digit is past 7.
+fn take_and_break_label(params: &[Value]) -> String {
+    let code = match params.first() {
+        Some(Value::Str(code)) => code.to_string(),
+        _ => "?".to_string(),
+    };
+    let hex = code.chars().any(|c| matches!(c, '8' | '9' | 'A'..='F'));
+    format!("{}(\"{code}\")", if hex { "hex" } else { "octal" })
 }
