@@ -62,4 +62,5 @@ mod strategic;
 mod strategic_deadlines;
 mod strings;
 mod sweep;
+mod take_and_break;
 mod values;

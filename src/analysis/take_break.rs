@@ -17,7 +17,7 @@ use crate::cgt::octal::{Code, Period};
 use crate::diag::{Code as DiagCode, Diag, DiagResult};
 use crate::eval::value::{InstanceId, Value};
 use crate::eval::World;
-use crate::graph::TermId;
+use crate::graph::{Term, TermId};
 
 /// The sequences of the take-and-break instances met so far, by instance (`None`: the
 /// instance is of another game).
@@ -67,18 +67,29 @@ pub(super) fn is_heap(an: &mut Analyzer, w: &World<'_>, t: TermId) -> bool {
 /// The heap `t` is, with its instance, when it is one of a take-and-break game by code.
 fn heap_of(an: &mut Analyzer, w: &World<'_>, t: TermId) -> Option<(InstanceId, usize)> {
     let game = w.program.take_and_break?;
-    let (inst, n) = an.graph.int_atom(t)?;
-    let entry = an.memos.sequences.by_instance.entry(inst).or_insert_with(|| {
-        let info = w.games.info(inst);
-        match info.params.first() {
-            Some(Value::Str(text)) if info.game == game => Code::parse(text).ok().map(|code| Sequence {
-                code,
-                values: Vec::new(),
-                period: None,
-            }),
-            _ => None,
-        }
-    });
+    // Small heaps sit in the graph's dense table, large ones boxed.
+    let (inst, n) = an.graph.int_atom(t).or_else(|| match an.graph.term(t) {
+        Term::Atom(inst, Value::Int(n)) => Some((inst, n)),
+        _ => None,
+    })?;
+    let entry = an
+        .memos
+        .sequences
+        .by_instance
+        .entry(inst)
+        .or_insert_with(|| {
+            let info = w.games.info(inst);
+            match info.params.first() {
+                Some(Value::Str(text)) if info.game == game => {
+                    Code::parse(text).ok().map(|code| Sequence {
+                        code,
+                        values: Vec::new(),
+                        period: None,
+                    })
+                }
+                _ => None,
+            }
+        });
     entry.as_ref()?;
     Some((inst, usize::try_from(n).ok()?))
 }

@@ -128,34 +128,50 @@ impl Code {
     /// Every move from a heap of `h`, as the heaps it leaves (each of at least one token, in
     /// increasing order), each once: `[]` where the whole heap is taken.
     pub fn options(&self, h: usize) -> Vec<Vec<usize>> {
-        let mut out = std::collections::BTreeSet::new();
+        // Every option of one take leaves parts summing to the same `h - take`, and each
+        // shape is listed once, so no option is listed twice.
+        let mut out = Vec::with_capacity(self.option_count(h));
         for (take, &d) in self.rules.iter().enumerate() {
             if d == 0 || take > h {
                 continue;
             }
             let m = h - take;
             if d & 1 != 0 && m == 0 {
-                out.insert(Vec::new());
+                out.push(Vec::new());
             }
             if d & 2 != 0 && m >= 1 {
-                out.insert(vec![m]);
+                out.push(vec![m]);
             }
             if d & 4 != 0 {
-                for a in 1..=m / 2 {
-                    out.insert(vec![a, m - a]);
-                }
+                out.extend((1..=m / 2).map(|a| vec![a, m - a]));
             }
             if d & 8 != 0 {
                 for a in 1..=m / 3 {
-                    for b in a..=(m - a) / 2 {
-                        if m - a - b >= b {
-                            out.insert(vec![a, b, m - a - b]);
-                        }
-                    }
+                    out.extend((a..=(m - a) / 2).map(|b| vec![a, b, m - a - b]));
                 }
             }
         }
-        out.into_iter().collect()
+        out
+    }
+
+    /// How many options a heap of `h` has ([`Code::options`]' length), without listing them.
+    pub fn option_count(&self, h: usize) -> usize {
+        let mut count = 0;
+        for (take, &d) in self.rules.iter().enumerate() {
+            if d == 0 || take > h {
+                continue;
+            }
+            let m = h - take;
+            count += usize::from(d & 1 != 0 && m == 0) + usize::from(d & 2 != 0 && m >= 1);
+            if d & 4 != 0 {
+                count += m / 2;
+            }
+            if d & 8 != 0 {
+                // Partitions of m into three parts: the nearest integer to m²/12.
+                count += (m * m + 6) / 12;
+            }
+        }
+        count
     }
 
     /// `G(0)..=G(n)`, calling `check` now and then (a deadline, a cancel).

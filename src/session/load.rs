@@ -338,8 +338,7 @@ impl Session {
         let file = self.sources.add("<cgl prelude>", PRELUDE);
         let parsed = parse_file(file, PRELUDE).map_err(|d| vec![*d])?;
         let lowered = lower_file(&mut self.program, &parsed, &[], &mut || Ok(()))?;
-        let Some((crate::lower::Global::Game(id), _)) = lowered.exports.get("TakeAndBreak")
-        else {
+        let Some((crate::lower::Global::Game(id), _)) = lowered.exports.get("TakeAndBreak") else {
             return Err(vec![Diag::internal("the prelude defines no TakeAndBreak")]);
         };
         self.program.take_and_break = Some(*id);

@@ -412,6 +412,7 @@ impl<'a> Interp<'a> {
             Builtin::OctalMoves => {
                 let code = self.octal_code(&args[0], arg_span(0))?;
                 let n = self.octal_heap(&args[1], arg_span(1), octal::MAX_HEAP)?;
+                self.sized(code.option_count(n), span, "list")?;
                 let heap = |k: usize| Value::Int(k as i64);
                 let options = code.options(n).into_iter().map(|parts| match parts.as_slice() {
                     [] => heap(0),
@@ -524,12 +525,24 @@ impl Interp<'_> {
         let code = self.octal_code(v, span)?;
         if radix == Radix::Octal && code.splits_in_three() {
             return Err(Box::new(
-                Diag::error(Code::EvalOctalCode, format!("{} is no octal code: a digit past 7 splits a heap in three", code.show()))
-                    .label(span, "this code")
-                    .help(format!("write a code with digits past 7 as hexadecimal: `hex(\"{}\")`", code.show())),
+                Diag::error(
+                    Code::EvalOctalCode,
+                    format!(
+                        "{} is no octal code: a digit past 7 splits a heap in three",
+                        code.show()
+                    ),
+                )
+                .label(span, "this code")
+                .help(format!(
+                    "write a code with digits past 7 as hexadecimal: `hex(\"{}\")`",
+                    code.show()
+                )),
             ));
         }
-        let game = self.world.program.take_and_break.ok_or_else(|| Box::new(Diag::internal("the prelude's TakeAndBreak is not loaded")))?;
+        let game =
+            self.world.program.take_and_break.ok_or_else(|| {
+                Box::new(Diag::internal("the prelude's TakeAndBreak is not loaded"))
+            })?;
         let inst = self.instance(game, vec![Some(Value::Str(code.show().into()))], span)?;
         Ok(Value::Game(self.world.games.instance(inst)))
     }
@@ -541,7 +554,12 @@ impl Interp<'_> {
 
     /// The period of a take-and-break code proved by the periodicity theorem from its values
     /// up to heap `most`: refused for a code that splits heaps in three, or none proved.
-    fn proved_period(&self, code: &octal::Code, most: usize, span: Span) -> DiagResult<octal::Period> {
+    fn proved_period(
+        &self,
+        code: &octal::Code,
+        most: usize,
+        span: Span,
+    ) -> DiagResult<octal::Period> {
         if code.splits_in_three() {
             return Err(Box::new(
                 Diag::error(Code::EvalDomain, format!("the periodicity theorem does not speak of {}, whose moves split heaps in three", code.show()))
@@ -562,10 +580,16 @@ impl Interp<'_> {
     /// The take-and-break code a string argument writes, or that of a game `octal(code)`.
     fn octal_code(&self, v: &Value, span: Span) -> DiagResult<octal::Code> {
         let v = match v {
-            Value::Game(inst) if self.is_take_and_break(v) => match self.world.games.info(inst.id()).params.first() {
-                Some(code) => code,
-                None => return Err(Box::new(Diag::internal("a take-and-break game without its code"))),
-            },
+            Value::Game(inst) if self.is_take_and_break(v) => {
+                match self.world.games.info(inst.id()).params.first() {
+                    Some(code) => code,
+                    None => {
+                        return Err(Box::new(Diag::internal(
+                            "a take-and-break game without its code",
+                        )))
+                    }
+                }
+            }
             other => other,
         };
         let Value::Str(text) = v else {

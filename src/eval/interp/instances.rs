@@ -240,6 +240,18 @@ impl<'a> Interp<'a> {
         Ok(Value::pos(atom, info.convention))
     }
 
+    /// The code of `inst` when it is a take-and-break game by code (`octal("0.77")`).
+    pub(super) fn heap_code(&self, inst: InstanceId) -> Option<crate::cgt::octal::Code> {
+        let info = self.world.games.info(inst);
+        if Some(info.game) != self.world.program.take_and_break {
+            return None;
+        }
+        match info.params.first() {
+            Some(Value::Str(text)) => crate::cgt::octal::Code::parse(text).ok(),
+            _ => None,
+        }
+    }
+
     /// A heap of a take-and-break game by code, `octal("0.77")(5)`: one number of tokens,
     /// 0 to the largest heap whose values are computed.
     fn heap_position(&self, inst: InstanceId, args: Vec<Value>, span: Span) -> DiagResult<Value> {
@@ -251,9 +263,12 @@ impl<'a> Interp<'a> {
                 Ok(Value::pos(atom, info.convention))
             }
             [Value::Int(n)] => Err(Box::new(
-                Diag::error(Code::EvalTooLarge, format!("a heap of {n} is outside 0 to {most}"))
-                    .label(span, "this heap")
-                    .help(format!("a heap of {} has 0 to {most} tokens", info.label)),
+                Diag::error(
+                    Code::EvalTooLarge,
+                    format!("a heap of {n} is outside 0 to {most}"),
+                )
+                .label(span, "this heap")
+                .help(format!("a heap of {} has 0 to {most} tokens", info.label)),
             )),
             _ => Err(Box::new(
                 Diag::error(

@@ -95,6 +95,11 @@ impl<'a> Interp<'a> {
         inst: InstanceId,
         data: PositionData<'_>,
     ) -> DiagResult<Option<bool>> {
+        // A heap of a take-and-break game may have millions of options: they are counted.
+        if let (Some(code), PositionData::Value(Value::Int(n))) = (self.heap_code(inst), &data) {
+            let n = usize::try_from(*n).unwrap_or(0);
+            return Ok(Some(code.option_count(n) > 0));
+        }
         let values_fit = self.any_value_fits(inst);
         let tuple_len = self.int_tuple_len(inst);
         let mut any = false;
