@@ -27,10 +27,16 @@ pub struct Compiled {
 }
 
 impl Compiled {
-    /// Counts a program's rules and conditions.
-    pub fn of(compiled: &CompiledGames) -> Compiled {
+    /// Counts a program's rules and conditions, but for the game `skip` (the prelude's, which
+    /// no user wrote).
+    pub fn of(compiled: &CompiledGames, skip: Option<usize>) -> Compiled {
         let mut c = Compiled::default();
-        for game in &compiled.games {
+        for (_, game) in compiled
+            .games
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| Some(*i) != skip)
+        {
             c.of_rules += game.rules.len();
             c.rules += game.rules.iter().filter(|r| r.is_some()).count();
             c.of_conditions += game.terminal.len() + game.draw.len();
@@ -291,12 +297,13 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// The figures of a session whose phases took `load` and `eval`.
+    /// The figures of a session whose phases took `load` and `eval`; `prelude` is the game
+    /// cgl itself defines, left out of the count of compiled rules.
     pub fn new(
         load: Duration,
         eval: Duration,
         work: Work,
-        compiled: &CompiledGames,
+        (compiled, prelude): (&CompiledGames, Option<usize>),
         analyzer: &Analyzer,
         names: &dyn InstanceNames,
     ) -> Stats {
@@ -304,7 +311,7 @@ impl Stats {
             load,
             eval,
             work,
-            compiled: Compiled::of(compiled),
+            compiled: Compiled::of(compiled, prelude),
             graph: GraphSize::of(analyzer, names),
         }
     }

@@ -846,3 +846,39 @@ fn table_reports_a_saltus_only_on_enough_values() {
         "{out}"
     );
 }
+
+/// `:table` of a take-and-break game by code gives its heaps a row per proved period and the
+/// proof, from the session's first entry (the prelude comes with it).
+#[test]
+fn table_of_a_code_reports_the_proved_period() {
+    let input = b":table octal(\"0.77\")\n:table hex(\"0.F\")\n:table octal(\"0.16\")\n";
+    let (code, out, err) = repl(&[], input);
+    assert_no_crash("table", &err);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("grundy(octal(\"0.77\")(n)) for n in 0..168:"),
+        "{out}"
+    );
+    // Twelve columns, the period's row from 72 on: 4 1 2 8 1 4 7 2 1 8 2 7 (Winning Ways).
+    let row = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("72 |"))
+        .unwrap_or_default();
+    let cells: Vec<&str> = row
+        .split('|')
+        .nth(1)
+        .unwrap_or_default()
+        .split_whitespace()
+        .collect();
+    assert_eq!(
+        cells,
+        ["4", "1", "2", "8", "1", "4", "7", "2", "1", "8", "2", "7"],
+        "{out}"
+    );
+    assert!(out.contains("period 12, from n = 71 (preperiod 71), proved by the periodicity theorem from the values to heap 167"), "{out}");
+    assert!(out.contains("no period proved: the periodicity theorem does not speak of codes that split a heap in three"), "{out}");
+    assert!(
+        out.contains("no period proved to heap 65536; octal_period(\"0.16\", most) looks further"),
+        "{out}"
+    );
+}

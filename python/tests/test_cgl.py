@@ -378,3 +378,20 @@ def test_misere_quotient_of_a_game_answers_as_bouton_says(nim):
             bouton = x == 0
         got = nim.eval(f"misere_outcome(Nim, {list(heaps)})")
         assert got is (cgl.Outcome.P if bouton else cgl.Outcome.N), heaps
+
+
+def test_a_game_by_code_is_a_game_of_the_session():
+    """`octal("0.77")` through a fresh session (the prelude comes with the first entry):
+    Kayles's heaps against a mex written here from the rule (take one or two pins, leaving
+    up to two rows), and a heap of a million read off the proved period."""
+    s = cgl.Session()
+    values = []
+    for n in range(40):
+        options = set()
+        for take in (1, 2):
+            for left in range(n - take + 1):
+                options.add(values[left] ^ values[n - take - left])
+        values.append(next(g for g in range(n + 2) if g not in options))
+    assert s.eval('[grundy(octal("0.77")(n)) for n in 0..40]') == values
+    assert s.eval('period(octal("0.77"))') == (71, 12)
+    assert s.eval('grundy(octal("0.77")(1000000))') == s.eval('grundy(octal("0.77")(76))')

@@ -63,10 +63,11 @@ pub use crate::session::{
     choose_move, completions, escaped, highlights, picture_svg, short_label, shown, word_start,
     Binding, Bindings, Budget, Cancel, Certificate, Completion, CompletionKind, Data, Definition,
     DefinitionKind, Equilibria, Equilibrium, Exercise, Facts, FailedValues, ForMover, Fragment,
-    GameInfo, Gave, Highlight, HighlightKind, LoadPolicy, Marked, MovesGraph, NameAt, OptionFacts,
-    ParsedExpr, PlayEnd, PlayOption, PlayView, Proves, Ran, Rows, RunOptions, SealedExercise,
-    SealedKey, Session, SessionConfig, StatementKind, Symbol, TableVar, Winner, CERTIFICATE_FORMAT,
-    DEFAULT_MAX_FILE_MIB, DOT_NODES, MOST_OPTIONS, SEALED_FORMAT,
+    GameInfo, Gave, HeapTable, Highlight, HighlightKind, LoadPolicy, Marked, MovesGraph, NameAt,
+    OptionFacts, ParsedExpr, PlayEnd, PlayOption, PlayView, Proves, Ran, Rows, RunOptions,
+    SealedExercise, SealedKey, Session, SessionConfig, StatementKind, Symbol, TableVar, Winner,
+    CERTIFICATE_FORMAT, DEFAULT_MAX_FILE_MIB, DOT_NODES, MOST_OPTIONS, SEALED_FORMAT,
+    TABLE_PROOF_HEAP,
 };
 
 pub use crate::cgt::{Dyadic, Side};

@@ -550,7 +550,7 @@ fn write_stats(
             times.0,
             times.1,
             work,
-            session.compiled(),
+            session.compiled_rules(),
             session.analyzer(),
             session.instances(),
         );

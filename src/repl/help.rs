@@ -36,7 +36,8 @@ and the built-ins below.
         "builtins",
         "Analyses: outcome grundy remoteness (ks) moves winning_moves line reachable period
 saltus_period; score optimal_moves (payoff games)
-Take-and-break codes: octal_values(code, n) octal_period(code) (\"0.77\" is Kayles)
+Take-and-break codes: octal(code) hex(code) (games: octal(\"0.77\")(5) is a row of Kayles)
+octal_moves(code, n) octal_values(code, n) octal_period(code) period(octal(code))
 misere_quotient(code, n) misere_outcome(code, heaps)
 Sets and numbers: mex lego len count popcount bits v2 gcd abs min max sum any all
 Lists: sorted reversed list enumerate zip set str
@@ -78,6 +79,9 @@ Example: :explain Kayles(4)
 when a period is spotted), and reports the period: preperiod and period as in
 period(xs), or, for integers with none, the arithmetic period and its saltus as in
 saltus_period(xs). Example: :table grundy(Kayles(n)) for n in 0..100
+:table octal(\"0.77\") shows a take-and-break game's heaps with the period the
+periodicity theorem proves, and the heap it is proved at; :table G of a strategic
+game, its payoffs.
 "
         }
         "grid" => {

@@ -496,10 +496,21 @@ impl Repl {
             Command::PayoffTable { expr, player } => {
                 let value = self.eval_part(file, text, &expr)?;
                 let span = Span::new(file, expr.start, expr.end);
-                let player = player.map(|r| &text[r]);
-                let shown = super::strategic::table(&mut self.session, &value, player, span)
-                    .map_err(|d| vec![*d])?;
-                let _ = write!(out, "{shown}");
+                // A take-and-break game by code: its heaps' values and proved period.
+                if let (Some(heaps), None) = (self.session.heap_table(&value), &player) {
+                    let heaps = heaps.map_err(|d| vec![*d])?;
+                    let game = self.session.show(&value);
+                    let _ = write!(
+                        out,
+                        "{}",
+                        table::heap_table(&self.session, &game, &heaps, self.color)
+                    );
+                } else {
+                    let player = player.map(|r| &text[r]);
+                    let shown = super::strategic::table(&mut self.session, &value, player, span)
+                        .map_err(|d| vec![*d])?;
+                    let _ = write!(out, "{shown}");
+                }
             }
             Command::Table { expr, var } => {
                 let rows = self.tabulate(file, text, &expr, &var, None)?;

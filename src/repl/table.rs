@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use crate::api::builtins;
-use crate::api::Session;
+use crate::api::{HeapTable, Session, TABLE_PROOF_HEAP};
 use crate::api::{Outcome, Value};
 
 /// The mark of `true` in `:table` and `:grid` (what stands out, as P-positions are black in
@@ -68,6 +68,39 @@ fn consecutive(ns: &[Value]) -> Option<i64> {
 /// `:table`: the values of a sequence, ten to a row (or a row per period, when one is
 /// spotted), then the period.
 pub fn table(session: &Session, title: &str, rows: &[(Value, Value)], color: bool) -> String {
+    table_of(session, title, rows, color, None)
+}
+
+/// `:table octal("0.77")`: the values of a take-and-break game's heaps, a row per period
+/// when one is proved, then the proof (instead of a period seen).
+pub fn heap_table(session: &Session, game: &str, heaps: &HeapTable, color: bool) -> String {
+    let rows: Vec<(Value, Value)> = (0i64..)
+        .zip(&heaps.values)
+        .map(|(n, v)| (Value::Int(n), Value::Int(i64::from(*v))))
+        .collect();
+    let title = format!("grundy({game}(n)) for n in 0..{}", rows.len());
+    let line = match heaps.proved {
+        Some((pre, p, at)) => format!(
+            "period {p}, from n = {pre} (preperiod {pre}), proved by the periodicity theorem from the values to heap {at}"
+        ),
+        None if heaps.splits_in_three => "no period proved: the periodicity theorem does not speak of codes that split a heap in three".to_string(),
+        None => format!(
+            "no period proved to heap {TABLE_PROOF_HEAP}; octal_period(\"{}\", most) looks further",
+            heaps.code
+        ),
+    };
+    let columns = heaps.proved.map(|(_, p, _)| p);
+    table_of(session, &title, &rows, color, Some((columns, line)))
+}
+
+/// A table; with `proved`, its columns (a period) and last line are given, not spotted.
+fn table_of(
+    session: &Session,
+    title: &str,
+    rows: &[(Value, Value)],
+    color: bool,
+    proved: Option<(Option<usize>, String)>,
+) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "{title}:");
     if rows.is_empty() {
@@ -90,7 +123,10 @@ pub fn table(session: &Session, title: &str, rows: &[(Value, Value)], color: boo
             .collect::<Option<Vec<i64>>>()
             .and_then(|ints| builtins::saltus_period(&ints)),
     };
-    let row_period = period.map(|(_, p)| p).or(saltus.map(|(_, p, _)| p));
+    let row_period = match &proved {
+        Some((columns, _)) => *columns,
+        None => period.map(|(_, p)| p).or(saltus.map(|(_, p, _)| p)),
+    };
     let width = shown.iter().map(|s| s.chars().count()).max().unwrap_or(1);
     match consecutive(&ns) {
         Some(first) if width <= 6 => {
@@ -155,6 +191,10 @@ pub fn table(session: &Session, title: &str, rows: &[(Value, Value)], color: boo
             .map_or_else(|| pre.to_string(), |n| session.show(n));
         format!("n = {from}")
     };
+    if let Some((_, line)) = proved {
+        let _ = writeln!(out, "{line}");
+        return out;
+    }
     match period {
         Some((pre, p)) => {
             let _ = writeln!(

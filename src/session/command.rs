@@ -142,7 +142,7 @@ pub const COMMANDS: &[(&str, &[&str], &str, &str)] = &[
         "table",
         &[],
         "EXPR for n in A..B | G [for PLAYER]",
-        "a sequence of values, with its period; a strategic game's payoffs",
+        "a sequence of values, with its period; a take-and-break game's proved period; a strategic game's payoffs",
     ),
     (
         "grid",

@@ -33,7 +33,7 @@ impl Session {
     /// The exercises of the key `text` (named `name` in diagnostics), in order: every
     /// `expect` of it. A key that does not parse, or has no expectation, is refused.
     pub fn key_exercises(&mut self, name: &str, text: &str) -> Result<Vec<Exercise>, Vec<Diag>> {
-        let file = self.sources.add(name, text);
+        let file = self.add_source(name, text);
         let stop = self.stop.clone();
         let parsed = parse_file_checked(file, text, &mut || stop.check()).map_err(|d| vec![*d])?;
         let mut exercises = Vec::new();
@@ -65,7 +65,7 @@ impl Session {
     /// Whether `text` is a key, with an `expect` (or does not parse, and so is a key whose
     /// diagnostics a teacher must see), not a solution or definitions a key imports.
     pub fn is_key(&mut self, name: &str, text: &str) -> bool {
-        let file = self.sources.add(name, text);
+        let file = self.add_source(name, text);
         let stop = self.stop.clone();
         parse_file_checked(file, text, &mut || stop.check()).map_or(true, |parsed| {
             parsed
@@ -90,7 +90,7 @@ impl Session {
         text: &str,
         submission: usize,
     ) -> Result<Vec<Result<usize, Vec<Diag>>>, Vec<Diag>> {
-        let whole = self.sources.add(name, text);
+        let whole = self.add_source(name, text);
         let stop = self.stop.clone();
         let parsed = parse_file_checked(whole, text, &mut || stop.check()).map_err(|d| vec![*d])?;
         let mut cuts = Vec::new();
@@ -115,7 +115,7 @@ impl Session {
                 .map(|(_, s)| *s)
                 .chain(cuts.iter().copied());
             let own = blank_out(text, blanked);
-            let file = self.sources.add(name, own.as_str());
+            let file = self.add_source(name, own.as_str());
             let stop = self.stop.clone();
             let one = match parse_file_checked(file, &own, &mut || stop.check()) {
                 Ok(one) => one,

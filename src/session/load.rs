@@ -303,7 +303,6 @@ impl Session {
         let text = self.text_of(file);
         let stop = self.stop.clone();
         let parsed = parse_file_checked(file, &text, &mut || stop.check()).map_err(|d| vec![*d])?;
-        self.load_prelude()?;
         let mut imported = Vec::new();
         for item in &parsed.items {
             if let ast::Item::Import { path, alias, span } = item {
@@ -324,11 +323,16 @@ impl Session {
         self.stop.check().map_err(|d| vec![*d])?;
         let stop = self.stop.clone();
         let lowered = lower_file(&mut self.program, &parsed, &imports, &mut || stop.check())?;
-        Ok(self.keep_lowered(file, lowered))
+        let index = self.keep_lowered(file, lowered);
+        // After the file's own games, which keep the ids they have without it (the first
+        // file's first game is `GameId(0)`); before anything is evaluated.
+        self.load_prelude()?;
+        Ok(index)
     }
 
     /// Lowers the games cgl defines itself (`prelude.game`) into the program, once: after the
-    /// first file's or expression's source is added, so that the first file is `FileId(0)`.
+    /// first file is lowered or the first entry's source added, so that the first file is
+    /// `FileId(0)` and its games the first `GameId`s.
     /// They are in no file's scope; `Program::take_and_break` names the game `octal(code)`
     /// makes.
     pub(super) fn load_prelude(&mut self) -> Result<(), Vec<Diag>> {

@@ -14,6 +14,7 @@ mod drawing;
 mod expect;
 mod failure;
 mod grade;
+mod heaps;
 mod highlight;
 mod load;
 mod lookup;
@@ -31,6 +32,7 @@ pub use complete::{completions, word_start, Completion, CompletionKind};
 pub use data::{picture_svg, Data, Equilibria, Equilibrium};
 pub use drawing::{MovesGraph, DOT_NODES};
 pub use grade::{Exercise, Marked};
+pub use heaps::{HeapTable, TABLE_PROOF_HEAP};
 pub use highlight::{highlights, Highlight, HighlightKind};
 pub use load::{escaped, shown};
 pub use lookup::{Definition, DefinitionKind, NameAt, Symbol};
@@ -183,6 +185,13 @@ impl Session {
     /// The compiled forms of the program's games (for statistics and tests).
     pub fn compiled(&self) -> &CompiledGames {
         &self.compiled
+    }
+
+    /// The compiled forms with the id of the prelude's game, which `--stats` leaves out of
+    /// its count of the rules a user wrote.
+    pub fn compiled_rules(&self) -> (&CompiledGames, Option<usize>) {
+        let prelude = self.program.take_and_break.map(|g| g.0 as usize);
+        (&self.compiled, prelude)
     }
 
     /// The game graph (for statistics and tests).

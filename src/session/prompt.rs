@@ -176,12 +176,16 @@ pub struct GameInfo {
 
 impl Session {
     /// Adds a source text (a REPL entry) and returns its id, for diagnostics to point into.
+    /// The first source brings in the prelude (`load_prelude`), whose failure would be a bug
+    /// of cgl's own text: `octal(code)` then reports it, as an internal error.
     pub fn add_source(
         &mut self,
         name: impl Into<String>,
         text: impl Into<std::sync::Arc<str>>,
     ) -> FileId {
-        self.sources.add(name, text)
+        let file = self.sources.add(name, text);
+        let _ = self.load_prelude();
+        file
     }
 
     /// Lowers and evaluates a parsed expression with the names of `scope`.

@@ -253,7 +253,7 @@ fn check_file(path: &Path, settings: &CheckSettings, stop: &Arc<AtomicBool>) -> 
                     load_time,
                     Duration::ZERO,
                     Work::Expectations(0),
-                    session.compiled(),
+                    session.compiled_rules(),
                     session.analyzer(),
                     session.instances(),
                 )
@@ -334,7 +334,7 @@ fn check_file(path: &Path, settings: &CheckSettings, stop: &Arc<AtomicBool>) -> 
             load_time,
             started.elapsed(),
             Work::Expectations(evaluated),
-            session.compiled(),
+            session.compiled_rules(),
             session.analyzer(),
             session.instances(),
         ));
