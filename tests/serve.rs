@@ -150,6 +150,17 @@ fn serve_diagnostics_expectations_queries_and_play() {
         .map(|r| &r["cell"]["text"])
         .collect();
     assert_eq!(cells, [&json!("1"), &json!("0"), &json!("3"), &json!("2")]);
+    // A take-and-break game by code: Kayles's heaps to the proof, and the proof.
+    let kayles = ask(":table octal(\"0.77\")");
+    assert_eq!(kayles["kind"], "table", "{kayles}");
+    assert_eq!(
+        kayles["rows"].as_array().map(Vec::len),
+        Some(168),
+        "{kayles}"
+    );
+    assert_eq!(kayles["rows"][72]["cell"]["text"], "4", "{kayles}");
+    let note = kayles["note"].as_str().unwrap_or_default();
+    assert!(note.starts_with("period 12, from n = 71"), "{kayles}");
     let wrong = ask("grundy(Nimm(3))");
     assert_eq!(wrong["kind"], "error");
     assert_eq!(wrong["errors"][0]["place"]["column"], 8);

@@ -499,12 +499,8 @@ impl Repl {
                 // A take-and-break game by code: its heaps' values and proved period.
                 if let (Some(heaps), None) = (self.session.heap_table(&value), &player) {
                     let heaps = heaps.map_err(|d| vec![*d])?;
-                    let game = self.session.show(&value);
-                    let _ = write!(
-                        out,
-                        "{}",
-                        table::heap_table(&self.session, &game, &heaps, self.color)
-                    );
+                    let shown = table::heap_table(&self.session, &heaps, self.color);
+                    let _ = write!(out, "{shown}");
                 } else {
                     let player = player.map(|r| &text[r]);
                     let shown = super::strategic::table(&mut self.session, &value, player, span)

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
 use crate::api::builtins;
-use crate::api::{HeapTable, Session, TABLE_PROOF_HEAP};
+use crate::api::{HeapTable, Session};
 use crate::api::{Outcome, Value};
 
 /// The mark of `true` in `:table` and `:grid` (what stands out, as P-positions are black in
@@ -73,24 +73,20 @@ pub fn table(session: &Session, title: &str, rows: &[(Value, Value)], color: boo
 
 /// `:table octal("0.77")`: the values of a take-and-break game's heaps, a row per period
 /// when one is proved, then the proof (instead of a period seen).
-pub fn heap_table(session: &Session, game: &str, heaps: &HeapTable, color: bool) -> String {
-    let rows: Vec<(Value, Value)> = (0i64..)
-        .zip(&heaps.values)
-        .map(|(n, v)| (Value::Int(n), Value::Int(i64::from(*v))))
+pub fn heap_table(session: &Session, heaps: &HeapTable, color: bool) -> String {
+    let rows: Vec<(Value, Value)> = heaps
+        .rows()
+        .into_iter()
+        .map(|(n, mut cells)| (n, cells.pop().map_or(Value::None, |(_, v)| v)))
         .collect();
-    let title = format!("grundy({game}(n)) for n in 0..{}", rows.len());
-    let line = match heaps.proved {
-        Some((pre, p, at)) => format!(
-            "period {p}, from n = {pre} (preperiod {pre}), proved by the periodicity theorem from the values to heap {at}"
-        ),
-        None if heaps.splits_in_three => "no period proved: the periodicity theorem does not speak of codes that split a heap in three".to_string(),
-        None => format!(
-            "no period proved to heap {TABLE_PROOF_HEAP}; octal_period(\"{}\", most) looks further",
-            heaps.code
-        ),
-    };
     let columns = heaps.proved.map(|(_, p, _)| p);
-    table_of(session, &title, &rows, color, Some((columns, line)))
+    table_of(
+        session,
+        &heaps.title,
+        &rows,
+        color,
+        Some((columns, heaps.proof())),
+    )
 }
 
 /// A table; with `proved`, its columns (a period) and last line are given, not spotted.

@@ -270,10 +270,22 @@ fn command(s: &mut Session, index: usize, query: &str) -> Result<Json, Vec<Diag>
             doc["svg"] = plot_svg(s, &query[expr.clone()], (x, Some(y)), &grid, span(&expr));
             Ok(doc)
         }
-        Command::PayoffTable { expr, .. }
-        | Command::Explain(expr)
-        | Command::Type(expr)
-        | Command::Time(expr) => {
+        // `:table` of a take-and-break game by code: its heaps and the period proved; of any
+        // other value (a strategic game's payoffs), the value.
+        Command::PayoffTable { expr, .. } => {
+            let parsed = ParsedExpr::parse(file, query, &expr)?;
+            let value = s.eval_parsed(&parsed, &scope)?;
+            let Some(heaps) = s.heap_table(&value) else {
+                return value_json(s, &value, span(&expr));
+            };
+            let heaps = heaps.map_err(|d| vec![*d])?;
+            let rows = heaps.rows();
+            let mut doc = super::views::table(s, &heaps.title, "n", &rows);
+            doc["note"] = Json::String(heaps.proof());
+            doc["svg"] = plot_svg(s, &heaps.title, ("n", None), &rows, span(&expr));
+            Ok(doc)
+        }
+        Command::Explain(expr) | Command::Type(expr) | Command::Time(expr) => {
             let parsed = ParsedExpr::parse(file, query, &expr)?;
             let value = s.eval_parsed(&parsed, &scope)?;
             value_json(s, &value, span(&expr))

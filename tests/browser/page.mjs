@@ -81,6 +81,16 @@ try {
   check("the table has 8 rows", (await page.locator("#answers li:first-child table tr").count()) === 9);
   check("and its picture", (await page.locator("#answers li:first-child img.plot").count()) === 1);
   await shot("fixed-and-asked");
+  // A take-and-break game by code: Kayles's heaps to the proof, and what was proved.
+  await page.fill("#query", ':table octal("0.77")');
+  await page.press("#query", "Enter");
+  await page.waitForFunction(() => {
+    const note = document.querySelector("#answers li:first-child .note");
+    return note && note.textContent.startsWith("period 12, from n = 71");
+  });
+  check("Kayles's table says its period is proved",
+    (await page.locator("#answers li:first-child table tr").count()) === 169);
+  await shot("kayles-proved");
 
   // Tic-tac-toe from the served folder, against perfect play.
   await page.selectOption("#file-list", "tictactoe.game");

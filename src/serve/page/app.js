@@ -314,7 +314,10 @@ function tableAnswer(doc) {
     tr.append(el("th", null, r.label), cellTd(r.cell));
     t.append(tr);
   }
-  return withPicture(doc, t);
+  const shown = withPicture(doc, t);
+  // What the server proved of the table (a take-and-break game's period).
+  if (doc.note) shown.append(el("div", "note", doc.note));
+  return shown;
 }
 
 // A table with, when its values can be drawn, its picture as `cgl plot` draws it beside.
