@@ -6,7 +6,7 @@
 use crate::common::{cgl, temp_dir};
 
 /// The four games as rules, each named by its code.
-const RULES: &str = "
+pub const RULES: &str = "
 // 0.77: take one or two pins, leaving 0, 1 or 2 rows.
 game Kayles {
     position n

@@ -204,19 +204,8 @@ fn heaps_and_sums_are_the_brute_forces_values() {
     }
 }
 
-/// Kayles and Dawson's chess written as rules, for the outcomes of mixed sums.
-const RULES: &str = "
-game Kayles {
-    position n
-    move split(i, n - 1 - i) for i in 0..n
-    move split(i, n - 2 - i) for i in 0..n - 1
-}
-game DawsonChess {
-    position n
-    move 0 if n == 1
-    move n - 2 if n >= 2
-    move split(i, n - 3 - i) for i in 0..n - 2
-}
+/// Heaps by code beside the games of `octal.rs` written as rules, for mixed sums.
+const BY_CODE: &str = "
 const K = octal(\"0.77\")
 const DC = octal(\".137\")
 ";
@@ -225,7 +214,7 @@ const DC = octal(\".137\")
 fn outcomes_and_moves_agree_with_the_rules() {
     let dir = temp_dir("take-and-break");
     let file = dir.join("rules.game");
-    std::fs::write(&file, RULES).unwrap();
+    std::fs::write(&file, format!("{}{BY_CODE}", crate::octal::RULES)).unwrap();
     let file = file.display().to_string();
     for expr in [
         // Normal play: every sum of a heap by code and a heap by rules.
