@@ -20,7 +20,7 @@ struct Rule {
 impl Rule {
     fn new(code: &str) -> Rule {
         let (whole, frac) = code.split_once('.').expect("a code has a point");
-        let mut digits = vec![whole.parse::<u32>().unwrap_or(0)];
+        let mut digits = vec![u32::from_str_radix(whole, 16).unwrap_or(0)];
         digits.extend(frac.chars().map(|c| c.to_digit(16).expect("a hex digit")));
         Rule { digits }
     }
@@ -99,6 +99,7 @@ const CODES: &[(&str, &str)] = &[
     ("hex", "0.F"),
     ("hex", "0.8"),
     ("hex", "0.3F"),
+    ("hex", "C.1"),
 ];
 
 /// The triples of heaps asked as sums: every one of total at most 14, and a spread to 30.
@@ -276,12 +277,42 @@ fn refusals_are_diagnostics() {
             "cgl::limit::timeout",
             &["--timeout", "0.3"],
         ),
+        // Millions of options, each a split in three: the deadline stops the list.
+        (
+            "len(octal_moves(\"0.F\", 20000))",
+            "cgl::limit::timeout",
+            &["--timeout", "0.5"],
+        ),
+        // The code is set by `octal`/`hex` only, checked and normalised there.
+        (
+            "octal(\"0.77\")[code = \".77\"]",
+            "cgl::eval::unknown_param",
+            &[],
+        ),
+        ("octal(\"0.77\").start", "cgl::eval::no_start", &[]),
     ] {
         let mut argv = vec!["eval"];
         argv.extend_from_slice(args);
         argv.push(expr);
+        let started = Instant::now();
         let (status, _, err) = cgl(&argv);
         assert_eq!(status, 1, "{expr}: {err}");
         assert!(err.contains(code) && err.contains("help"), "{expr}: {err}");
+        // The prelude's game is no name a user can write: diagnostics name the game by code.
+        assert!(!err.contains("TakeAndBreak"), "{expr}: {err}");
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{expr}: {:?}",
+            started.elapsed()
+        );
     }
+    let (status, _, err) = cgl(&["eval", "outcome(octal(\"0.77\"))"]);
+    assert_eq!(status, 1);
+    assert!(
+        err.contains("`octal(\"0.77\")(...)`") && !err.contains("TakeAndBreak"),
+        "{err}"
+    );
+    // Every digit prints in hexadecimal, the one before the point too.
+    let (_, out, err) = cgl(&["eval", "hex(\"c.1\")"]);
+    assert_eq!(out.trim(), "hex(\"C.1\")", "{err}");
 }

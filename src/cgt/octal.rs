@@ -100,17 +100,16 @@ impl Code {
 
     /// The code as Flammenkamp writes it: `0.77`.
     pub fn show(&self) -> String {
-        let digits: String = self.rules[1..]
-            .iter()
-            .map(|d| {
-                char::from_digit(u32::from(*d), 16)
-                    .unwrap_or('?')
-                    .to_ascii_uppercase()
-            })
-            .collect();
+        // Every digit in hexadecimal, the one before the point too (`C.1`, not `12.1`).
+        let digit = |d: &u8| {
+            char::from_digit(u32::from(*d), 16)
+                .unwrap_or('?')
+                .to_ascii_uppercase()
+        };
+        let digits: String = self.rules[1..].iter().map(digit).collect();
         format!(
             "{}.{}",
-            self.rules[0],
+            digit(&self.rules[0]),
             if digits.is_empty() { "0" } else { &digits }
         )
     }
@@ -128,30 +127,48 @@ impl Code {
     /// Every move from a heap of `h`, as the heaps it leaves (each of at least one token, in
     /// increasing order), each once: `[]` where the whole heap is taken.
     pub fn options(&self, h: usize) -> Vec<Vec<usize>> {
-        // Every option of one take leaves parts summing to the same `h - take`, and each
-        // shape is listed once, so no option is listed twice.
         let mut out = Vec::with_capacity(self.option_count(h));
+        let _ = self.each_option::<()>(h, &mut |parts| {
+            out.push(parts.to_vec());
+            Ok(())
+        });
+        out
+    }
+
+    /// Calls `f` with every move from a heap of `h`, as [`Code::options`] lists them, until
+    /// it fails (a deadline, a full list).
+    pub fn each_option<E>(
+        &self,
+        h: usize,
+        f: &mut dyn FnMut(&[usize]) -> Result<(), E>,
+    ) -> Result<(), E> {
+        // Every option of one take leaves parts summing to the same `h - take`, and each
+        // shape is visited once, so no option is visited twice.
         for (take, &d) in self.rules.iter().enumerate() {
             if d == 0 || take > h {
                 continue;
             }
             let m = h - take;
             if d & 1 != 0 && m == 0 {
-                out.push(Vec::new());
+                f(&[])?;
             }
             if d & 2 != 0 && m >= 1 {
-                out.push(vec![m]);
+                f(&[m])?;
             }
             if d & 4 != 0 {
-                out.extend((1..=m / 2).map(|a| vec![a, m - a]));
+                for a in 1..=m / 2 {
+                    f(&[a, m - a])?;
+                }
             }
             if d & 8 != 0 {
                 for a in 1..=m / 3 {
-                    out.extend((a..=(m - a) / 2).map(|b| vec![a, b, m - a - b]));
+                    for b in a..=(m - a) / 2 {
+                        f(&[a, b, m - a - b])?;
+                    }
                 }
             }
         }
-        out
+        Ok(())
     }
 
     /// How many options a heap of `h` has ([`Code::options`]' length), without listing them.

@@ -144,11 +144,8 @@ pub fn position_help(
             "`{name}` is a strategic game, which has no positions: analyse the game itself, e.g. `nash({name})`, `pure_nash({name})` or `strictly_dominated({name})` (`:explain {name}` in the REPL)"
         )
     } else if game.start.is_some() {
-        format!("a game is not a position: take its start, `{name}.start`, or call it with a position's fields, `{}(...)`", game.name)
+        format!("a game is not a position: take its start, `{name}.start`, or call it with a position's fields, `{name}(...)`")
     } else {
-        format!(
-            "a game is not a position: call it with a position's fields, `{}(...)`",
-            game.name
-        )
+        format!("a game is not a position: call it with a position's fields, `{name}(...)`")
     }
 }

@@ -127,9 +127,14 @@ pub fn help(topic: Option<&str>) -> String {
     let Some(topic) = topic else {
         let mut out = String::from(INTRO);
         out.push_str("Commands:\n");
-        for (name, _, args, what) in COMMANDS {
-            let synopsis = format!(":{name} {args}");
-            out.push_str(&format!("  {:<36}{what}\n", synopsis.trim_end()));
+        let synopses: Vec<String> = COMMANDS
+            .iter()
+            .map(|(name, _, args, _)| format!(":{name} {args}").trim_end().to_string())
+            .collect();
+        // One column past the longest synopsis, so that each description stands apart.
+        let width = synopses.iter().map(String::len).max().unwrap_or(0) + 1;
+        for (synopsis, (_, _, _, what)) in synopses.iter().zip(COMMANDS) {
+            out.push_str(&format!("  {synopsis:<width$}{what}\n"));
         }
         out.push_str(KEYS);
         out.push_str(

@@ -412,14 +412,24 @@ impl<'a> Interp<'a> {
             Builtin::OctalMoves => {
                 let code = self.octal_code(&args[0], arg_span(0))?;
                 let n = self.octal_heap(&args[1], arg_span(1), octal::MAX_HEAP)?;
-                self.sized(code.option_count(n), span, "list")?;
-                let heap = |k: usize| Value::Int(k as i64);
-                let options = code.options(n).into_iter().map(|parts| match parts.as_slice() {
-                    [] => heap(0),
-                    [m] => heap(*m),
-                    _ => Value::Split(parts.into_iter().map(heap).collect()),
-                });
-                Value::list(options.collect())
+                let count = code.option_count(n);
+                self.sized(count, span, "list")?;
+                let heap = |k: &usize| Value::Int(*k as i64);
+                let mut options = Vec::with_capacity(count);
+                let stop = &self.world.stop;
+                code.each_option(n, &mut |parts| {
+                    // A heap of thousands split in three has millions of options.
+                    if options.len() % (1 << 16) == 0 {
+                        stop.check()?;
+                    }
+                    options.push(match parts {
+                        [] => Value::Int(0),
+                        [m] => heap(m),
+                        _ => Value::Split(parts.iter().map(heap).collect()),
+                    });
+                    Ok::<(), Box<Diag>>(())
+                })?;
+                Value::list(options)
             }
             Builtin::OctalValues => {
                 let code = self.octal_code(&args[0], arg_span(0))?;

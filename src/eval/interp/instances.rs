@@ -28,6 +28,18 @@ impl<'a> Interp<'a> {
         args: Vec<(Option<String>, Value, Span)>,
         span: Span,
     ) -> DiagResult<Value> {
+        if Some(game_id) == self.world.program.take_and_break {
+            // Its one parameter is the code, normalised and checked by `octal`/`hex` only.
+            let shown = base.map_or_else(
+                || "octal(code)".to_string(),
+                |b| self.world.games.info(b).label.clone(),
+            );
+            return Err(Box::new(
+                Diag::error(Code::EvalUnknownParam, format!("`{shown}` has no parameters to set"))
+                    .label(span, "here")
+                    .help("a take-and-break game is made from its code: write the one you mean, `octal(\"0.7\")` or `hex(\"0.F\")`"),
+            ));
+        }
         let game = &self.world.program.games[game_id.0 as usize];
         let mut params: Vec<Option<Value>> = match base {
             Some(inst) => self
@@ -325,6 +337,19 @@ impl<'a> Interp<'a> {
     ) -> DiagResult<Value> {
         let info = self.world.games.info(inst);
         let game = &self.world.program.games[info.game.0 as usize];
+        if Some(info.game) == self.world.program.take_and_break {
+            let label = &info.label;
+            return Err(Box::new(
+                Diag::error(
+                    Code::EvalNoStart,
+                    format!("`{label}` has no start: its positions are heaps"),
+                )
+                .label(span, "`.start` used here")
+                .help(format!(
+                    "give a heap: `{label}(5)` is a heap of five tokens"
+                )),
+            ));
+        }
         let Some(start) = &game.start else {
             return Err(Box::new(
                 Diag::error(
