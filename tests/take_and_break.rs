@@ -283,6 +283,12 @@ fn refusals_are_diagnostics() {
             "cgl::limit::timeout",
             &["--timeout", "0.5"],
         ),
+        // Misère play searches a heap's eight million options: the deadline stops it too.
+        (
+            "outcome(misere(octal(\"0.77\")(4194304)))",
+            "cgl::limit::timeout",
+            &["--timeout", "0.5"],
+        ),
         // The code is set by `octal`/`hex` only, checked and normalised there.
         (
             "octal(\"0.77\")[code = \".77\"]",

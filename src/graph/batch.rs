@@ -339,7 +339,11 @@ impl GameGraph {
         found: &mut Vec<(TermId, u32)>,
     ) -> DiagResult<()> {
         found.reserve(batch.probes.len());
-        for p in &batch.probes {
+        for (i, p) in batch.probes.iter().enumerate() {
+            // A position may have millions of options (a heap of a take-and-break game).
+            if i % (1 << 14) == (1 << 14) - 1 {
+                w.stop.check()?;
+            }
             let id = if p.id != NONE {
                 TermId(p.id)
             } else {
