@@ -10,6 +10,8 @@
 //! which learn from [`is_heap`] that nothing below a heap draws. Misère play, remoteness and
 //! the optimal line search the heap's options as for any game.
 
+use std::collections::hash_map::Entry;
+
 use rustc_hash::FxHashMap;
 
 use super::Analyzer;
@@ -19,11 +21,10 @@ use crate::eval::value::{InstanceId, Value};
 use crate::eval::World;
 use crate::graph::{Term, TermId};
 
-/// The sequences of the take-and-break instances met so far, by instance (`None`: the
-/// instance is of another game).
+/// The sequences of the take-and-break instances met so far, by instance.
 #[derive(Debug, Default)]
 pub struct Sequences {
-    by_instance: FxHashMap<InstanceId, Option<Sequence>>,
+    by_instance: FxHashMap<InstanceId, Sequence>,
     /// The bytes the values take together.
     bytes: usize,
 }
@@ -65,32 +66,29 @@ pub(super) fn is_heap(an: &mut Analyzer, w: &World<'_>, t: TermId) -> bool {
 }
 
 /// The heap `t` is, with its instance, when it is one of a take-and-break game by code.
+/// Asked of every term the impartial solvers value: a term of another game costs the look-up
+/// of its instance's game, nothing more.
 fn heap_of(an: &mut Analyzer, w: &World<'_>, t: TermId) -> Option<(InstanceId, usize)> {
-    let game = w.program.take_and_break?;
+    let inst = an.graph.atom_instance(t)?;
+    if Some(w.games.info(inst).game) != w.program.take_and_break {
+        return None;
+    }
     // Small heaps sit in the graph's dense table, large ones boxed.
-    let (inst, n) = an.graph.int_atom(t).or_else(|| match an.graph.term(t) {
-        Term::Atom(inst, Value::Int(n)) => Some((inst, n)),
-        _ => None,
-    })?;
-    let entry = an
-        .memos
-        .sequences
-        .by_instance
-        .entry(inst)
-        .or_insert_with(|| {
-            let info = w.games.info(inst);
-            match info.params.first() {
-                Some(Value::Str(text)) if info.game == game => {
-                    Code::parse(text).ok().map(|code| Sequence {
-                        code,
-                        values: Vec::new(),
-                        period: None,
-                    })
-                }
-                _ => None,
-            }
+    let n = match an.graph.int_atom(t) {
+        Some((_, n)) => n,
+        None => match an.graph.term(t) {
+            Term::Atom(_, Value::Int(n)) => n,
+            _ => return None,
+        },
+    };
+    if let Entry::Vacant(e) = an.memos.sequences.by_instance.entry(inst) {
+        let code = w.games.heap_code(w.program.take_and_break, inst)?;
+        e.insert(Sequence {
+            code,
+            values: Vec::new(),
+            period: None,
         });
-    entry.as_ref()?;
+    }
     Some((inst, usize::try_from(n).ok()?))
 }
 
@@ -102,7 +100,7 @@ pub(super) fn grundy(an: &mut Analyzer, w: &World<'_>, t: TermId) -> DiagResult<
         return Ok(None);
     };
     let sequences = &mut an.memos.sequences;
-    let Some(Some(seq)) = sequences.by_instance.get_mut(&inst) else {
+    let Some(seq) = sequences.by_instance.get_mut(&inst) else {
         return Ok(None);
     };
     if let Some(v) = seq.get(n) {

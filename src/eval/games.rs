@@ -93,6 +93,23 @@ impl GameTable {
         &self.infos[id.0 as usize]
     }
 
+    /// The code of `inst` when it is a take-and-break game by code (`octal("0.77")`, an
+    /// instance of `take_and_break`, the prelude's game), its parameter read back.
+    pub fn heap_code(
+        &self,
+        take_and_break: Option<GameId>,
+        inst: InstanceId,
+    ) -> Option<crate::cgt::octal::Code> {
+        let info = self.info(inst);
+        if Some(info.game) != take_and_break {
+            return None;
+        }
+        match info.params.first() {
+            Some(Value::Str(text)) => crate::cgt::octal::Code::parse(text).ok(),
+            _ => None,
+        }
+    }
+
     /// Number of instances.
     pub fn len(&self) -> usize {
         self.infos.len()

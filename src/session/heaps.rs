@@ -64,14 +64,7 @@ impl Session {
         let Value::Game(inst) = value else {
             return None;
         };
-        let info = self.instances().info(inst.id());
-        if Some(info.game) != self.program().take_and_break {
-            return None;
-        }
-        let Some(Value::Str(text)) = info.params.first() else {
-            return None;
-        };
-        let code = Code::parse(text).ok()?;
+        let code = (self.instances()).heap_code(self.program().take_and_break, inst.id())?;
         Some(self.heap_table_of(&code, &self.show(value)))
     }
 

@@ -589,19 +589,11 @@ impl Interp<'_> {
 
     /// The take-and-break code a string argument writes, or that of a game `octal(code)`.
     fn octal_code(&self, v: &Value, span: Span) -> DiagResult<octal::Code> {
-        let v = match v {
-            Value::Game(inst) if self.is_take_and_break(v) => {
-                match self.world.games.info(inst.id()).params.first() {
-                    Some(code) => code,
-                    None => {
-                        return Err(Box::new(Diag::internal(
-                            "a take-and-break game without its code",
-                        )))
-                    }
-                }
+        if let Value::Game(inst) = v {
+            if let Some(code) = self.heap_code(inst.id()) {
+                return Ok(code);
             }
-            other => other,
-        };
+        }
         let Value::Str(text) = v else {
             return Err(type_error(
                 span,

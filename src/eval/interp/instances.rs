@@ -254,14 +254,7 @@ impl<'a> Interp<'a> {
 
     /// The code of `inst` when it is a take-and-break game by code (`octal("0.77")`).
     pub(super) fn heap_code(&self, inst: InstanceId) -> Option<crate::cgt::octal::Code> {
-        let info = self.world.games.info(inst);
-        if Some(info.game) != self.world.program.take_and_break {
-            return None;
-        }
-        match info.params.first() {
-            Some(Value::Str(text)) => crate::cgt::octal::Code::parse(text).ok(),
-            _ => None,
-        }
+        (self.world.games).heap_code(self.world.program.take_and_break, inst)
     }
 
     /// A heap of a take-and-break game by code, `octal("0.77")(5)`: one number of tokens,
@@ -434,12 +427,12 @@ impl<'a> Interp<'a> {
 }
 
 /// How `octal(code)` and `hex(code)` print: as they are written, `octal("0.77")`, the code
-/// as `octal::Code::show` writes it, `hex` where a digit is past 7.
+/// as `octal::Code::show` writes it, `hex` where a move splits a heap in three.
 fn take_and_break_label(params: &[Value]) -> String {
     let code = match params.first() {
         Some(Value::Str(code)) => code.to_string(),
         _ => "?".to_string(),
     };
-    let hex = code.chars().any(|c| matches!(c, '8' | '9' | 'A'..='F'));
+    let hex = crate::cgt::octal::Code::parse(&code).is_ok_and(|c| c.splits_in_three());
     format!("{}(\"{code}\")", if hex { "hex" } else { "octal" })
 }
