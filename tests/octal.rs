@@ -129,12 +129,12 @@ game Grow {{
         ),
         ("misere_quotient(\"077\", 3)", "cgl::eval::octal_code", &[]),
         (
-            "misere_quotient(\"0.77\", 30)",
+            "misere_quotient(\"0.07\", 30)",
             "cgl::eval::too_large",
-            &["--max-memory", "64"],
+            &["--max-memory", "1"],
         ),
         (
-            "misere_quotient(\"0.77\", 30)",
+            "misere_quotient(\"0.07\", 36)",
             "cgl::limit::timeout",
             &["--timeout", "0.5"],
         ),

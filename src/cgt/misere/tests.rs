@@ -115,12 +115,22 @@ fn the_quotient_tells_every_sum_of_four_heaps_its_outcome() {
 }
 
 #[test]
+fn past_heap_24_the_quotient_still_tells_two_heaps_their_outcome() {
+    // Kayles grows to 32 elements at heap 25 and 40 at 27; Dawson's Kayles to 360 at 30.
+    assert_eq!(q("0.77", 27).order(), 40);
+    agrees("0.77", 27, 2);
+    assert_eq!(q("0.07", 30).order(), 360);
+    agrees("0.07", 30, 2);
+    agrees("0.07", 18, 3);
+}
+
+#[test]
 fn a_bound_is_an_error_not_a_wrong_answer() {
-    let code = options("0.77", 30);
-    let r = quotient("0.77", &code, 1 << 20, &mut || Ok::<(), ()>(()));
+    let code = options("0.07", 30);
+    let r = quotient("0.07", &code, 1 << 16, &mut || Ok::<(), ()>(()));
     assert!(matches!(r, Err(QuotientError::TooLarge(Bound::Memory(_)))));
     let mut calls = 0;
-    let r = quotient("0.77", &code, 1 << 30, &mut || {
+    let r = quotient("0.07", &code, 1 << 30, &mut || {
         calls += 1;
         if calls > 3 {
             Err("stop")
@@ -129,4 +139,30 @@ fn a_bound_is_an_error_not_a_wrong_answer() {
         }
     });
     assert!(matches!(r, Err(QuotientError::Stopped("stop"))));
+}
+
+#[test]
+fn heap_by_heap_agrees_with_learnt() {
+    for (code, n) in [
+        ("0.77", 12),
+        ("0.07", 12),
+        ("0.137", 12),
+        ("0.75", 12),
+        ("4.7", 12),
+        ("0.6", 10),
+        ("0.52", 10),
+        ("0.12", 10),
+        ("0.14", 10),
+        ("0.34", 10),
+        ("0.F", 10),
+        ("4.07", 10),
+        ("0.333", 10),
+    ] {
+        for k in 0..=n {
+            let o = options(code, k);
+            let a = quotient(code, &o, 1 << 30, &mut || Ok::<(), ()>(())).unwrap();
+            let b = learnt_quotient(code, &o, 1 << 30, &mut || Ok::<(), ()>(())).unwrap();
+            assert_eq!(a, b, "{code} to {k}");
+        }
+    }
 }

@@ -651,7 +651,7 @@ impl Interp<'_> {
                 return Err(Box::new(
                     Diag::error(Code::EvalTooLarge, format!("the misère quotient of {} to heap {n} is out of reach: {}", key.0, bound.describe()))
                         .label(span, "this game")
-                        .help("ask for fewer heaps: the quotient is learnt from the outcomes of sums, solved one by one, and sums of large heaps have very many options"),
+                        .help("ask for fewer heaps: the quotient is built heap by heap, each step proved by a search of the states sums can be in, and a quotient that grows fast (0.07 has 360 elements at heap 30) soon has too many"),
                 ))
             }
             Err(misere::QuotientError::Bug(what)) => return Err(Box::new(Diag::internal(format!("misère quotient of {}: {what}", key.0)))),
