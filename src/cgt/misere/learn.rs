@@ -1,9 +1,40 @@
-//! The automaton of a quotient, learnt from outcomes (L*) and proved for every sum.
+//! The tests' second method: the quotient as the automaton learnt from outcomes (L*), proved
+//! for every sum. It solves sums by their options, so its time grows exponentially with the
+//! heaps (Kayles to 24: 12 s), and is kept only to check `solve.rs` against.
 
 use std::collections::{HashMap, VecDeque};
 
 use super::outcomes::{Outcomes, Sum};
 use super::{Bound, Quotient, QuotientError, MAX_ORDER, MAX_PROOF_STATES};
+
+/// The same quotient learnt from the outcomes of sums (L*) and proved: the tests' second
+/// method.
+pub(super) fn learnt_quotient<E>(
+    name: &str,
+    options: &[Vec<Vec<usize>>],
+    max_bytes: usize,
+    check: &mut dyn FnMut() -> Result<(), E>,
+) -> Result<Quotient, QuotientError<E>> {
+    let n = super::heaps_of(options)?;
+    let mut learner = Learner::new(options, max_bytes);
+    learner.close(check)?;
+    loop {
+        let counterexample = match learner.commutation_failure(check)? {
+            Some(w) => w,
+            None => {
+                let times = learner.products();
+                match learner.product_failure(&times, check)? {
+                    Some(w) => w,
+                    None => match learner.proof_failure(&times, check)? {
+                        Some(w) => w,
+                        None => return Ok(learner.quotient(name, n, &times)),
+                    },
+                }
+            }
+        };
+        learner.learn_from(&counterexample, check)?;
+    }
+}
 
 /// The automaton being learnt: classes by their representatives, told apart by test sums.
 pub(super) struct Learner {

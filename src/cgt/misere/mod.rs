@@ -26,6 +26,8 @@
 #[cfg(test)]
 mod learn;
 #[cfg(test)]
+use learn::learnt_quotient;
+#[cfg(test)]
 mod outcomes;
 mod present;
 mod solve;
@@ -249,7 +251,7 @@ pub fn quotient<E>(
 }
 
 /// The largest heap, after checking that every move leaves smaller heaps.
-fn heaps_of<E>(options: &[Vec<Vec<usize>>]) -> Result<usize, QuotientError<E>> {
+pub(super) fn heaps_of<E>(options: &[Vec<Vec<usize>>]) -> Result<usize, QuotientError<E>> {
     for (h, opts) in options.iter().enumerate() {
         if let Some(&part) = opts.iter().flatten().find(|&&p| p >= h) {
             return Err(QuotientError::NotSmaller { heap: h, part });
@@ -259,34 +261,4 @@ fn heaps_of<E>(options: &[Vec<Vec<usize>>]) -> Result<usize, QuotientError<E>> {
         return Err(QuotientError::TooLarge(Bound::Heaps));
     }
     Ok(options.len() - 1)
-}
-
-/// The same quotient learnt from the outcomes of sums (L*) and proved: the tests' second
-/// method.
-#[cfg(test)]
-pub(crate) fn learnt_quotient<E>(
-    name: &str,
-    options: &[Vec<Vec<usize>>],
-    max_bytes: usize,
-    check: &mut dyn FnMut() -> Result<(), E>,
-) -> Result<Quotient, QuotientError<E>> {
-    let n = heaps_of(options)?;
-    let mut learner = learn::Learner::new(options, max_bytes);
-    learner.close(check)?;
-    loop {
-        let counterexample = match learner.commutation_failure(check)? {
-            Some(w) => w,
-            None => {
-                let times = learner.products();
-                match learner.product_failure(&times, check)? {
-                    Some(w) => w,
-                    None => match learner.proof_failure(&times, check)? {
-                        Some(w) => w,
-                        None => return Ok(learner.quotient(name, n, &times)),
-                    },
-                }
-            }
-        };
-        learner.learn_from(&counterexample, check)?;
-    }
 }
