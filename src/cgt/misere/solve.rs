@@ -185,9 +185,13 @@ enum Mode {
     },
     /// The first sum not in the P-portion, not empty, none of whose options is. A state whose
     /// set of options' elements contains an earlier one's (of the same element) fails only
-    /// where that one does, and later: per element, only the minimal sets are kept.
-    NFailure,
+    /// where that one does, and later: per element, only the minimal sets are kept. With a
+    /// bound, only the sums before it are searched.
+    NFailure(Option<Vec<u32>>),
 }
+
+/// A set of elements, sorted, with its signature (a bit for each element mod 64).
+type Signed = (u64, Box<[u32]>);
 
 /// The search of sums in order: exponents of the largest heap first, each from 0 up, so a
 /// sum's options (one heap replaced by smaller ones) come before it.
@@ -198,13 +202,16 @@ struct Search<'a> {
     mode: Mode,
     /// The elements of the states searched (marking), by the number of letters still free.
     elements: Vec<HashSet<u32>>,
-    /// The minimal sets of the states searched (failures), likewise.
-    minimal: Vec<HashMap<u32, Vec<Box<[u32]>>>>,
+    /// The minimal sets of the states searched (failures), likewise, each with its
+    /// signature.
+    minimal: Vec<HashMap<u32, Vec<Signed>>>,
     /// The sum being searched: each letter's exponent.
     exps: Vec<u32>,
     states: usize,
     bytes: usize,
     max_bytes: usize,
+    /// Whether the search has reached its bound.
+    stopped: bool,
 }
 
 impl Search<'_> {
@@ -226,6 +233,7 @@ impl Search<'_> {
             states: 0,
             bytes: 0,
             max_bytes,
+            stopped: false,
         };
         let failure = search.visit(k, 0, Box::new([]), check)?;
         Ok((failure, search.mode))
@@ -238,12 +246,17 @@ impl Search<'_> {
             self.bytes += 16;
             return !self.elements[j].insert(x);
         }
+        // A set's signature has a bit for each element mod 64: a subset's is a subset.
+        let sig = t.iter().fold(0u64, |s, &y| s | 1 << (y % 64));
+        let within = |(small_sig, small): (u64, &[u32]), (big_sig, big): (u64, &[u32])| {
+            small_sig & !big_sig == 0 && small.len() <= big.len() && subset(small, big)
+        };
         let kept = self.minimal[j].entry(x).or_default();
-        if kept.iter().any(|old| subset(old, t)) {
+        if kept.iter().any(|(s, old)| within((*s, old), (sig, t))) {
             return true;
         }
-        kept.retain(|old| !subset(t, old));
-        kept.push(t.into());
+        kept.retain(|(s, old)| !within((sig, t), (*s, old)));
+        kept.push((sig, t.into()));
         self.bytes += STATE_BYTES + 4 * t.len();
         false
     }
@@ -257,7 +270,17 @@ impl Search<'_> {
         t: Box<[u32]>,
         check: &mut dyn FnMut() -> Result<(), E>,
     ) -> Result<Option<Vec<u32>>, QuotientError<E>> {
+        if self.stopped {
+            return Ok(None);
+        }
         if free == 0 {
+            if let Mode::NFailure(Some(bound)) = &self.mode {
+                // Sums come in order: from here on, none is before the bound.
+                if sum_order(&self.exps, bound).is_ge() {
+                    self.stopped = true;
+                    return Ok(None);
+                }
+            }
             return Ok(self.at_sum(x, &t).then(|| self.exps.clone()));
         }
         let j = free - 1;
@@ -302,7 +325,7 @@ impl Search<'_> {
                 }
                 false
             }
-            Mode::NFailure => {
+            Mode::NFailure(_) => {
                 !self.m.p[x] && !t.is_empty() && t.iter().all(|&y| !self.m.p[y as usize])
             }
         }
@@ -363,7 +386,8 @@ impl Solver {
         if m.p[0] || self.p_failures(m).next().is_some() {
             return Ok(true);
         }
-        let (n_failure, _) = Search::run(m, &self.options, Mode::NFailure, self.max_bytes, check)?;
+        let mode = Mode::NFailure(None);
+        let (n_failure, _) = Search::run(m, &self.options, mode, self.max_bytes, check)?;
         Ok(n_failure.is_some())
     }
 
@@ -386,11 +410,10 @@ impl Solver {
                 w
             })
             .min_by(|a, b| sum_order(a, b));
-        let (n_failure, _) = Search::run(m, &self.options, Mode::NFailure, self.max_bytes, check)?;
-        Ok(match (first, n_failure) {
-            (Some(a), Some(b)) => Some(if sum_order(&a, &b).is_lt() { a } else { b }),
-            (a, b) => a.or(b),
-        })
+        // An N-failure counts only before it.
+        let mode = Mode::NFailure(first.clone());
+        let (n_failure, _) = Search::run(m, &self.options, mode, self.max_bytes, check)?;
+        Ok(n_failure.or(first))
     }
 
     /// The marking search: each element's mark by the rule at its least sum, and that sum.
