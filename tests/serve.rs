@@ -159,6 +159,7 @@ fn serve_diagnostics_expectations_queries_and_play() {
         "{kayles}"
     );
     assert_eq!(kayles["rows"][72]["cell"]["text"], "4", "{kayles}");
+    assert_eq!(kayles["columns"], 12, "{kayles}");
     let note = kayles["note"].as_str().unwrap_or_default();
     assert!(note.starts_with("period 12, from n = 71"), "{kayles}");
     let wrong = ask("grundy(Nimm(3))");

@@ -282,6 +282,10 @@ fn command(s: &mut Session, index: usize, query: &str) -> Result<Json, Vec<Diag>
             let rows = heaps.rows();
             let mut doc = super::views::table(s, &heaps.title, "n", &rows);
             doc["note"] = Json::String(heaps.proof());
+            // A proved period lays the heaps out a period to a row, as the REPL does.
+            if let Some((_, period, _)) = heaps.proved.filter(|(_, p, _)| (2..=24).contains(p)) {
+                doc["columns"] = json!(period);
+            }
             doc["svg"] = plot_svg(s, &heaps.title, ("n", None), &rows, span(&expr));
             Ok(doc)
         }

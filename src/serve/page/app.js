@@ -305,19 +305,38 @@ function cellTd(cell) {
 }
 
 function tableAnswer(doc) {
-  const t = el("table");
-  const head = el("tr");
-  head.append(el("th", null, doc.var), el("th", null, "value"));
-  t.append(head);
-  for (const r of doc.rows) {
-    const tr = el("tr");
-    tr.append(el("th", null, r.label), cellTd(r.cell));
-    t.append(tr);
+  const t = doc.columns ? periodRows(doc) : el("table");
+  if (!doc.columns) {
+    const head = el("tr");
+    head.append(el("th", null, doc.var), el("th", null, "value"));
+    t.append(head);
+    for (const r of doc.rows) {
+      const tr = el("tr");
+      tr.append(el("th", null, r.label), cellTd(r.cell));
+      t.append(tr);
+    }
   }
   const shown = withPicture(doc, t);
   // What the server proved of the table (a take-and-break game's period).
   if (doc.note) shown.append(el("div", "note", doc.note));
   return shown;
+}
+
+// A table a period to a row (`doc.columns` values, the server's proved period): each row
+// labelled by its first n, the columns +0, +1, ...
+function periodRows(doc) {
+  const t = el("table", "periodic");
+  const head = el("tr");
+  head.append(el("th", null, doc.var));
+  for (let c = 0; c < doc.columns; c++) head.append(el("th", null, `+${c}`));
+  t.append(head);
+  for (let i = 0; i < doc.rows.length; i += doc.columns) {
+    const tr = el("tr");
+    tr.append(el("th", null, doc.rows[i].label));
+    for (const r of doc.rows.slice(i, i + doc.columns)) tr.append(cellTd(r.cell));
+    t.append(tr);
+  }
+  return t;
 }
 
 // A table with, when its values can be drawn, its picture as `cgl plot` draws it beside.
