@@ -185,8 +185,9 @@ enum Mode {
     },
     /// The first sum not in the P-portion, not empty, none of whose options is. A state whose
     /// set of options' elements contains an earlier one's (of the same element) fails only
-    /// where that one does, and later: per element, only the minimal sets are kept. With a
-    /// bound, only the sums before it are searched.
+    /// where that one does, and later, unless the earlier set is empty (the empty sum's):
+    /// per element, only the minimal sets are kept. With a bound, only the sums before it
+    /// are searched.
     NFailure(Option<Vec<u32>>),
 }
 
@@ -248,8 +249,13 @@ impl Search<'_> {
         }
         // A set's signature has a bit for each element mod 64: a subset's is a subset.
         let sig = t.iter().fold(0u64, |s, &y| s | 1 << (y % 64));
+        // The empty set (the empty sum's) covers no other: a sum with options and no P
+        // option fails where the empty sum, with none, does not.
         let within = |(small_sig, small): (u64, &[u32]), (big_sig, big): (u64, &[u32])| {
-            small_sig & !big_sig == 0 && small.len() <= big.len() && subset(small, big)
+            small_sig & !big_sig == 0
+                && small.len() <= big.len()
+                && (!small.is_empty() || big.is_empty())
+                && subset(small, big)
         };
         let kept = self.minimal[j].entry(x).or_default();
         if kept.iter().any(|(s, old)| within((*s, old), (sig, t))) {
