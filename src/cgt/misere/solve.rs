@@ -82,14 +82,22 @@ impl Monoid {
         words.into_iter().map(Option::unwrap_or_default).collect()
     }
 
-    /// The monoid an automaton's elements reachable from `start` make (`start` becoming 0),
-    /// with `letters[j]` acting as `act[j]` does there.
-    fn reachable(order: usize, act: &dyn Fn(usize, u32) -> u32, letters: usize) -> Monoid {
+    /// The monoid an automaton's elements reachable from 0 make, with letter `j` acting as
+    /// `act(j, _)` does there; it calls `check` now and then.
+    fn reachable<E>(
+        order: usize,
+        act: &dyn Fn(usize, u32) -> u32,
+        letters: usize,
+        check: &mut dyn FnMut() -> Result<(), E>,
+    ) -> Result<Monoid, QuotientError<E>> {
         let mut index = vec![u32::MAX; order];
         let mut elems = vec![0u32];
         index[0] = 0;
         let mut i = 0;
         while i < elems.len() {
+            if i % 16_384 == 16_383 {
+                check()?;
+            }
             let x = elems[i];
             for j in 0..letters {
                 let y = act(j, x) as usize;
@@ -103,19 +111,23 @@ impl Monoid {
         let act = (0..letters)
             .map(|j| elems.iter().map(|&x| index[act(j, x) as usize]).collect())
             .collect();
-        Monoid {
+        Ok(Monoid {
             act,
             p: vec![false; elems.len()],
-        }
+        })
     }
 
     /// The monoid with elements no sum added tells apart made one (Moore's refinement from
     /// the P-portion): the least monoid with this P-portion.
-    fn reduced(&self) -> Monoid {
+    fn reduced<E>(
+        &self,
+        check: &mut dyn FnMut() -> Result<(), E>,
+    ) -> Result<Monoid, QuotientError<E>> {
         let order = self.order();
         let mut class: Vec<u32> = self.p.iter().map(|&p| u32::from(p)).collect();
         let mut count = 0;
         loop {
+            check()?;
             let mut index = HashMap::default();
             let next: Vec<u32> = (0..order)
                 .map(|x| {
@@ -145,7 +157,7 @@ impl Monoid {
                 n += 1;
             }
         }
-        Monoid {
+        Ok(Monoid {
             act: self
                 .act
                 .iter()
@@ -156,7 +168,7 @@ impl Monoid {
                 })
                 .collect(),
             p: rep.iter().map(|&x| self.p[x]).collect(),
-        }
+        })
     }
 
     /// How the element of a word cycles: the least `i` and `p > 0` with `x^i = x^(i+p)`.
@@ -293,7 +305,7 @@ impl Search<'_> {
         let (mut x, mut t) = (x, t);
         while !self.seen(j, x, &t) {
             self.states += 1;
-            if self.states.is_multiple_of(4096) {
+            if self.states.is_multiple_of(512) {
                 check()?;
             }
             if self.states > MAX_PROOF_STATES {
@@ -455,7 +467,7 @@ impl Solver {
         check: &mut dyn FnMut() -> Result<(), E>,
     ) -> Result<Monoid, QuotientError<E>> {
         m.p = self.least_sums(&m, check)?.0;
-        Ok(m.reduced())
+        m.reduced(check)
     }
 
     /// Extends the quotient to one more heap, live (with these options, as heaps' letters).
@@ -494,7 +506,7 @@ impl Solver {
                 q.act[i][x as usize] * 4 + c
             }
         };
-        let trial = Monoid::reachable(order, &act, j + 1);
+        let trial = Monoid::reachable(order, &act, j + 1, check)?;
         let mut trial = self.marked(trial, check)?;
         let mut trials = 0;
         while let Some(failure) = self.failure(&trial, check)? {
@@ -536,7 +548,8 @@ impl Solver {
                     trial.order(),
                     &|i, x| trial.act[kept[i]][x as usize],
                     kept.len(),
-                );
+                    check,
+                )?;
                 // Each freed heap a cyclic monoid C(period, index) of its own.
                 let cycles: Vec<(u32, u32)> = subset
                     .iter()
@@ -578,7 +591,7 @@ impl Solver {
                         e - b + base.act[i][b as usize]
                     }
                 };
-                let m = Monoid::reachable(order, &act, failure.len());
+                let m = Monoid::reachable(order, &act, failure.len(), check)?;
                 let m = self.marked(m, check)?;
                 let at = m.run(0, &word_of(failure));
                 if m.p[at as usize] == should_be_p {

@@ -648,18 +648,41 @@ impl Interp<'_> {
             Ok(q) => std::rc::Rc::new(q),
             Err(misere::QuotientError::Stopped(e)) => return Err(e),
             Err(misere::QuotientError::TooLarge(bound)) => {
+                let help = match bound {
+                    misere::Bound::Memory(_) => "allow more memory with --max-memory, or ask for fewer heaps",
+                    misere::Bound::Heaps => "ask for at most 255 heaps",
+                    _ => "ask for fewer heaps: the quotient is built heap by heap, each step proved by a search of the states sums can be in, and a quotient that grows fast (Dawson's Kayles has 360 elements at heap 30) soon needs too many",
+                };
                 return Err(Box::new(
-                    Diag::error(Code::EvalTooLarge, format!("the misère quotient of {} to heap {n} is out of reach: {}", key.0, bound.describe()))
-                        .label(span, "this game")
-                        .help("ask for fewer heaps: the quotient is built heap by heap, each step proved by a search of the states sums can be in, and a quotient that grows fast (0.07 has 360 elements at heap 30) soon has too many"),
-                ))
+                    Diag::error(
+                        Code::EvalTooLarge,
+                        format!(
+                            "the misère quotient of {} to heap {n} is out of reach: {}",
+                            key.0,
+                            bound.describe()
+                        ),
+                    )
+                    .label(span, "this game")
+                    .help(help),
+                ));
             }
-            Err(misere::QuotientError::Bug(what)) => return Err(Box::new(Diag::internal(format!("misère quotient of {}: {what}", key.0)))),
+            Err(misere::QuotientError::Bug(what)) => {
+                return Err(Box::new(Diag::internal(format!(
+                    "misère quotient of {}: {what}",
+                    key.0
+                ))))
+            }
             Err(misere::QuotientError::NotSmaller { heap, part }) => {
                 return Err(Box::new(
-                    Diag::error(Code::EvalDomain, format!("a move of {} from a heap of {heap} leaves a heap of {part}", key.0))
-                        .label(span, "this game")
-                        .help("a misère quotient is of heap games whose moves leave smaller heaps"),
+                    Diag::error(
+                        Code::EvalDomain,
+                        format!(
+                            "a move of {} from a heap of {heap} leaves a heap of {part}",
+                            key.0
+                        ),
+                    )
+                    .label(span, "this game")
+                    .help("a misère quotient is of heap games whose moves leave smaller heaps"),
                 ))
             }
         };
