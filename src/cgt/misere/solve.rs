@@ -171,21 +171,66 @@ impl Monoid {
         })
     }
 
-    /// How the element of a word cycles: the least `i` and `p > 0` with `x^i = x^(i+p)`.
-    fn cycle(&self, word: &[usize]) -> (usize, usize) {
+    /// The index of a letter's element: the least `i` with `x^i = x^(i+p)` for some `p > 0`.
+    fn index(&self, j: usize) -> usize {
         let mut seen = HashMap::default();
         let mut y = 0u32;
         for k in 0.. {
             if let Some(&i) = seen.get(&y) {
-                return (i, k - i);
+                return i;
             }
             seen.insert(y, k);
-            y = self.run(y, word);
+            y = self.act[j][y as usize];
         }
         unreachable!("a finite monoid's powers repeat")
     }
-}
 
+    /// This monoid times cyclic monoids `C(period, index)`, one for each freed letter, as
+    /// `(letter, index, period)`; the other letters act here as `letter[j]` does in this
+    /// monoid (`None`: as the identity). Elements: this monoid's, then each cycle's exponent,
+    /// mixed radix; only those reached from the identity are kept.
+    fn times_cycles<E>(
+        &self,
+        letters: &[Option<usize>],
+        freed: &[(usize, u32, u32)],
+        check: &mut dyn FnMut() -> Result<(), E>,
+    ) -> Result<Monoid, QuotientError<E>> {
+        let base = self.order() as u32;
+        let sizes: Vec<u32> = freed.iter().map(|&(_, i, p)| i + p).collect();
+        let order = sizes
+            .iter()
+            .try_fold(self.order(), |n, &s| n.checked_mul(s as usize))
+            .filter(|&n| n <= MAX_TRIAL)
+            .ok_or(QuotientError::TooLarge(Bound::Trial))?;
+        let stride: Vec<u32> = sizes
+            .iter()
+            .scan(base, |s, &n| {
+                let here = *s;
+                *s *= n;
+                Some(here)
+            })
+            .collect();
+        let act = |j: usize, e: u32| -> u32 {
+            match freed.iter().position(|&(f, ..)| f == j) {
+                Some(k) => {
+                    let (_, index, period) = freed[k];
+                    let c = e / stride[k] % sizes[k];
+                    let next = if c + 1 == index + period {
+                        index
+                    } else {
+                        c + 1
+                    };
+                    e - c * stride[k] + next * stride[k]
+                }
+                None => {
+                    let b = e % base;
+                    letters[j].map_or(e, |i| e - b + self.act[i][b as usize])
+                }
+            }
+        };
+        Monoid::reachable(order, &act, letters.len(), check)
+    }
+}
 /// What the search looks for.
 enum Mode {
     /// Each element's first sum: puts the element in the P-portion or not by the rule, and
@@ -495,18 +540,9 @@ impl Solver {
                 return Ok(());
             }
         }
-        // The trial: the quotient times a new generator z, z^2 = z^4.
-        let z = |c: u32| if c == 3 { 2 } else { c + 1 };
-        let order = q.order() * 4;
-        let act = |i: usize, e: u32| {
-            let (x, c) = (e / 4, e % 4);
-            if i == j {
-                x * 4 + z(c)
-            } else {
-                q.act[i][x as usize] * 4 + c
-            }
-        };
-        let trial = Monoid::reachable(order, &act, j + 1, check)?;
+        // The trial: the quotient times a new generator z, z^2 = z^4 (C(2, 2)).
+        let letters: Vec<Option<usize>> = (0..=j).map(|i| (i < j).then_some(i)).collect();
+        let trial = q.times_cycles(&letters, &[(j, 2, 2)], check)?;
         let mut trial = self.marked(trial, check)?;
         let mut trials = 0;
         while let Some(failure) = self.failure(&trial, check)? {
@@ -529,72 +565,40 @@ impl Solver {
         failure: &[u32],
         check: &mut dyn FnMut() -> Result<(), E>,
     ) -> Result<Monoid, QuotientError<E>> {
-        let word_of = |exps: &[u32]| -> Vec<usize> {
-            exps.iter()
-                .enumerate()
-                .flat_map(|(j, &e)| std::iter::repeat_n(j, e as usize))
-                .collect()
-        };
-        let failing = trial.run(0, &word_of(failure));
-        let should_be_p = !trial.p[failing as usize];
+        let word: Vec<usize> = failure
+            .iter()
+            .enumerate()
+            .flat_map(|(j, &e)| std::iter::repeat_n(j, e as usize))
+            .collect();
+        let should_be_p = !trial.p[trial.run(0, &word) as usize];
         let involved: Vec<usize> = (0..failure.len()).filter(|&j| failure[j] > 0).collect();
         for size in 1..=involved.len() {
             for subset in subsets(&involved, size) {
                 check()?;
                 // The rest of the monoid: what the other heaps' elements make.
-                let free: Vec<bool> = (0..failure.len()).map(|j| subset.contains(&j)).collect();
-                let kept: Vec<usize> = (0..failure.len()).filter(|&j| !free[j]).collect();
+                let kept: Vec<usize> = (0..failure.len()).filter(|j| !subset.contains(j)).collect();
                 let base = Monoid::reachable(
                     trial.order(),
                     &|i, x| trial.act[kept[i]][x as usize],
                     kept.len(),
                     check,
                 )?;
-                // Each freed heap a cyclic monoid C(period, index) of its own.
-                let cycles: Vec<(u32, u32)> = subset
+                let letters: Vec<Option<usize>> = (0..failure.len())
+                    .map(|j| kept.iter().position(|&k| k == j))
+                    .collect();
+                // Each freed heap a cyclic monoid C(period, index) of its own, its index at
+                // least the failure's exponent less one.
+                let freed: Vec<(usize, u32, u32)> = subset
                     .iter()
                     .map(|&j| {
-                        let (index, _) = trial.cycle(&[j]);
-                        let index = index.max(failure[j] as usize - 1);
+                        let index = trial.index(j).max(failure[j] as usize - 1);
                         let period = if index >= 8 { 2 * ((index - 4) / 2) } else { 2 };
-                        (index as u32, period as u32)
+                        (j, index as u32, period as u32)
                     })
                     .collect();
-                let sizes: Vec<u32> = cycles.iter().map(|(i, p)| i + p).collect();
-                let order = sizes
-                    .iter()
-                    .try_fold(base.order(), |n, &s| n.checked_mul(s as usize))
-                    .filter(|&n| n <= MAX_TRIAL)
-                    .ok_or(QuotientError::TooLarge(Bound::Trial))?;
-                // Elements: the base's index, then each cycle's exponent, mixed radix.
-                let stride: Vec<u32> = sizes
-                    .iter()
-                    .scan(base.order() as u32, |s, &n| {
-                        let here = *s;
-                        *s *= n;
-                        Some(here)
-                    })
-                    .collect();
-                let act = |j: usize, e: u32| -> u32 {
-                    if let Some(k) = subset.iter().position(|&s| s == j) {
-                        let (index, period) = cycles[k];
-                        let c = e / stride[k] % sizes[k];
-                        let next = if c + 1 == index + period {
-                            index
-                        } else {
-                            c + 1
-                        };
-                        e - c * stride[k] + next * stride[k]
-                    } else {
-                        let i = kept.iter().position(|&s| s == j).unwrap_or(0);
-                        let b = e % base.order() as u32;
-                        e - b + base.act[i][b as usize]
-                    }
-                };
-                let m = Monoid::reachable(order, &act, failure.len(), check)?;
+                let m = base.times_cycles(&letters, &freed, check)?;
                 let m = self.marked(m, check)?;
-                let at = m.run(0, &word_of(failure));
-                if m.p[at as usize] == should_be_p {
+                if m.p[m.run(0, &word) as usize] == should_be_p {
                     return Ok(m);
                 }
             }

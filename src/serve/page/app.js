@@ -305,27 +305,30 @@ function cellTd(cell) {
 }
 
 function tableAnswer(doc) {
-  const t = doc.columns ? periodRows(doc) : el("table");
-  if (!doc.columns) {
-    const head = el("tr");
-    head.append(el("th", null, doc.var), el("th", null, "value"));
-    t.append(head);
-    for (const r of doc.rows) {
-      const tr = el("tr");
-      tr.append(el("th", null, r.label), cellTd(r.cell));
-      t.append(tr);
-    }
-  }
-  const shown = withPicture(doc, t);
+  const shown = withPicture(doc, doc.columns ? periodRows(doc) : valueRows(doc));
   // What the server proved of the table (a take-and-break game's period).
   if (doc.note) shown.append(el("div", "note", doc.note));
   return shown;
 }
 
+// A table a value to a row.
+function valueRows(doc) {
+  const t = el("table");
+  const head = el("tr");
+  head.append(el("th", null, doc.var), el("th", null, "value"));
+  t.append(head);
+  for (const r of doc.rows) {
+    const tr = el("tr");
+    tr.append(el("th", null, r.label), cellTd(r.cell));
+    t.append(tr);
+  }
+  return t;
+}
+
 // A table a period to a row (`doc.columns` values, the server's proved period): each row
 // labelled by its first n, the columns +0, +1, ...
 function periodRows(doc) {
-  const t = el("table", "periodic");
+  const t = el("table");
   const head = el("tr");
   head.append(el("th", null, doc.var));
   for (let c = 0; c < doc.columns; c++) head.append(el("th", null, `+${c}`));
